@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+// The product depends on Foundation and the system libsqlite3 only: no package dependencies.
+import PackageDescription
+
+let package = Package(
+    name: "books",
+    products: [
+        .library(name: "Persistence", targets: ["Persistence"]),
+        .library(name: "BookCatalog", targets: ["BookCatalog"]),
+        .executable(name: "books", targets: ["books"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .target(name: "Persistence", dependencies: ["CSQLite"]),
+        .target(
+            name: "SeedData",
+            path: "SeedData",
+            exclude: ["README.md"],
+            resources: [.copy("books.json")]
+        ),
+        .target(
+            name: "BookCatalog",
+            dependencies: ["Persistence", "SeedData"],
+            resources: [.copy("Books.xcdatamodeld")]
+        ),
+        .executableTarget(name: "books", dependencies: ["BookCatalog"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
+        .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
+        .testTarget(name: "BooksCLITests", dependencies: ["books"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+print("books: not built yet")

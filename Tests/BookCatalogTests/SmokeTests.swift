@@ -1,0 +1,5 @@
+import Testing
+@testable import Persistence
+import BookCatalog
+
+@Test func libraryHasAVersion() { #expect(!PersistenceVersion.string.isEmpty) }
