@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Persistence", targets: ["Persistence"]),
         .library(name: "BookCatalog", targets: ["BookCatalog"]),
         .executable(name: "books", targets: ["books"]),
+        .executable(name: "persistence-tool", targets: ["persistence-tool"]),
     ],
     targets: [
         .systemLibrary(
@@ -28,7 +29,8 @@ let package = Package(
             resources: [.copy("Books.xcdatamodeld")]
         ),
         .executableTarget(name: "books", dependencies: ["BookCatalog"]),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence"]),
+        .executableTarget(name: "persistence-tool", dependencies: ["Persistence"]),
+        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
         .testTarget(name: "BooksCLITests", dependencies: ["books"]),
     ],

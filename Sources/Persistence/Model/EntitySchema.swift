@@ -1,0 +1,128 @@
+/// A property of a resolved entity: an attribute or a relationship.
+package enum SchemaProperty: Sendable, Hashable {
+    case attribute(AttributeDescription)
+    case relationship(RelationshipDescription)
+
+    /// The property's name.
+    package var name: String {
+        switch self {
+        case .attribute(let a): return a.name
+        case .relationship(let r): return r.name
+        }
+    }
+
+    /// Whether the property lives only in memory.
+    package var isTransient: Bool {
+        switch self {
+        case .attribute(let a): return a.isTransient
+        case .relationship(let r): return r.isTransient
+        }
+    }
+}
+
+/// An entity resolved against its model: inherited properties in place, every property at a
+/// fixed position, sub-entities known. Built once, when the model freezes, so that objects
+/// keep their values in flat arrays and names resolve to positions without a search.
+package final class EntitySchema: Sendable {
+    /// The entity's own description.
+    package let entity: EntityDescription
+    /// The entity's name.
+    package let name: String
+    /// The entity's ancestors, nearest first (empty for a root entity).
+    package let ancestors: [String]
+    /// The root of the entity's inheritance hierarchy, whose table holds its objects.
+    package let rootName: String
+    /// Every property, inherited ones first (root's first), then the entity's own;
+    /// attributes before relationships at each level.
+    package let properties: [SchemaProperty]
+    /// Each property's position in `properties`, by name.
+    package let propertyIndex: [String: Int]
+    /// The entity and all its descendants, transitively (the entity first).
+    package let hierarchyNames: [String]
+    /// Unique constraints, the entity's own and inherited ones.
+    package let uniquenessConstraints: [[String]]
+
+    init(
+        entity: EntityDescription, ancestors: [String], properties: [SchemaProperty],
+        hierarchyNames: [String], uniquenessConstraints: [[String]]
+    ) {
+        self.entity = entity
+        self.name = entity.name
+        self.ancestors = ancestors
+        self.rootName = ancestors.last ?? entity.name
+        self.properties = properties
+        var index: [String: Int] = [:]
+        for (position, property) in properties.enumerated() { index[property.name] = position }
+        self.propertyIndex = index
+        self.hierarchyNames = hierarchyNames
+        self.uniquenessConstraints = uniquenessConstraints
+    }
+
+    /// Whether the entity cannot have instances of its own.
+    package var isAbstract: Bool { entity.isAbstract }
+
+    /// The attribute with this name (own or inherited), if any.
+    package func attribute(named name: String) -> AttributeDescription? {
+        guard let position = propertyIndex[name], case .attribute(let a) = properties[position]
+        else { return nil }
+        return a
+    }
+
+    /// The relationship with this name (own or inherited), if any.
+    package func relationship(named name: String) -> RelationshipDescription? {
+        guard let position = propertyIndex[name], case .relationship(let r) = properties[position]
+        else { return nil }
+        return r
+    }
+
+    /// Whether `other` is this entity or one of its descendants.
+    package func includes(_ other: String) -> Bool { hierarchyNames.contains(other) }
+
+    /// Resolves every entity of a valid model.
+    ///
+    /// - Throws: `ModelError` for an unknown parent or an inheritance cycle (validation
+    ///   reports these first; this is the last line of defence).
+    static func resolve(_ entities: [EntityDescription]) throws -> [String: EntitySchema] {
+        let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var children: [String: [String]] = [:]
+        for entity in entities {
+            if let parent = entity.parentEntityName { children[parent, default: []].append(entity.name) }
+        }
+        var result: [String: EntitySchema] = [:]
+        for entity in entities {
+            var ancestors: [String] = []
+            var chain: [EntityDescription] = [entity]
+            var next = entity.parentEntityName
+            while let parentName = next {
+                guard let parent = byName[parentName] else {
+                    throw ModelError(entity: entity.name, "names an unknown parent entity '\(parentName)'")
+                }
+                guard !ancestors.contains(parentName), parentName != entity.name else {
+                    throw ModelError(entity: entity.name, "is part of an inheritance cycle")
+                }
+                ancestors.append(parentName)
+                chain.append(parent)
+                next = parent.parentEntityName
+            }
+            var properties: [SchemaProperty] = []
+            var constraints: [[String]] = []
+            for level in chain.reversed() {
+                properties += level.attributes.map(SchemaProperty.attribute)
+                properties += level.relationships.map(SchemaProperty.relationship)
+                constraints += level.uniquenessConstraints
+            }
+            var hierarchy: [String] = []
+            var queue = [entity.name]
+            while !queue.isEmpty {
+                let name = queue.removeFirst()
+                guard !hierarchy.contains(name) else { continue }
+                hierarchy.append(name)
+                queue += (children[name] ?? []).sorted()
+            }
+            result[entity.name] = EntitySchema(
+                entity: entity, ancestors: ancestors, properties: properties,
+                hierarchyNames: hierarchy, uniquenessConstraints: constraints)
+        }
+        return result
+    }
+}

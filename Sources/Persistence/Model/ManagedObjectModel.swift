@@ -1,0 +1,179 @@
+import Foundation
+
+/// A model: the entities an app stores, with their properties, constraints and indexes.
+///
+/// Build one in code, or read an Xcode model file with `init(contentsOf:)`. A model is
+/// editable until a store uses it; opening a store freezes it, after which any mutation is a
+/// programmer error (Core Data raises; we stop with a message naming the model element).
+/// `copy()` gives an editable copy of a frozen model.
+///
+/// A frozen model is immutable and may be shared across threads; an editable one is guarded
+/// by a lock so that freezing and editing never race.
+public final class ManagedObjectModel: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: Contents
+    private var frozenSchemas: [String: EntitySchema]?
+
+    /// Everything a model holds apart from its frozen state.
+    struct Contents: Hashable {
+        var entities: [EntityDescription]
+        var fetchRequestTemplates: [FetchRequestTemplate]
+        var configurations: [String: [String]]
+        var versionIdentifier: String?
+        var documentAttributes: [String: String]
+    }
+
+    /// Creates a model from entity descriptions.
+    ///
+    /// - Parameters:
+    ///   - entities: the entities, in any order.
+    ///   - fetchRequestTemplates: named fetch requests stored with the model.
+    ///   - configurations: named subsets of entities, by configuration name.
+    ///   - versionIdentifier: the model's version identifier
+    ///     [`userDefinedModelVersionIdentifier`].
+    ///   - documentAttributes: the `<model>` element's other attributes (tools versions,
+    ///     source language), kept so a file round-trips.
+    public init(
+        entities: [EntityDescription],
+        fetchRequestTemplates: [FetchRequestTemplate] = [],
+        configurations: [String: [String]] = [:],
+        versionIdentifier: String? = nil,
+        documentAttributes: [String: String] = [:]
+    ) {
+        storage = Contents(
+            entities: entities, fetchRequestTemplates: fetchRequestTemplates,
+            configurations: configurations, versionIdentifier: versionIdentifier,
+            documentAttributes: documentAttributes)
+    }
+
+    // MARK: - Contents
+
+    /// The model's entities. Setting it on a frozen model is a programmer error.
+    public var entities: [EntityDescription] {
+        get { read { $0.entities } }
+        set {
+            mutate(element: { Self.changedEntityName(from: $0.entities, to: newValue) }) {
+                $0.entities = newValue
+            }
+        }
+    }
+
+    /// Named fetch request templates stored in the model.
+    public var fetchRequestTemplates: [FetchRequestTemplate] {
+        get { read { $0.fetchRequestTemplates } }
+        set { mutate(element: { _ in "fetch request templates" }) { $0.fetchRequestTemplates = newValue } }
+    }
+
+    /// Named configurations: the entities each includes.
+    public var configurations: [String: [String]] {
+        get { read { $0.configurations } }
+        set { mutate(element: { _ in "configurations" }) { $0.configurations = newValue } }
+    }
+
+    /// The model's version identifier [`userDefinedModelVersionIdentifier`].
+    public var versionIdentifier: String? {
+        get { read { $0.versionIdentifier } }
+        set { mutate(element: { _ in "version identifier" }) { $0.versionIdentifier = newValue } }
+    }
+
+    /// The `<model>` element's other attributes, kept so that a model file round-trips.
+    public var documentAttributes: [String: String] {
+        get { read { $0.documentAttributes } }
+        set { mutate(element: { _ in "document attributes" }) { $0.documentAttributes = newValue } }
+    }
+
+    /// The entity with this name, if any.
+    public func entity(named name: String) -> EntityDescription? {
+        read { $0.entities.first { $0.name == name } }
+    }
+
+    /// Replaces the entity named `name` with the result of `change`. A programmer error on a
+    /// frozen model.
+    public func modifyEntity(named name: String, _ change: (inout EntityDescription) -> Void) {
+        mutate(element: { _ in "entity \(name)" }) { contents in
+            guard let index = contents.entities.firstIndex(where: { $0.name == name }) else {
+                preconditionFailure("The model has no entity named \(name)")
+            }
+            change(&contents.entities[index])
+        }
+    }
+
+    // MARK: - Freezing
+
+    /// Whether a store uses this model, so that it can no longer change.
+    public var isFrozen: Bool { read { _ in frozenSchemas != nil } }
+
+    /// Validates the model and freezes it. Opening a store calls this; calling it again is
+    /// harmless.
+    ///
+    /// - Throws: `ModelError` listing every problem, if the model is not valid; the model
+    ///   then stays editable.
+    public func freeze() throws {
+        if isFrozen { return }
+        try validate()
+        let schemas = try EntitySchema.resolve(entities)
+        lock.lock()
+        defer { lock.unlock() }
+        if frozenSchemas == nil { frozenSchemas = schemas }
+    }
+
+    /// An editable copy of this model, frozen or not.
+    public func copy() -> ManagedObjectModel {
+        let contents = read { $0 }
+        return ManagedObjectModel(
+            entities: contents.entities, fetchRequestTemplates: contents.fetchRequestTemplates,
+            configurations: contents.configurations, versionIdentifier: contents.versionIdentifier,
+            documentAttributes: contents.documentAttributes)
+    }
+
+    /// The resolved form of an entity (inherited properties, positions, sub-entities), for
+    /// the store and the context. Available once the model is frozen.
+    package func schema(for entityName: String) -> EntitySchema? {
+        read { _ in frozenSchemas?[entityName] }
+    }
+
+    /// All resolved entities of a frozen model, by name; empty before freezing.
+    package var schemas: [String: EntitySchema] { read { _ in frozenSchemas ?? [:] } }
+
+    // MARK: - Internals
+
+    private func read<T>(_ body: (Contents) -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body(storage)
+    }
+
+    /// Applies `body` to the contents; on a frozen model, stops with a message naming the
+    /// element `element` describes (given the current contents).
+    private func mutate(element: (Contents) -> String, _ body: (inout Contents) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        precondition(
+            frozenSchemas == nil,
+            "Can't modify \(element(storage)) of a model that a store is using: the model is "
+                + "frozen. Make changes to model.copy() instead.")
+        body(&storage)
+    }
+
+    private static func changedEntityName(
+        from old: [EntityDescription], to newValue: [EntityDescription]
+    ) -> String {
+        for entity in newValue where !old.contains(entity) { return "entity \(entity.name)" }
+        for entity in old where !newValue.contains(entity) { return "entity \(entity.name)" }
+        return "the entities"
+    }
+}
+
+extension ManagedObjectModel: Equatable {
+    /// Two models are equal when they have the same entities (in any order), fetch request
+    /// templates, configurations and version identifier. Document attributes such as tools
+    /// versions do not count.
+    public static func == (lhs: ManagedObjectModel, rhs: ManagedObjectModel) -> Bool {
+        let a = lhs.read { $0 }
+        let b = rhs.read { $0 }
+        return a.entities.sorted { $0.name < $1.name } == b.entities.sorted { $0.name < $1.name }
+            && Set(a.fetchRequestTemplates) == Set(b.fetchRequestTemplates)
+            && a.configurations.mapValues(Set.init) == b.configurations.mapValues(Set.init)
+            && a.versionIdentifier == b.versionIdentifier
+    }
+}

@@ -1,0 +1,1 @@
+print("persistence-tool: not built yet")
