@@ -1,0 +1,175 @@
+import Foundation
+import Persistence
+import SeedData
+
+/// The book catalogue: the `Books` model, a store, and what the `books` command does with
+/// them. `BookCatalog` never writes SQL: everything goes through Persistence.
+public final class Catalog {
+    /// Publication dates are calendar days, stored as midnight UTC and grouped and shown in
+    /// UTC, so every reader sees the same day whatever their `TZ` (a day is not an instant;
+    /// shown in a zone west of UTC, midnight UTC would fall on the day before).
+    public static let calendarTimeZone = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
+
+    /// The container: model, store and context.
+    public let container: PersistentContainer
+
+    /// The context the catalogue works in.
+    public var context: ManagedObjectContext { container.viewContext }
+
+    /// The catalogue's model, read from the `Books.xcdatamodeld` resource.
+    ///
+    /// - Throws: `ModelError` if the resource is missing or invalid (a broken build).
+    public static func loadModel() throws -> ManagedObjectModel {
+        guard let url = Bundle.module.url(forResource: "Books", withExtension: "xcdatamodeld") else {
+            throw ModelError("Books.xcdatamodeld is missing from the BookCatalog bundle")
+        }
+        return try ManagedObjectModel(contentsOf: url)
+    }
+
+    /// Opens (or creates) the catalogue store at `storeURL`; nil for an in-memory store.
+    ///
+    /// - Throws: `StoreError` for a missing directory or a file that is not this
+    ///   catalogue's store (left untouched); `SQLiteError` for a file SQLite can't open.
+    public init(storeURL: URL?) throws {
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        container = try PersistentContainer(
+            model: try Self.loadModel(), storeURL: storeURL,
+            classes: ["Book": Book.self, "Author": Author.self])
+        context.mergePolicy = .objectTrump
+    }
+
+    // MARK: - Seeding
+
+    /// The number of books in the catalogue.
+    public func bookCount() throws -> Int {
+        try context.count(for: FetchRequest(entityName: "Book"))
+    }
+
+    /// Seeds the catalogue from the bundled `SeedData/books.json` if it has no books, as
+    /// the sample "generates the records if they don't already exist".
+    ///
+    /// - Returns: the number of books added.
+    @discardableResult
+    public func seedIfEmpty() throws -> Int {
+        guard try bookCount() == 0 else { return 0 }
+        return try seed(try Self.bundledSeedBooks())
+    }
+
+    /// The books of the bundled seed file.
+    ///
+    /// - Throws: `CatalogInputError` if the file is malformed.
+    public static func bundledSeedBooks() throws -> [SeedBook] {
+        try SeedBook.decode(try Data(contentsOf: SeedData.booksURL), file: "SeedData/books.json")
+    }
+
+    /// Adds or updates (by UUID) the given books and their authors, in one save.
+    ///
+    /// - Returns: the number of books given.
+    @discardableResult
+    public func seed(_ books: [SeedBook]) throws -> Int {
+        var authors = try authorsByName()
+        for seed in books {
+            let book = try existingBook(uuid: seed.uuid) ?? context.insert(Book.self)
+            apply(seed, to: book, authors: &authors)
+        }
+        try context.save()
+        return books.count
+    }
+
+    func apply(_ seed: SeedBook, to book: Book, authors: inout [String: Author]) {
+        book.uuid = seed.uuid
+        book.title = seed.title
+        book.publishDate = seed.publishDate
+        book.price = seed.price
+        book.color = seed.color
+        book.author = author(named: seed.author, in: &authors)
+    }
+
+    func author(named name: String, in authors: inout [String: Author]) -> Author {
+        if let author = authors[name] { return author }
+        // The model's uniqueness constraint on Author.name, with object-trump merging,
+        // would also fold a duplicate into the existing row; looking it up first keeps one
+        // object per author in memory.
+        guard let author = try? context.insert(Author.self) else {
+            preconditionFailure("Author is registered in the catalogue's container")
+        }
+        author.name = name
+        authors[name] = author
+        return author
+    }
+
+    private func authorsByName() throws -> [String: Author] {
+        var result: [String: Author] = [:]
+        for case let author as Author in try context.fetch(FetchRequest(entityName: "Author")) {
+            result[author.name] = author
+        }
+        return result
+    }
+
+    // MARK: - Reading
+
+    /// The book with this UUID, if the catalogue has it.
+    public func existingBook(uuid: UUID) throws -> Book? {
+        var request = FetchRequest(entityName: "Book")
+        request.predicate = try FetchPredicate("uuid == %@", uuid)
+        request.fetchLimit = 1
+        return try context.fetch(request).first as? Book
+    }
+
+    /// Books sorted newest first, then by title, streamed one at a time.
+    public func forEachBook(
+        matching predicate: FetchPredicate? = nil, limit: Int? = nil, _ body: (Book) throws -> Void
+    ) throws {
+        var request = FetchRequest(
+            entityName: "Book",
+            sortDescriptors: [SortKey("publishDate", ascending: false), SortKey("title")],
+            fetchLimit: limit)
+        request.predicate = predicate
+        try context.forEach(request) { object in
+            if let book = object as? Book { try body(book) }
+            return true
+        }
+    }
+
+    /// The books grouped by publication month, newest month first, each section complete
+    /// before it is handed over (so a caller can print its count first). Memory holds one
+    /// month's books at a time.
+    public func forEachMonth(
+        matching predicate: FetchPredicate? = nil, limit: Int? = nil, _ body: (MonthSection) throws -> Void
+    ) throws {
+        var current: MonthSection?
+        try forEachBook(matching: predicate, limit: limit) { book in
+            let id = Int(book.publishMonthID ?? "") ?? 0
+            if let section = current, section.monthID != id {
+                try body(section)
+                current = nil
+            }
+            if current == nil { current = MonthSection(monthID: id, books: []) }
+            current?.books.append(book)
+        }
+        if let current { try body(current) }
+    }
+
+    /// The author's name of a book, cached by the author's object ID so that listing a
+    /// million books loads each author once.
+    public func authorName(of book: Book, cache: inout [ObjectID: String]) -> String? {
+        guard let id = book.objectIDs(forRelationshipNamed: "author").first else { return nil }
+        if let name = cache[id] { return name }
+        let name = book.author?.name
+        cache[id] = name
+        return name
+    }
+}
+
+/// The books of one publication month.
+public struct MonthSection {
+    /// `year * 1000 + month`, as `Book.publishMonthID`.
+    public var monthID: Int
+    /// The books, newest first.
+    public var books: [Book]
+
+    /// The year.
+    public var year: Int { monthID / 1000 }
+    /// The month, 1…12.
+    public var month: Int { monthID % 1000 }
+}

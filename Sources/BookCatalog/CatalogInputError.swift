@@ -1,0 +1,21 @@
+/// Input the catalogue refuses: a malformed field of `books add` or of a seed file.
+///
+/// The command line reports it on one line and exits 65 (bad data); nothing is written.
+public struct CatalogInputError: Error, Sendable, CustomStringConvertible {
+    /// The field, such as `price` or `books.json entry 12: publishDate`.
+    public var field: String
+    /// The value as given.
+    public var value: String
+    /// Why it is refused.
+    public var reason: String
+
+    /// Creates an error.
+    public init(field: String, value: String, reason: String) {
+        self.field = field
+        self.value = value
+        self.reason = reason
+    }
+
+    /// "Invalid price '19,99': …".
+    public var description: String { "Invalid \(field) '\(value)': \(reason)" }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import Persistence
+
+/// One book of a seed file, checked: every field parsed strictly.
+public struct SeedBook: Sendable, Hashable {
+    /// The book's fixed UUID.
+    public var uuid: UUID
+    /// The title.
+    public var title: String
+    /// The author's name.
+    public var author: String
+    /// The first publication day, midnight UTC.
+    public var publishDate: Date
+    /// The price, exact.
+    public var price: Decimal
+    /// The color, if given.
+    public var color: Color?
+
+    /// Reads a seed file: a JSON array of objects with `uuid`, `title`, `author`,
+    /// `publishDate` (YYYY-MM-DD), `price` (a decimal string such as "12.99") and optional
+    /// `color` (#RRGGBB). Other keys (`language`, `datePrecision`) are ignored.
+    ///
+    /// - Throws: `CatalogInputError` naming the file, the entry and the field, for
+    ///   malformed JSON or a malformed value.
+    public static func decode(_ data: Data, file: String = "books.json") throws -> [SeedBook] {
+        let json: Any
+        do { json = try JSONSerialization.jsonObject(with: data) } catch {
+            throw CatalogInputError(field: "seed file", value: file, reason: "it is not valid JSON (\(Self.reason(of: error)))")
+        }
+        guard let entries = json as? [Any] else {
+            throw CatalogInputError(field: "seed file", value: file, reason: "expected a JSON array of books")
+        }
+        return try entries.enumerated().map { index, entry in
+            let place = "\(file) entry \(index + 1)"
+            guard let object = entry as? [String: Any] else {
+                throw CatalogInputError(field: place, value: "\(entry)", reason: "expected an object")
+            }
+            func string(_ key: String) throws -> String {
+                guard let value = object[key] as? String else {
+                    throw CatalogInputError(field: "\(place): \(key)", value: object[key].map { "\($0)" } ?? "", reason: "expected a string")
+                }
+                return value
+            }
+            guard let uuid = UUID(uuidString: try string("uuid")) else {
+                throw CatalogInputError(field: "\(place): uuid", value: try string("uuid"), reason: "expected a UUID")
+            }
+            let color = try object["color"].map { value -> Color in
+                guard let text = value as? String else {
+                    throw CatalogInputError(field: "\(place): color", value: "\(value)", reason: "expected #RRGGBB")
+                }
+                return try Color(hex: text)
+            }
+            return SeedBook(
+                uuid: uuid,
+                title: try BookInput.title(try string("title"), field: "\(place): title"),
+                author: try BookInput.author(try string("author"), field: "\(place): author"),
+                publishDate: try BookInput.day(try string("publishDate"), field: "\(place): publishDate"),
+                price: try BookInput.price(try string("price"), field: "\(place): price"),
+                color: color)
+        }
+    }
+
+    private static func reason(of error: Error) -> String {
+        let nsError = error as NSError
+        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+    }
+}
+
+/// The rules for the fields of a book, shared by `books add` and seed files.
+public enum BookInput {
+    /// A title: 1 to 500 characters after trimming white space.
+    public static func title(_ text: String, field: String = "title") throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw CatalogInputError(field: field, value: text, reason: "a title can't be empty") }
+        guard trimmed.count <= 500 else {
+            throw CatalogInputError(field: field, value: String(trimmed.prefix(20)) + "…", reason: "a title is at most 500 characters (this one has \(trimmed.count))")
+        }
+        return trimmed
+    }
+
+    /// An author's name: 1 to 200 characters after trimming.
+    public static func author(_ text: String, field: String = "author") throws -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 200 else {
+            throw CatalogInputError(field: field, value: text, reason: "an author's name is 1 to 200 characters")
+        }
+        return trimmed
+    }
+
+    /// A publication day, YYYY-MM-DD, that exists; midnight UTC.
+    public static func day(_ text: String, field: String = "date") throws -> Date {
+        do { return try DateText.parseDay(text, timeZone: Catalog.calendarTimeZone) } catch {
+            throw CatalogInputError(field: field, value: text, reason: "\(error)")
+        }
+    }
+
+    /// A price: a plain decimal number ≥ 0 with `.` as the separator, such as 12.99.
+    public static func price(_ text: String, field: String = "price") throws -> Decimal {
+        let value: Decimal
+        do { value = try DecimalText.plainParse(text) } catch {
+            throw CatalogInputError(field: field, value: text, reason: "expected a plain decimal number such as 12.99 (\(error))")
+        }
+        guard value >= 0 else { throw CatalogInputError(field: field, value: text, reason: "a price can't be negative") }
+        return value
+    }
+}

@@ -1,0 +1,182 @@
+extension ManagedObject {
+    // MARK: - To-one
+
+    /// A to-one relationship's destination, loading it if needed.
+    public func object(forKey key: String) -> ManagedObject? {
+        guard let position = schema.propertyIndex[key] else { return nil }
+        return object(at: position)
+    }
+
+    /// Sets a to-one relationship and keeps the inverse in step. Programmer errors (unknown
+    /// key, a to-many key, a destination of the wrong entity) stop the program, as in Core
+    /// Data; use `setValue(_:forKey:)` to get a thrown error instead.
+    public func setObject(_ object: ManagedObject?, forKey key: String) {
+        do { try setValue(object, forKey: key) } catch { preconditionFailure("\(error)") }
+    }
+
+    // MARK: - To-many
+
+    /// A to-many relationship's destinations, in order (insertion order for an unordered
+    /// relationship), loading them if needed.
+    public func objects(forKey key: String) -> [ManagedObject] {
+        guard let position = schema.propertyIndex[key] else { return [] }
+        return objects(at: position)
+    }
+
+    /// Adds an object to a to-many relationship (at the end), keeping the inverse in step.
+    public func addObject(_ object: ManagedObject, forKey key: String) {
+        guard let position = schema.propertyIndex[key] else { preconditionFailure("\(schema.name) has no relationship '\(key)'") }
+        var current = objects(at: position)
+        guard !current.contains(where: { $0 === object }) else { return }
+        current.append(object)
+        do { try setObjects(current, at: position) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// Removes an object from a to-many relationship, keeping the inverse in step.
+    public func removeObject(_ object: ManagedObject, forKey key: String) {
+        guard let position = schema.propertyIndex[key] else { preconditionFailure("\(schema.name) has no relationship '\(key)'") }
+        let remaining = objects(at: position).filter { $0 !== object }
+        do { try setObjects(remaining, at: position) } catch { preconditionFailure("\(error)") }
+    }
+
+    /// The IDs of a relationship's destinations, without loading them (as Core Data's
+    /// `objectIDs(forRelationshipNamed:)`).
+    public func objectIDs(forRelationshipNamed key: String) -> [ObjectID] {
+        guard let position = schema.propertyIndex[key] else { return [] }
+        fireFaultIfNeeded()
+        switch slots[position] {
+        case .toOneFault(let id): return id.map { [$0] } ?? []
+        case .toOne(let object): return object.map { [$0.objectID] } ?? []
+        default: return objects(at: position).map(\.objectID)
+        }
+    }
+
+    // MARK: - Internals
+
+    package func relationship(at position: Int) -> RelationshipDescription {
+        guard case .relationship(let r) = schema.properties[position] else {
+            preconditionFailure("\(schema.name).\(schema.properties[position].name) is not a relationship")
+        }
+        return r
+    }
+
+    package func object(at position: Int) -> ManagedObject? {
+        fireFaultIfNeeded()
+        switch slots[position] {
+        case .toOne(let object): return object
+        case .toOneFault(let id):
+            guard let id, let context = managedObjectContext else { return nil }
+            let object = try? context.object(with: id)
+            slots[position] = .toOne(object)
+            if var committed = committedSlots, case .toOneFault = committed[position] {
+                committed[position] = .toOne(object)
+                committedSlots = committed
+            }
+            return object
+        default: return nil
+        }
+    }
+
+    package func objects(at position: Int) -> [ManagedObject] {
+        fireFaultIfNeeded()
+        switch slots[position] {
+        case .toMany(let objects): return objects
+        case .toManyFault:
+            guard let context = managedObjectContext else { return [] }
+            var loaded = context.loadToMany(self, relationship: relationship(at: position))
+            if let pending = pendingToMany.removeValue(forKey: position) {
+                loaded.removeAll { pending.removed.contains(ObjectIdentifier($0)) }
+                for object in pending.added where !loaded.contains(where: { $0 === object }) { loaded.append(object) }
+            }
+            slots[position] = .toMany(loaded)
+            if committedSlots != nil { committedSlots?[position] = .toMany(loaded) }
+            return loaded
+        default: return []
+        }
+    }
+
+    package func setObject(_ object: ManagedObject?, at position: Int) throws {
+        let relationship = relationship(at: position)
+        try checkDestination(object, relationship)
+        let old = self.object(at: position)
+        guard old !== object else { return }
+        slots[position] = .toOne(object)
+        managedObjectContext?.objectDidChange(self)
+        if let inverse = relationship.inverseName {
+            old?.inverseRemove(self, key: inverse)
+            object?.inverseAdd(self, key: inverse)
+        }
+        didChangeValue(forKey: relationship.name)
+    }
+
+    package func setObjects(_ objects: [ManagedObject], at position: Int) throws {
+        let relationship = relationship(at: position)
+        for object in objects { try checkDestination(object, relationship) }
+        let old = self.objects(at: position)
+        slots[position] = .toMany(objects)
+        managedObjectContext?.objectDidChange(self)
+        if let inverse = relationship.inverseName {
+            for removed in old where !objects.contains(where: { $0 === removed }) { removed.inverseRemove(self, key: inverse) }
+            for added in objects where !old.contains(where: { $0 === added }) { added.inverseAdd(self, key: inverse) }
+        }
+        didChangeValue(forKey: relationship.name)
+    }
+
+    private func checkDestination(_ object: ManagedObject?, _ relationship: RelationshipDescription) throws {
+        guard let object else { return }
+        guard object.schema.ancestors.contains(relationship.destinationEntityName)
+            || object.schema.name == relationship.destinationEntityName
+        else {
+            throw ObjectAccessError(
+                entity: schema.name, key: relationship.name,
+                reason: "expected a \(relationship.destinationEntityName), got a \(object.schema.name)")
+        }
+        guard object.managedObjectContext === managedObjectContext else {
+            throw ObjectAccessError(entity: schema.name, key: relationship.name, reason: "the object belongs to another context")
+        }
+    }
+
+    /// Adds `source` to this object's side `key` of a relationship whose other side changed.
+    package func inverseAdd(_ source: ManagedObject, key: String) {
+        guard let position = schema.propertyIndex[key] else { return }
+        let relationship = relationship(at: position)
+        if relationship.isToMany {
+            if case .toManyFault = slots[position] {
+                pendingToMany[position, default: PendingToMany()].added.append(source)
+                pendingToMany[position]?.removed.remove(ObjectIdentifier(source))
+                managedObjectContext?.objectDidChange(self)
+                return
+            }
+            var current = objects(at: position)
+            guard !current.contains(where: { $0 === source }) else { return }
+            current.append(source)
+            slots[position] = .toMany(current)
+        } else {
+            let previous = object(at: position)
+            guard previous !== source else { return }
+            slots[position] = .toOne(source)
+            if let previous, let inverse = relationship.inverseName { previous.inverseRemove(self, key: inverse) }
+        }
+        managedObjectContext?.objectDidChange(self)
+    }
+
+    /// Removes `source` from this object's side `key` of a relationship.
+    package func inverseRemove(_ source: ManagedObject, key: String) {
+        guard let position = schema.propertyIndex[key] else { return }
+        if relationship(at: position).isToMany {
+            if case .toManyFault = slots[position] {
+                pendingToMany[position, default: PendingToMany()].removed.insert(ObjectIdentifier(source))
+                pendingToMany[position]?.added.removeAll { $0 === source }
+                managedObjectContext?.objectDidChange(self)
+                return
+            }
+            let current = objects(at: position)
+            guard current.contains(where: { $0 === source }) else { return }
+            slots[position] = .toMany(current.filter { $0 !== source })
+        } else {
+            guard object(at: position) === source else { return }
+            slots[position] = .toOne(nil)
+        }
+        managedObjectContext?.objectDidChange(self)
+    }
+}

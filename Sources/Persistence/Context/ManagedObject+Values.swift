@@ -1,0 +1,201 @@
+import Foundation
+
+extension ManagedObject {
+    // MARK: - Access by name
+
+    /// The value of a property by name: an attribute's value (`nil` when it has none), a
+    /// to-one's destination, or a to-many's destinations as `[ManagedObject]`.
+    ///
+    /// Setting a value of the wrong type, an unknown key or a derived attribute is a
+    /// programmer error, as in Core Data; use `setValue(_:forKey:)` for values that come
+    /// from outside the program.
+    public subscript(key: String) -> Any? {
+        get { value(forKey: key) }
+        set {
+            do { try setValue(newValue, forKey: key) } catch { preconditionFailure("\(error)") }
+        }
+    }
+
+    /// The value of a property by name; nil for an unknown key or a missing value.
+    public func value(forKey key: String) -> Any? {
+        guard let position = schema.propertyIndex[key] else { return nil }
+        switch schema.properties[position] {
+        case .attribute: return attributeValue(at: position).anyValue
+        case .relationship(let r):
+            return r.isToMany ? objects(at: position) : object(at: position)
+        }
+    }
+
+    /// Sets a property by name.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown key, a value of the wrong type, a
+    ///   derived attribute, or an object that has been deleted.
+    public func setValue(_ value: Any?, forKey key: String) throws {
+        guard let position = schema.propertyIndex[key] else {
+            throw ObjectAccessError(entity: schema.name, key: key, reason: "\(schema.name) has no property named '\(key)'")
+        }
+        switch schema.properties[position] {
+        case .attribute(let attribute):
+            if attribute.isDerived {
+                throw ObjectAccessError(
+                    entity: schema.name, key: key,
+                    reason: "it is derived from '\(attribute.derivationExpression ?? "")' and computed on save")
+            }
+            let converted: AttributeValue
+            do { converted = try AttributeValue.coerce(value, to: attribute) } catch {
+                throw ObjectAccessError(entity: schema.name, key: key, reason: error.reason)
+            }
+            setAttributeValue(converted, at: position)
+        case .relationship(let relationship):
+            if relationship.isToMany {
+                guard let objects = value as? [ManagedObject] ?? (value == nil ? [] : nil) else {
+                    throw ObjectAccessError(entity: schema.name, key: key, reason: "expected [ManagedObject], got \(type(of: value!))")
+                }
+                try setObjects(objects, at: position)
+            } else {
+                guard value == nil || value is ManagedObject else {
+                    throw ObjectAccessError(entity: schema.name, key: key, reason: "expected a ManagedObject, got \(type(of: value!))")
+                }
+                try setObject(value as? ManagedObject, at: position)
+            }
+        }
+    }
+
+    /// A typed attribute value; `defaultValue` when the attribute has no value or is unknown.
+    public func value<T: AttributeValueConvertible>(forKey key: String, default defaultValue: T) -> T {
+        guard let position = schema.propertyIndex[key] else { return defaultValue }
+        return T(attributeValue: attributeValue(at: position)) ?? defaultValue
+    }
+
+    /// A typed attribute value, or nil when it has none (or is of another type).
+    public func value<T: AttributeValueConvertible>(forKey key: String, as type: T.Type = T.self) -> T? {
+        guard let position = schema.propertyIndex[key] else { return nil }
+        return T(attributeValue: attributeValue(at: position))
+    }
+
+    /// A transformable attribute's value decoded as `T`: the app value a named transformer
+    /// produced, or JSON bytes stored without one.
+    public func decodedValue<T: Decodable>(forKey key: String, as type: T.Type = T.self) -> T? {
+        guard let position = schema.propertyIndex[key] else { return nil }
+        guard case .transformable(let value) = attributeValue(at: position) else { return nil }
+        if let typed = value as? T { return typed }
+        if let bytes = value as? TransformableBytes { return try? JSONDecoder().decode(T.self, from: bytes.data) }
+        return nil
+    }
+
+    // MARK: - Changes
+
+    /// The properties whose values differ from the saved ones, with their new values.
+    /// For an inserted object, every property with a value.
+    public func changedValues() -> [String: Any?] {
+        var result: [String: Any?] = [:]
+        for position in changedPositions() {
+            result[schema.properties[position].name] = value(forKey: schema.properties[position].name)
+        }
+        return result
+    }
+
+    /// The values as last saved or fetched, for the given keys (all when nil).
+    public func committedValues(forKeys keys: [String]? = nil) -> [String: Any?] {
+        guard let committed = committedSlots else { return [:] }
+        var result: [String: Any?] = [:]
+        for (position, property) in schema.properties.enumerated()
+        where keys?.contains(property.name) ?? true {
+            if case .value(let v) = committed[position] { result[property.name] = v.anyValue }
+        }
+        return result
+    }
+
+    /// Property positions whose values differ from the committed ones.
+    package func changedPositions() -> [Int] {
+        guard !isFault else { return [] }
+        guard let committed = committedSlots else {
+            return slots.indices.filter { slots[$0].hasValue }
+        }
+        return slots.indices.filter { !slots[$0].isSame(as: committed[$0]) }
+    }
+
+    // MARK: - Internals
+
+    /// The attribute value at a position, firing the fault first.
+    package func attributeValue(at position: Int) -> AttributeValue {
+        fireFaultIfNeeded()
+        if case .value(let v) = slots[position] { return v }
+        return .null
+    }
+
+    /// Sets an attribute value, tracks the change, and calls `didChangeValue(forKey:)`.
+    package func setAttributeValue(_ value: AttributeValue, at position: Int, notify: Bool = true) {
+        fireFaultIfNeeded()
+        slots[position] = .value(value)
+        if notify {
+            managedObjectContext?.objectDidChange(self)
+            didChangeValue(forKey: schema.properties[position].name)
+        }
+    }
+
+    /// Loads the object's values if it is a fault.
+    package func fireFaultIfNeeded() {
+        guard isFault, let context = managedObjectContext else { return }
+        context.fulfillFault(self)
+    }
+}
+
+extension Slot {
+    /// Whether the slot holds something (a value, a destination, destinations).
+    var hasValue: Bool {
+        switch self {
+        case .value(let v): return !v.isNull
+        case .toOne(let o): return o != nil
+        case .toOneFault(let id): return id != nil
+        case .toMany(let objects): return !objects.isEmpty
+        case .toManyFault: return false
+        }
+    }
+
+    /// Whether two slots hold the same value or the same destinations.
+    func isSame(as other: Slot) -> Bool {
+        switch (self, other) {
+        case (.value(let a), .value(let b)): return a == b
+        case (.toManyFault, .toManyFault): return true
+        case (.toMany(let a), .toMany(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0 === $1 }
+        default:
+            return destinationID == other.destinationID && isToOne && other.isToOne
+        }
+    }
+
+    private var isToOne: Bool {
+        switch self {
+        case .toOne, .toOneFault: return true
+        default: return false
+        }
+    }
+
+    /// The ID of a to-one's destination.
+    var destinationID: ObjectID? {
+        switch self {
+        case .toOne(let o): return o?.objectID
+        case .toOneFault(let id): return id
+        default: return nil
+        }
+    }
+}
+
+extension ManagedObject {
+    /// Sets an attribute without recording a change, as Core Data's `setPrimitiveValue`:
+    /// for values an object computes for itself (a transient cache) when it is fetched.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown key or a value of the wrong type.
+    public func setPrimitiveValue(_ value: Any?, forKey key: String) throws {
+        guard let position = schema.propertyIndex[key], case .attribute(let attribute) = schema.properties[position] else {
+            throw ObjectAccessError(entity: schema.name, key: key, reason: "\(schema.name) has no attribute named '\(key)'")
+        }
+        let converted: AttributeValue
+        do { converted = try AttributeValue.coerce(value, to: attribute) } catch {
+            throw ObjectAccessError(entity: schema.name, key: key, reason: error.reason)
+        }
+        slots[position] = .value(converted)
+        if committedSlots != nil { committedSlots?[position] = .value(converted) }
+    }
+}

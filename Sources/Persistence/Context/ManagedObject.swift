@@ -1,0 +1,118 @@
+import Foundation
+
+/// An object of the model: an entity's instance, owned by a context, whose changes are
+/// tracked and saved atomically.
+///
+/// Values live in a flat array indexed by the property's position in its entity (resolved
+/// once, when the model froze). Read and write them by name (`book["title"]`), through the
+/// throwing `setValue(_:forKey:)` for values that come from outside the program, or through
+/// typed properties in a subclass, the way Core Data's "Manual/None" codegen works:
+///
+/// ```swift
+/// final class Book: ManagedObject {
+///     var title: String {
+///         get { value(forKey: "title", default: "") }
+///         set { self["title"] = newValue }
+///     }
+///     var author: Author? {
+///         get { object(forKey: "author") as? Author }
+///         set { setObject(newValue, forKey: "author") }
+///     }
+/// }
+/// ```
+///
+/// Register the subclass with the container (`PersistentContainer(…, classes:)`) so that
+/// fetched and inserted objects of the entity are instances of it. Subclasses must not
+/// declare designated initializers; override `awakeFromInsert()`, `awakeFromFetch()`,
+/// `didChangeValue(forKey:)` and `willSave()` instead.
+///
+/// Not Sendable: an object belongs to its context's thread.
+open class ManagedObject {
+    /// The resolved entity.
+    package let schema: EntitySchema
+    /// The object's ID: temporary until the object is first saved.
+    public package(set) var objectID: ObjectID
+    /// The context the object belongs to; nil once the object is deleted and saved, or its
+    /// context is reset.
+    public package(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// A value per property position.
+    package var slots: [Slot]
+    /// The values as last saved or fetched; nil for an object never saved.
+    package var committedSlots: [Slot]?
+    /// Inverse edits made to to-many relationships that are still faults, by property
+    /// position: applied when the fault loads, so that adding a book to an author with
+    /// thousands of books does not load them all.
+    package var pendingToMany: [Int: PendingToMany] = [:]
+    /// Whether the values have not been loaded yet (a fault).
+    public package(set) var isFault: Bool
+    /// Whether the object was inserted since the last save.
+    public package(set) var isInserted = false
+    /// Whether the object is marked for deletion at the next save.
+    public package(set) var isDeleted = false
+
+    /// Creates an object; called by the context only.
+    public required init(_ construction: ObjectConstruction) {
+        schema = construction.schema
+        objectID = construction.objectID
+        managedObjectContext = construction.context
+        slots = Array(repeating: .value(.null), count: construction.schema.properties.count)
+        isFault = construction.isFault
+    }
+
+    // MARK: - Lifecycle hooks
+
+    /// Called once, when the object is inserted into a context, after defaults are applied.
+    open func awakeFromInsert() {}
+
+    /// Called after the object's values are loaded from the store.
+    open func awakeFromFetch() {}
+
+    /// Called after a property's value changes through any setter.
+    open func didChangeValue(forKey key: String) {}
+
+    /// Called at the start of a save, before derived values and validation.
+    open func willSave() {}
+
+    // MARK: - Entity
+
+    /// The object's entity.
+    public var entity: EntityDescription { schema.entity }
+
+    /// The name of the object's entity.
+    public var entityName: String { schema.name }
+
+    /// Whether the object has unsaved changes: inserted, deleted, or with changed values.
+    public var hasChanges: Bool { isInserted || isDeleted || !changedValues().isEmpty }
+
+    /// Whether the object's values differ from the saved ones (for a saved object).
+    public var isUpdated: Bool { !isInserted && !isDeleted && !changedValues().isEmpty }
+}
+
+/// The arguments of `ManagedObject.init(_:)`, which only a context can make.
+public struct ObjectConstruction {
+    let schema: EntitySchema
+    let objectID: ObjectID
+    let context: ManagedObjectContext
+    let isFault: Bool
+}
+
+/// Objects added to and removed from a to-many relationship that has not been loaded.
+package struct PendingToMany {
+    var added: [ManagedObject] = []
+    var removed: Set<ObjectIdentifier> = []
+}
+
+/// A property's value inside an object.
+package enum Slot {
+    /// An attribute's value.
+    case value(AttributeValue)
+    /// A to-one relationship whose destination is known only by ID (not yet loaded).
+    case toOneFault(ObjectID?)
+    /// A to-one relationship's destination.
+    case toOne(ManagedObject?)
+    /// A to-many relationship not yet loaded from the store.
+    case toManyFault
+    /// A to-many relationship's destinations, in order.
+    case toMany([ManagedObject])
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+extension ManagedObjectContext {
+    /// Saves every change in one SQLite transaction: derived values are computed, every
+    /// object is validated, uniqueness constraints are checked, and the rows are written.
+    ///
+    /// On any failure nothing is written, and the context keeps its changes so that they
+    /// can be fixed and saved again.
+    ///
+    /// - Throws: `ValidationError` listing every failing object, property and rule;
+    ///   `ConstraintConflictError` for a uniqueness conflict under the `.error` merge
+    ///   policy; `ValueTransformerError`; `SQLiteError` for a store that cannot be written
+    ///   (read-only, locked past the busy timeout, full disk).
+    public func save() throws {
+        let pending = changed.values.filter { $0.hasChanges }
+        guard !pending.isEmpty else { return }
+        let inserted = pending.filter { $0.isInserted }
+        let deleted = pending.filter { $0.isDeleted }
+        let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
+        for object in inserted + updated { object.willSave() }
+        for object in inserted + updated { DerivedValues.compute(object) }
+
+        var failures: [ValidationFailure] = []
+        for object in inserted + updated { failures += ObjectValidator.failures(of: object) }
+        for object in deleted { failures += ObjectValidator.denyFailures(of: object) }
+        if !failures.isEmpty { throw ValidationError(failures: failures) }
+        try checkUniquenessInMemory(inserted + updated)
+
+        var keys: [ObjectIdentifier: Int64] = [:]
+        var trumped: [ObjectID] = []
+        try store.writeTransaction {
+            try allocateKeys(for: inserted, into: &keys)
+            if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, keys: &keys) }
+            for object in inserted {
+                let mapping = try mapping(of: object)
+                let columns = try columnValues(of: object, mapping: mapping, keys: keys)
+                guard let key = keys[ObjectIdentifier(object)] else { continue }
+                if trumped.contains(where: { $0.primaryKey == key && $0.rootName == object.schema.rootName }) {
+                    try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
+                } else {
+                    try withConflictReporting(object) {
+                        try store.insertRow(mapping, primaryKey: key, columns: columns)
+                    }
+                }
+            }
+            for object in updated {
+                let mapping = try mapping(of: object)
+                guard let key = object.objectID.primaryKey else { continue }
+                let columns = try columnValues(of: object, mapping: mapping, keys: keys)
+                let changedColumns = Set(object.changedPositions().compactMap { mapping.columnIndex[$0] }).sorted()
+                try withConflictReporting(object) {
+                    try store.updateRow(mapping, primaryKey: key, columns: changedColumns, values: changedColumns.map { columns[$0] })
+                }
+            }
+            for object in deleted {
+                guard let key = object.objectID.primaryKey else { continue }
+                try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
+                try store.deleteRow(table: object.schema.rootName, primaryKey: key)
+            }
+        }
+        didSave(inserted: inserted, updated: updated, deleted: deleted, keys: keys, trumped: trumped)
+    }
+
+    // MARK: - Steps
+
+    private func mapping(of object: ManagedObject) throws -> EntityMapping {
+        guard let mapping = store.schema.entities[object.schema.name] else {
+            preconditionFailure("The store has no mapping for \(object.schema.name)")
+        }
+        return mapping
+    }
+
+    private func allocateKeys(for inserted: [ManagedObject], into keys: inout [ObjectIdentifier: Int64]) throws {
+        let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
+        for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
+            var next = try store.allocatePrimaryKeys(table: table, count: objects.count)
+            for object in objects {
+                keys[ObjectIdentifier(object)] = next
+                next += 1
+            }
+        }
+    }
+
+    /// Under object-trump merging, an inserted object whose unique values match an
+    /// existing row takes that row's key: the save updates the row instead of inserting.
+    private func adoptExistingRows(_ inserted: [ManagedObject], keys: inout [ObjectIdentifier: Int64]) throws -> [ObjectID] {
+        var adopted: [ObjectID] = []
+        for object in inserted where !object.schema.uniquenessConstraints.isEmpty {
+            let mapping = try mapping(of: object)
+            for constraint in object.schema.uniquenessConstraints {
+                let values = try constraint.map { key -> SQLiteValue in
+                    guard let position = object.schema.propertyIndex[key],
+                        case .attribute(let attribute) = object.schema.properties[position]
+                    else { return .null }
+                    return try RowCodec.encode(object.attributeValue(at: position), for: attribute, entity: object.schema.name)
+                }
+                if let existing = try store.primaryKey(in: mapping, matching: constraint, values: values) {
+                    keys[ObjectIdentifier(object)] = existing
+                    adopted.append(
+                        ObjectID(entityName: object.schema.name, rootName: object.schema.rootName,
+                                 storeIdentifier: store.identifier, key: .permanent(existing)))
+                    break
+                }
+            }
+        }
+        return adopted
+    }
+
+    private func columnValues(of object: ManagedObject, mapping: EntityMapping, keys: [ObjectIdentifier: Int64]) throws -> [SQLiteValue] {
+        var columns = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
+        for (position, column) in mapping.columnIndex.enumerated() {
+            guard let column else { continue }
+            switch object.schema.properties[position] {
+            case .attribute(let attribute):
+                columns[column] = try RowCodec.encode(object.attributeValue(at: position), for: attribute, entity: object.schema.name)
+            case .relationship:
+                switch object.slots[position] {
+                case .toOneFault(let id?): columns[column] = id.primaryKey.map(SQLiteValue.integer) ?? .null
+                case .toOne(let destination?):
+                    if let key = destination.objectID.primaryKey ?? keys[ObjectIdentifier(destination)] {
+                        columns[column] = .integer(key)
+                    }
+                default: break
+                }
+            }
+        }
+        return columns
+    }
+
+    /// Two changed objects in this save with the same unique values conflict before the
+    /// store is touched.
+    private func checkUniquenessInMemory(_ objects: [ManagedObject]) throws {
+        var seen: [String: ManagedObject] = [:]
+        for object in objects {
+            for constraint in object.schema.uniquenessConstraints {
+                let values = constraint.map { key in
+                    object.schema.propertyIndex[key].map { object.attributeValue(at: $0).description } ?? "nil"
+                }
+                let signature = "\(object.schema.rootName)|\(constraint)|\(values)"
+                if seen[signature] != nil {
+                    throw ConstraintConflictError(entity: object.schema.name, keys: constraint, values: values, object: object.objectID.description)
+                }
+                seen[signature] = object
+            }
+        }
+    }
+
+    /// Turns SQLite's UNIQUE failure into an error that names the constraint and values.
+    private func withConflictReporting(_ object: ManagedObject, _ body: () throws -> Void) throws {
+        do { try body() } catch let error as SQLiteError where error.isUniqueConstraint {
+            let constraint = object.schema.uniquenessConstraints.first { keys in
+                keys.allSatisfy { error.message.contains(".\($0)") }
+            } ?? []
+            let values = constraint.map { key in
+                object.schema.propertyIndex[key].map { object.attributeValue(at: $0).description } ?? "nil"
+            }
+            throw ConstraintConflictError(entity: object.schema.name, keys: constraint, values: values, object: object.objectID.description)
+        }
+    }
+
+    private func didSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: Int64], trumped: [ObjectID]) {
+        for id in trumped {
+            // A registered object for a row an insert took over is stale: reload it when used.
+            if let stale = registry[id]?.object, !inserted.contains(where: { $0 === stale }) {
+                stale.isFault = true
+                registry[id] = nil
+            }
+        }
+        for object in inserted {
+            guard let key = keys[ObjectIdentifier(object)] else { continue }
+            registry[object.objectID] = nil
+            object.objectID = ObjectID(
+                entityName: object.schema.name, rootName: object.schema.rootName,
+                storeIdentifier: store.identifier, key: .permanent(key))
+            object.isInserted = false
+            registry[object.objectID] = WeakObject(object)
+        }
+        for object in inserted + updated { object.committedSlots = object.slots }
+        for object in deleted {
+            registry[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
+        // The store now holds what pending inverse edits described.
+        for object in changed.values { object.pendingToMany.removeAll() }
+        changed.removeAll()
+    }
+}

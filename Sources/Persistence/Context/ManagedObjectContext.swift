@@ -1,0 +1,287 @@
+import Foundation
+
+/// A scratch pad of managed objects: insert, change and delete objects in memory, then save
+/// them to the store atomically.
+///
+/// The context registers one object per row (uniquing), tracks inserted, updated and deleted
+/// objects, and on `save()` computes derived values, validates, checks constraints and
+/// writes everything in one SQLite transaction; on any failure nothing is written and the
+/// context keeps its changes so they can be fixed and saved again.
+///
+/// Not Sendable: use a context from one thread (or task) at a time.
+public final class ManagedObjectContext {
+    /// The store the context reads and writes.
+    package let store: SQLiteStore
+    /// What a save does with uniqueness conflicts. `.error` by default.
+    public var mergePolicy: MergePolicy = .error
+
+    let classes: [String: ManagedObject.Type]
+    /// Registered objects by ID: held weakly while unchanged, so memory follows what the app
+    /// keeps, not what it has fetched.
+    var registry: [ObjectID: WeakObject] = [:]
+    /// Objects with unsaved changes, held strongly until saved or rolled back.
+    var changed: [ObjectIdentifier: ManagedObject] = [:]
+    private var nextTemporaryKey: UInt64 = 1
+
+    package init(store: SQLiteStore, classes: [String: ManagedObject.Type]) {
+        self.store = store
+        self.classes = classes
+    }
+
+    /// The frozen model of the context's store.
+    public var model: ManagedObjectModel { store.model }
+
+    // MARK: - Inserting and deleting
+
+    /// Inserts a new object of the named entity, with the attributes' default values.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown or abstract entity.
+    @discardableResult
+    public func insertObject(forEntityName name: String) throws -> ManagedObject {
+        guard let schema = store.model.schema(for: name) else {
+            throw ObjectAccessError(entity: name, key: name, reason: "the model has no entity named '\(name)'")
+        }
+        guard !schema.isAbstract else {
+            throw ObjectAccessError(entity: name, key: name, reason: "\(name) is abstract: insert one of its sub-entities")
+        }
+        let id = ObjectID(
+            entityName: name, rootName: schema.rootName, storeIdentifier: store.identifier,
+            key: .temporary(nextTemporaryKey))
+        nextTemporaryKey += 1
+        let object = makeObject(schema: schema, id: id, isFault: false)
+        for (position, property) in schema.properties.enumerated() {
+            switch property {
+            case .attribute(let a): object.slots[position] = .value(a.defaultValue ?? .null)
+            case .relationship(let r): object.slots[position] = r.isToMany ? .toMany([]) : .toOne(nil)
+            }
+        }
+        object.isInserted = true
+        registry[id] = WeakObject(object)
+        changed[ObjectIdentifier(object)] = object
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Inserts a new object of a registered subclass's entity.
+    ///
+    /// - Throws: `ObjectAccessError` when the class is registered for no entity.
+    public func insert<T: ManagedObject>(_ type: T.Type) throws -> T {
+        guard let name = classes.first(where: { $0.value == type })?.key else {
+            throw ObjectAccessError(entity: "\(type)", key: "\(type)", reason: "\(type) is registered for no entity")
+        }
+        guard let object = try insertObject(forEntityName: name) as? T else {
+            preconditionFailure("\(name) is registered as \(type) but made another class")
+        }
+        return object
+    }
+
+    /// Marks an object for deletion at the next save and applies its relationships' delete
+    /// rules in memory. Deleting an unsaved object simply forgets it.
+    public func delete(_ object: ManagedObject) {
+        guard object.managedObjectContext === self, !object.isDeleted else { return }
+        object.fireFaultIfNeeded()
+        var cascade: [ManagedObject] = []
+        for (position, property) in object.schema.properties.enumerated() {
+            guard case .relationship(let r) = property else { continue }
+            let destinations = r.isToMany ? object.objects(at: position) : (object.object(at: position).map { [$0] } ?? [])
+            switch r.deleteRule {
+            case .nullify:
+                if let inverse = r.inverseName { for d in destinations { d.inverseRemove(object, key: inverse) } }
+            case .cascade:
+                cascade += destinations
+            case .deny, .noAction:
+                break
+            }
+        }
+        if object.isInserted {
+            object.isInserted = false
+            changed[ObjectIdentifier(object)] = nil
+            registry[object.objectID] = nil
+            object.managedObjectContext = nil
+        } else {
+            object.isDeleted = true
+            changed[ObjectIdentifier(object)] = object
+        }
+        for destination in cascade { delete(destination) }
+    }
+
+    // MARK: - Changes
+
+    /// Objects inserted since the last save.
+    public var insertedObjects: [ManagedObject] { changed.values.filter { $0.isInserted } }
+    /// Saved objects with changed values.
+    public var updatedObjects: [ManagedObject] { changed.values.filter { $0.isUpdated } }
+    /// Objects marked for deletion.
+    public var deletedObjects: [ManagedObject] { changed.values.filter { $0.isDeleted } }
+    /// Whether there is anything to save.
+    public var hasChanges: Bool { changed.values.contains { $0.hasChanges } }
+
+    /// Discards every unsaved change: inserted objects are forgotten, updated ones take
+    /// their saved values back, deleted ones are restored.
+    public func rollback() {
+        for object in changed.values {
+            object.pendingToMany.removeAll()
+            if object.isInserted {
+                object.isInserted = false
+                registry[object.objectID] = nil
+                object.managedObjectContext = nil
+            } else if let committed = object.committedSlots {
+                object.slots = committed
+                object.isDeleted = false
+            }
+        }
+        changed.removeAll()
+        // Relationship slots of unchanged objects may hold inverses of discarded edits:
+        // reload them from the store when next touched.
+        for case let object? in registry.values.map(\.object) where !object.isFault { resetRelationshipFaults(object) }
+    }
+
+    /// Forgets every object: registered objects are detached and unsaved changes dropped.
+    public func reset() {
+        for case let object? in registry.values.map(\.object) { object.managedObjectContext = nil }
+        for object in changed.values { object.managedObjectContext = nil }
+        registry.removeAll()
+        changed.removeAll()
+    }
+
+    /// Reloads an object's values from the store when next touched. With `mergeChanges`,
+    /// unsaved changes are kept on top of the fresh values; without, they are dropped.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        if mergeChanges, object.hasChanges {
+            let pending = object.changedPositions().map { ($0, object.slots[$0]) }
+            fulfillFault(object, force: true)
+            for (position, slot) in pending { object.slots[position] = slot }
+        } else {
+            changed[ObjectIdentifier(object)] = nil
+            object.isDeleted = false
+            object.isFault = true
+            object.committedSlots = nil
+        }
+    }
+
+    // MARK: - Objects by ID
+
+    /// The object with this ID: the registered one, or a fault that loads on first use.
+    ///
+    /// - Throws: `ObjectAccessError` when the ID is of another store or an unknown entity.
+    public func object(with id: ObjectID) throws -> ManagedObject {
+        if let object = registry[id]?.object { return object }
+        guard id.storeIdentifier == store.identifier, id.primaryKey != nil,
+            let schema = store.model.schema(for: id.entityName)
+        else {
+            throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
+        }
+        let object = makeObject(schema: schema, id: id, isFault: true)
+        registry[id] = WeakObject(object)
+        return object
+    }
+
+    /// The object with this ID, loaded from the store.
+    ///
+    /// - Throws: `ObjectAccessError` when no such object exists.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let object = try self.object(with: id)
+        object.fireFaultIfNeeded()
+        if object.isFault || object.managedObjectContext == nil {
+            throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
+        }
+        return object
+    }
+
+    // MARK: - Internals
+
+    func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool) -> ManagedObject {
+        let type = classes[schema.name] ?? ManagedObject.self
+        return type.init(ObjectConstruction(schema: schema, objectID: id, context: self, isFault: isFault))
+    }
+
+    package func objectDidChange(_ object: ManagedObject) {
+        changed[ObjectIdentifier(object)] = object
+    }
+
+    /// The registered object for a fetched row, or a new one filled from it. A registered
+    /// object with unsaved changes keeps them.
+    package func object(for row: StoreRow) -> ManagedObject {
+        let id = ObjectID(
+            entityName: row.mapping.schema.name, rootName: row.mapping.schema.rootName,
+            storeIdentifier: store.identifier, key: .permanent(row.primaryKey))
+        if let object = registry[id]?.object {
+            if object.isFault { fill(object, from: row) }
+            return object
+        }
+        let object = makeObject(schema: row.mapping.schema, id: id, isFault: true)
+        registry[id] = WeakObject(object)
+        fill(object, from: row)
+        return object
+    }
+
+    func fill(_ object: ManagedObject, from row: StoreRow) {
+        let schema = object.schema
+        for (position, property) in schema.properties.enumerated() {
+            switch property {
+            case .attribute: object.slots[position] = .value(row.values[position])
+            case .relationship(let r):
+                if r.isToMany {
+                    object.slots[position] = .toManyFault
+                } else if case .integer(let key) = row.values[position],
+                    let destination = store.model.schema(for: r.destinationEntityName)
+                {
+                    object.slots[position] = .toOneFault(
+                        ObjectID(
+                            entityName: destination.name, rootName: destination.rootName,
+                            storeIdentifier: store.identifier, key: .permanent(key)))
+                } else {
+                    object.slots[position] = .toOne(nil)
+                }
+            }
+        }
+        object.committedSlots = object.slots
+        object.isFault = false
+        object.awakeFromFetch()
+    }
+
+    package func fulfillFault(_ object: ManagedObject, force: Bool = false) {
+        guard object.isFault || force, let key = object.objectID.primaryKey,
+            let table = store.schema.tables[object.schema.rootName]
+        else { return }
+        object.isFault = false
+        if let row = try? store.row(table: table, primaryKey: key) { fill(object, from: row) }
+    }
+
+    /// Loads a to-many relationship's destinations from the store.
+    package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
+        guard let key = object.objectID.primaryKey,
+            let inverseName = relationship.inverseName,
+            let destination = store.schema.entities[relationship.destinationEntityName],
+            destination.schema.relationship(named: inverseName)?.isToMany == false
+        else { return [] }
+        var query = StoreQuery(table: destination.table)
+        if !destination.schema.ancestors.isEmpty || destination.table.hasEntityColumn {
+            query.entityNames = destination.schema.hierarchyNames
+        }
+        query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverseName)) = ?"
+        query.arguments = [.integer(key)]
+        query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
+        var result: [ManagedObject] = []
+        try? store.rows(query) { row in
+            result.append(self.object(for: row))
+            return true
+        }
+        return result
+    }
+
+    private func resetRelationshipFaults(_ object: ManagedObject) {
+        guard object.committedSlots != nil, !object.isInserted else { return }
+        for (position, property) in object.schema.properties.enumerated() {
+            if case .relationship(let r) = property, r.isToMany { object.slots[position] = .toManyFault }
+        }
+        object.committedSlots = object.slots
+    }
+}
+
+/// A weak reference to an object, for the context's registry.
+struct WeakObject {
+    weak var object: ManagedObject?
+    init(_ object: ManagedObject) { self.object = object }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// Checks objects against their model's validation rules before a save, collecting every
+/// failure.
+struct ObjectValidator {
+    /// 2001-01-01 00:00:00 UTC, the reference date Xcode writes date bounds against.
+    private static let referenceDate = Date(timeIntervalSinceReferenceDate: 0)
+
+    /// The failures of an inserted or updated object.
+    static func failures(of object: ManagedObject) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let schema = object.schema
+        for (position, property) in schema.properties.enumerated() {
+            func fail(_ rule: ValidationFailure.Rule, _ value: String, _ requirement: String) {
+                failures.append(
+                    ValidationFailure(
+                        object: object.objectID.description, entity: schema.name, property: property.name,
+                        rule: rule, value: value, requirement: requirement))
+            }
+            switch property {
+            case .attribute(let attribute):
+                let value = object.attributeValue(at: position)
+                if value.isNull {
+                    if !attribute.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
+                    continue
+                }
+                check(value, attribute, fail)
+            case .relationship(let relationship):
+                guard !relationship.isTransient else { continue }
+                if relationship.isToMany {
+                    let count = object.objects(at: position).count
+                    if count == 0, !relationship.isOptional, relationship.minCount == 0 {
+                        fail(.missingMandatoryProperty, "(empty)", "is required")
+                    } else if relationship.minCount > 0, count < relationship.minCount {
+                        fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
+                    }
+                    if relationship.maxCount > 0, count > relationship.maxCount {
+                        fail(.relationshipExceedsMaximumCount, "(\(count) objects)", "must hold at most \(relationship.maxCount)")
+                    }
+                } else if !relationship.isOptional, object.object(at: position) == nil {
+                    fail(.missingMandatoryProperty, "nil", "is required")
+                }
+            }
+        }
+        return failures
+    }
+
+    /// The Deny failures of an object being deleted.
+    static func denyFailures(of object: ManagedObject) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for (position, property) in object.schema.properties.enumerated() {
+            guard case .relationship(let r) = property, r.deleteRule == .deny else { continue }
+            let count = r.isToMany ? object.objects(at: position).filter { !$0.isDeleted }.count
+                : (object.object(at: position).map { $0.isDeleted ? 0 : 1 } ?? 0)
+            if count > 0 {
+                failures.append(
+                    ValidationFailure(
+                        object: object.objectID.description, entity: object.schema.name, property: r.name,
+                        rule: .relationshipDeniedDelete, value: "(\(count) objects)",
+                        requirement: "must be empty for the object to be deleted (delete rule Deny)"))
+            }
+        }
+        return failures
+    }
+
+    private static func check(
+        _ value: AttributeValue, _ attribute: AttributeDescription,
+        _ fail: (ValidationFailure.Rule, String, String) -> Void
+    ) {
+        let minimum = attribute.minValueString.flatMap { try? DecimalText.parse($0) }
+        let maximum = attribute.maxValueString.flatMap { try? DecimalText.parse($0) }
+        switch value {
+        case .integer(let v):
+            if let range = attribute.type.integerRange, !range.contains(v) {
+                fail(v < range.lowerBound ? .numberTooSmall : .numberTooLarge, String(v), "is outside the range of \(attribute.type.rawValue)")
+            }
+            checkNumber(Decimal(v), String(v), minimum, maximum, fail)
+        case .double(let v):
+            if !v.isNaN, v.isFinite { checkNumber(Decimal(v), String(v), minimum, maximum, fail) }
+        case .decimal(let v):
+            checkNumber(v, DecimalText.format(v), minimum, maximum, fail)
+        case .date(let v):
+            let seconds = Decimal(v.timeIntervalSinceReferenceDate)
+            if let minimum, seconds < minimum {
+                fail(.dateTooSoon, "\(v)", "must be on or after \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: minimum).doubleValue))")
+            }
+            if let maximum, seconds > maximum {
+                fail(.dateTooLate, "\(v)", "must be on or before \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: maximum).doubleValue))")
+            }
+        case .string(let s):
+            let length = s.count
+            if let minimum, Decimal(length) < minimum {
+                fail(.stringTooShort, "\"\(s)\"", "must be at least \(minimum) characters")
+            }
+            if let maximum, Decimal(length) > maximum {
+                fail(.stringTooLong, "\"\(s.prefix(40))…\" (\(length) characters)", "must be at most \(maximum) characters")
+            }
+            if let pattern = attribute.regularExpressionString {
+                let matches = (try? RegularExpressionCache.shared.matches(pattern: pattern, text: s)) ?? false
+                if !matches { fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/") }
+            }
+        default:
+            break
+        }
+    }
+
+    private static func checkNumber(
+        _ value: Decimal, _ text: String, _ minimum: Decimal?, _ maximum: Decimal?,
+        _ fail: (ValidationFailure.Rule, String, String) -> Void
+    ) {
+        if let minimum, value < minimum { fail(.numberTooSmall, text, "must be at least \(DecimalText.format(minimum))") }
+        if let maximum, value > maximum { fail(.numberTooLarge, text, "must be at most \(DecimalText.format(maximum))") }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// Compiled regular expressions by pattern, for the `regexp` SQL function (SQLite has no
+/// REGEXP of its own). Patterns match the whole text, as `MATCHES` does in a predicate.
+final class RegularExpressionCache: @unchecked Sendable {
+    /// A cache shared by validation.
+    static let shared = RegularExpressionCache()
+
+    private let lock = NSLock()
+    private var cache: [String: NSRegularExpression] = [:]
+
+    /// Whether `text` matches `pattern` in full.
+    ///
+    /// - Throws: `InvalidRegularExpression` when the pattern does not compile.
+    func matches(pattern: String, text: String) throws -> Bool {
+        let regex = try expression(pattern)
+        let range = NSRange(text.startIndex..., in: text)
+        guard let match = regex.firstMatch(in: text, options: [.anchored], range: range) else { return false }
+        return match.range == range
+    }
+
+    private func expression(_ pattern: String) throws -> NSRegularExpression {
+        lock.lock()
+        defer { lock.unlock() }
+        if let cached = cache[pattern] { return cached }
+        do {
+            let regex = try NSRegularExpression(pattern: pattern)
+            if cache.count > 256 { cache.removeAll() }
+            cache[pattern] = regex
+            return regex
+        } catch {
+            throw InvalidRegularExpression(pattern: pattern)
+        }
+    }
+}
+
+/// A regular expression that does not compile.
+package struct InvalidRegularExpression: Error, Sendable, CustomStringConvertible {
+    /// The pattern as given.
+    package var pattern: String
+    /// "'[a' is not a valid regular expression".
+    package var description: String { "'\(pattern)' is not a valid regular expression" }
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+extension SQLiteStore {
+    // MARK: - Writing
+
+    /// Runs `body` in an immediate (write) transaction: all or nothing.
+    ///
+    /// - Throws: the body's error, after rolling back; `SQLiteError` when the database is
+    ///   locked longer than the busy timeout.
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        try database.inTransaction(.immediate, body)
+    }
+
+    /// Reserves `count` new primary keys in `table` and returns the first. Keys are never
+    /// reused, even after deletes, so a dangling reference never points at a new object.
+    /// Call inside a write transaction.
+    package func allocatePrimaryKeys(table: String, count: Int) throws -> Int64 {
+        let current = try database.scalar(
+            "SELECT lastKey FROM _primarykey WHERE tableName = ?", [.text(table)])
+        var last: Int64
+        if case .integer(let v) = current {
+            last = v
+        } else {
+            let maxID = try database.scalar("SELECT max(_id) FROM \(sqlIdentifier(table))")
+            last = maxID.int64Value ?? 0
+        }
+        let first = last + 1
+        last += Int64(count)
+        let statement = try database.cachedStatement(
+            "INSERT INTO _primarykey (tableName, lastKey) VALUES (?, ?) "
+                + "ON CONFLICT(tableName) DO UPDATE SET lastKey = excluded.lastKey")
+        try statement.run([.text(table), .integer(last)])
+        return first
+    }
+
+    /// Inserts a row. `columns` has a value per column of the entity's table, in table order.
+    ///
+    /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
+    ///   SQLITE_CONSTRAINT_UNIQUE).
+    package func insertRow(_ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue]) throws {
+        let table = mapping.table
+        var names = ["\"_id\""]
+        if table.hasEntityColumn { names.append("\"_entity\"") }
+        names += table.columns.map { sqlIdentifier($0.name) }
+        let sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let statement = try database.cachedStatement(sql)
+        var index: Int32 = 1
+        try statement.bind(primaryKey, at: index)
+        index += 1
+        if table.hasEntityColumn {
+            try statement.bind(mapping.schema.name, at: index)
+            index += 1
+        }
+        for value in columns {
+            try statement.bind(value, at: index)
+            index += 1
+        }
+        _ = try statement.step()
+    }
+
+    /// Updates the given columns (by index into the table's columns) of a row.
+    package func updateRow(
+        _ mapping: EntityMapping, primaryKey: Int64, columns: [Int], values: [SQLiteValue]
+    ) throws {
+        guard !columns.isEmpty else { return }
+        let table = mapping.table
+        let assignments = columns.map { "\(sqlIdentifier(table.columns[$0].name)) = ?" }
+        let sql = "UPDATE \(sqlIdentifier(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?"
+        let statement = try database.cachedStatement(sql)
+        var index: Int32 = 1
+        for value in values {
+            try statement.bind(value, at: index)
+            index += 1
+        }
+        try statement.bind(primaryKey, at: index)
+        _ = try statement.step()
+    }
+
+    /// Deletes a row.
+    package func deleteRow(table: String, primaryKey: Int64) throws {
+        let statement = try database.cachedStatement("DELETE FROM \(sqlIdentifier(table)) WHERE \"_id\" = ?")
+        try statement.bind(primaryKey, at: 1)
+        _ = try statement.step()
+    }
+
+    /// The primary key of the row of `mapping`'s hierarchy whose `keys` columns hold
+    /// `values`, if any: how a uniqueness conflict is found.
+    package func primaryKey(
+        in mapping: EntityMapping, matching keys: [String], values: [SQLiteValue]
+    ) throws -> Int64? {
+        var query = StoreQuery(table: mapping.table)
+        if !mapping.schema.ancestors.isEmpty { query.entityNames = mapping.schema.hierarchyNames }
+        query.condition = keys.map { key in
+            let column = mapping.table.columns.first { $0.name == key }
+            if case .attribute(let a)? = column?.kind, a.type == .decimal {
+                return "\(sqlIdentifier(key)) = ? COLLATE DECIMAL"
+            }
+            return "\(sqlIdentifier(key)) IS ?"
+        }.joined(separator: " AND ")
+        query.arguments = values
+        query.limit = 1
+        let statement = try database.cachedStatement("SELECT \"_id\"" + query.fromClause + query.whereClause + query.tail)
+        try statement.bind(query.arguments)
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    // MARK: - Reading
+
+    /// The row with this primary key in `table`, or nil.
+    package func row(table: TableMapping, primaryKey: Int64) throws -> StoreRow? {
+        var query = StoreQuery(table: table)
+        query.condition = "\(sqlIdentifier(table.name)).\"_id\" = ?"
+        query.arguments = [.integer(primaryKey)]
+        var found: StoreRow?
+        try rows(query) { row in
+            found = row
+            return false
+        }
+        return found
+    }
+
+    /// Reads the rows a query selects, in order, calling `body` with each until it returns
+    /// false. Rows stream from SQLite: memory does not grow with the number of rows.
+    package func rows(_ query: StoreQuery, _ body: (StoreRow) throws -> Bool) throws {
+        let table = query.table
+        let t = sqlIdentifier(table.name)
+        var columns = ["\(t).\"_id\""]
+        if table.hasEntityColumn { columns.append("\(t).\"_entity\"") }
+        columns += table.columns.map { "\(t).\(sqlIdentifier($0.name))" }
+        let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
+        let statement = try database.cachedStatement(sql)
+        try statement.bind(query.arguments)
+        let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
+        let rootMapping = schema.entities[table.name]
+        while try statement.step() {
+            let primaryKey = statement.int64(at: 0)
+            var mapping = rootMapping
+            if table.hasEntityColumn { mapping = schema.entities[statement.string(at: 1)] }
+            guard let mapping else { continue }
+            var values = [AttributeValue](repeating: .null, count: mapping.schema.properties.count)
+            for (position, column) in mapping.columnIndex.enumerated() {
+                guard let column else { continue }
+                let raw = statement.value(at: firstColumn + Int32(column))
+                switch mapping.schema.properties[position] {
+                case .attribute(let attribute):
+                    values[position] = try RowCodec.decode(raw, for: attribute, entity: mapping.schema.name)
+                case .relationship:
+                    if case .integer(let key) = raw { values[position] = .integer(key) }
+                }
+            }
+            if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, values: values)) { break }
+        }
+        try statement.reset()
+    }
+
+    /// The primary keys a query selects, in order.
+    package func primaryKeys(_ query: StoreQuery) throws -> [Int64] {
+        let sql = "SELECT \(sqlIdentifier(query.table.name)).\"_id\"" + query.fromClause + query.whereClause + query.tail
+        let statement = try database.cachedStatement(sql)
+        try statement.bind(query.arguments)
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(at: 0)) }
+        return keys
+    }
+
+    /// The number of rows a query selects (ignoring its ordering).
+    package func count(_ query: StoreQuery) throws -> Int {
+        var counting = query
+        counting.ordering = nil
+        let sql = "SELECT count(*) FROM (SELECT 1" + counting.fromClause + counting.whereClause + counting.tail + ")"
+        return Int(try database.scalar(sql, counting.arguments).int64Value ?? 0)
+    }
+}

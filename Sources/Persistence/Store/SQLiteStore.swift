@@ -1,0 +1,215 @@
+import Foundation
+
+/// A persistent store in an SQLite file (or in memory) for one model.
+///
+/// The store maps the model onto tables (see `StoreSchema`), records the model's version
+/// hashes in `_metadata`, and reads and writes rows. It knows nothing of contexts or
+/// managed objects: the context turns objects into rows and back.
+///
+/// Opening a file checks it before changing anything: a file that is not an SQLite
+/// database, an SQLite database that is not a Persistence store, or a store written with a
+/// different model is refused and left byte-for-byte as it was. Opening freezes the model.
+///
+/// A store is not Sendable: it owns one SQLite connection, used by one context at a time.
+package final class SQLiteStore {
+    /// Options for opening a store.
+    package struct Options: Sendable {
+        /// Open an existing store without writing to it.
+        package var readOnly = false
+        /// Allow transformable attributes whose named transformer is not registered; their
+        /// values pass through as `TransformableBytes`. For tools that read any model.
+        package var passesThroughUnregisteredTransformers = false
+        /// How long a writer waits for another process's lock, in seconds.
+        package var busyTimeout: Double = 10
+
+        /// Default options.
+        package init() {}
+    }
+
+    /// The SQLite connection.
+    package let database: Database
+    /// The frozen model.
+    package let model: ManagedObjectModel
+    /// The mapping of the model onto tables.
+    package let schema: StoreSchema
+    /// The store file's path, or nil for an in-memory store.
+    package let path: String?
+    /// The store's unique identifier, recorded when it was created.
+    package private(set) var identifier: String = ""
+
+    static let formatName = "Persistence SQLite store 1"
+
+    /// Opens the store at `url`, creating it if the file does not exist, or an in-memory
+    /// store when `url` is nil.
+    ///
+    /// - Throws: `ModelError` for an invalid model; `StoreError` for a missing directory, a
+    ///   file that is not a Persistence store or was written with another model, or a
+    ///   missing value transformer; `SQLiteError` for a file SQLite cannot open (not a
+    ///   database, locked, unreadable).
+    package init(model: ManagedObjectModel, url: URL?, options: Options = Options()) throws {
+        try model.freeze()
+        self.model = model
+        self.schema = StoreSchema(model: model)
+        if !options.passesThroughUnregisteredTransformers { try Self.checkTransformers(model) }
+        guard let url else {
+            path = nil
+            database = try Database.inMemory()
+            try registerFunctions()
+            try createSchema()
+            return
+        }
+        let path = url.path
+        self.path = path
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if isDirectory.boolValue { throw StoreError.isADirectory(path: path) }
+        let directory = url.deletingLastPathComponent().path
+        if !exists, !FileManager.default.fileExists(atPath: directory) {
+            throw StoreError.missingDirectory(path: directory)
+        }
+        var isNew = !exists
+        if exists {
+            // Inspect read-only first, so a file we refuse is never written to.
+            let probe = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
+            isNew = try Self.check(probe, path: path, model: model)
+            try probe.close()
+        }
+        if options.readOnly {
+            database = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
+        } else {
+            database = try Database(path: path, mode: .createIfMissing, busyTimeout: options.busyTimeout)
+        }
+        do {
+            try registerFunctions()
+            if isNew {
+                try createSchema()
+            } else {
+                identifier = try metadata("storeUUID") ?? ""
+            }
+        } catch {
+            try? database.close()
+            if !exists { Self.removeStoreFiles(at: path) }
+            throw error
+        }
+    }
+
+    /// Closes the store's connection.
+    package func close() throws { try database.close() }
+
+    // MARK: - Opening
+
+    /// Checks an existing file: returns true when it is an empty database that can become a
+    /// new store, false when it is this model's store.
+    private static func check(_ db: Database, path: String, model: ManagedObjectModel) throws -> Bool {
+        let tables = try db.query("SELECT name FROM sqlite_master WHERE type = 'table'")
+        if tables.isEmpty { return true }
+        let names = Set(tables.compactMap { $0.first?.textValue })
+        guard names.contains("_metadata"),
+            case .text(let format) = try db.scalar("SELECT value FROM _metadata WHERE key = 'format'"),
+            format == formatName
+        else { throw StoreError.notAPersistenceStore(path: path) }
+        var stored: [String: String] = [:]
+        for row in try db.query("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%'") {
+            if case .text(let key) = row[0], case .text(let value) = row[1] {
+                stored[String(key.dropFirst("versionHash.".count))] = value
+            }
+        }
+        let current = model.entityVersionHashesByName.mapValues(\.hexString)
+        var differences: [String] = []
+        for name in Set(stored.keys).union(current.keys).sorted() {
+            switch (stored[name], current[name]) {
+            case (nil, _?): differences.append("entity \(name) is new")
+            case (_?, nil): differences.append("entity \(name) is gone")
+            case (let a?, let b?) where a != b: differences.append("entity \(name) changed")
+            default: break
+            }
+        }
+        if !differences.isEmpty { throw StoreError.incompatibleModel(path: path, differences: differences) }
+        return false
+    }
+
+    private static func checkTransformers(_ model: ManagedObjectModel) throws {
+        for entity in model.entities {
+            for attribute in entity.attributes where attribute.type == .transformable {
+                if let name = attribute.valueTransformerName,
+                    ValueTransformers.transformer(forName: name) == nil
+                {
+                    throw StoreError.missingValueTransformer(name: name, attribute: "\(entity.name).\(attribute.name)")
+                }
+            }
+        }
+    }
+
+    private func createSchema() throws {
+        try database.inTransaction(.immediate) {
+            try database.execute("CREATE TABLE _metadata (key TEXT PRIMARY KEY, value)")
+            try database.execute(
+                "CREATE TABLE _primarykey (tableName TEXT PRIMARY KEY, lastKey INTEGER NOT NULL)")
+            for statement in schema.createStatements { try database.execute(statement) }
+            identifier = UUID().uuidString
+            try setMetadata("format", Self.formatName)
+            try setMetadata("storeUUID", identifier)
+            if let version = model.versionIdentifier { try setMetadata("modelVersion", version) }
+            for (name, hash) in model.entityVersionHashesByName {
+                try setMetadata("versionHash.\(name)", hash.hexString)
+            }
+        }
+    }
+
+    private static func removeStoreFiles(at path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
+    private func registerFunctions() throws {
+        try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
+        try database.createFunction("canonical", argumentCount: 1) { arguments in
+            guard case .text(let text) = arguments[0] else { return arguments[0] }
+            return .text(CanonicalText.fold(text))
+        }
+        let regexCache = RegularExpressionCache()
+        try database.createFunction("regexp", argumentCount: 2) { arguments in
+            guard case .text(let pattern) = arguments[0], case .text(let text) = arguments[1] else {
+                return .null
+            }
+            return .integer(try regexCache.matches(pattern: pattern, text: text) ? 1 : 0)
+        }
+    }
+
+    // MARK: - Metadata
+
+    /// A metadata value by key.
+    package func metadata(_ key: String) throws -> String? {
+        try database.scalar("SELECT value FROM _metadata WHERE key = ?", [.text(key)]).textValue
+    }
+
+    /// Sets a metadata value.
+    package func setMetadata(_ key: String, _ value: String) throws {
+        try database.execute(
+            "INSERT INTO _metadata (key, value) VALUES (?, ?) "
+                + "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .text(value)])
+    }
+}
+
+extension SQLiteValue {
+    /// The text of a TEXT value, else nil.
+    package var textValue: String? {
+        if case .text(let t) = self { return t }
+        return nil
+    }
+}
+
+extension Data {
+    /// The bytes as lowercase hexadecimal.
+    package var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(count * 2)
+        for byte in self {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

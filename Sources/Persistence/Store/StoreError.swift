@@ -1,0 +1,41 @@
+/// A store that cannot be opened or written, with the file and the reason.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// The file is an SQLite database, but not one a Persistence store wrote.
+    case notAPersistenceStore(path: String)
+    /// The store was written with a model whose entities differ from this one's.
+    case incompatibleModel(path: String, differences: [String])
+    /// A transformable attribute names a transformer that is not registered.
+    case missingValueTransformer(name: String, attribute: String)
+    /// A column holds a value that cannot be read as its attribute's type.
+    case corruptValue(entity: String, attribute: String, found: String)
+    /// The directory the store file should be in does not exist.
+    case missingDirectory(path: String)
+    /// The path names a directory, not a store file.
+    case isADirectory(path: String)
+    /// External data for a binary attribute could not be written or read.
+    case externalData(path: String, reason: String)
+
+    /// A sentence naming the file and what is wrong.
+    public var description: String {
+        switch self {
+        case .notAPersistenceStore(let path):
+            return "\(path) is an SQLite database, but not a Persistence store; it was left untouched"
+        case .incompatibleModel(let path, let differences):
+            return "The store \(path) was written with a different model and can't be opened with "
+                + "this one (\(differences.joined(separator: "; "))); it was left untouched"
+        case .missingValueTransformer(let name, let attribute):
+            return "\(attribute) uses the value transformer '\(name)', but none is registered under "
+                + "that name: register it with ValueTransformers.register(_:forName:) before "
+                + "opening the store"
+        case .corruptValue(let entity, let attribute, let found):
+            return "The store holds a \(found) value for \(entity).\(attribute) that can't be read "
+                + "as the attribute's type"
+        case .missingDirectory(let path):
+            return "The directory \(path) does not exist"
+        case .isADirectory(let path):
+            return "\(path) is a directory, not a store file"
+        case .externalData(let path, let reason):
+            return "External data \(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Quotes an SQL identifier: `title` → `"title"`, doubling embedded quotes.
+package func sqlIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// Quotes an SQL string literal, doubling embedded quotes. Used for names in DDL only;
+/// values are always bound as parameters.
+package func sqlLiteral(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+}
+
+extension StoreSchema {
+    /// The statements that create every table and index of the model, in order.
+    ///
+    /// Decimal columns are TEXT holding the exact canonical digits; they compare numerically
+    /// through the `DECIMAL` collation the store registers, which their indexes use.
+    package var createStatements: [String] {
+        var statements: [String] = []
+        for table in tables.values.sorted(by: { $0.name < $1.name }) {
+            var columns = ["\"_id\" INTEGER PRIMARY KEY"]
+            if table.hasEntityColumn { columns.append("\"_entity\" TEXT NOT NULL") }
+            columns += table.columns.map { "\(sqlIdentifier($0.name)) \($0.kind.sqlType)" }
+            statements.append(
+                "CREATE TABLE \(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))")
+        }
+        for index in indexes { statements.append(index) }
+        return statements
+    }
+
+    /// CREATE INDEX statements: entity indexes, `indexed` attributes, to-one columns, and a
+    /// UNIQUE index per uniqueness constraint (partial, over the entity's own rows, when the
+    /// entity shares its table with others).
+    private var indexes: [String] {
+        var result: [String] = []
+        var made: Set<String> = []
+        func add(_ table: TableMapping, _ name: String, _ keys: [String], unique: Bool, entities: [String]?) {
+            guard !made.contains(name) else { return }
+            made.insert(name)
+            let columns = keys.map { key -> String in
+                let column = table.columns.first { $0.name == key }
+                let collation: String
+                if case .attribute(let a)? = column?.kind, a.type == .decimal {
+                    collation = " COLLATE DECIMAL"
+                } else {
+                    collation = ""
+                }
+                return sqlIdentifier(key) + collation
+            }
+            var sql = "CREATE \(unique ? "UNIQUE " : "")INDEX \(sqlIdentifier(name)) ON "
+                + "\(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))"
+            if let entities, table.hasEntityColumn {
+                sql += " WHERE \"_entity\" IN (\(entities.map(sqlLiteral).joined(separator: ", ")))"
+            }
+            result.append(sql)
+        }
+        for mapping in entities.values.sorted(by: { $0.schema.name < $1.schema.name }) {
+            let entity = mapping.schema.entity
+            let table = mapping.table
+            let stored = Set(table.columns.map(\.name))
+            let own = mapping.schema.ancestors.isEmpty ? nil : mapping.schema.hierarchyNames
+            for attribute in entity.attributes where attribute.isIndexed && stored.contains(attribute.name) {
+                add(table, "\(entity.name)_\(attribute.name)_index", [attribute.name], unique: false, entities: nil)
+            }
+            for relationship in entity.relationships where stored.contains(relationship.name) {
+                add(table, "\(entity.name)_\(relationship.name)_index", [relationship.name], unique: false, entities: nil)
+            }
+            for fetchIndex in entity.fetchIndexes {
+                let keys = fetchIndex.elements.map(\.property).filter(stored.contains)
+                if !keys.isEmpty { add(table, "\(entity.name)_\(fetchIndex.name)", keys, unique: false, entities: nil) }
+            }
+            for keys in entity.compoundIndexes {
+                let keys = keys.filter(stored.contains)
+                if !keys.isEmpty {
+                    add(table, "\(entity.name)_\(keys.joined(separator: "_"))_index", keys, unique: false, entities: nil)
+                }
+            }
+            for keys in entity.uniquenessConstraints {
+                add(table, uniqueIndexName(entity: entity.name, keys: keys), keys, unique: true, entities: own)
+            }
+        }
+        return result
+    }
+
+    /// The name of the UNIQUE index that enforces a uniqueness constraint.
+    package func uniqueIndexName(entity: String, keys: [String]) -> String {
+        "\(entity)_unique_\(keys.joined(separator: "_"))"
+    }
+}

@@ -1,0 +1,302 @@
+import Foundation
+
+/// Reads command-line words against a ``CommandSpec`` tree, the way swift-argument-parser
+/// does, and returns what to do or throws a ``UsageError`` that explains the mistake.
+///
+/// Accepted forms:
+/// - `--opt value` and `--opt=value`; a value may start with `-` only when it is a negative
+///   number (`--limit -1` is then refused by the range check, not taken for an option);
+/// - flags (`--json`), which refuse `=value`;
+/// - `--` ends the options: every later word is positional, even `--help`;
+/// - global options (the root's options marked ``OptionSpec/isGlobal``, like `--store`) before
+///   or after the subcommand;
+/// - `-h` / `--help` anywhere before `--`: help for the subcommand named on the line (errors
+///   in the rest of the line are then ignored, as in swift-argument-parser);
+/// - `help [<subcommand>]` as a built-in subcommand;
+/// - the root flag named `version`, before the subcommand.
+///
+/// A word in the subcommand's place that names no subcommand, and an unknown option, get a
+/// "Did you mean" suggestion when a known name is within two edits (Damerau–Levenshtein,
+/// counting a swap of two neighbouring letters as one edit).
+struct CommandLineParser: Sendable {
+    /// The tool's root command.
+    var root: CommandSpec
+    /// The largest edit distance at which a known name is suggested.
+    static let suggestionDistance = 2
+
+    /// Creates a parser for the tool described by `root`.
+    init(root: CommandSpec) { self.root = root }
+
+    /// Parses `arguments` (without the program name).
+    ///
+    /// - Throws: ``UsageError`` for anything the specs do not accept.
+    func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
+        let optionWords = arguments.prefix { $0 != "--" }
+        let wantsHelp = optionWords.contains { $0 == "-h" || $0 == "--help" }
+        var state = State()
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if state.optionsEnded || !Self.looksLikeOption(word) {
+                try take(positional: word, into: &state)
+            } else if word == "--" {
+                state.optionsEnded = true
+            } else if word == "-h" || word == "--help" {
+                continue
+            } else {
+                do throws(UsageError) {
+                    try take(option: word, arguments: arguments, index: &index, into: &state)
+                } catch {
+                    if !wantsHelp { throw error }
+                }
+            }
+        }
+        return try finish(state, wantsHelp: wantsHelp)
+    }
+
+    // MARK: - Parsing state
+
+    /// What has been read so far.
+    private struct State {
+        var command: CommandSpec?
+        var isHelpCommand = false
+        var optionsEnded = false
+        var wantsVersion = false
+        var values: [String: ParsedValue] = [:]
+        var positionals: [String] = []
+
+        var path: [String] {
+            isHelpCommand ? ["help"] : command.map { [$0.name] } ?? []
+        }
+    }
+
+    private func take(positional word: String, into state: inout State) throws(UsageError) {
+        guard state.command == nil && !state.isHelpCommand && !root.subcommands.isEmpty else {
+            state.positionals.append(word)
+            return
+        }
+        if word == "help" {
+            state.isHelpCommand = true
+        } else if let command = root.subcommand(named: word) {
+            state.command = command
+        } else {
+            throw unknownCommand(word)
+        }
+    }
+
+    private func take(
+        option word: String, arguments: [String], index: inout Int, into state: inout State
+    ) throws(UsageError) {
+        let path = state.path
+        let inScope = optionsInScope(for: state)
+        let isLong = word.hasPrefix("--")
+        let body = word.dropFirst(isLong ? 2 : 1)
+        let equals = isLong ? body.firstIndex(of: "=") : nil
+        let name = String(equals.map { body[..<$0] } ?? body)
+        let inlineValue = equals.map { String(body[body.index(after: $0)...]) }
+
+        let spec: OptionSpec?
+        if isLong {
+            spec = inScope.first { $0.name == name }
+        } else {
+            spec = name.count == 1 ? inScope.first { $0.shortName == name.first } : nil
+        }
+        guard let spec else {
+            let typed = isLong ? "--\(name)" : word
+            throw error(
+                .unknownOption(typed, suggestion: suggestion(for: "--\(name)", in: inScope)),
+                path: path)
+        }
+        if spec.isFlag {
+            if let inlineValue {
+                throw error(.unexpectedValue(inlineValue, flag: spec.displayName), path: path)
+            }
+            state.values[spec.name] = .flag
+            if spec.name == "version" && state.command == nil && !state.isHelpCommand {
+                state.wantsVersion = true
+            }
+            return
+        }
+        let text: String
+        if let inlineValue {
+            text = inlineValue
+        } else if index < arguments.count, !Self.looksLikeOption(arguments[index]) {
+            text = arguments[index]
+            index += 1
+        } else {
+            throw error(
+                .missingValue(option: spec.displayName), path: path,
+                help: "\(spec.displayName)  \(spec.help)")
+        }
+        state.values[spec.name] = try convert(
+            text, kind: spec.kind, target: spec.displayName, help: spec.help, path: path)
+    }
+
+    private func finish(_ state: State, wantsHelp: Bool) throws(UsageError) -> ParseOutcome {
+        if state.isHelpCommand {
+            if wantsHelp { return .help(commandPath: ["help"]) }
+            guard let name = state.positionals.first else { return .help(commandPath: []) }
+            guard root.subcommand(named: name) != nil || name == "help" else {
+                throw unknownCommand(name)
+            }
+            if state.positionals.count > 1 {
+                throw error(
+                    .unexpectedArguments(Array(state.positionals.dropFirst())), path: ["help"])
+            }
+            return .help(commandPath: [name])
+        }
+        if wantsHelp { return .help(commandPath: state.path) }
+        if state.wantsVersion { return .version }
+        guard let command = state.command else {
+            if root.subcommands.isEmpty { return .run(ParsedArguments(commandPath: [])) }
+            return .help(commandPath: [])
+        }
+        var values = state.values
+        var remaining = state.positionals[...]
+        for argument in command.arguments {
+            if argument.isRepeating {
+                var words: [String] = []
+                while let word = remaining.popFirst() {
+                    let value = try convert(
+                        word, kind: argument.kind, target: "<\(argument.valueName)>",
+                        help: argument.help, path: state.path)
+                    // Repeating arguments hold text (`.string` or `.validated` kinds).
+                    if case .string(let checked) = value { words.append(checked) }
+                }
+                if !words.isEmpty { values[argument.key] = .strings(words) }
+            } else if let word = remaining.popFirst() {
+                values[argument.key] = try convert(
+                    word, kind: argument.kind, target: "<\(argument.valueName)>",
+                    help: argument.help, path: state.path)
+            }
+        }
+        if !remaining.isEmpty {
+            throw error(.unexpectedArguments(Array(remaining)), path: state.path)
+        }
+        for argument in command.arguments where argument.isRequired && values[argument.key] == nil {
+            throw error(.missingArgument("<\(argument.valueName)>"), path: state.path)
+        }
+        for option in command.options where option.isRequired && values[option.name] == nil {
+            throw error(.missingArgument(option.displayName), path: state.path)
+        }
+        return .run(ParsedArguments(commandPath: state.path, values: values))
+    }
+
+    // MARK: - Values
+
+    private func convert(
+        _ text: String, kind: ValueKind, target: String, help: String, path: [String]
+    ) throws(UsageError) -> ParsedValue {
+        func invalid(_ reason: String?) -> UsageError {
+            error(
+                .invalidValue(text, target: target, reason: reason), path: path,
+                help: "\(target)  \(help)")
+        }
+        switch kind {
+        case .string:
+            return .string(text)
+        case .integer(let range):
+            guard let number = Int(text) else { throw invalid(nil) }
+            if number < range.lowerBound { throw invalid("must be at least \(range.lowerBound)") }
+            if number > range.upperBound { throw invalid("must be at most \(range.upperBound)") }
+            return .integer(number)
+        case .uuid:
+            guard let id = UUID(uuidString: text) else { throw invalid(nil) }
+            return .uuid(id)
+        case .validated(let check):
+            switch check(text) {
+            case .success(let normalised): return .string(normalised)
+            case .failure(let rejection): throw invalid(rejection.reason)
+            }
+        }
+    }
+
+    // MARK: - Errors and suggestions
+
+    private func optionsInScope(for state: State) -> [OptionSpec] {
+        if let command = state.command {
+            return command.options + root.options.filter(\.isGlobal) + [Self.helpOption]
+        }
+        if state.isHelpCommand { return root.options.filter(\.isGlobal) + [Self.helpOption] }
+        return root.options + [Self.helpOption]
+    }
+
+    private static let helpOption = OptionSpec.flag(
+        "help", shortName: "h", help: HelpFormatter.helpOptionText)
+
+    private func unknownCommand(_ word: String) -> UsageError {
+        let names = root.subcommands.map(\.name) + ["help"]
+        return error(.unknownCommand(word, suggestion: Self.closest(to: word, in: names)), path: [])
+    }
+
+    private func suggestion(for typed: String, in options: [OptionSpec]) -> String? {
+        Self.closest(to: typed, in: options.map { "--\($0.name)" })
+    }
+
+    private func error(
+        _ reason: UsageError.Reason, path: [String], help: String? = nil
+    ) -> UsageError {
+        UsageError(
+            reason: reason, commandPath: path, toolName: root.name,
+            usage: HelpFormatter(root: root).usage(forCommandPath: path), help: help)
+    }
+
+    /// The candidate nearest to `typed` within ``suggestionDistance`` edits; the first listed
+    /// wins a tie.
+    static func closest(to typed: String, in candidates: [String]) -> String? {
+        var best: (name: String, distance: Int)?
+        for candidate in candidates {
+            let distance = editDistance(typed, candidate)
+            if distance <= suggestionDistance && distance < (best?.distance ?? .max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.name
+    }
+
+    /// The optimal-string-alignment (restricted Damerau–Levenshtein) distance: insertions,
+    /// deletions, substitutions and swaps of two neighbouring characters each count one.
+    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
+        let a = Array(lhs), b = Array(rhs)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+
+    /// Whether `word` is read as an option: it starts with `-`, is longer than `-` alone, and
+    /// is not a negative number such as `-5` or `-1.5`.
+    static func looksLikeOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count > 1 else { return false }
+        return !isNegativeNumber(word)
+    }
+
+    /// Whether `word` is `-` followed by ASCII digits with at most one `.` among them.
+    private static func isNegativeNumber(_ word: String) -> Bool {
+        let body = word.utf8.dropFirst()
+        guard let first = body.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+        else { return false }
+        var dots = 0
+        for byte in body {
+            if byte == UInt8(ascii: ".") {
+                dots += 1
+            } else if !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                return false
+            }
+        }
+        return dots <= 1
+    }
+}

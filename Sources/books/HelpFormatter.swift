@@ -1,0 +1,185 @@
+/// Renders ``CommandSpec`` trees as swift-argument-parser-style help text and usage lines,
+/// wrapped to a fixed width (80 columns by default, so output is the same in a pipe and in
+/// any terminal).
+///
+/// ```
+/// OVERVIEW: A command-line book catalogue.
+///
+/// USAGE: books <subcommand> [--store <path>]
+///
+/// OPTIONS:
+///   --store <path>          The catalogue store (default: …).
+///   --version               Show the version.
+///   -h, --help              Show help information.
+///
+/// SUBCOMMANDS:
+///   seed                    Load the seed books (and optionally N synthetic ones).
+///
+///   See 'books help <subcommand>' for detailed help.
+/// ```
+struct HelpFormatter: Sendable {
+    /// The root command; its name is the tool's name.
+    var root: CommandSpec
+    /// The column at which text is wrapped.
+    var width: Int
+
+    /// The column at which option and subcommand abstracts start (as in swift-argument-parser).
+    static let labelColumn = 26
+    /// The indentation of labels in the `OPTIONS:`, `ARGUMENTS:` and `SUBCOMMANDS:` lists.
+    static let labelIndent = 2
+    /// The help text of the built-in `-h, --help` flag.
+    static let helpOptionText = "Show help information."
+    /// The abstract of the built-in `help` subcommand.
+    static let helpCommandText = "Show subcommand help information."
+
+    /// Creates a formatter for the tool described by `root`.
+    init(root: CommandSpec, width: Int = 80) {
+        self.root = root
+        self.width = width
+    }
+
+    // MARK: - Help
+
+    /// The help for the command at `path` (`[]` for the root, `["list"]` for `books list`),
+    /// ending with a newline. An unknown path renders the root's help.
+    func help(forCommandPath path: [String]) -> String {
+        let command = path.first.flatMap { root.subcommand(named: $0) }
+        let isHelpCommand = path.first == "help"
+        let spec = command ?? root
+        var text = ""
+        var overview = isHelpCommand ? Self.helpCommandText : spec.abstract
+        if !spec.discussion.isEmpty && !isHelpCommand { overview += "\n\n" + spec.discussion }
+        if !overview.isEmpty {
+            text += wrap("OVERVIEW: " + overview, indent: 0) + "\n\n"
+        }
+        text += "USAGE: " + usage(forCommandPath: isHelpCommand ? ["help"] : path) + "\n"
+
+        var argumentRows: [(String, String)] = []
+        var optionRows: [(String, String)] = []
+        if isHelpCommand {
+            argumentRows.append(("<subcommand>", "The subcommand to show help for."))
+        } else if let command {
+            argumentRows = command.arguments.map { ("<\($0.valueName)>", $0.help) }
+            optionRows = command.options.map { ($0.helpLabel, $0.help) }
+            optionRows += globalOptions.map { ($0.helpLabel, $0.help) }
+        } else {
+            optionRows = root.options.map { ($0.helpLabel, $0.help) }
+        }
+        optionRows.append(("-h, --help", Self.helpOptionText))
+
+        if !argumentRows.isEmpty { text += "\n" + section("ARGUMENTS", rows: argumentRows) }
+        text += "\n" + section("OPTIONS", rows: optionRows)
+        if command == nil && !isHelpCommand && !root.subcommands.isEmpty {
+            var rows = root.subcommands.map { ($0.name, $0.abstract) }
+            rows.append(("help", Self.helpCommandText))
+            text += "\n" + section("SUBCOMMANDS", rows: rows)
+            text += "\n  See '\(root.name) help <subcommand>' for detailed help.\n"
+        }
+        return text
+    }
+
+    // MARK: - Usage
+
+    /// The usage of the command at `path` without a `USAGE: ` prefix, wrapped so that it fits
+    /// the width after a 7-column prefix, continuation lines aligned after the command name.
+    func usage(forCommandPath path: [String]) -> String {
+        var head = root.name
+        var components: [String] = []
+        if path.first == "help" {
+            head += " help"
+            components = ["[<subcommand>]"]
+        } else if let command = path.first.flatMap({ root.subcommand(named: $0) }) {
+            head += " " + command.name
+            components = command.arguments.map(\.synopsis) + command.options.map(\.synopsis)
+            components += globalOptions.map(\.synopsis)
+        } else {
+            components = (root.subcommands.isEmpty ? [] : ["<subcommand>"])
+            components += globalOptions.map(\.synopsis)
+        }
+        return layOut(head: head, components: components, prefixWidth: 7)
+    }
+
+    /// The root options accepted by every subcommand.
+    var globalOptions: [OptionSpec] { root.options.filter(\.isGlobal) }
+
+    // MARK: - Rows
+
+    /// A row as swift-argument-parser prints it: the label indented by 2, the text from
+    /// column 26 (or on the next line when the label is too long), wrapped with a hanging
+    /// indent of 26.
+    func row(label: String, text: String) -> String {
+        let indentedLabel = String(repeating: " ", count: Self.labelIndent) + label
+        let pad = String(repeating: " ", count: Self.labelColumn)
+        let body = wrap(text, indent: Self.labelColumn, firstLinePrefix: pad)
+        if text.isEmpty { return indentedLabel + "\n" }
+        if indentedLabel.count < Self.labelColumn {
+            return indentedLabel + body.dropFirst(indentedLabel.count) + "\n"
+        }
+        return indentedLabel + "\n" + body + "\n"
+    }
+
+    // MARK: - Internals
+
+    private func section(_ title: String, rows: [(String, String)]) -> String {
+        "\(title):\n" + rows.map { row(label: $0.0, text: $0.1) }.joined()
+    }
+
+    /// Lays `head` and the components out on lines no wider than `width`, never breaking
+    /// inside a component.
+    private func layOut(head: String, components: [String], prefixWidth: Int) -> String {
+        let indent = String(repeating: " ", count: prefixWidth + head.count + 1)
+        var lines: [String] = []
+        var line = head
+        var column = prefixWidth + head.count
+        for component in components {
+            if column + 1 + component.count > width && line != head {
+                lines.append(line)
+                line = indent + component
+                column = indent.count + component.count
+                continue
+            }
+            line += " " + component
+            column += 1 + component.count
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
+    }
+
+    /// Word-wraps `text` to ``width``: paragraphs (separated by blank lines) and hard line
+    /// breaks are kept, continuation lines start with `indent` spaces, and the first line
+    /// starts with `firstLinePrefix`. A word longer than a line stays whole on its own line.
+    func wrap(_ text: String, indent: Int, firstLinePrefix: String = "") -> String {
+        Self.wrap(text, width: width, indent: indent, firstLinePrefix: firstLinePrefix)
+    }
+
+    /// Word-wraps `text` to `width` columns; see the instance method.
+    static func wrap(
+        _ text: String, width: Int, indent: Int, firstLinePrefix: String = ""
+    ) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var lines: [String] = []
+        var isFirst = true
+        for sourceLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let start = isFirst ? firstLinePrefix : pad
+            isFirst = false
+            if sourceLine.allSatisfy({ $0 == " " }) {
+                lines.append("")
+                continue
+            }
+            var line = start
+            var lineHasWord = false
+            // Runs of spaces inside a line are kept: they split into empty "words".
+            for word in sourceLine.split(separator: " ", omittingEmptySubsequences: false) {
+                if lineHasWord && !word.isEmpty && line.count + 1 + word.count > width {
+                    lines.append(line)
+                    line = pad + word
+                } else {
+                    line += (lineHasWord ? " " : "") + word
+                }
+                lineHasWord = true
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+}

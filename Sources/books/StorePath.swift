@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where the catalogue's SQLite file lives.
+///
+/// The first of these that is set and not empty wins:
+/// 1. the `--store PATH` option;
+/// 2. the `BOOKS_STORE` environment variable;
+/// 3. `$XDG_DATA_HOME/books/Books.sqlite`, when `XDG_DATA_HOME` is an absolute path (the XDG
+///    Base Directory specification says a relative value is invalid and must be ignored);
+/// 4. `$HOME/.local/share/books/Books.sqlite`;
+/// 5. the same under the home directory of the user's password entry, when `HOME` is unset.
+///
+/// A leading `~/` in the option or in `BOOKS_STORE` is expanded with `HOME` (the shell does
+/// not expand it in `--store=~/x` nor in a quoted value); a relative path is taken from the
+/// current directory.
+enum StorePath {
+    /// The file name of the store inside the data directory.
+    static let fileName = "Books.sqlite"
+    /// The folder created for the store inside the data directory.
+    static let folderName = "books"
+
+    /// Resolves the store's location from the `--store` option and the environment.
+    ///
+    /// - Parameters:
+    ///   - option: the `--store` value, or `nil` when it was not given.
+    ///   - environment: the process environment (pass `ProcessInfo.processInfo.environment`).
+    /// - Returns: a file URL; its folder may not exist yet.
+    static func resolve(option: String?, environment: [String: String]) -> URL {
+        let home = nonEmpty(environment["HOME"])
+        if let option = nonEmpty(option) {
+            return fileURL(expandingTilde(option, home: home))
+        }
+        if let path = nonEmpty(environment["BOOKS_STORE"]) {
+            return fileURL(expandingTilde(path, home: home))
+        }
+        if let dataHome = nonEmpty(environment["XDG_DATA_HOME"]), dataHome.hasPrefix("/") {
+            return fileURL(dataHome, isDirectory: true).appending(path: folderName)
+                .appending(path: fileName)
+        }
+        let homeURL =
+            home.map { fileURL($0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser
+        return homeURL.appending(path: ".local/share").appending(path: folderName)
+            .appending(path: fileName)
+    }
+
+    /// The help text of `--store`, naming the rule above.
+    static let helpText =
+        "The catalogue store (default: $BOOKS_STORE, else $XDG_DATA_HOME/books/Books.sqlite, "
+        + "else ~/.local/share/books/Books.sqlite)."
+
+    // MARK: - Internals
+
+    private static func nonEmpty(_ value: String?) -> String? {
+        guard let value, !value.isEmpty else { return nil }
+        return value
+    }
+
+    private static func expandingTilde(_ path: String, home: String?) -> String {
+        guard let home, path == "~" || path.hasPrefix("~/") else { return path }
+        return home + path.dropFirst()
+    }
+
+    private static func fileURL(_ path: String, isDirectory: Bool = false) -> URL {
+        URL(fileURLWithPath: path, isDirectory: isDirectory).standardizedFileURL
+    }
+}

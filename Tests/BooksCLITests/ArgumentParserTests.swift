@@ -1,0 +1,321 @@
+import Foundation
+import Testing
+
+@testable import books
+
+/// Unit tests of the hand-rolled argument parser, the help text and the usage errors.
+@Suite struct ArgumentParserTests {
+    let environment = ["HOME": "/home/ana"]
+
+    func parse(_ words: String...) throws(UsageError) -> ParsedCommand {
+        try BooksCommandLine.parse(words, environment: environment)
+    }
+
+    func usageError(_ words: String...) -> UsageError? {
+        do {
+            _ = try BooksCommandLine.parse(words, environment: environment)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    // MARK: - Commands and values
+
+    @Test func listReadsFlagsAndBothOptionSpellings() throws {
+        let command = try parse(
+            "list", "--by-month", "--where", "price < 15", "--limit=3", "--json")
+        #expect(
+            command.action
+                == .list(ListOptions(byMonth: true, predicate: "price < 15", limit: 3, json: true)))
+    }
+
+    @Test func listWithoutOptionsHasDefaults() throws {
+        #expect(try parse("list").action == .list(ListOptions()))
+    }
+
+    @Test func globalStoreIsAcceptedBeforeAndAfterTheSubcommand() throws {
+        let before = try parse("--store", "/tmp/a.sqlite", "list")
+        let after = try parse("list", "--store=/tmp/a.sqlite")
+        #expect(before.storeURL.path == "/tmp/a.sqlite")
+        #expect(after.storeURL == before.storeURL)
+        #expect(after.action == .list(ListOptions()))
+    }
+
+    @Test func seedCountDefaultsToZeroAndIsRangeChecked() throws {
+        #expect(try parse("seed").action == .seed(syntheticCount: 0))
+        #expect(try parse("seed", "--count", "500").action == .seed(syntheticCount: 500))
+        #expect(
+            usageError("seed", "--count", "-1")?.message
+                == "The value '-1' is invalid for '--count <n>': must be at least 0")
+        #expect(
+            usageError("seed", "--count", "10000001")?.message
+                == "The value '10000001' is invalid for '--count <n>': must be at most 10000000")
+    }
+
+    @Test func searchJoinsItsWordsIntoOneQuery() throws {
+        let command = try parse("search", "marquez", "cien", "--limit", "2")
+        #expect(
+            command.action == .search(SearchOptions(text: "marquez cien", limit: 2, json: false)))
+        #expect(try parse("search", "marquez cien", "--limit", "2").action == command.action)
+    }
+
+    @Test func doubleDashEndsOptions() throws {
+        let command = try parse("search", "--json", "--", "--help", "-x")
+        #expect(command.action == .search(SearchOptions(text: "--help -x", limit: nil, json: true)))
+    }
+
+    @Test func negativeNumbersAreValuesNotOptions() throws {
+        #expect(try parse("search", "-5").action == .search(SearchOptions(text: "-5")))
+        #expect(
+            usageError("list", "--limit", "-3")?.message
+                == "The value '-3' is invalid for '--limit <n>': must be at least 1")
+    }
+
+    @Test func addReadsTypedValuesExactly() throws {
+        let command = try parse(
+            "add", "--title", "Cien años de soledad", "--author", "Gabriel García Márquez",
+            "--date", "1967-05-30", "--price", "19.99", "--color", "1e90ff")
+        guard case .add(let book) = command.action else {
+            Issue.record("expected add, got \(command.action)")
+            return
+        }
+        #expect(book.title == "Cien años de soledad")
+        #expect(book.author == "Gabriel García Márquez")
+        #expect(book.publishDate == CalendarDay(year: 1967, month: 5, day: 30))
+        #expect(book.priceText == "19.99")
+        #expect(book.price == Decimal(1999) / Decimal(100))
+        #expect(book.price.description == "19.99")
+        #expect(book.colorHex == "#1E90FF")
+    }
+
+    @Test func addKeepsEveryDigitOfALongPrice() throws {
+        let price = "123456789012345678901234.123456"
+        let command = try parse(
+            "add", "--title", "T", "--author", "A", "--date", "2000-01-01", "--price", price)
+        guard case .add(let book) = command.action else {
+            Issue.record("expected add")
+            return
+        }
+        #expect(book.price.description == price)
+    }
+
+    @Test func calendarDayGivesTheStartOfTheDayInAZone() throws {
+        let day = CalendarDay(year: 2020, month: 3, day: 1)
+        let paris = try #require(TimeZone(identifier: "Europe/Paris"))
+        #expect(day.date(in: paris)?.timeIntervalSince1970 == 1_583_017_200)
+        #expect(day.description == "2020-03-01")
+    }
+
+    @Test func addRefusesMalformedValuesWithTheReason() {
+        let base = ["add", "--title", "T", "--author", "A"]
+        func message(date: String = "2020-02-29", price: String = "1", color: String? = nil)
+            -> String?
+        {
+            var words = base + ["--date", date, "--price", price]
+            if let color { words += ["--color", color] }
+            do {
+                _ = try BooksCommandLine.parse(words, environment: environment)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(message() == nil)
+        #expect(
+            message(date: "2021-02-29")
+                == "The value '2021-02-29' is invalid for '--date <yyyy-mm-dd>': that month has 28 days"
+        )
+        #expect(message(date: "2020-13-01")?.hasSuffix("the month must be from 01 to 12") == true)
+        #expect(message(date: "1/3/2020")?.contains("expected a date written YYYY-MM-DD") == true)
+        #expect(
+            message(date: "0000-01-01")?.hasSuffix("the year must be from 0001 to 9999") == true)
+        #expect(message(date: "２０２０-01-01") != nil)
+        #expect(message(price: "12,99")?.contains("use '.' as decimal separator") == true)
+        #expect(message(price: "-1")?.hasSuffix("a price cannot be negative") == true)
+        #expect(message(price: "9x")?.hasSuffix("expected a number such as 12.99") == true)
+        #expect(message(price: "12.") != nil)
+        #expect(message(price: ".5") != nil)
+        #expect(message(price: String(repeating: "9", count: 31)) != nil)
+        #expect(message(color: "#12345") != nil)
+        #expect(message(color: "#GGGGGG") != nil)
+        #expect(message(color: "#1e90FF") == nil)
+    }
+
+    @Test func addReportsTheFirstMissingRequiredOption() {
+        let error = usageError("add", "--title", "T")
+        #expect(error?.reason == .missingArgument("--author <author>"))
+        #expect(
+            usageError("add", "--title", "  ", "--author", "A")?.message
+                == "The value '  ' is invalid for '--title <title>': must not be blank")
+    }
+
+    @Test func showAndDeleteTakeAUUIDInAnyCase() throws {
+        let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+        #expect(try parse("show", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f").action == .show(id))
+        #expect(try parse("delete", id.uuidString).action == .delete(id))
+        #expect(usageError("show", "nope")?.message == "The value 'nope' is invalid for '<uuid>'")
+        #expect(usageError("delete")?.message == "Missing expected argument '<uuid>'")
+    }
+
+    // MARK: - Help and version
+
+    @Test func helpIsReachedEveryWay() throws {
+        let listHelp = BooksCommandLine.helpText(forCommandPath: ["list"])
+        #expect(try parse("help", "list").action == .help(listHelp))
+        #expect(try parse("list", "--help").action == .help(listHelp))
+        #expect(try parse("list", "-h").action == .help(listHelp))
+        #expect(try parse("--help", "list").action == .help(listHelp))
+        #expect(try parse("list", "--limit", "zero", "--bogus", "-h").action == .help(listHelp))
+        let rootHelp = BooksCommandLine.helpText(forCommandPath: [])
+        #expect(try parse().action == .help(rootHelp))
+        #expect(try parse("help").action == .help(rootHelp))
+        #expect(try parse("--help").action == .help(rootHelp))
+        #expect(try parse("--store", "x", "-h").action == .help(rootHelp))
+    }
+
+    @Test func versionIsARootFlag() throws {
+        #expect(try parse("--version").action == .version)
+        #expect(
+            usageError("list", "--version")?.reason == .unknownOption("--version", suggestion: nil))
+    }
+
+    @Test func rootHelpListsOptionsAndSubcommands() {
+        let help = BooksCommandLine.helpText(forCommandPath: [])
+        #expect(help.hasPrefix("OVERVIEW: A command-line book catalogue.\n"))
+        #expect(help.contains("\nUSAGE: books <subcommand> [--store <path>]\n"))
+        #expect(help.contains("\n  --version               Show the version.\n"))
+        #expect(help.contains("\n  -h, --help              Show help information.\n"))
+        #expect(
+            help.contains(
+                "\nSUBCOMMANDS:\n  seed                    Load the seed books (and optionally N synthetic ones).\n"
+            ))
+        for name in ["list", "search", "add", "show", "delete", "help"] {
+            #expect(help.contains("\n  \(name) "), "root help lacks \(name)")
+        }
+        #expect(help.hasSuffix("\n  See 'books help <subcommand>' for detailed help.\n"))
+    }
+
+    @Test func subcommandHelpHasOverviewUsageArgumentsAndOptions() {
+        let help = BooksCommandLine.helpText(forCommandPath: ["search"])
+        #expect(help.hasPrefix("OVERVIEW: Find books by words of their title or author.\n\n"))
+        #expect(
+            help.contains(
+                "\nUSAGE: books search <text> ... [--limit <n>] [--json] [--store <path>]\n"))
+        #expect(help.contains("\nARGUMENTS:\n  <text>                  The words to look for.\n"))
+        #expect(help.contains("\n  --limit <n>             Print at most N books.\n"))
+        #expect(help.contains("\n  --store <path>          The catalogue store"))
+        #expect(!help.contains("SUBCOMMANDS"))
+    }
+
+    @Test func everyHelpLineFitsIn80Columns() {
+        for path in [[], ["help"]] + BooksCommandLine.root.subcommands.map({ [$0.name] }) {
+            for line in BooksCommandLine.helpText(forCommandPath: path).split(separator: "\n") {
+                #expect(line.count <= 80, "\(path): \(line)")
+            }
+        }
+    }
+
+    @Test func longUsageWrapsAfterTheCommandName() {
+        let usage = HelpFormatter(root: BooksCommandLine.root).usage(forCommandPath: ["list"])
+        #expect(
+            usage == """
+                books list [--by-month] [--where <predicate>] [--limit <n>] [--json]
+                                  [--store <path>]
+                """)
+    }
+
+    @Test func longLabelsPutTheirTextOnTheNextLine() {
+        let formatter = HelpFormatter(root: BooksCommandLine.root)
+        #expect(
+            formatter.row(label: "--a-very-long-option <value>", text: "Does things.")
+                == "  --a-very-long-option <value>\n                          Does things.\n")
+    }
+
+    // MARK: - Usage errors
+
+    @Test func unknownOptionSuggestsTheNearestAndPrintsUsage() {
+        let error = usageError("list", "--by-mnth")
+        #expect(error?.reason == .unknownOption("--by-mnth", suggestion: "--by-month"))
+        #expect(error?.exitCode == .usage)
+        #expect(error?.exitCode.rawValue == 64)
+        #expect(
+            error?.description == """
+                Error: Unknown option '--by-mnth'. Did you mean '--by-month'?
+                Usage: books list [--by-month] [--where <predicate>] [--limit <n>] [--json]
+                                  [--store <path>]
+                  See 'books help list' for more information.
+
+                """)
+    }
+
+    @Test func suggestionsStopAtTwoEdits() {
+        #expect(
+            usageError("list", "--jsno")?.reason == .unknownOption("--jsno", suggestion: "--json"))
+        #expect(
+            usageError("list", "--bymonthly")?.reason
+                == .unknownOption("--bymonthly", suggestion: nil))
+        #expect(
+            usageError("list", "--frobnicate")?.reason
+                == .unknownOption("--frobnicate", suggestion: nil))
+        #expect(
+            usageError("list", "-by-month")?.reason
+                == .unknownOption("-by-month", suggestion: "--by-month"))
+        #expect(usageError("list", "-x")?.message == "Unknown option '-x'")
+        #expect(usageError("list", "---json")?.message
+            == "Unknown option '---json'. Did you mean '--json'?")
+    }
+
+    @Test func unknownCommandSuggestsTheNearest() {
+        let error = usageError("lst")
+        #expect(error?.message == "Unknown command 'lst'. Did you mean 'list'?")
+        #expect(
+            error?.description.contains("\nUsage: books <subcommand> [--store <path>]\n") == true)
+        #expect(error?.description.hasSuffix("  See 'books help' for more information.\n") == true)
+        #expect(usageError("serach")?.reason == .unknownCommand("serach", suggestion: "search"))
+        #expect(usageError("frobnicate")?.reason == .unknownCommand("frobnicate", suggestion: nil))
+        #expect(usageError("help", "lst")?.reason == .unknownCommand("lst", suggestion: "list"))
+        #expect(usageError("lst", "--help")?.reason == .unknownCommand("lst", suggestion: "list"))
+    }
+
+    @Test func missingAndInvalidValuesNameTheOptionAndItsHelp() {
+        let missing = usageError("list", "--limit")
+        #expect(missing?.message == "Missing value for '--limit <n>'")
+        #expect(
+            missing?.description.contains("\nHelp:  --limit <n>  Print at most N books.\n") == true)
+        #expect(
+            usageError("list", "--limit", "--json")?.message == "Missing value for '--limit <n>'")
+        #expect(
+            usageError("list", "--limit", "abc")?.message
+                == "The value 'abc' is invalid for '--limit <n>'")
+        #expect(
+            usageError("list", "--limit", "0")?.message
+                == "The value '0' is invalid for '--limit <n>': must be at least 1")
+        #expect(usageError("--store")?.message == "Missing value for '--store <path>'")
+        #expect(
+            usageError("list", "--store=")?.message
+                == "The value '' is invalid for '--store <path>': must be a file path")
+    }
+
+    @Test func missingAndExtraArgumentsAreReported() {
+        #expect(usageError("search")?.message == "Missing expected argument '<text>'")
+        #expect(usageError("list", "extra")?.message == "Unexpected argument 'extra'")
+        #expect(usageError("list", "a", "b")?.message == "2 unexpected arguments: 'a', 'b'")
+        #expect(usageError("help", "list", "x")?.message == "Unexpected argument 'x'")
+        #expect(
+            usageError("list", "--json=yes")?.message
+                == "The option '--json' does not take any value, but 'yes' was specified.")
+    }
+
+    // MARK: - Edit distance
+
+    @Test func editDistanceCountsASwapAsOneEdit() {
+        #expect(CommandLineParser.editDistance("list", "list") == 0)
+        #expect(CommandLineParser.editDistance("lsit", "list") == 1)
+        #expect(CommandLineParser.editDistance("lst", "list") == 1)
+        #expect(CommandLineParser.editDistance("kitten", "sitting") == 3)
+        #expect(CommandLineParser.editDistance("", "abc") == 3)
+        #expect(CommandLineParser.closest(to: "--limt", in: ["--json", "--limit"]) == "--limit")
+        #expect(CommandLineParser.closest(to: "zzz", in: ["list"]) == nil)
+    }
+}
