@@ -98,7 +98,7 @@ public final class Catalog {
         return author
     }
 
-    private func authorsByName() throws -> [String: Author] {
+    func authorsByName() throws -> [String: Author] {
         var result: [String: Author] = [:]
         for case let author as Author in try context.fetch(FetchRequest(entityName: "Author")) {
             result[author.name] = author

@@ -81,6 +81,11 @@ public final class CatalogFormatter {
         dayFormatter.dateStyle = .medium
         dayFormatter.timeStyle = .none
 
+        // The store's days are proleptic Gregorian (DateText); without this, ICU switches to
+        // the Julian calendar before 1582 and 1490-01-01 would print as 23 Dec 1489.
+        for formatter in [monthFormatter, dateFormatter, dayFormatter] {
+            formatter.gregorianStartDate = Date.distantPast
+        }
         symbols = NumberSymbols(locale: priceLocale)
     }
 

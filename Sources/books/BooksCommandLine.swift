@@ -126,19 +126,19 @@ enum BooksCommandLine {
             """,
         options: [
             .value(
-                "title", valueName: "title", kind: .validated(ValueFormats.nonBlank),
-                help: "The title.", isRequired: true),
+                "title", valueName: "title", kind: .string,
+                help: "The title, 1 to 500 characters.", isRequired: true),
             .value(
-                "author", valueName: "author", kind: .validated(ValueFormats.nonBlank),
+                "author", valueName: "author", kind: .string,
                 help: "The author's name.", isRequired: true),
             .value(
-                "date", valueName: "yyyy-mm-dd", kind: .validated(ValueFormats.calendarDay),
+                "date", valueName: "yyyy-mm-dd", kind: .string,
                 help: "The publication date.", isRequired: true),
             .value(
-                "price", valueName: "price", kind: .validated(ValueFormats.price),
+                "price", valueName: "price", kind: .string,
                 help: "The price, such as 12.99.", isRequired: true),
             .value(
-                "color", valueName: "#rrggbb", kind: .validated(ValueFormats.color),
+                "color", valueName: "#rrggbb", kind: .string,
                 help: "The cover color, such as '#1E90FF'."),
         ])
 
@@ -171,15 +171,11 @@ enum BooksCommandLine {
                     text: parsed.strings("text").joined(separator: " "),
                     limit: parsed.integer("limit"), json: parsed.flag("json")))
         case "add":
-            let dateText = parsed.string("date") ?? ""
-            let day =
-                (try? ValueFormats.parseCalendarDay(dateText).get())
-                ?? CalendarDay(year: 1, month: 1, day: 1)
             return .add(
                 NewBookOptions(
                     title: parsed.string("title") ?? "", author: parsed.string("author") ?? "",
-                    publishDate: day, priceText: parsed.string("price") ?? "0",
-                    colorHex: parsed.string("color")))
+                    dateText: parsed.string("date") ?? "", priceText: parsed.string("price") ?? "",
+                    colorText: parsed.string("color")))
         case "show":
             return parsed.uuid("uuid").map { .show($0) }
                 ?? .help(helpText(forCommandPath: ["show"]))

@@ -55,48 +55,17 @@ struct SearchOptions: Equatable, Sendable {
     var json = false
 }
 
-/// The options of `books add`, checked for form (not against the catalogue).
+/// The options of `books add`, as typed. Their values are data, not syntax: the catalogue
+/// checks them (`BookInput`) and a malformed one is bad data (exit 65), not a usage error.
 struct NewBookOptions: Equatable, Sendable {
-    /// `--title`, as typed (may contain any Unicode).
+    /// `--title`.
     var title: String
-    /// `--author`, as typed.
+    /// `--author`.
     var author: String
-    /// `--date YYYY-MM-DD`: a real calendar day (leap years checked), year 1 to 9999.
-    var publishDate: CalendarDay
-    /// `--price P`: the text as typed, a plain decimal number with `.` as separator
-    /// (`12.99`, `0`, `1500.5`); exact, never through `Double`.
+    /// `--date YYYY-MM-DD`.
+    var dateText: String
+    /// `--price P`, a plain decimal number with `.` as separator.
     var priceText: String
-    /// `--color #RRGGBB`: normalised to `#` and six uppercase hex digits, or `nil`.
-    var colorHex: String?
-
-    /// The price as an exact `Decimal`, read from ``priceText`` (which the parser has checked
-    /// is plain digits, so `Decimal(string:)` reads every digit).
-    var price: Decimal {
-        Decimal(string: priceText, locale: Locale(identifier: "en_US_POSIX")) ?? .nan
-    }
-}
-
-/// A day of the Gregorian calendar, as typed `YYYY-MM-DD`, with no time zone attached.
-struct CalendarDay: Equatable, Hashable, Sendable, CustomStringConvertible {
-    /// The year, 1 to 9999.
-    var year: Int
-    /// The month, 1 to 12.
-    var month: Int
-    /// The day of the month, valid for that month and year.
-    var day: Int
-
-    /// `YYYY-MM-DD`.
-    var description: String {
-        func pad(_ value: Int, _ width: Int) -> String {
-            String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
-    }
-
-    /// The start of this day in `timeZone`, in the Gregorian calendar.
-    func date(in timeZone: TimeZone) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.date(from: DateComponents(year: year, month: month, day: day))
-    }
+    /// `--color #RRGGBB`, if given.
+    var colorText: String?
 }

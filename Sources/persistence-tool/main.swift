@@ -1,1 +1,20 @@
-print("persistence-tool: not built yet")
+import Foundation
+import Persistence
+
+/// The tool's command tree. Add a command group (such as `store`) to `root.subcommands`.
+enum PersistenceTool {
+    /// The tool's version, the library's.
+    static let version = "persistence-tool \(PersistenceVersion.string)"
+
+    /// The top-level command.
+    static let root = ToolCommand(
+        name: "persistence-tool",
+        abstract: "Inspect Persistence model files.",
+        subcommands: [ModelCommands.group])
+}
+
+var output = ToolOutput()
+let code = PersistenceTool.root.run(
+    Array(CommandLine.arguments.dropFirst()), path: ["persistence-tool"], output: &output)
+output.flush()
+exit(code.rawValue)

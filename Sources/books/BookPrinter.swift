@@ -1,0 +1,148 @@
+import BookCatalog
+import Foundation
+import Persistence
+
+/// Prints books as text (locale-aware, a color swatch on terminals) or as JSON.
+///
+/// Text goes through one formatter made per run (formatters are slow to make). Listings
+/// stream: a million books print with memory for one month's books at a time.
+struct BookPrinter {
+    let formatter: CatalogFormatter
+    let colors: Bool
+
+    init(environment: [String: String]) {
+        formatter = CatalogFormatter(environment: UserEnvironment(environment: environment))
+        colors = Terminal.colorEnabled(for: STDOUT_FILENO, environment: environment)
+    }
+
+    /// `books list`, flat or by month, text or JSON.
+    func list(_ catalog: Catalog, predicate: FetchPredicate?, options: ListOptions) throws {
+        var authors: [ObjectID: String] = [:]
+        var output = OutputBuffer()
+        if options.byMonth {
+            var first = true
+            if options.json { output.write("[") }
+            try catalog.forEachMonth(matching: predicate, limit: options.limit) { section in
+                if options.json {
+                    output.write(first ? "\n" : ",\n")
+                    output.write("{\"monthID\": \(section.monthID), \"title\": \(JSON.string(formatter.monthHeading(year: section.year, month: section.month))), \"count\": \(section.books.count), \"books\": [")
+                    for (i, book) in section.books.enumerated() {
+                        output.write((i == 0 ? "\n  " : ",\n  ") + json(book, catalog, &authors))
+                    }
+                    output.write("\n]}")
+                } else {
+                    if !first { output.write("\n") }
+                    let heading = "\(formatter.monthHeading(year: section.year, month: section.month)) (\(section.books.count))"
+                    output.write(Terminal.styled(heading, Terminal.ANSI.bold, enabled: colors) + "\n")
+                    for book in section.books { output.write("  " + line(book, catalog, &authors) + "\n") }
+                }
+                first = false
+                output.flushIfLarge()
+            }
+            if options.json { output.write(first ? "]\n" : "\n]\n") }
+        } else {
+            var first = true
+            if options.json { output.write("[") }
+            try catalog.forEachBook(matching: predicate, limit: options.limit) { book in
+                if options.json {
+                    output.write((first ? "\n" : ",\n") + json(book, catalog, &authors))
+                } else {
+                    output.write(line(book, catalog, &authors) + "\n")
+                }
+                first = false
+                output.flushIfLarge()
+            }
+            if options.json { output.write(first ? "]\n" : "\n]\n") }
+        }
+        output.flush()
+    }
+
+    /// `books search`: books in rank order, or a line saying nothing matched.
+    func search(_ books: [Book], query: String, json: Bool, catalog: Catalog) throws {
+        var authors: [ObjectID: String] = [:]
+        var output = OutputBuffer()
+        if json {
+            output.write("[" + books.map { "\n" + self.json($0, catalog, &authors) }.joined(separator: ",") + (books.isEmpty ? "]\n" : "\n]\n"))
+        } else if books.isEmpty {
+            output.write("No books match \"\(query)\".\n")
+        } else {
+            for book in books { output.write(line(book, catalog, &authors) + "\n") }
+        }
+        output.flush()
+    }
+
+    /// `books show`: one book, a field a line.
+    func show(_ book: Book, catalog: Catalog) throws {
+        var authors: [ObjectID: String] = [:]
+        let fields: [(String, String)] = [
+            ("Title", book.title),
+            ("Author", catalog.authorName(of: book, cache: &authors) ?? "—"),
+            ("Published", formatter.day(book.publishDate)),
+            ("Price", formatter.price(book.price)),
+            ("Color", book.color.map { colors ? "\(swatch($0)) \($0.hex)" : $0.hex } ?? "—"),
+            ("UUID", book.uuid.uuidString),
+        ]
+        for (name, value) in fields { print("\(name + ":")".padding(toLength: 11, withPad: " ", startingAt: 0) + value) }
+    }
+
+    // MARK: - Rows
+
+    private func line(_ book: Book, _ catalog: Catalog, _ authors: inout [ObjectID: String]) -> String {
+        var parts = [book.title]
+        if let author = catalog.authorName(of: book, cache: &authors) { parts[0] += " — " + author }
+        parts.append(formatter.day(book.publishDate))
+        parts.append(formatter.price(book.price))
+        let text = parts.joined(separator: " · ")
+        guard colors, let color = book.color else { return text }
+        return swatch(color) + " " + text
+    }
+
+    private func swatch(_ color: Color) -> String {
+        Terminal.swatch(red: color.red, green: color.green, blue: color.blue)
+    }
+
+    private func json(_ book: Book, _ catalog: Catalog, _ authors: inout [ObjectID: String]) -> String {
+        let author = catalog.authorName(of: book, cache: &authors).map(JSON.string) ?? "null"
+        let day = DateText.formatDay(book.publishDate, timeZone: Catalog.calendarTimeZone)
+        return "{\"uuid\": \(JSON.string(book.uuid.uuidString)), \"title\": \(JSON.string(book.title)), "
+            + "\"author\": \(author), \"publishDate\": \(JSON.string(day)), "
+            + "\"publishMonthID\": \(book.publishMonthID.map(JSON.string) ?? "null"), "
+            + "\"price\": \(JSON.string(DecimalText.format(book.price))), "
+            + "\"color\": \(book.color.map { JSON.string($0.hex) } ?? "null")}"
+    }
+}
+
+/// JSON text for values, written by hand so keys keep their documented order and large
+/// listings stream.
+enum JSON {
+    /// A JSON string literal, escaped.
+    static func string(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// Collects output and writes it to stdout in large chunks.
+struct OutputBuffer {
+    private var text = ""
+
+    mutating func write(_ part: String) { text += part }
+
+    mutating func flushIfLarge() { if text.utf8.count > 1 << 16 { flush() } }
+
+    mutating func flush() {
+        Terminal.write(text, to: STDOUT_FILENO)
+        text = ""
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+@testable import Persistence
+
+/// A model with one attribute of every type, a parent/child pair and a to-one/to-many pair,
+/// built in code for store and context tests.
+func everyTypeModel() -> ManagedObjectModel {
+    ManagedObjectModel(entities: [
+        EntityDescription(
+            name: "Item",
+            attributes: [
+                AttributeDescription(name: "i16", type: .integer16),
+                AttributeDescription(name: "i32", type: .integer32),
+                AttributeDescription(name: "i64", type: .integer64),
+                AttributeDescription(name: "dec", type: .decimal),
+                AttributeDescription(name: "dbl", type: .double),
+                AttributeDescription(name: "flt", type: .float),
+                AttributeDescription(name: "str", type: .string),
+                AttributeDescription(name: "flag", type: .boolean),
+                AttributeDescription(name: "when", type: .date),
+                AttributeDescription(name: "bytes", type: .binaryData),
+                AttributeDescription(name: "id", type: .uuid),
+                AttributeDescription(name: "link", type: .uri),
+                AttributeDescription(name: "payload", type: .transformable),
+                AttributeDescription(name: "scratch", type: .string, isTransient: true),
+                AttributeDescription(name: "code", type: .string, isOptional: false, defaultValueString: "none"),
+            ],
+            uniquenessConstraints: [["code"]]),
+        EntityDescription(
+            name: "Author",
+            attributes: [
+                AttributeDescription(name: "name", type: .string, isOptional: false, minValueString: "1", maxValueString: "20"),
+                AttributeDescription(name: "canonicalName", type: .string, derivationExpression: "canonical:(name)"),
+                AttributeDescription(name: "bookCount", type: .integer64, derivationExpression: "books.@count"),
+            ],
+            relationships: [
+                RelationshipDescription(name: "books", destination: "Book", inverse: "author", deleteRule: .deny, isToMany: true)
+            ]),
+        EntityDescription(
+            name: "Book",
+            attributes: [
+                AttributeDescription(name: "title", type: .string, isOptional: false, regularExpressionString: "[^!]*"),
+                AttributeDescription(name: "price", type: .decimal, minValueString: "0"),
+                AttributeDescription(name: "authorName", type: .string, derivationExpression: "author.name"),
+                AttributeDescription(name: "isbn", type: .string, preservesValueInHistoryOnDeletion: true),
+            ],
+            relationships: [RelationshipDescription(name: "author", destination: "Author", inverse: "books")]),
+        EntityDescription(
+            name: "Ebook", parent: "Book",
+            attributes: [AttributeDescription(name: "megabytes", type: .double)]),
+    ])
+}
+
+/// A temporary store file path, removed with its WAL files when dropped.
+final class TemporaryStore {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString).sqlite")
+    }
+
+    deinit {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+    }
+
+    /// Rows of a raw SQL query, read with a separate connection.
+    func rows(_ sql: String) throws -> [[SQLiteValue]] {
+        let database = try Database(path: url.path, mode: .readOnly)
+        defer { try? database.close() }
+        return try database.query(sql)
+    }
+}
