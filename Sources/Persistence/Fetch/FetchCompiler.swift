@@ -5,6 +5,10 @@ package struct FetchCompiler {
     let mapping: EntityMapping
     private(set) var joins: [String] = []
     private var joinAliases: [String: String] = [:]
+    /// The alias of the entity's table in the SQL: its name, or a subquery's alias.
+    package var rootAlias: String
+    /// Prefixes join aliases so that a subquery's joins never clash with the outer query's.
+    package var aliasPrefix = "j"
 
     /// Prepares to compile requests for `entityName`.
     ///
@@ -15,6 +19,7 @@ package struct FetchCompiler {
         }
         self.schema = schema
         self.mapping = mapping
+        self.rootAlias = mapping.table.name
     }
 
     /// The store query for a request, without its predicate.
@@ -26,6 +31,12 @@ package struct FetchCompiler {
             query.entityNames = [mapping.schema.name]
         } else if !mapping.schema.ancestors.isEmpty {
             query.entityNames = mapping.schema.hierarchyNames
+        }
+        if let predicate = request.predicate {
+            var compiler = PredicateSQLCompiler(fetch: self)
+            query.condition = try compiler.condition(for: predicate.expression)
+            query.arguments = compiler.arguments
+            self = compiler.fetch
         }
         var order: [String] = []
         for key in request.sortDescriptors {
@@ -47,7 +58,7 @@ package struct FetchCompiler {
     package mutating func column(forKeyPath keyPath: String) throws -> (sql: String, isDecimal: Bool) {
         let steps = keyPath.split(separator: ".").map(String.init)
         var current = mapping
-        var alias = mapping.table.name
+        var alias = rootAlias
         for (index, step) in steps.enumerated() {
             guard let position = current.schema.propertyIndex[step] else {
                 throw FetchError(entity: mapping.schema.name, reason: "\(current.schema.name) has no property named '\(step)'")
@@ -80,7 +91,7 @@ package struct FetchCompiler {
                 if let existing = joinAliases[path] {
                     alias = existing
                 } else {
-                    let newAlias = "j\(joinAliases.count)_\(step)"
+                    let newAlias = "\(aliasPrefix)\(joinAliases.count)_\(step)"
                     joins.append(
                         "LEFT JOIN \(sqlIdentifier(destination.table.name)) AS \(sqlIdentifier(newAlias)) "
                             + "ON \(sqlIdentifier(newAlias)).\"_id\" = \(sqlIdentifier(alias)).\(sqlIdentifier(step))")

@@ -168,6 +168,11 @@ package final class SQLiteStore {
             guard case .text(let text) = arguments[0] else { return arguments[0] }
             return .text(CanonicalText.fold(text))
         }
+        // `[c]` (1) and `[d]` (2) folding for compiled predicates, exactly as in memory.
+        try database.createFunction("predicate_fold", argumentCount: 2) { arguments in
+            guard case .text(let text) = arguments[0], case .integer(let bits) = arguments[1] else { return arguments[0] }
+            return .text(PredicateEvaluator.fold(text, PredicateNode.Options(rawValue: UInt8(truncatingIfNeeded: bits))))
+        }
         let regexCache = RegularExpressionCache()
         try database.createFunction("regexp", argumentCount: 2) { arguments in
             guard case .text(let pattern) = arguments[0], case .text(let text) = arguments[1] else {

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import Persistence
+
+@Suite struct FetchTests {
+    @Test func unsavedInsertsUpdatesAndDeletesAreReflected() throws {
+        let (_, context) = try BookFixture.make()
+        let request = FetchRequest(
+            entityName: "Book", predicate: try FetchPredicate("pages > 100"), sortDescriptors: [.init("pages")])
+        let before = try context.fetch(request)
+        #expect(before.count == 8)
+        let inserted = try context.insertObject(forEntityName: "Book")
+        inserted["title"] = "New"
+        inserted["pages"] = Int64(999)
+        let dropped = before[0]
+        dropped["pages"] = Int64(1)
+        let deleted = before[1]
+        context.delete(deleted)
+        let joiner = try context.fetch(FetchRequest(entityName: "Book", predicate: try FetchPredicate("pages == 0")))[0]
+        joiner["pages"] = Int64(101)
+        let after = try context.fetch(request)
+        #expect(after.count == 8)
+        #expect(after.last === inserted)
+        #expect(after.first === joiner)
+        #expect(!after.contains { $0 === dropped || $0 === deleted })
+        #expect(try context.count(for: request) == after.count)
+        var limited = request
+        limited.fetchLimit = 2
+        limited.fetchOffset = 1
+        #expect(try context.fetch(limited).map(ObjectIdentifier.init) == after[1...2].map(ObjectIdentifier.init))
+        try context.save()
+        #expect(try context.fetch(request).map(ObjectIdentifier.init) == after.map(ObjectIdentifier.init))
+    }
+
+    @Test func sortsDecimalsNumericallyAndDatesInBothPaths() throws {
+        let (_, context) = try BookFixture.make()
+        let request = FetchRequest(
+            entityName: "Book", predicate: try FetchPredicate("price != nil"), sortDescriptors: [.init("price")])
+        let prices = try context.fetch(request).map { ($0["price"] as? Decimal)?.description ?? "nil" }
+        #expect(prices == ["0", "3", "7.5", "9.5", "9.5", "10.25", "10.25", "12.99", "19.99", "100"])
+        // With an unsaved change the merge sorts in memory, in the same order.
+        let extra = try context.insertObject(forEntityName: "Book")
+        try extra.setValue(Decimal(string: "9.75"), forKey: "price")
+        let merged = try context.fetch(request).map { ($0["price"] as? Decimal)?.description ?? "nil" }
+        #expect(merged == ["0", "3", "7.5", "9.5", "9.5", "9.75", "10.25", "10.25", "12.99", "19.99", "100"])
+        context.rollback()
+        let byDate = FetchRequest(entityName: "Book", sortDescriptors: [.init("publishDate", ascending: false)])
+        let dates = try context.fetch(byDate).map { $0["publishDate"] as? Date }
+        #expect(dates.last! == nil)
+        let present = dates.compactMap { $0 }
+        #expect(present == present.sorted(by: >))
+        var dated = byDate
+        dated.predicate = try FetchPredicate("publishDate != nil")
+        let sqlOrder = try context.fetch(dated).map(\.objectID)
+        _ = try context.insertObject(forEntityName: "Book")
+        let memoryOrder = try context.fetch(dated).map(\.objectID)
+        #expect(sqlOrder == memoryOrder)
+    }
+
+    @Test func limitOffsetAndCountAgree() throws {
+        let (_, context) = try BookFixture.make()
+        var request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("pages != nil"), sortDescriptors: [.init("pages")])
+        let all = try context.fetch(request)
+        #expect(try context.count(for: request) == all.count)
+        request.fetchOffset = 3
+        request.fetchLimit = 4
+        let window = try context.fetch(request)
+        #expect(window.map(ObjectIdentifier.init) == all[3..<7].map(ObjectIdentifier.init))
+        #expect(try context.fetchObjectIDs(request) == window.map(\.objectID))
+    }
+
+    @Test func sectionsGroupByTransientAndStoredKeys() throws {
+        let (_, context) = try BookFixture.make()
+        let request = FetchRequest(entityName: "Book", sortDescriptors: [.init("author.name"), .init("title")])
+        let sections = try context.fetchSections(request, sectionKeyPath: "author.name")
+        #expect(sections.map(\.name) == ["", "Gabriel García Márquez", "J. R. R. Tolkien"])
+        #expect(sections.map(\.count) == [1, 6, 5])
+        for book in try context.fetch(FetchRequest(entityName: "Book")) {
+            try book.setValue((book["pages"] as? Int64 ?? 0) > 200 ? "long" : "short", forKey: "monthID")
+        }
+        let byLength = try context.fetchSections(FetchRequest(entityName: "Book", sortDescriptors: [.init("pages")]), sectionKeyPath: "monthID")
+        #expect(byLength.map(\.name) == ["short", "long"])
+        #expect(byLength.reduce(0) { $0 + $1.count } == 12)
+    }
+
+    @Test func dictionariesHoldRequestedKeys() throws {
+        let (_, context) = try BookFixture.make()
+        let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'The Hobbit'"))
+        let rows = try context.fetchDictionaries(request, properties: ["title", "author.name", "price"])
+        #expect(rows.count == 1)
+        #expect(rows[0]["title"] as? String == "The Hobbit")
+        #expect(rows[0]["author.name"] as? String == "Gabriel García Márquez")
+        #expect(rows[0]["price"] as? Decimal == Decimal(string: "19.99"))
+    }
+
+    @Test func streamingStopsWhenBodyReturnsFalse() throws {
+        let (_, context) = try BookFixture.make()
+        var seen = 0
+        try context.forEach(FetchRequest(entityName: "Book", predicate: try FetchPredicate("title != nil"))) { _ in
+            seen += 1
+            return seen < 3
+        }
+        #expect(seen == 3)
+    }
+}
