@@ -107,8 +107,19 @@ struct BookPrinter {
         return "{\"uuid\": \(JSON.string(book.uuid.uuidString)), \"title\": \(JSON.string(book.title)), "
             + "\"author\": \(author), \"publishDate\": \(JSON.string(day)), "
             + "\"publishMonthID\": \(book.publishMonthID.map(JSON.string) ?? "null"), "
-            + "\"price\": \(JSON.string(DecimalText.format(book.price))), "
+            + "\"price\": \(JSON.string(Self.priceText(book.price))), "
             + "\"color\": \(book.color.map { JSON.string($0.hex) } ?? "null")}"
+    }
+}
+
+extension BookPrinter {
+    /// A price as exact plain text with at least two fractional digits: "39.60", "0.00",
+    /// "12.345" (never through `Double`, never rounded).
+    static func priceText(_ price: Decimal) -> String {
+        let text = DecimalText.format(price)
+        guard let dot = text.firstIndex(of: ".") else { return text + ".00" }
+        let fraction = text.distance(from: dot, to: text.endIndex) - 1
+        return fraction >= 2 ? text : text + String(repeating: "0", count: 2 - fraction)
     }
 }
 
@@ -116,21 +127,7 @@ struct BookPrinter {
 /// listings stream.
 enum JSON {
     /// A JSON string literal, escaped.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case let s where s.value < 0x20: out += String(format: "\\u%04x", s.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ text: String) -> String { QuotedText.doubleQuoted(text) }
 }
 
 /// Collects output and writes it to stdout in large chunks.

@@ -1,3 +1,4 @@
+import Persistence
 /// A JSON value whose objects keep their keys in the order given, rendered as pretty text.
 indirect enum JSONValue {
     case null
@@ -35,21 +36,5 @@ indirect enum JSONValue {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
-    }
+    static func quoted(_ text: String) -> String { QuotedText.doubleQuoted(text) }
 }

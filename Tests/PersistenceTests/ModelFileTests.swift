@@ -408,12 +408,14 @@ enum ModelFixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `shared/models`, beside the repository (set `PERSISTENCE_SHARED_MODELS` to override).
+    /// Real Xcode models from other projects (MIT-licensed; licences beside them), copied
+    /// into `Tests/Fixtures/models` so the tests need nothing outside the repository (set
+    /// `PERSISTENCE_SHARED_MODELS` to test another folder of the same shape).
     static let sharedModels: URL = {
         if let path = ProcessInfo.processInfo.environment["PERSISTENCE_SHARED_MODELS"] {
             return URL(fileURLWithPath: path)
         }
-        return repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared/models")
+        return repositoryRoot.appendingPathComponent("Tests/Fixtures/models")
     }()
 
     static let moody = sharedModels.appendingPathComponent("objcio/Moody.xcdatamodel")

@@ -109,26 +109,6 @@ extension PredicateLiteral: CustomStringConvertible {
         }
     }
 
-    /// `text` in double quotes with `\"`, `\\`, `\n`, `\r`, `\t` and `\uXXXX` escapes for
-    /// other control characters.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
-    }
+    /// `text` in double quotes, escaped: see `QuotedText.doubleQuoted(_:)`.
+    static func quoted(_ text: String) -> String { QuotedText.doubleQuoted(text) }
 }
