@@ -4,10 +4,8 @@ import Foundation
 enum DerivedValues {
     /// Recomputes every derived attribute of an object.
     static func compute(_ object: ManagedObject) {
-        for (position, property) in object.schema.properties.enumerated() {
-            guard case .attribute(let attribute) = property, let expression = attribute.derivationExpression,
-                let derivation = try? Derivation(parsing: expression)
-            else { continue }
+        for (position, derivation) in object.schema.derivations {
+            guard case .attribute(let attribute) = object.schema.properties[position] else { continue }
             let raw = value(of: derivation, on: object)
             let converted = (try? AttributeValue.coerce(raw.anyValue, to: attribute)) ?? .null
             if case .value(let current) = object.slots[position], current == converted { continue }

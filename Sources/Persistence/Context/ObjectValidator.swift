@@ -24,7 +24,8 @@ struct ObjectValidator {
                     if !attribute.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
                     continue
                 }
-                check(value, attribute, fail)
+                let bounds = schema.bounds[position]
+                check(value, attribute, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
             case .relationship(let relationship):
                 guard !relationship.isTransient else { continue }
                 if relationship.isToMany {
@@ -64,11 +65,9 @@ struct ObjectValidator {
     }
 
     private static func check(
-        _ value: AttributeValue, _ attribute: AttributeDescription,
+        _ value: AttributeValue, _ attribute: AttributeDescription, minimum: Decimal?, maximum: Decimal?,
         _ fail: (ValidationFailure.Rule, String, String) -> Void
     ) {
-        let minimum = attribute.minValueString.flatMap { try? DecimalText.parse($0) }
-        let maximum = attribute.maxValueString.flatMap { try? DecimalText.parse($0) }
         switch value {
         case .integer(let v):
             if let range = attribute.type.integerRange, !range.contains(v) {

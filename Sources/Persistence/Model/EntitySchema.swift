@@ -1,3 +1,5 @@
+import Foundation
+
 /// A property of a resolved entity: an attribute or a relationship.
 package enum SchemaProperty: Sendable, Hashable {
     case attribute(AttributeDescription)
@@ -41,6 +43,11 @@ package final class EntitySchema: Sendable {
     package let hierarchyNames: [String]
     /// Unique constraints, the entity's own and inherited ones.
     package let uniquenessConstraints: [[String]]
+    /// The derived attributes' parsed expressions, by property position (parsed once here,
+    /// not on every save; validation has already refused expressions that do not parse).
+    package let derivations: [(position: Int, derivation: Derivation)]
+    /// Each attribute's `minValueString`/`maxValueString`, parsed, by property position.
+    package let bounds: [Int: (minimum: Decimal?, maximum: Decimal?)]
 
     init(
         entity: EntityDescription, ancestors: [String], properties: [SchemaProperty],
@@ -56,6 +63,19 @@ package final class EntitySchema: Sendable {
         self.propertyIndex = index
         self.hierarchyNames = hierarchyNames
         self.uniquenessConstraints = uniquenessConstraints
+        var derivations: [(position: Int, derivation: Derivation)] = []
+        var bounds: [Int: (minimum: Decimal?, maximum: Decimal?)] = [:]
+        for (position, property) in properties.enumerated() {
+            guard case .attribute(let a) = property else { continue }
+            if let expression = a.derivationExpression, let derivation = try? Derivation(parsing: expression) {
+                derivations.append((position, derivation))
+            }
+            let minimum = a.minValueString.flatMap { try? DecimalText.parse($0) }
+            let maximum = a.maxValueString.flatMap { try? DecimalText.parse($0) }
+            if minimum != nil || maximum != nil { bounds[position] = (minimum, maximum) }
+        }
+        self.derivations = derivations
+        self.bounds = bounds
     }
 
     /// Whether the entity cannot have instances of its own.
