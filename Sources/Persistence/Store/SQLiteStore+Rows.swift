@@ -91,12 +91,9 @@ extension SQLiteStore {
     ) throws -> Int64? {
         var query = StoreQuery(table: mapping.table)
         if !mapping.schema.ancestors.isEmpty { query.entityNames = mapping.schema.hierarchyNames }
+        // `=`, not IS: a UNIQUE index treats NULLs as distinct, so a NULL never conflicts.
         query.condition = keys.map { key in
-            let column = mapping.table.columns.first { $0.name == key }
-            if case .attribute(let a)? = column?.kind, a.type == .decimal {
-                return "\(sqlIdentifier(key)) = ? COLLATE DECIMAL"
-            }
-            return "\(sqlIdentifier(key)) IS ?"
+            "\(mapping.table.column(named: key)?.comparableSQL ?? sqlIdentifier(key)) = ?"
         }.joined(separator: " AND ")
         query.arguments = values
         query.limit = 1
@@ -151,7 +148,7 @@ extension SQLiteStore {
             }
             if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, values: values)) { break }
         }
-        try statement.reset()
+        statement.reset()
     }
 
     /// The primary keys a query selects, in order.

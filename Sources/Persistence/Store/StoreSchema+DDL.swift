@@ -36,16 +36,7 @@ extension StoreSchema {
         func add(_ table: TableMapping, _ name: String, _ keys: [String], unique: Bool, entities: [String]?) {
             guard !made.contains(name) else { return }
             made.insert(name)
-            let columns = keys.map { key -> String in
-                let column = table.columns.first { $0.name == key }
-                let collation: String
-                if case .attribute(let a)? = column?.kind, a.type == .decimal {
-                    collation = " COLLATE DECIMAL"
-                } else {
-                    collation = ""
-                }
-                return sqlIdentifier(key) + collation
-            }
+            let columns = keys.map { table.column(named: $0)?.comparableSQL ?? sqlIdentifier($0) }
             var sql = "CREATE \(unique ? "UNIQUE " : "")INDEX \(sqlIdentifier(name)) ON "
                 + "\(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))"
             if let entities, table.hasEntityColumn {

@@ -87,6 +87,13 @@ package struct TableMapping: Sendable {
         package let name: String
         /// What it holds.
         package let kind: Kind
+
+        /// The column quoted for SQL, with `COLLATE DECIMAL` when it holds Decimal text, so
+        /// that comparisons and indexes order it numerically.
+        package var comparableSQL: String {
+            if case .attribute(let a) = kind, a.type == .decimal { return sqlIdentifier(name) + " COLLATE DECIMAL" }
+            return sqlIdentifier(name)
+        }
     }
 
     /// The table's name: the root entity's name.
@@ -95,6 +102,9 @@ package struct TableMapping: Sendable {
     package let hasEntityColumn: Bool
     /// The columns beyond `_id` and `_entity`, in table order.
     package let columns: [Column]
+
+    /// The column with this name, if any.
+    package func column(named name: String) -> Column? { columns.first { $0.name == name } }
 }
 
 /// How one entity's properties map onto its table's columns.
