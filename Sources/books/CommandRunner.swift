@@ -75,8 +75,9 @@ struct CommandRunner {
     /// Opens the store, creating the default directory (but not a directory the user named).
     private func openCatalog() throws -> Catalog {
         let url = command.storeURL
-        if environment["BOOKS_STORE"] == nil, !CommandLine.arguments.contains(where: { $0 == "--store" || $0.hasPrefix("--store=") }) {
-            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if url == StorePath.defaultURL(environment: environment) {
+            try? FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         }
         return try Catalog(storeURL: url)
     }

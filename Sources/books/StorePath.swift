@@ -33,6 +33,14 @@ enum StorePath {
         if let path = nonEmpty(environment["BOOKS_STORE"]) {
             return fileURL(expandingTilde(path, home: home))
         }
+        return defaultURL(environment: environment)
+    }
+
+    /// Where the store lives when neither `--store` nor `BOOKS_STORE` names it: the one
+    /// location whose directory `books` creates itself (a directory the user named must
+    /// exist).
+    static func defaultURL(environment: [String: String]) -> URL {
+        let home = nonEmpty(environment["HOME"])
         if let dataHome = nonEmpty(environment["XDG_DATA_HOME"]), dataHome.hasPrefix("/") {
             return fileURL(dataHome, isDirectory: true).appending(path: folderName)
                 .appending(path: fileName)
