@@ -281,6 +281,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).isEmpty)
     }
 
+    @Test func theDefaultStoreDirectoryIsCreatedButANamedOneIsNot() throws {
+        let sandbox = try BooksSandbox()
+        let run = try sandbox.runBare(["list", "--limit", "1"])  // HOME is the sandbox
+        #expect(run.status == 0, "\(run)")
+        let store = sandbox.directory.appendingPathComponent(".local/share/books/Books.sqlite")
+        #expect(FileManager.default.fileExists(atPath: store.path))
+        let xdg = sandbox.directory.appendingPathComponent("xdg")
+        let underXDG = try sandbox.runBare(["list", "--limit", "1"], extra: ["XDG_DATA_HOME": xdg.path])
+        #expect(underXDG.status == 0, "\(underXDG)")
+        #expect(FileManager.default.fileExists(atPath: xdg.appendingPathComponent("books/Books.sqlite").path))
+        let named = sandbox.directory.appendingPathComponent("named/Books.sqlite")
+        let viaEnvironment = try sandbox.runBare(["list"], extra: ["BOOKS_STORE": named.path])
+        #expect(viaEnvironment.status == 1, "\(viaEnvironment)")
+        #expect(!FileManager.default.fileExists(atPath: named.deletingLastPathComponent().path))
+    }
+
     @Test func storeThatIsADirectoryFails() throws {
         let sandbox = try BooksSandbox()
         let run = try sandbox.runBare(["--store", sandbox.directory.path, "list"])
