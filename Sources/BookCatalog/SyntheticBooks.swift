@@ -19,7 +19,7 @@ public enum SyntheticBooks {
 
     /// The synthetic book number `index` (0-based).
     public static func book(_ index: Int) -> SeedBook {
-        var generator = SplitMix(seed: UInt64(index) &+ 0x9E37_79B9_7F4A_7C15)
+        var generator = SplitMix64(seed: UInt64(index) &+ 0x9E37_79B9_7F4A_7C15)
         let wordCount = 2 + Int(generator.next() % 4)
         let title = (0..<wordCount).map { _ in words[Int(generator.next() % UInt64(words.count))] }
             .joined(separator: " ") + " \(index)"
@@ -37,18 +37,5 @@ public enum SyntheticBooks {
             publishDate: Date(timeIntervalSince1970: Double(day) * 86_400),
             price: Decimal(cents) / 100,
             color: Color(red: UInt8(rgb & 0xFF), green: UInt8(rgb >> 8 & 0xFF), blue: UInt8(rgb >> 16 & 0xFF)))
-    }
-}
-
-/// A small, fast, deterministic random number generator (SplitMix64).
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -96,7 +96,7 @@ import Testing
     }
 
     @Test func asciiAndUnicodePathsAgree() {
-        var generator = ValueCodecTestRandom(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let alphabet = Array("aZ \t\n,.-Q9xY".utf8)
         for _ in 0..<500 {
             let length = Int.random(in: 0..<24, using: &generator)
@@ -161,20 +161,5 @@ import Testing
 
     @Test func removesHebrewPointsButKeepsLetters() {
         #expect(CanonicalText.fold("עִבְרִית") == "עברית")
-    }
-}
-
-/// A deterministic random number generator for reproducible property tests (SplitMix64).
-struct ValueCodecTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -83,7 +83,7 @@ import Testing
     }
 
     @Test func randomThirtyEightDigitValuesRoundTripExactly() throws {
-        var generator = ValueCodecTestRandom(seed: 38)
+        var generator = SplitMix64(seed: 38)
         for _ in 0..<2_000 {
             let text = randomCanonicalText(using: &generator)
             let value = try DecimalText.parse(text)
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func rawComparisonAgreesWithDecimalOrder() throws {
-        var generator = ValueCodecTestRandom(seed: 99)
+        var generator = SplitMix64(seed: 99)
         for _ in 0..<4_000 {
             let left = randomCanonicalText(maximumDigits: 12, using: &generator)
             let right =
@@ -167,7 +167,7 @@ import Testing
     /// Canonical plain text of a random decimal: up to `maximumDigits` significant digits,
     /// random sign and point position, including tiny and huge exponents.
     private func randomCanonicalText(
-        maximumDigits: Int = 38, using generator: inout ValueCodecTestRandom
+        maximumDigits: Int = 38, using generator: inout SplitMix64
     ) -> String {
         let count = Int.random(in: 1...maximumDigits, using: &generator)
         var digits = (0..<count).map { _ in

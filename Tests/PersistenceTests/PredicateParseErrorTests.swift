@@ -186,8 +186,8 @@ private let parseErrorCases: [PredicateParseErrorCase] = [
 
 /// Random predicate formats from the grammar, optionally garbled.
 struct PredicateFuzzer {
-    var random: PredicateFuzzRandom
-    init(seed: UInt64) { random = PredicateFuzzRandom(seed: seed) }
+    var random: SplitMix64
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     static let garbage = [
         "[x]", "[", "]", "\"unterminated", "\"\\u12\"", "\"\\uD800\"", "\"\\", "1e", "-",
@@ -264,18 +264,5 @@ struct PredicateFuzzer {
         }
         if chance(3) { arguments.append("surplus") }
         return (tokens.joined(separator: chance(90) ? " " : ""), arguments)
-    }
-}
-
-/// A small, fast, seedable generator (Steele, Lea & Flood's PredicateFuzzRandom).
-struct PredicateFuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -148,7 +148,7 @@ extension ManagedObject {
 
     @Test func randomPredicatesAgreeWithEvaluator() throws {
         let (_, context) = try BookFixture.make()
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         let leaves: [(String, [Any?])] = [
             ("title CONTAINS[cd] %@", ["e"]), ("title BEGINSWITH %@", ["T"]), ("title < %@", ["M"]),
             ("title == nil", []), ("title LIKE[c] %@", ["*a*"]), ("price > %@", [Decimal(10)]),
@@ -219,18 +219,5 @@ extension ManagedObject {
         #expect(sql.contains("canonical("))
         #expect(sql.contains("COLLATE DECIMAL"))
         #expect(compiler.arguments.count == 2)
-    }
-}
-
-/// SplitMix64, for reproducible random predicates.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
