@@ -194,6 +194,8 @@ import Testing
         let fetched = try context.fetch(FetchRequest(entityName: "Book"))
         #expect(fetched.first === book)
         #expect(try context.object(with: book.objectID) === book)
+        let uri = book.objectID.uriRepresentation.absoluteString
+        #expect(uri.hasPrefix("x-persistence://") && uri.hasSuffix("/Book/p\(book.objectID.primaryKey ?? -1)"), "\(uri)")
     }
 
     @Test func rollbackRestoresSavedValuesAndForgetsInserts() throws {

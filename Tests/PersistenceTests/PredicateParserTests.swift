@@ -236,7 +236,7 @@ private let parseCases: [PredicateParseCase] = [
     }
 
     @Test func typedArgumentsRoundTripThroughDescription() throws {
-        var random = PredicateFuzzRandom(seed: 42)
+        var random = SplitMix64(seed: 42)
         for _ in 0..<2_000 {
             var double = Double(bitPattern: random.next())
             if !double.isFinite { double = 0.5 }

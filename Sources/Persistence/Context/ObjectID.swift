@@ -47,7 +47,11 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         case .permanent(let pk): suffix = "p\(pk)"
         case .temporary(let n): suffix = "t\(n)"
         }
-        return URL(string: "x-persistence://\(storeIdentifier)/\(entityName)/\(suffix)")!
+        var components = URLComponents()
+        components.scheme = "x-persistence"
+        components.host = storeIdentifier
+        components.path = "/\(entityName)/\(suffix)"  // percent-encoded as needed
+        return components.url ?? URL(fileURLWithPath: "/\(entityName)/\(suffix)")
     }
 
     /// `Book/p12`, or `Book/t3` while temporary.
