@@ -257,9 +257,8 @@ public final class ManagedObjectContext {
             destination.schema.relationship(named: inverseName)?.isToMany == false
         else { return [] }
         var query = StoreQuery(table: destination.table)
-        if !destination.schema.ancestors.isEmpty || destination.table.hasEntityColumn {
-            query.entityNames = destination.schema.hierarchyNames
-        }
+        // As in FetchCompiler: a root entity covers its whole table.
+        if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
         query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverseName)) = ?"
         query.arguments = [.integer(key)]
         query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
