@@ -16,6 +16,19 @@ public struct CatalogInputError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// "Invalid price '19,99': …".
-    public var description: String { "Invalid \(field) '\(value)': \(reason)" }
+    /// "Invalid price '19,99': …", always one line: control characters in the field, value
+    /// and reason are escaped and a long value is cut short.
+    public var description: String {
+        let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
+        return "Invalid \(Self.oneLine(field)) '\(Self.oneLine(shown))': \(Self.oneLine(reason))"
+    }
+
+    /// The text with control characters (newlines, tabs, escapes) written as `\u{…}`.
+    static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        return text.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control
+                ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }.joined()
+    }
 }
