@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(name: "persistence-tool", dependencies: ["Persistence"]),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
-        .testTarget(name: "BooksCLITests", dependencies: ["books"]),
+        .testTarget(name: "BooksCLITests", dependencies: ["books", "Persistence"]),
     ],
     swiftLanguageModes: [.v6]
 )
