@@ -65,6 +65,13 @@ struct StoreAudit {
         }
     }
 
+    /// The number of distinct authors that books point at.
+    func distinctAuthorsOfBooks() throws -> Int {
+        let database = try Database(path: store.path, mode: .mustExist, busyTimeout: 10)
+        defer { try? database.close() }
+        return Int(try database.scalar("SELECT count(DISTINCT author) FROM Book").int64Value ?? -1)
+    }
+
     // MARK: - Checks
 
     static func integrity(_ database: Database) throws -> [String] {
