@@ -67,6 +67,33 @@ import Testing
         #expect(seconds < 60, "the writers took \(seconds) s")
     }
 
+    @Test func twoProcessesCreatingOneStoreAtOnceBothLand() throws {
+        for attempt in 0..<3 {
+            let sandbox = try BooksSandbox()
+            var files: [URL] = []
+            for (index, first) in [300_000, 400_000].enumerated() {
+                let file = sandbox.directory.appendingPathComponent("new-\(index).json")
+                try SeedCommandTests.seedFile(first: first, count: 50).write(to: file)
+                files.append(file)
+            }
+            let store = sandbox.store.path, environment = sandbox.environment(), paths = files.map(\.path)
+            let results = ResultBox()
+            DispatchQueue.concurrentPerform(iterations: 2) { index in
+                let arguments = ["--store", store, "seed", "--file", paths[index]]
+                results.append(writer: Result { try BooksRun(arguments, environment: environment) })
+            }
+            for run in results.writers {
+                let run = try run.get()
+                #expect(run.status == 0, "attempt \(attempt): \(run)")
+            }
+            // Before the fix one creator failed ("table _metadata already exists") and
+            // removed the files the other had just written.
+            let audit = StoreAudit(store: sandbox.store)
+            #expect(try audit.problems() == [], "attempt \(attempt)")
+            #expect(try audit.count("Book") == 100, "attempt \(attempt)")
+        }
+    }
+
     /// What the concurrent runs returned, filled from several threads.
     final class ResultBox: @unchecked Sendable {
         private let lock = NSLock()

@@ -15,10 +15,10 @@ import Testing
 /// the batches earlier rounds saved (an upsert by UUID). Set `CRASH_SEED` to replay other
 /// moments and `CRASH_ROUNDS` to run more rounds.
 @Suite(.serialized) struct CrashSafetyTests {
-    static let batchSize = 2_000
+    static let batchSize = 1_000
     static let environment = ProcessInfo.processInfo.environment
     static let seed = environment["CRASH_SEED"].flatMap { UInt64($0) } ?? 0x5EED_C0DE
-    static let rounds = environment["CRASH_ROUNDS"].flatMap { Int($0) } ?? 12
+    static let rounds = environment["CRASH_ROUNDS"].flatMap { Int($0) } ?? 10
 
     @Test func seedKilledAtRandomMomentsKeepsWholeBatches() throws {
         let sandbox = try BooksSandbox()
@@ -27,10 +27,14 @@ import Testing
         var generator = SplitMix64(seed: Self.seed)
         var reached: [Int] = []
         for round in 0..<Self.rounds {
-            // A quarter of the kills land while the store is opening or being created.
+            // A quarter of the kills land while the store is opening or being created; the
+            // others after a random number of commits (counted through `data_version`, so
+            // that a loaded machine moves the moments, not what they hit) and then a random
+            // part of a batch.
             let early = generator.next() % 4 == 0
-            let delay = early ? Double(generator.next() % 150) / 1000 : 0.15 + Double(generator.next() % 1_350) / 1000
-            let context = "seed \(Self.seed) round \(round) killed after \(delay) s"
+            let commits = early ? 0 : Int(generator.next() % 5)
+            let delay = Double(generator.next() % (early ? 150 : 120)) / 1000
+            let context = "seed \(Self.seed) round \(round) killed \(delay) s after commit \(commits)"
             if round % 3 == 0 {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: sandbox.store.path + suffix) }
             }
@@ -45,6 +49,7 @@ import Testing
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
+            if commits > 0 { Self.waitForCommits(commits, to: sandbox.store, while: process) }
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -75,6 +80,26 @@ import Testing
         // The kills must have landed mid-seed, after some batches: else the test proved little.
         #expect(reached.contains { $0 > 0 }, "no round saved a synthetic batch: \(reached)")
         #expect(Set(reached).count > 2, "the kills all landed at the same point: \(reached)")
+    }
+
+    /// Waits until another connection has committed to the store `count` times (or the
+    /// process ended, or 30 s passed), polling `PRAGMA data_version` every 2 ms.
+    static func waitForCommits(_ count: Int, to store: URL, while process: Process) {
+        let deadline = Date().addingTimeInterval(30)
+        var database: Database?
+        var seen = 0
+        var last: Int64?
+        while seen < count, process.isRunning, Date() < deadline {
+            if database == nil, FileManager.default.fileExists(atPath: store.path) {
+                database = try? Database(path: store.path, mode: .readOnly, busyTimeout: 1)
+            }
+            if let version = try? database?.scalar("PRAGMA data_version").int64Value {
+                if let last, version != last { seen += 1 }
+                last = version
+            }
+            usleep(2_000)
+        }
+        try? database?.close()
     }
 
     /// The UUIDs of the bundled seed file, read from the repository.

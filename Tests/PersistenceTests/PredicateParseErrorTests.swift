@@ -180,7 +180,8 @@ private let parseErrorCases: [PredicateParseErrorCase] = [
         }
         #expect(parsed > 5_000, "the generator should produce many valid predicates")
         #expect(refused > 5_000, "the generator should produce many invalid ones")
-        #expect(elapsed < .seconds(2))
+        // A bound that catches a hang, not a machine busy with other tests in parallel.
+        #expect(elapsed < .seconds(30))
     }
 }
 

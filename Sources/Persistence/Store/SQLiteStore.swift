@@ -87,8 +87,11 @@ package final class SQLiteStore {
                 identifier = try metadata("storeUUID") ?? ""
             }
         } catch {
+            // The files are left in place even when this call created them: another process
+            // may be creating the same store at this moment (in WAL mode its writes sit in
+            // the -wal file while the main file is still empty), and removing them would
+            // lose its work. A database without tables is taken for a new store next time.
             try? database.close()
-            if !exists { Self.removeStoreFiles(at: path) }
             throw error
         }
     }
@@ -140,8 +143,14 @@ package final class SQLiteStore {
         }
     }
 
+    /// Creates the tables, unless another process created the store between our first look
+    /// and our write lock: then the store it made is checked and used, as if it had been there.
     private func createSchema() throws {
         try database.inTransaction(.immediate) {
+            if let path, try !Self.check(database, path: path, model: model) {
+                identifier = try metadata("storeUUID") ?? ""
+                return
+            }
             try database.execute("CREATE TABLE _metadata (key TEXT PRIMARY KEY, value)")
             try database.execute(
                 "CREATE TABLE _primarykey (tableName TEXT PRIMARY KEY, lastKey INTEGER NOT NULL)")
@@ -153,12 +162,6 @@ package final class SQLiteStore {
             for (name, hash) in model.entityVersionHashesByName {
                 try setMetadata("versionHash.\(name)", hash.hexString)
             }
-        }
-    }
-
-    private static func removeStoreFiles(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
         }
     }
 
