@@ -33,6 +33,7 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
         .testTarget(name: "BooksCLITests", dependencies: ["books", "Persistence"]),
+        .testTarget(name: "FuzzTests", dependencies: ["books", "BookCatalog", "Persistence"]),
     ],
     swiftLanguageModes: [.v6]
 )

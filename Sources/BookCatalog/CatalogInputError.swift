@@ -1,3 +1,5 @@
+import Persistence
+
 /// Input the catalogue refuses: a malformed field of `books add` or of a seed file.
 ///
 /// The command line reports it on one line and exits 65 (bad data); nothing is written.
@@ -20,15 +22,7 @@ public struct CatalogInputError: Error, Sendable, CustomStringConvertible {
     /// and reason are escaped and a long value is cut short.
     public var description: String {
         let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
-        return "Invalid \(Self.oneLine(field)) '\(Self.oneLine(shown))': \(Self.oneLine(reason))"
-    }
-
-    /// The text with control characters (newlines, tabs, escapes) written as `\u{…}`.
-    static func oneLine(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
-        return text.unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control
-                ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-        }.joined()
+        return "Invalid \(QuotedText.forMessage(field)) '\(QuotedText.forMessage(shown))': "
+            + QuotedText.forMessage(reason)
     }
 }
