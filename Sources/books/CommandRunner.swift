@@ -28,6 +28,8 @@ struct CommandRunner {
         case let error as FetchError: return ("Invalid --where predicate: \(error.description)", .usage)
         case let error as ValidationError: return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as MissingInputFileError: return (error.description, .noInput)
+        case let error as SQLiteError where error.isReadOnly:
+            return ("The catalogue \(error.path ?? "store") is read-only: nothing was changed (\(error.message)).", .runtimeError)
         case let error as CommandFailure: return (error.message, error.code)
         default: return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .runtimeError)
         }
