@@ -63,10 +63,16 @@ extension ManagedObject {
     package func object(at position: Int) -> ManagedObject? {
         fireFaultIfNeeded()
         switch slots[position] {
-        case .toOne(let object): return object
+        case .toOne(let object):
+            // A destination deleted by a save (a No Action reference) reads as nil.
+            if let object, object.isDeleted, object.managedObjectContext == nil { return nil }
+            return object
         case .toOneFault(let id):
             guard let id, let context = managedObjectContext else { return nil }
-            let object = try? context.object(with: id)
+            var object = try? context.object(with: id)
+            // A reference to a row that no longer exists (No Action) reads as nil.
+            object?.fireFaultIfNeeded()
+            if object?.managedObjectContext == nil { object = nil }
             slots[position] = .toOne(object)
             if var committed = committedSlots, case .toOneFault = committed[position] {
                 committed[position] = .toOne(object)
