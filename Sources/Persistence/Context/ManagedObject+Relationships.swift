@@ -150,14 +150,16 @@ extension ManagedObject {
         guard let position = schema.propertyIndex[key] else { return }
         let relationship = relationship(at: position)
         if relationship.isToMany {
+            fireFaultIfNeeded()
             if case .toManyFault = slots[position] {
                 pendingToMany[position, default: PendingToMany()].added.append(source)
                 pendingToMany[position]?.removed[ObjectIdentifier(source)] = nil
                 managedObjectContext?.objectDidChange(self)
                 return
             }
-            var current = objects(at: position)
+            guard case .toMany(var current) = slots[position] else { return }
             guard !current.contains(where: { $0 === source }) else { return }
+            slots[position] = .toManyFault  // so that appending does not copy the array
             current.append(source)
             slots[position] = .toMany(current)
         } else {

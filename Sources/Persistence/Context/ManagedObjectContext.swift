@@ -127,6 +127,9 @@ public final class ManagedObjectContext {
             object.isDeleted = false
             object.isFault = true
             object.committedSlots = nil
+            // A fault holds no values: its destinations are released.
+            object.slots = object.slots.map { _ in .value(.null) }
+            object.pendingToMany.removeAll()
         }
     }
 
