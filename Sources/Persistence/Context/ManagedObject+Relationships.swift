@@ -47,6 +47,14 @@ extension ManagedObject {
         switch slots[position] {
         case .toOneFault(let id): return id.map { [$0] } ?? []
         case .toOne(let object): return object.map { [$0.objectID] } ?? []
+        case .toManyFault where pendingToMany[position] == nil:
+            // Read from the store without making objects.
+            if let context = managedObjectContext,
+                let ids = context.destinationIDs(self, relationship: relationship(at: position))
+            {
+                return ids
+            }
+            return objects(at: position).map(\.objectID)
         default: return objects(at: position).map(\.objectID)
         }
     }

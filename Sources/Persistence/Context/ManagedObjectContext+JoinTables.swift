@@ -20,6 +20,33 @@ extension ManagedObjectContext {
         return result
     }
 
+    /// The IDs of a to-many relationship's destinations read from the store, in order,
+    /// without making objects; nil when the store cannot say (the object is not saved).
+    func destinationIDs(_ object: ManagedObject, relationship: RelationshipDescription) -> [ObjectID]? {
+        guard let key = object.objectID.primaryKey,
+            let destination = store.schema.entities[relationship.destinationEntityName]
+        else { return nil }
+        var query: StoreQuery
+        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name) {
+            query = store.joinQuery(side, own: key, destination: destination)
+        } else {
+            guard let inverse = relationship.inverseName,
+                destination.schema.relationship(named: inverse)?.isToMany == false
+            else { return nil }
+            query = StoreQuery(table: destination.table)
+            if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
+            query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverse)) = ?"
+            query.arguments = [.integer(key)]
+            query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
+        }
+        guard let rows = try? store.keysAndEntities(query) else { return nil }
+        return rows.map { row in
+            ObjectID(
+                entityName: row.entity, rootName: destination.schema.rootName, storeIdentifier: store.identifier,
+                key: .permanent(row.key))
+        }
+    }
+
     // MARK: - Saving
 
     /// Writes the links of every changed object's join-table relationships, then removes
