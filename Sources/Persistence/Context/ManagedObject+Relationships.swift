@@ -128,13 +128,16 @@ extension ManagedObject {
 
     package func setObjects(_ objects: [ManagedObject], at position: Int) throws {
         let relationship = relationship(at: position)
-        for object in objects { try checkDestination(object, relationship) }
         let old = self.objects(at: position)
+        // Only new destinations are checked: one already there may since have been deleted.
+        let oldSet = Set(old.map(ObjectIdentifier.init))
+        let newSet = Set(objects.map(ObjectIdentifier.init))
+        for object in objects where !oldSet.contains(ObjectIdentifier(object)) { try checkDestination(object, relationship) }
         slots[position] = .toMany(objects)
         managedObjectContext?.objectDidChange(self)
         if let inverse = relationship.inverseName {
-            for removed in old where !objects.contains(where: { $0 === removed }) { removed.inverseRemove(self, key: inverse) }
-            for added in objects where !old.contains(where: { $0 === added }) { added.inverseAdd(self, key: inverse) }
+            for removed in old where !newSet.contains(ObjectIdentifier(removed)) { removed.inverseRemove(self, key: inverse) }
+            for added in objects where !oldSet.contains(ObjectIdentifier(added)) { added.inverseAdd(self, key: inverse) }
         }
         didChangeValue(forKey: relationship.name)
     }
