@@ -193,7 +193,9 @@ public final class ManagedObjectContext {
         let schema = object.schema
         for (position, property) in schema.properties.enumerated() {
             switch property {
-            case .attribute: object.slots[position] = .value(row.values[position])
+            case .attribute(let a):
+                // A transient is not stored: it starts from its default, as on insert.
+                object.slots[position] = .value(a.isTransient ? (a.defaultValue ?? .null) : row.values[position])
             case .relationship(let r):
                 if r.isToMany {
                     object.slots[position] = .toManyFault
