@@ -118,7 +118,16 @@ import Testing
                 if count > 0 { try p.removeObject(at: index(count - 1), forKey: "songs") }
             }
         case 16: if let s = pick("Song"), let p = pick("Playlist") { s.addObject(p, forKey: "playlists") }
-        case 17: if let s = pick("Song"), let p = s.objects(forKey: "playlists").randomElement(using: &random) { s.removeObject(p, forKey: "playlists") }
+        case 17:
+            if let s = pick("Song") {
+                let count = s.objects(forKey: "playlists").count
+                guard count > 0 else { break }
+                if Bool.random(using: &random) {
+                    try s.moveObject(at: index(count - 1), to: index(count - 1), forKey: "playlists")
+                } else {
+                    try s.removeObject(at: index(count - 1), forKey: "playlists")
+                }
+            }
         case 18: pick("Employee")?.setObject(Bool.random(using: &random) ? nil : pick("Employee"), forKey: "manager")
         case 19:
             if let a = pick("Employee"), let b = pick("Employee") {

@@ -17,7 +17,7 @@ import Testing
             .compactMap { $0[0].textValue }
         #expect(indexes == ["Book_tags_destination_source", "Book_tags_source_destination"])
         #expect(try store.rows("SELECT name FROM pragma_table_info('Playlist_songs') ORDER BY cid").compactMap { $0[0].textValue }
-            == ["source", "destination", "position"])
+            == ["source", "destination", "position", "inversePosition"])
     }
 
     @Test func manyToManyLinksSurviveReopenFromBothSides() throws {
