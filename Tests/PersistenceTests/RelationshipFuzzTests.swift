@@ -79,13 +79,13 @@ import Testing
         switch Int.random(in: 0..<22, using: &random) {
         case 0: pick("Book")?.setObject(Bool.random(using: &random) ? nil : pick("Author"), forKey: "author")
         case 1: if let a = pick("Author"), let b = pick("Book") { a.addObject(b, forKey: "books") }
-        case 2: if let a = pick("Author"), let b = a.objects(forKey: "books").randomElement(using: &random) { a.removeObject(b, forKey: "books") }
+        case 2: if let a = pick("Author"), let b = a.objects(forKey: "books").sorted(by: { key($0) < key($1) }).randomElement(using: &random) { a.removeObject(b, forKey: "books") }
         case 3: if let b = pick("Book"), let t = pick("Tag") { b.addObject(t, forKey: "tags") }
         case 4: if let t = pick("Tag"), let b = pick("Book") { t.addObject(b, forKey: "books") }
-        case 5: if let b = pick("Book"), let t = b.objects(forKey: "tags").randomElement(using: &random) { b.removeObject(t, forKey: "tags") }
-        case 6: if let t = pick("Tag"), let b = t.objects(forKey: "books").randomElement(using: &random) { t.removeObject(b, forKey: "books") }
+        case 5: if let b = pick("Book"), let t = b.objects(forKey: "tags").sorted(by: { key($0) < key($1) }).randomElement(using: &random) { b.removeObject(t, forKey: "tags") }
+        case 6: if let t = pick("Tag"), let b = t.objects(forKey: "books").sorted(by: { key($0) < key($1) }).randomElement(using: &random) { t.removeObject(b, forKey: "books") }
         case 7: if let a = pick("Book"), let b = pick("Book") { a.addObject(b, forKey: "related") }
-        case 8: if let a = pick("Book"), let b = a.objects(forKey: "related").randomElement(using: &random) { a.removeObject(b, forKey: "related") }
+        case 8: if let a = pick("Book"), let b = a.objects(forKey: "related").sorted(by: { key($0) < key($1) }).randomElement(using: &random) { a.removeObject(b, forKey: "related") }
         case 9: pick("Chapter")?.setObject(Bool.random(using: &random) ? nil : pick("Book"), forKey: "book")
         case 10:
             if let b = pick("Book"), let c = pick("Chapter") {

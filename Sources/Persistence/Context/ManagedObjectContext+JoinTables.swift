@@ -62,7 +62,12 @@ extension ManagedObjectContext {
             guard !object.isDeleted, object.managedObjectContext === self else { return nil }
             return object.objectID.primaryKey ?? keys[ObjectIdentifier(object)]
         }
-        for object in changed.values where !object.isDeleted {
+        // In a fixed order, so that the rows of unordered relationships (read back in row
+        // order) come out the same on every run.
+        let objects = changed.values.filter { !$0.isDeleted }.sorted {
+            ($0.objectID.insertionOrder, $0.schema.rootName) < ($1.objectID.insertionOrder, $1.schema.rootName)
+        }
+        for object in objects {
             guard let sides = store.schema.joinSides[object.schema.name], !object.isFault,
                 let own = key(of: object)
             else { continue }
