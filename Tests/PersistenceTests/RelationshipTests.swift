@@ -152,4 +152,36 @@ import Testing
         try context.save()
         #expect(try store.rows("SELECT count(*) FROM Book_tags") == [[.integer(1)]])
     }
+
+    @Test func aToOneWithoutInverseIsAColumnAndTransientsAreNotStored() throws {
+        let model = ManagedObjectModel {
+            Entity("Note") {
+                Attribute("text", .string)
+                Relationship("see", to: "Note")
+                Relationship("scratch", to: "Note", transient: true)
+                Relationship("pile", to: "Note", toMany: true, transient: true)
+            }
+        }
+        let store = TemporaryStore()
+        do {
+            let context = try PersistentContainer(model: model, storeURL: store.url).viewContext
+            let a = try context.insertObject(forEntityName: "Note")
+            let b = try context.insertObject(forEntityName: "Note")
+            a["text"] = "a"
+            b["text"] = "b"
+            a.setObject(b, forKey: "see")
+            a.setObject(b, forKey: "scratch")
+            a.addObject(b, forKey: "pile")
+            try context.save()
+        }
+        #expect(try store.rows("SELECT name FROM pragma_table_info('Note') ORDER BY cid").compactMap { $0[0].textValue }
+            == ["_id", "text", "see"])
+        #expect(try store.rows("SELECT count(*) FROM sqlite_master WHERE name LIKE 'Note\\_%' ESCAPE '\\' AND type = 'table'")
+            == [[.integer(0)]], "no join table for a transient to-many")
+        let context = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let a = try #require(try context.fetch(FetchRequest(entityName: "Note", predicate: try FetchPredicate("text == 'a'"))).first)
+        #expect(a.object(forKey: "see")?["text"] as? String == "b")
+        #expect(a.object(forKey: "scratch") == nil)
+        #expect(a.objects(forKey: "pile").isEmpty)
+    }
 }
