@@ -7,15 +7,21 @@ extension ManagedObjectContext {
     // MARK: - Loading
 
     /// The destinations of a join-table relationship, in order, as registered objects (only
-    /// the linked rows are read).
-    func loadJoined(_ object: ManagedObject, side: JoinSide, relationship: RelationshipDescription) -> [ManagedObject] {
+    /// the linked rows are read); nil when the table cannot be read (an older store opened
+    /// read-only, which could not be given its join tables), so that an ordered to-many
+    /// with a to-one inverse falls back to that column.
+    func loadJoined(_ object: ManagedObject, side: JoinSide, relationship: RelationshipDescription) -> [ManagedObject]? {
         guard let key = object.objectID.primaryKey,
             let destination = store.schema.entities[relationship.destinationEntityName]
         else { return [] }
         var result: [ManagedObject] = []
-        try? store.rows(store.joinQuery(side, own: key, destination: destination)) { row in
-            result.append(self.object(for: row))
-            return true
+        do {
+            try store.rows(store.joinQuery(side, own: key, destination: destination)) { row in
+                result.append(self.object(for: row))
+                return true
+            }
+        } catch {
+            return nil
         }
         return result
     }

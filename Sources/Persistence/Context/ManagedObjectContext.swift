@@ -232,8 +232,10 @@ public final class ManagedObjectContext {
 
     /// Loads a to-many relationship's destinations from the store.
     package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
-        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name) {
-            return loadJoined(object, side: side, relationship: relationship)
+        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name),
+            let joined = loadJoined(object, side: side, relationship: relationship)
+        {
+            return joined
         }
         guard let key = object.objectID.primaryKey,
             let inverseName = relationship.inverseName,
