@@ -189,4 +189,25 @@ import Testing
         #expect(a.object(forKey: "scratch") == nil)
         #expect(a.objects(forKey: "pile").isEmpty)
     }
+
+    @Test func rollbackDiscardsLinkEditsOnBothSides() throws {
+        let store = TemporaryStore()
+        let context = try PersistentContainer(model: relationshipModel(), storeURL: store.url).viewContext
+        let book = try context.make("Book", "B")
+        let kept = try context.make("Tag", "kept")
+        let list = try context.make("Playlist", "mix")
+        for name in ["a", "b"] { list.addObject(try context.make("Song", name), forKey: "songs") }
+        book.addObject(kept, forKey: "tags")
+        try context.save()
+        book.removeObject(kept, forKey: "tags")
+        book.addObject(try context.make("Tag", "new"), forKey: "tags")
+        try list.moveObject(at: 1, to: 0, forKey: "songs")
+        context.rollback()
+        #expect(names(book.objects(forKey: "tags")) == ["kept"])
+        #expect(names(kept.objects(forKey: "books")) == ["B"])
+        #expect(names(list.objects(forKey: "songs")) == ["a", "b"])
+        #expect(!context.hasChanges)
+        try context.save()
+        #expect(try store.rows("SELECT count(*) FROM Book_tags") == [[.integer(1)]])
+    }
 }
