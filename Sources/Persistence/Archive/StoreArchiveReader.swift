@@ -214,11 +214,13 @@ package struct StoreArchiveReader {
         let actualSet = Set(actual.map(ObjectIdentifier.init))
         if let extra = actual.first(where: { !expectedSet.contains(ObjectIdentifier($0)) }) {
             throw entry.error(
-                link.key, "the document's \(label(extra)).\(inverse) names this object, which disagrees with \(link.key) here")
+                link.key,
+                "the two sides of the relationship disagree: \(label(extra)) names this object in \(inverse), which \(link.key) here does not name")
         }
         if let missing = expected.first(where: { !actualSet.contains(ObjectIdentifier($0)) }) {
             throw entry.error(
-                link.key, "names \(label(missing)), whose \(inverse) names another object in the document; both sides must agree")
+                link.key,
+                "the two sides of the relationship disagree: \(link.key) here names \(label(missing)), whose \(inverse) names another object")
         }
     }
 }

@@ -184,17 +184,18 @@ private struct JSONParser {
 
     private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONParseError) {
         guard let byte = current else { throw failure("the string is not closed: expected '\"'") }
-        offset += 1
         let simple: [UInt8: UInt8] = [
             UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
             UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
             UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
         ]
         if let replacement = simple[byte] {
+            offset += 1
             utf8.append(replacement)
             return
         }
         guard byte == UInt8(ascii: "u") else { throw failure("unknown escape '\\\(Character(Unicode.Scalar(byte)))' in a string") }
+        offset += 1
         var code = try hexQuad()
         if (0xD800..<0xDC00).contains(code) {
             guard peek(UInt8(ascii: "\\")), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
