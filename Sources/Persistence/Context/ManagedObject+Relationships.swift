@@ -83,13 +83,16 @@ extension ManagedObject {
         case .toMany(let objects): return objects
         case .toManyFault:
             guard let context = managedObjectContext else { return [] }
-            var loaded = context.loadToMany(self, relationship: relationship(at: position))
+            let stored = context.loadToMany(self, relationship: relationship(at: position))
+            var loaded = stored
             if let pending = pendingToMany.removeValue(forKey: position) {
-                loaded.removeAll { pending.removed.contains(ObjectIdentifier($0)) }
+                loaded.removeAll { pending.removed[ObjectIdentifier($0)] != nil }
                 for object in pending.added where !loaded.contains(where: { $0 === object }) { loaded.append(object) }
             }
             slots[position] = .toMany(loaded)
-            if committedSlots != nil { committedSlots?[position] = .toMany(loaded) }
+            // The committed value is what the store holds, so that a save writes the
+            // pending edits (join tables are written from this difference).
+            if committedSlots != nil { committedSlots?[position] = .toMany(stored) }
             return loaded
         default: return []
         }
@@ -143,7 +146,7 @@ extension ManagedObject {
         if relationship.isToMany {
             if case .toManyFault = slots[position] {
                 pendingToMany[position, default: PendingToMany()].added.append(source)
-                pendingToMany[position]?.removed.remove(ObjectIdentifier(source))
+                pendingToMany[position]?.removed[ObjectIdentifier(source)] = nil
                 managedObjectContext?.objectDidChange(self)
                 return
             }
@@ -165,7 +168,7 @@ extension ManagedObject {
         guard let position = schema.propertyIndex[key] else { return }
         if relationship(at: position).isToMany {
             if case .toManyFault = slots[position] {
-                pendingToMany[position, default: PendingToMany()].removed.insert(ObjectIdentifier(source))
+                pendingToMany[position, default: PendingToMany()].removed[ObjectIdentifier(source)] = source
                 pendingToMany[position]?.added.removeAll { $0 === source }
                 managedObjectContext?.objectDidChange(self)
                 return

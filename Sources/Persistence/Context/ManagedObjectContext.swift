@@ -251,6 +251,9 @@ public final class ManagedObjectContext {
 
     /// Loads a to-many relationship's destinations from the store.
     package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
+        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name) {
+            return loadJoined(object, side: side, relationship: relationship)
+        }
         guard let key = object.objectID.primaryKey,
             let inverseName = relationship.inverseName,
             let destination = store.schema.entities[relationship.destinationEntityName],
