@@ -132,7 +132,8 @@ enum ArchiveDocuments {
         case .date:
             return pick([
                 .string("1970-01-01T00:00:00Z"), .string("2024-02-29T23:59:59.999999Z"),
-                .string("1601-01-01T00:00:00.500Z"), .string("-0044-03-15T12:00:00.000001Z"),
+                // Microseconds only where a Double of seconds since 1970 holds them.
+                .string("1601-01-01T00:00:00.500Z"), .string("-0044-03-15T12:00:00Z"), .string("1901-12-13T20:45:52.000001Z"),
             ])
         case .string:
             return pick([.string(""), .string("Łódź “cudzysłów” 🎉\n\t\"\\"), .string("\u{1}\u{7F} end")])

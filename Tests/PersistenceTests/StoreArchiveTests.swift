@@ -232,7 +232,14 @@ import Testing
     /// with loans (Deny): Owner/p1 has Shelf/p1 (Volume/p1) and Shelf/p2 (Volume/p2);
     /// Owner/p2 has Shelf/p3; Volume/p3 is on no shelf and lent as Loan/p1.
     static func libraryContext() throws -> ManagedObjectContext {
-        let model = ManagedObjectModel {
+        let context = try container(libraryModel()).viewContext
+        try StoreArchive.importJSON(Data(libraryJSON.utf8), into: context)
+        return context
+    }
+
+    /// Owners, shelves, volumes and loans, with Cascade, Deny and a minimum count.
+    static func libraryModel() -> ManagedObjectModel {
+        ManagedObjectModel {
             Entity("Owner") {
                 Attribute("name", .string)
                 Relationship("shelves", to: "Shelf", inverse: "owner", toMany: true, deleteRule: .cascade, minCount: 1)
@@ -252,14 +259,13 @@ import Testing
                 Relationship("volume", to: "Volume", inverse: "loans")
             }
         }
-        let context = try container(model).viewContext
-        let json = """
-            {"Owner": [{"@id": "o1"}, {"@id": "o2"}],
-             "Shelf": [{"@id": "s1", "owner": "o1"}, {"@id": "s2", "owner": "o1"}, {"@id": "s3", "owner": "o2"}],
-             "Volume": [{"shelf": "s1"}, {"shelf": "s2"}, {"@id": "v3"}],
-             "Loan": [{"who": "Ada", "volume": "v3"}]}
-            """
-        try StoreArchive.importJSON(Data(json.utf8), into: context)
-        return context
     }
+
+    /// The objects of `libraryContext()`.
+    static let libraryJSON = """
+        {"Owner": [{"@id": "o1"}, {"@id": "o2"}],
+         "Shelf": [{"@id": "s1", "owner": "o1"}, {"@id": "s2", "owner": "o1"}, {"@id": "s3", "owner": "o2"}],
+         "Volume": [{"shelf": "s1"}, {"shelf": "s2"}, {"@id": "v3"}],
+         "Loan": [{"who": "Ada", "volume": "v3"}]}
+        """
 }
