@@ -49,7 +49,7 @@ enum StoreCommands {
             bad data (exit 65, naming the JSON path and @id) or a failed validation (every
             failure listed) the store is left unchanged. A missing store or file exits 66.
             """,
-        arguments: [store, ToolCommand.Argument(name: "file", help: "The JSON file to import.")],
+        arguments: [store, ToolCommand.Argument(name: "file", help: "The JSON file to import; - for standard input.")],
         options: [model, version],
         action: { arguments, output throws(ToolError) in
             let (path, file) = (arguments.positionals[0], arguments.positionals[1])
@@ -137,7 +137,7 @@ enum StoreCommands {
 
     private static let model = ToolCommand.Option(
         name: "--model", valueName: "path",
-        help: "The store's model: a .xcdatamodeld bundle, a .xcdatamodel directory or its contents file.",
+        help: "The store's model: a .xcdatamodeld, a .xcdatamodel or its contents file.",
         isRequired: true)
 
     private static let version = ToolCommand.Option(
@@ -169,10 +169,13 @@ enum StoreCommands {
         }
     }
 
-    /// Reads and parses a JSON file: 66 when it is missing or unreadable, 65 when malformed.
+    /// Reads and parses a JSON file (`-`: standard input): 66 when it is missing or
+    /// unreadable, 65 when malformed.
     private static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
+        do {
+            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
             let reason = FileManager.default.fileExists(atPath: file) ? "it can't be read" : "no such file"
             throw ToolError(code: .noInput, message: "error: There is no readable file at \(file): \(reason).")
         }

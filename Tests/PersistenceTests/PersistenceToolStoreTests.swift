@@ -70,6 +70,17 @@ import Testing
         #expect(try Self.files(in: sample.directory) == ["bad.json", "in.json", "s.sqlite"])
     }
 
+    @Test func importReadsStandardInputForADash() throws {
+        let sample = try Self.sampleStore()
+        defer { try? FileManager.default.removeItem(at: sample.directory) }
+        let json = #"{"Person": [{"firstName": "Grace", "updatedAt": "2024-01-01T00:00:00Z", "id": "00000000-0000-0000-0000-000000000001"}]}"#
+        let result = try ToolRun(["store", "import", sample.store, "-"] + sample.model, input: Data(json.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "Imported 1 object into \(sample.store) (Person 1).\n")
+        let exported = try Self.expectSuccess(["store", "export", sample.store] + sample.model)
+        #expect(exported.contains(#""firstName": "Grace""#))
+    }
+
     @Test func aStoreOfAnotherModelOrNotAStoreIsRefusedUntouched() throws {
         let sample = try Self.sampleStore()
         defer { try? FileManager.default.removeItem(at: sample.directory) }
