@@ -95,6 +95,54 @@ import Testing
         #expect(!container.viewContext.hasChanges)
     }
 
+    @Test func orderedReflexiveManyToManyAndInverselessRelationshipsRoundTrip() throws {
+        let model = ManagedObjectModel {
+            Entity("Employee") {
+                Attribute("name", .string)
+                Relationship("manager", to: "Employee", inverse: "reports")
+                Relationship("reports", to: "Employee", inverse: "manager", toMany: true)
+            }
+            Entity("Playlist") {
+                Attribute("name", .string)
+                Relationship("tracks", to: "Track", inverse: "playlists", toMany: true, ordered: true)
+                Relationship("cover", to: "Track")
+                Relationship("favourites", to: "Track", toMany: true)
+            }
+            Entity("Track") {
+                Attribute("title", .string)
+                Relationship("playlists", to: "Playlist", inverse: "tracks", toMany: true)
+            }
+        }
+        let json = """
+            {"Employee": [{"@id": "boss", "name": "Ada"}, {"@id": "e1", "manager": "boss"}, {"@id": "e2", "manager": "boss"},
+                          {"@id": "e3", "manager": "e2"}],
+             "Playlist": [{"@id": "p", "tracks": ["t3", "t1", "t2"], "cover": "t2", "favourites": ["t1", "t3"]},
+                          {"@id": "q", "tracks": ["t2", "t3"]}],
+             "Track": [{"@id": "t1", "title": "One"}, {"@id": "t2", "title": "Two"}, {"@id": "t3", "title": "Three"}]}
+            """
+        let first = try Self.container(model)
+        try StoreArchive.importJSON(Data(json.utf8), into: first.viewContext)
+        let exported = try JSONValue.parse(Data(try StoreArchive.exportJSON(from: first.viewContext).utf8))
+        let text = ArchiveDocuments.normalized(exported)
+        func members(_ entity: String, _ index: Int) -> String {
+            guard case .object(let groups) = exported, case .array(let items)? = groups.first(where: { $0.0 == entity })?.1,
+                index < items.count
+            else { return "" }
+            return items[index].rendered()
+        }
+        #expect(members("Playlist", 0).contains("\"tracks\": [\n    \"Track/p3\",\n    \"Track/p1\",\n    \"Track/p2\"\n  ]"), "\(text)")
+        #expect(members("Playlist", 0).contains("\"cover\": \"Track/p2\""))
+        #expect(members("Playlist", 0).contains("\"favourites\": [\n    \"Track/p1\",\n    \"Track/p3\"\n  ]"))
+        #expect(members("Track", 1).contains("\"playlists\": [\n    \"Playlist/p1\",\n    \"Playlist/p2\"\n  ]"))
+        #expect(members("Employee", 0).contains("\"reports\": [\n    \"Employee/p2\",\n    \"Employee/p3\"\n  ]"))
+        #expect(members("Employee", 3).contains("\"manager\": \"Employee/p3\""))
+
+        let second = try Self.container(model)
+        try StoreArchive.importJSON(Data(exported.rendered().utf8), into: second.viewContext)
+        let again = try JSONValue.parse(Data(try StoreArchive.exportJSON(from: second.viewContext).utf8))
+        #expect(ArchiveDocuments.normalized(again) == text)
+    }
+
     // MARK: - Errors
 
     @Test(arguments: [
