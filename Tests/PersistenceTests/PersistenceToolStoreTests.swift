@@ -44,7 +44,7 @@ import Testing
             #"{"Truck": []}"#,
             "error: FILE: $.Truck: the model has no entity named 'Truck' (its entities: Car, ExpensiveSportCar, Person, SportCar)"
         ),
-        (#"{"Car": [{"@id": "c", "numberPlate": "X", "wheels": 4}]}"#, #"error: FILE: $.Car[0].wheels (@id "c"): Car has no property named 'wheels'"#),
+        (#"{"Car": [{"@id": "c", "numberPlate": "X", "wheels": 4}]}"#, #"error: FILE: $.Car[0].wheels (@id "c"): Car has no property named 'wheels' (its properties: color, currentDrivingSpeed, maker, markedForDeletionAsOf, model, numberPlate, owner)"#),
         (
             #"{"Person": [{"@id": "p", "updatedAt": 1700000000}]}"#,
             #"error: FILE: $.Person[0].updatedAt (@id "p"): expected an ISO 8601 string (Date), got a number (1700000000)"#

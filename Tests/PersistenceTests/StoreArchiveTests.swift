@@ -150,7 +150,7 @@ import Testing
         ("[]", "$: expected an object with an array of objects per entity name, got an array"),
         (#"{"Itme": []}"#, "$.Itme: the model has no entity named 'Itme' (its entities: Author, Book, Ebook, Item)"),
         (#"{"Item": {}}"#, "$.Item: expected an array of Item objects, got an object"),
-        (#"{"Item": [{"@id": "i", "cod": "x"}]}"#, #"$.Item[0].cod (@id "i"): Item has no property named 'cod'"#),
+        (#"{"Item": [{"@id": "i", "cod": "x"}]}"#, #"$.Item[0].cod (@id "i"): Item has no property named 'cod' (its properties: bytes, code, dbl, dec, flag, flt, i16, i32, i64, id, link, payload, scratch, str, when)"#),
         (#"{"Item": [{"i16": "12"}]}"#, #"$.Item[0].i16: expected a number (Integer 16), got a string ("12")"#),
         (#"{"Item": [{"i64": 1.5}]}"#, "$.Item[0].i64: expected an integer for Integer 64, got 1.5"),
         (#"{"Item": [{"i64": 9223372036854775808}]}"#, "$.Item[0].i64: 9223372036854775808 is outside the range of Integer 64"),

@@ -130,7 +130,8 @@ package struct StoreArchiveReader {
         var links: [Link] = []
         for (key, value) in entry.members where key != "@id" {
             guard let position = schema.propertyIndex[key] else {
-                throw entry.error(key, "\(schema.name) has no property named '\(key)'")
+                let names = schema.properties.map(\.name).sorted().joined(separator: ", ")
+                throw entry.error(key, "\(schema.name) has no property named '\(key)' (its properties: \(names))")
             }
             switch schema.properties[position] {
             case .attribute(let attribute):
