@@ -26,9 +26,12 @@ enum StoreCommands {
         arguments: [store], options: [model, version],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             if FileManager.default.fileExists(atPath: path) {
-                throw ToolError(code: .failure, message: "error: \(path) already exists; store create makes a new store")
+                throw ToolError(
+                    code: .failure,
+                    message: "error: \(path) already exists; store create makes a new store")
             }
             let container = try open(path, loaded)
             try? container.viewContext.store.close()
@@ -49,24 +52,33 @@ enum StoreCommands {
             bad data (exit 65, naming the JSON path and @id) or a failed validation (every
             failure listed) the store is left unchanged. A missing store or file exits 66.
             """,
-        arguments: [store, ToolCommand.Argument(name: "file", help: "The JSON file to import; - for standard input.")],
+        arguments: [
+            store,
+            ToolCommand.Argument(
+                name: "file", help: "The JSON file to import; - for standard input."),
+        ],
         options: [model, version],
         action: { arguments, output throws(ToolError) in
             let (path, file) = (arguments.positionals[0], arguments.positionals[1])
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             let document = try readDocument(file)
             try requireStore(path)
             let container = try open(path, loaded)
             defer { try? container.viewContext.store.close() }
             let objects: [ManagedObject]
-            do { objects = try StoreArchive.importDocument(document, into: container.viewContext) } catch {
+            do {
+                objects = try StoreArchive.importDocument(document, into: container.viewContext)
+            } catch {
                 throw failure(error, file: file)
             }
             var counts: [String: Int] = [:]
             for object in objects { counts[object.entityName, default: 0] += 1 }
-            let detail = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            output.print("Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(path)"
-                + (detail.isEmpty ? "." : " (\(detail))."))
+            let detail = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", ")
+            output.print(
+                "Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(path)"
+                    + (detail.isEmpty ? "." : " (\(detail))."))
             return .success
         })
 
@@ -86,10 +98,12 @@ enum StoreCommands {
         arguments: [store], options: [model, version],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             try requireStore(path)
             // Read-only only when it must be: a read-only connection leaves -wal and -shm files.
-            let container = try open(path, loaded, readOnly: !FileManager.default.isWritableFile(atPath: path))
+            let container = try open(
+                path, loaded, readOnly: !FileManager.default.isWritableFile(atPath: path))
             defer { try? container.viewContext.store.close() }
             do { output.print(try StoreArchive.exportJSON(from: container.viewContext)) } catch {
                 throw failure(error, file: nil)
@@ -111,23 +125,27 @@ enum StoreCommands {
         options: [
             model, version,
             ToolCommand.Option(
-                name: "--id", valueName: "id", help: "An object's @id as store export writes it (Entity/p<key>).",
+                name: "--id", valueName: "id",
+                help: "An object's @id as store export writes it (Entity/p<key>).",
                 isRequired: true, isRepeatable: true),
         ],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             try requireStore(path)
             let container = try open(path, loaded)
             defer { try? container.viewContext.store.close() }
             let deleted: [ObjectID]
             do {
-                deleted = try StoreArchive.deleteObjects(withIDs: arguments.allValues["--id"] ?? [], from: container.viewContext)
+                deleted = try StoreArchive.deleteObjects(
+                    withIDs: arguments.allValues["--id"] ?? [], from: container.viewContext)
             } catch {
                 throw failure(error, file: nil)
             }
-            output.print("Deleted \(deleted.count) \(deleted.count == 1 ? "object" : "objects"): "
-                + deleted.map(\.description).joined(separator: ", ") + ".")
+            output.print(
+                "Deleted \(deleted.count) \(deleted.count == 1 ? "object" : "objects"): "
+                    + deleted.map(\.description).joined(separator: ", ") + ".")
             return .success
         })
 
@@ -148,14 +166,16 @@ enum StoreCommands {
 
     /// Opens (or, for a missing file, creates) the store, passing unknown transformers'
     /// values through as bytes.
-    private static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false) throws(ToolError)
+    private static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false)
+        throws(ToolError)
         -> PersistentContainer
     {
         var options = SQLiteStore.Options()
         options.readOnly = readOnly
         options.passesThroughUnregisteredTransformers = true
         do {
-            return try PersistentContainer(model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
+            return try PersistentContainer(
+                model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
         } catch {
             throw failure(error, file: nil)
         }
@@ -165,7 +185,10 @@ enum StoreCommands {
     private static func requireStore(_ path: String) throws(ToolError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ToolError(
-                code: .noInput, message: "error: There is no store at \(path); create it with 'persistence-tool store create'.")
+                code: .noInput,
+                message:
+                    "error: There is no store at \(path); create it with 'persistence-tool store create'."
+            )
         }
     }
 
@@ -174,10 +197,15 @@ enum StoreCommands {
     private static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
         let data: Data
         do {
-            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+            data =
+                file == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile()
+                : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            let reason = FileManager.default.fileExists(atPath: file) ? "it can't be read" : "no such file"
-            throw ToolError(code: .noInput, message: "error: There is no readable file at \(file): \(reason).")
+            let reason =
+                FileManager.default.fileExists(atPath: file) ? "it can't be read" : "no such file"
+            throw ToolError(
+                code: .noInput, message: "error: There is no readable file at \(file): \(reason).")
         }
         do { return try JSONValue.parse(data) } catch {
             throw ToolError(code: .dataError, message: "error: \(file): malformed JSON at \(error)")
@@ -191,10 +219,13 @@ enum StoreCommands {
         case let error as ToolError:
             return error
         case let error as StoreArchiveError:
-            return ToolError(code: .dataError, message: "error: " + (file.map { "\($0): " } ?? "") + "\(error)")
+            return ToolError(
+                code: .dataError, message: "error: " + (file.map { "\($0): " } ?? "") + "\(error)")
         case let error as ModelError:
             let place = error.file.map { "\($0): " } ?? ""
-            return ToolError(code: .dataError, message: error.problems.map { "error: \(place)\($0)" }.joined(separator: "\n"))
+            return ToolError(
+                code: .dataError,
+                message: error.problems.map { "error: \(place)\($0)" }.joined(separator: "\n"))
         case is ValidationError, is ConstraintConflictError, is ObjectAccessError:
             return ToolError(code: .dataError, message: "error: \(error)")
         case let error as StoreError:
@@ -206,7 +237,10 @@ enum StoreCommands {
             }
         case let error as SQLiteError where error.code == 26:  // SQLITE_NOTADB
             return ToolError(
-                code: .dataError, message: "error: \(error.path ?? "the store") is not an SQLite database; it was left untouched")
+                code: .dataError,
+                message:
+                    "error: \(error.path ?? "the store") is not an SQLite database; it was left untouched"
+            )
         default:
             return ToolError(code: .failure, message: "error: \(error)")
         }

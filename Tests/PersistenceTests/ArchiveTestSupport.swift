@@ -27,13 +27,20 @@ enum ArchiveDocuments {
             for index in 0..<count {
                 serial += 1
                 var members: [(String, JSONValue)] = [("@id", .string("\(schema.name)-\(index)"))]
-                let properties = schema.properties.enumerated().sorted { $0.element.name < $1.element.name }
+                let properties = schema.properties.enumerated().sorted {
+                    $0.element.name < $1.element.name
+                }
                 for (position, property) in properties {
                     switch property {
                     case .attribute(let a):
                         guard a.isStored, !a.isDerived else { continue }
                         if unique.contains(a.name) {
-                            members.append((a.name, uniqueValue(a.type, entity: schema.name, index: index, serial: serial)))
+                            members.append(
+                                (
+                                    a.name,
+                                    uniqueValue(
+                                        a.type, entity: schema.name, index: index, serial: serial)
+                                ))
                         } else if a.isOptional && (index + position) % 4 == 3 {
                             members.append((a.name, .null))
                         } else {
@@ -43,14 +50,24 @@ enum ArchiveDocuments {
                         guard !r.isTransient else { continue }
                         let destinations = ids(ofHierarchy: r.destinationEntityName)
                         guard !destinations.isEmpty else { continue }
-                        let inverse = r.inverseName.flatMap { model.schemas[r.destinationEntityName]?.relationship(named: $0) }
-                        let statesThisSide = inverse == nil || (schema.name, r.name) < (r.destinationEntityName, inverse?.name ?? "")
+                        let inverse = r.inverseName.flatMap {
+                            model.schemas[r.destinationEntityName]?.relationship(named: $0)
+                        }
+                        let statesThisSide =
+                            inverse == nil
+                            || (schema.name, r.name) < (
+                                r.destinationEntityName, inverse?.name ?? ""
+                            )
                         if !r.isToMany {
                             if inverse?.isToMany == false && !statesThisSide { continue }
-                            members.append((r.name, .string(destinations[(serial - 1) % destinations.count])))
+                            members.append(
+                                (r.name, .string(destinations[(serial - 1) % destinations.count])))
                         } else if inverse?.isToMany == true || inverse == nil, statesThisSide {
-                            let picked = Array(Set([index % destinations.count, (index + 1) % destinations.count])).sorted()
-                            members.append((r.name, .array(picked.map { .string(destinations[$0]) })))
+                            let picked = Array(
+                                Set([index % destinations.count, (index + 1) % destinations.count])
+                            ).sorted()
+                            members.append(
+                                (r.name, .array(picked.map { .string(destinations[$0]) })))
                         }
                     }
                 }
@@ -70,7 +87,9 @@ enum ArchiveDocuments {
         for (entity, list) in groups {
             guard case .array(let objects) = list else { continue }
             for (index, object) in objects.enumerated() {
-                if case .object(let members) = object, case .string(let id)? = members.first(where: { $0.0 == "@id" })?.1 {
+                if case .object(let members) = object,
+                    case .string(let id)? = members.first(where: { $0.0 == "@id" })?.1
+                {
                     names[id] = "\(entity)#\(index)"
                 }
             }
@@ -90,11 +109,15 @@ enum ArchiveDocuments {
 
     /// The attribute members of each object, by entity and position, for comparing what was
     /// imported with what is exported.
-    static func attributeValues(_ document: JSONValue, model: ManagedObjectModel) -> [String: String] {
+    static func attributeValues(_ document: JSONValue, model: ManagedObjectModel) -> [String:
+        String]
+    {
         var result: [String: String] = [:]
         guard case .object(let groups) = document else { return result }
         for (entity, list) in groups {
-            guard case .array(let objects) = list, let schema = model.schemas[entity] else { continue }
+            guard case .array(let objects) = list, let schema = model.schemas[entity] else {
+                continue
+            }
             for (index, object) in objects.enumerated() {
                 guard case .object(let members) = object else { continue }
                 for (key, value) in members where schema.attribute(named: key) != nil {
@@ -112,20 +135,29 @@ enum ArchiveDocuments {
         func pick(_ values: [JSONValue]) -> JSONValue { values[n % values.count] }
         switch type {
         case .integer16: return pick([.number("-32768"), .number("32767"), .number("0")])
-        case .integer32: return pick([.number("-2147483648"), .number("2147483647"), .number("-1")])
+        case .integer32:
+            return pick([.number("-2147483648"), .number("2147483647"), .number("-1")])
         case .integer64:
-            return pick([.number("-9223372036854775808"), .number("9223372036854775807"), .number("9007199254740993")])
+            return pick([
+                .number("-9223372036854775808"), .number("9223372036854775807"),
+                .number("9007199254740993"),
+            ])
         case .double:
             return pick([
-                .string("inf"), .number("5e-324"), .string("nan"), .number("1.7976931348623157e+308"),
+                .string("inf"), .number("5e-324"), .string("nan"),
+                .number("1.7976931348623157e+308"),
                 // Not -0.0: SQLite stores a REAL negative zero as 0.0.
                 .string("-inf"), .number("0.1"), .number("-2.5e-10"),
             ])
         case .float:
-            return pick([.number("3.4028235e+38"), .number("1e-45"), .string("-inf"), .number("0.1"), .string("nan")])
+            return pick([
+                .number("3.4028235e+38"), .number("1e-45"), .string("-inf"), .number("0.1"),
+                .string("nan"),
+            ])
         case .decimal:
             return pick([
-                .string("12345678901234567890.123456789012345678"), .string("-0.00000000000000000000000000000000000001"),
+                .string("12345678901234567890.123456789012345678"),
+                .string("-0.00000000000000000000000000000000000001"),
                 .string("99999999999999999999999999999999999999"), .string("0"),
             ])
         case .boolean: return pick([.bool(true), .bool(false)])
@@ -133,30 +165,44 @@ enum ArchiveDocuments {
             return pick([
                 .string("1970-01-01T00:00:00Z"), .string("2024-02-29T23:59:59.999999Z"),
                 // Microseconds only where a Double of seconds since 1970 holds them.
-                .string("1601-01-01T00:00:00.500Z"), .string("-0044-03-15T12:00:00Z"), .string("1901-12-13T20:45:52.000001Z"),
+                .string("1601-01-01T00:00:00.500Z"), .string("-0044-03-15T12:00:00Z"),
+                .string("1901-12-13T20:45:52.000001Z"),
             ])
         case .string:
-            return pick([.string(""), .string("Łódź “cudzysłów” 🎉\n\t\"\\"), .string("\u{1}\u{7F} end")])
+            return pick([
+                .string(""), .string("Łódź “cudzysłów” 🎉\n\t\"\\"), .string("\u{1}\u{7F} end"),
+            ])
         case .uuid:
             return pick([
-                .string("00000000-0000-0000-0000-000000000000"), .string("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
+                .string("00000000-0000-0000-0000-000000000000"),
+                .string("FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF"),
                 .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"),
             ])
         case .uri:
-            return pick([.string("https://example.com/a%20b?q=1#frag"), .string("file:///tmp/x"), .string("urn:isbn:0451450523")])
+            return pick([
+                .string("https://example.com/a%20b?q=1#frag"), .string("file:///tmp/x"),
+                .string("urn:isbn:0451450523"),
+            ])
         case .binaryData, .transformable:
-            return pick([.string(Data(0...255).base64EncodedString()), .string(""), .string("AA==")])
+            return pick([
+                .string(Data(0...255).base64EncodedString()), .string(""), .string("AA=="),
+            ])
         case .objectID, .undefined:
             return .null
         }
     }
 
     /// A value unique across a table, for attributes in uniqueness constraints.
-    static func uniqueValue(_ type: AttributeType, entity: String, index: Int, serial: Int) -> JSONValue {
+    static func uniqueValue(_ type: AttributeType, entity: String, index: Int, serial: Int)
+        -> JSONValue
+    {
         switch type {
         case .integer16, .integer32, .integer64: return .number(String(serial))
         case .double, .float, .decimal: return .number("\(serial).5")
-        case .uuid: return .string(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, UInt8(serial % 256))).uuidString)
+        case .uuid:
+            return .string(
+                UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, UInt8(serial % 256)))
+                    .uuidString)
         case .date: return .string("2000-01-01T00:00:\(String(format: "%02d", serial % 60))Z")
         case .boolean: return .bool(serial % 2 == 0)
         default: return .string("\(entity)-\(index) ✓")

@@ -6,7 +6,8 @@ import Testing
 /// The strict JSON reader and pretty writer that archives and `persistence-tool` share.
 @Suite struct JSONValueTests {
     @Test func membersKeepTheirOrderAndNumbersTheirText() throws {
-        let text = #"{"z": 1, "a": [true, false, null], "m": -0.0, "big": 123456789012345678901234567890, "e": 1E-7}"#
+        let text =
+            #"{"z": 1, "a": [true, false, null], "m": -0.0, "big": 123456789012345678901234567890, "e": 1E-7}"#
         let value = try JSONValue.parse(Data(text.utf8))
         guard case .object(let members) = value else {
             Issue.record("not an object: \(value)")
@@ -50,11 +51,17 @@ import Testing
         ("[\"abc]", "line 1, column 7: the string is not closed: expected '\"'"),
         ("[\"a\tb\"]", "line 1, column 4: a control character must be escaped in a string"),
         ("[\"\\x\"]", "line 1, column 4: unknown escape '\\x' in a string"),
-        ("[\"\\ud800\"]", "line 1, column 9: a high surrogate \\uD800 must be followed by a low one"),
+        (
+            "[\"\\ud800\"]",
+            "line 1, column 9: a high surrogate \\uD800 must be followed by a low one"
+        ),
         ("{\"a\" 1}", "line 1, column 6: expected ':' after the member name \"a\""),
         ("[1] [2]", "line 1, column 5: unexpected text after the JSON value"),
         ("[tru]", "line 1, column 2: expected a value, found 't'"),
-        ("{\"a\": 1 \"b\": 2}", "line 1, column 9: expected ',' or '}' after an object member, found '\"'"),
+        (
+            "{\"a\": 1 \"b\": 2}",
+            "line 1, column 9: expected ',' or '}' after an object member, found '\"'"
+        ),
     ])
     func malformedTextIsRefusedWithLineAndColumn(_ text: String, _ message: String) {
         #expect(throws: JSONParseError.self) { try JSONValue.parse(Data(text.utf8)) }

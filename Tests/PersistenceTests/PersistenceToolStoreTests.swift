@@ -21,7 +21,8 @@ import Testing
         let first = directory.appendingPathComponent("first.sqlite").path
         try Self.expectSuccess(["store", "create", first] + model_)
         try Self.expectSuccess(["store", "import", first, input] + model_)
-        let exported = try JSONValue.parse(Data(try Self.expectSuccess(["store", "export", first] + model_).utf8))
+        let exported = try JSONValue.parse(
+            Data(try Self.expectSuccess(["store", "export", first] + model_).utf8))
 
         let sent = ArchiveDocuments.attributeValues(generated, model: model)
         let received = ArchiveDocuments.attributeValues(exported, model: model)
@@ -31,26 +32,41 @@ import Testing
 
         let second = directory.appendingPathComponent("second.sqlite").path
         try Self.expectSuccess(["store", "create", second] + model_)
-        try Self.expectSuccess(["store", "import", second, try Self.write(exported, to: directory, "exported.json")] + model_)
-        let again = try JSONValue.parse(Data(try Self.expectSuccess(["store", "export", second] + model_).utf8))
+        try Self.expectSuccess(
+            ["store", "import", second, try Self.write(exported, to: directory, "exported.json")]
+                + model_)
+        let again = try JSONValue.parse(
+            Data(try Self.expectSuccess(["store", "export", second] + model_).utf8))
         #expect(ArchiveDocuments.normalized(again) == ArchiveDocuments.normalized(exported))
     }
 
     // MARK: - Bad data
 
     @Test(arguments: [
-        (#"{"Car": [}"#, "error: FILE: malformed JSON at line 1, column 10: expected a value, found '}'"),
+        (
+            #"{"Car": [}"#,
+            "error: FILE: malformed JSON at line 1, column 10: expected a value, found '}'"
+        ),
         (
             #"{"Truck": []}"#,
             "error: FILE: $.Truck: the model has no entity named 'Truck' (its entities: Car, ExpensiveSportCar, Person, SportCar)"
         ),
-        (#"{"Car": [{"@id": "c", "numberPlate": "X", "wheels": 4}]}"#, #"error: FILE: $.Car[0].wheels (@id "c"): Car has no property named 'wheels' (its properties: color, currentDrivingSpeed, maker, markedForDeletionAsOf, model, numberPlate, owner)"#),
+        (
+            #"{"Car": [{"@id": "c", "numberPlate": "X", "wheels": 4}]}"#,
+            #"error: FILE: $.Car[0].wheels (@id "c"): Car has no property named 'wheels' (its properties: color, currentDrivingSpeed, maker, markedForDeletionAsOf, model, numberPlate, owner)"#
+        ),
         (
             #"{"Person": [{"@id": "p", "updatedAt": 1700000000}]}"#,
             #"error: FILE: $.Person[0].updatedAt (@id "p"): expected an ISO 8601 string (Date), got a number (1700000000)"#
         ),
-        (#"{"Car": [{"@id": "c", "numberPlate": "X", "owner": "nobody"}]}"#, #"error: FILE: $.Car[0].owner (@id "c"): no object in the document has @id "nobody""#),
-        (#"{"SportCar": [{"@id": "s", "maker": "Fiat"}]}"#, #"error: Validation failed: $.SportCar[0] (@id "s"): SportCar.numberPlate nil is required (validation error 1570)"#),
+        (
+            #"{"Car": [{"@id": "c", "numberPlate": "X", "owner": "nobody"}]}"#,
+            #"error: FILE: $.Car[0].owner (@id "c"): no object in the document has @id "nobody""#
+        ),
+        (
+            #"{"SportCar": [{"@id": "s", "maker": "Fiat"}]}"#,
+            #"error: Validation failed: $.SportCar[0] (@id "s"): SportCar.numberPlate nil is required (validation error 1570)"#
+        ),
         (
             #"{"Car": [{"@id": "c", "numberPlate": "AB-123"}]}"#,
             #"error: $.Car[0] (@id "c") conflicts with another Car on the unique constraint (numberPlate): numberPlate = "AB-123" is already taken"#
@@ -73,8 +89,10 @@ import Testing
     @Test func importReadsStandardInputForADash() throws {
         let sample = try Self.sampleStore()
         defer { try? FileManager.default.removeItem(at: sample.directory) }
-        let json = #"{"Person": [{"firstName": "Grace", "updatedAt": "2024-01-01T00:00:00Z", "id": "00000000-0000-0000-0000-000000000001"}]}"#
-        let result = try ToolRun(["store", "import", sample.store, "-"] + sample.model, input: Data(json.utf8))
+        let json =
+            #"{"Person": [{"firstName": "Grace", "updatedAt": "2024-01-01T00:00:00Z", "id": "00000000-0000-0000-0000-000000000001"}]}"#
+        let result = try ToolRun(
+            ["store", "import", sample.store, "-"] + sample.model, input: Data(json.utf8))
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "Imported 1 object into \(sample.store) (Person 1).\n")
         let exported = try Self.expectSuccess(["store", "export", sample.store] + sample.model)
@@ -88,15 +106,25 @@ import Testing
         let other = ["--model", ModelFixtures.moody.path]
         let wrongModel = try ToolRun(["store", "export", sample.store] + other)
         #expect(wrongModel.status == 65)
-        #expect(wrongModel.stderr.hasPrefix("error: The store \(sample.store) was written with a different model"), "\(wrongModel)")
+        #expect(
+            wrongModel.stderr.hasPrefix(
+                "error: The store \(sample.store) was written with a different model"),
+            "\(wrongModel)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: sample.store)) == before)
 
         let text = sample.directory.appendingPathComponent("notes.txt")
-        try Data("not a database, just text that is long enough to look like a file".utf8).write(to: text)
-        for command in [["export", text.path], ["import", text.path, sample.directory.appendingPathComponent("in.json").path]] {
+        try Data("not a database, just text that is long enough to look like a file".utf8).write(
+            to: text)
+        for command in [
+            ["export", text.path],
+            ["import", text.path, sample.directory.appendingPathComponent("in.json").path],
+        ] {
             let result = try ToolRun(["store"] + command + sample.model)
             #expect(result.status == 65, "\(result)")
-            #expect(result.stderrLines == ["error: \(text.path) is not an SQLite database; it was left untouched"])
+            #expect(
+                result.stderrLines == [
+                    "error: \(text.path) is not an SQLite database; it was left untouched"
+                ])
         }
         #expect(try String(contentsOf: text, encoding: .utf8).hasPrefix("not a database"))
     }
@@ -109,17 +137,31 @@ import Testing
         let missingStore = sample.directory.appendingPathComponent("missing.sqlite").path
         let input = sample.directory.appendingPathComponent("in.json").path
         let cases: [([String], String)] = [
-            (["import", missingStore, input], "error: There is no store at \(missingStore); create it with 'persistence-tool store create'."),
-            (["export", missingStore], "error: There is no store at \(missingStore); create it with 'persistence-tool store create'."),
-            (["delete", missingStore, "--id", "Car/p1"], "error: There is no store at \(missingStore); create it with 'persistence-tool store create'."),
-            (["import", sample.store, "/nonexistent/in.json"], "error: There is no readable file at /nonexistent/in.json: no such file."),
+            (
+                ["import", missingStore, input],
+                "error: There is no store at \(missingStore); create it with 'persistence-tool store create'."
+            ),
+            (
+                ["export", missingStore],
+                "error: There is no store at \(missingStore); create it with 'persistence-tool store create'."
+            ),
+            (
+                ["delete", missingStore, "--id", "Car/p1"],
+                "error: There is no store at \(missingStore); create it with 'persistence-tool store create'."
+            ),
+            (
+                ["import", sample.store, "/nonexistent/in.json"],
+                "error: There is no readable file at /nonexistent/in.json: no such file."
+            ),
         ]
         for (arguments, message) in cases {
             let result = try ToolRun(["store"] + arguments + sample.model)
             #expect(result.status == 66, "\(result)")
             #expect(result.stderrLines == [message])
         }
-        let noModel = try ToolRun(["store", "export", sample.store, "--model", "/nonexistent/M.xcdatamodel"])
+        let noModel = try ToolRun([
+            "store", "export", sample.store, "--model", "/nonexistent/M.xcdatamodel",
+        ])
         #expect(noModel.status == 66)
         #expect(noModel.stderr.hasPrefix("error: There is no model at /nonexistent/M.xcdatamodel"))
         #expect(!FileManager.default.fileExists(atPath: missingStore))
@@ -127,10 +169,22 @@ import Testing
 
     @Test func badCommandLinesExit64WithTheUsage() throws {
         let cases: [([String], String, String)] = [
-            (["store", "export", "s.sqlite"], "Error: missing option --model <path>", "Usage: persistence-tool store export <store> --model <path> [--version <name>]"),
-            (["store", "import", "s.sqlite", "--model", "m"], "Error: missing argument <file>", "Usage: persistence-tool store import <store> <file> --model <path> [--version <name>]"),
-            (["store", "delete", "s.sqlite", "--model", "m"], "Error: missing option --id <id>", "Usage: persistence-tool store delete <store> --model <path> [--version <name>] --id <id> ..."),
-            (["store", "exprot"], "Error: unknown subcommand 'exprot'. Did you mean 'export'?", "Usage: persistence-tool store <subcommand>"),
+            (
+                ["store", "export", "s.sqlite"], "Error: missing option --model <path>",
+                "Usage: persistence-tool store export <store> --model <path> [--version <name>]"
+            ),
+            (
+                ["store", "import", "s.sqlite", "--model", "m"], "Error: missing argument <file>",
+                "Usage: persistence-tool store import <store> <file> --model <path> [--version <name>]"
+            ),
+            (
+                ["store", "delete", "s.sqlite", "--model", "m"], "Error: missing option --id <id>",
+                "Usage: persistence-tool store delete <store> --model <path> [--version <name>] --id <id> ..."
+            ),
+            (
+                ["store", "exprot"], "Error: unknown subcommand 'exprot'. Did you mean 'export'?",
+                "Usage: persistence-tool store <subcommand>"
+            ),
         ]
         for (arguments, message, usage) in cases {
             let result = try ToolRun(arguments)
@@ -149,18 +203,26 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let existing = directory.appendingPathComponent("existing.sqlite")
         try Data("keep me".utf8).write(to: existing)
-        let refused = try ToolRun(["store", "create", existing.path, "--model", ModelFixtures.moody.path])
+        let refused = try ToolRun([
+            "store", "create", existing.path, "--model", ModelFixtures.moody.path,
+        ])
         #expect(refused.status == 1)
-        #expect(refused.stderrLines == ["error: \(existing.path) already exists; store create makes a new store"])
+        #expect(
+            refused.stderrLines == [
+                "error: \(existing.path) already exists; store create makes a new store"
+            ])
         #expect(try String(contentsOf: existing, encoding: .utf8) == "keep me")
 
         let invalid = directory.appendingPathComponent("Invalid.xcdatamodel")
-        try ManagedObjectModel { Entity("Book") { Relationship("author", to: "Nobody") } }.write(to: invalid)
+        try ManagedObjectModel { Entity("Book") { Relationship("author", to: "Nobody") } }.write(
+            to: invalid)
         let store = directory.appendingPathComponent("new.sqlite").path
         let invalidModel = try ToolRun(["store", "create", store, "--model", invalid.path])
         #expect(invalidModel.status == 65, "\(invalidModel)")
         #expect(invalidModel.stderr.contains("names an unknown destination entity 'Nobody'"))
-        let noDirectory = try ToolRun(["store", "create", "/nonexistent/dir/s.sqlite", "--model", ModelFixtures.moody.path])
+        let noDirectory = try ToolRun([
+            "store", "create", "/nonexistent/dir/s.sqlite", "--model", ModelFixtures.moody.path,
+        ])
         #expect(noDirectory.status == 1)
         #expect(noDirectory.stderrLines == ["error: The directory /nonexistent/dir does not exist"])
         #expect(try Self.files(in: directory) == ["Invalid.xcdatamodel", "existing.sqlite"])
@@ -181,7 +243,8 @@ import Testing
         try Self.expectSuccess(["store", "import", store, input.path] + model)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
 
-        let denied = try ToolRun(["store", "delete", store, "--id", "Volume/p2", "--id", "Volume/p3"] + model)
+        let denied = try ToolRun(
+            ["store", "delete", store, "--id", "Volume/p2", "--id", "Volume/p3"] + model)
         #expect(denied.status == 65)
         #expect(
             denied.stderrLines == [
@@ -189,18 +252,27 @@ import Testing
             ])
         let tooFew = try ToolRun(["store", "delete", store, "--id", "Shelf/p3"] + model)
         #expect(tooFew.status == 65)
-        #expect(tooFew.stderrLines == ["error: Validation failed: Owner/p2: Owner.shelves (0 objects) must hold at least 1 (validation error 1580)"])
-        let unknown = try ToolRun(["store", "delete", store, "--id", "Loan/p1", "--id", "Loan/p7"] + model)
+        #expect(
+            tooFew.stderrLines == [
+                "error: Validation failed: Owner/p2: Owner.shelves (0 objects) must hold at least 1 (validation error 1580)"
+            ])
+        let unknown = try ToolRun(
+            ["store", "delete", store, "--id", "Loan/p1", "--id", "Loan/p7"] + model)
         #expect(unknown.status == 65)
-        #expect(unknown.stderrLines == ["error: Loan/p7: there is no Loan with this ID in the store"])
+        #expect(
+            unknown.stderrLines == ["error: Loan/p7: there is no Loan with this ID in the store"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
 
-        let cascaded = try Self.expectSuccess(["store", "delete", store, "--id", "Owner/p1"] + model)
-        #expect(cascaded == "Deleted 5 objects: Owner/p1, Shelf/p1, Shelf/p2, Volume/p1, Volume/p2.\n")
+        let cascaded = try Self.expectSuccess(
+            ["store", "delete", store, "--id", "Owner/p1"] + model)
+        #expect(
+            cascaded == "Deleted 5 objects: Owner/p1, Shelf/p1, Shelf/p2, Volume/p1, Volume/p2.\n")
         try Self.expectSuccess(["store", "delete", store, "--id", "Loan/p1"] + model)
         try Self.expectSuccess(["store", "delete", store, "--id", "Volume/p3"] + model)
         let left = try Self.expectSuccess(["store", "export", store] + model)
-        #expect(left.contains("\"Owner/p2\"") && left.contains("\"Shelf/p3\"") && !left.contains("Volume"), "\(left)")
+        #expect(
+            left.contains("\"Owner/p2\"") && left.contains("\"Shelf/p3\"")
+                && !left.contains("Volume"), "\(left)")
     }
 
     // MARK: - Helpers
@@ -227,13 +299,19 @@ import Testing
 
     /// Runs the tool, expects exit 0 and nothing on standard error, and returns standard output.
     @discardableResult
-    private static func expectSuccess(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    private static func expectSuccess(
+        _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> String {
         let result = try ToolRun(arguments)
-        #expect(result.status == 0 && result.stderr == "", "\(arguments): \(result)", sourceLocation: sourceLocation)
+        #expect(
+            result.status == 0 && result.stderr == "", "\(arguments): \(result)",
+            sourceLocation: sourceLocation)
         return result.stdout
     }
 
-    private static func write(_ document: JSONValue, to directory: URL, _ name: String) throws -> String {
+    private static func write(_ document: JSONValue, to directory: URL, _ name: String) throws
+        -> String
+    {
         let url = directory.appendingPathComponent(name)
         try Data(document.rendered().utf8).write(to: url)
         return url.path
@@ -244,19 +322,26 @@ import Testing
     }
 
     /// Every relationship with an inverse names objects whose inverse names it back.
-    private static func expectInversesAgree(_ document: JSONValue, _ model: ManagedObjectModel) throws {
+    private static func expectInversesAgree(_ document: JSONValue, _ model: ManagedObjectModel)
+        throws
+    {
         guard case .object(let groups) = document else { return }
         var objects: [String: (entity: String, members: [(String, JSONValue)])] = [:]
         for (entity, list) in groups {
             guard case .array(let items) = list else { continue }
             for case .object(let members) in items {
-                if case .string(let id)? = members.first(where: { $0.0 == "@id" })?.1 { objects[id] = (entity, members) }
+                if case .string(let id)? = members.first(where: { $0.0 == "@id" })?.1 {
+                    objects[id] = (entity, members)
+                }
             }
         }
         func references(_ value: JSONValue?) -> [String] {
             switch value {
             case .string(let id)?: return [id]
-            case .array(let items)?: return items.compactMap { if case .string(let id) = $0 { return id } else { return nil } }
+            case .array(let items)?:
+                return items.compactMap {
+                    if case .string(let id) = $0 { return id } else { return nil }
+                }
             default: return []
             }
         }
@@ -266,8 +351,11 @@ import Testing
             for case .relationship(let r) in schema.properties where !r.isTransient {
                 guard let inverse = r.inverseName else { continue }
                 for destination in references(object.members.first { $0.0 == r.name }?.1) {
-                    let back = references(objects[destination]?.members.first { $0.0 == inverse }?.1)
-                    #expect(back.contains(id), "\(id).\(r.name) → \(destination), whose \(inverse) is \(back)")
+                    let back = references(
+                        objects[destination]?.members.first { $0.0 == inverse }?.1)
+                    #expect(
+                        back.contains(id),
+                        "\(id).\(r.name) → \(destination), whose \(inverse) is \(back)")
                     checked += 1
                 }
             }

@@ -27,7 +27,8 @@ import Testing
 
     @Test func everyAttributeIsReadBackAfterReopening() throws {
         ValueTransformers.register(ColorTransformer(), forName: "ColorTransformer")
-        let model = try ManagedObjectModel(contentsOf: ModelFixtures.sampleBundle, version: "SampleModel")
+        let model = try ManagedObjectModel(
+            contentsOf: ModelFixtures.sampleBundle, version: "SampleModel")
         let file = TemporaryStore()
         let updatedAt = try DateText.parseISO8601("2024-02-29T23:59:59.123456Z")
         let marked = try DateText.parseISO8601("1969-07-20T20:17:40.5Z")
@@ -54,11 +55,16 @@ import Testing
             try expensive.setValue(true, forKey: "isLimitedEdition")
             try expensive.setValue(person, forKey: "owner")
             try context.save()
-            #expect(car.value(forKey: "currentDrivingSpeed", as: Int64.self) == 88, "a transient is kept across a save")
+            #expect(
+                car.value(forKey: "currentDrivingSpeed", as: Int64.self) == 88,
+                "a transient is kept across a save")
             try context.store.close()
         }
         // The colour is the transformer's bytes in the file.
-        #expect(try file.rows("SELECT color FROM Car WHERE numberPlate = 'AB-123'") == [[.blob(Data([1, 2, 255]))]])
+        #expect(
+            try file.rows("SELECT color FROM Car WHERE numberPlate = 'AB-123'") == [
+                [.blob(Data([1, 2, 255]))]
+            ])
 
         let reopened = try PersistentContainer(model: model, storeURL: file.url)
         defer { try? reopened.viewContext.store.close() }
@@ -70,8 +76,10 @@ import Testing
         #expect(person.value(forKey: "lastName", as: String.self) == "Lovelace")
         #expect(person.value(forKey: "id", as: UUID.self) == personID)
         #expect(person.value(forKey: "updatedAt", as: Date.self) == updatedAt)
-        #expect(person.value(forKey: "isDriving", as: Bool.self) != true, "a transient is not stored")
-        let cars = try context.fetch(FetchRequest(entityName: "Car", sortDescriptors: [SortKey("numberPlate")]))
+        #expect(
+            person.value(forKey: "isDriving", as: Bool.self) != true, "a transient is not stored")
+        let cars = try context.fetch(
+            FetchRequest(entityName: "Car", sortDescriptors: [SortKey("numberPlate")]))
         #expect(cars.map(\.entityName) == ["Car", "ExpensiveSportCar"])
         let car = cars[0]
         #expect(car.value(forKey: "numberPlate", as: String.self) == "AB-123")
@@ -79,9 +87,13 @@ import Testing
         #expect(car.value(forKey: "model", as: String.self) == "500")
         #expect(car.value(forKey: "markedForDeletionAsOf", as: Date.self) == marked)
         #expect(car.value(forKey: "color") as? Color == Color(red: 1, green: 2, blue: 255))
-        #expect(car.value(forKey: "currentDrivingSpeed", as: Int64.self) != 88, "a transient is not stored")
+        #expect(
+            car.value(forKey: "currentDrivingSpeed", as: Int64.self) != 88,
+            "a transient is not stored")
         #expect(car.object(forKey: "owner") === person)
         #expect(cars[1].value(forKey: "isLimitedEdition", as: Bool.self) == true)
-        #expect(Set(person.objects(forKey: "cars").map(ObjectIdentifier.init)) == Set(cars.map(ObjectIdentifier.init)))
+        #expect(
+            Set(person.objects(forKey: "cars").map(ObjectIdentifier.init))
+                == Set(cars.map(ObjectIdentifier.init)))
     }
 }

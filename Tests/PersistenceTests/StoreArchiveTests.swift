@@ -10,12 +10,14 @@ import Testing
     // MARK: - Values
 
     @Test func everyAttributeTypeRoundTripsExactly() throws {
-        let model = ManagedObjectModel(entities: everyTypeModel().entities.filter { $0.name == "Item" })
+        let model = ManagedObjectModel(
+            entities: everyTypeModel().entities.filter { $0.name == "Item" })
         try model.freeze()
         let generated = ArchiveDocuments.generated(for: model, count: 7)
         let first = try Self.container(model)
         try StoreArchive.importJSON(Data(generated.rendered().utf8), into: first.viewContext)
-        let exported = try JSONValue.parse(Data(try StoreArchive.exportJSON(from: first.viewContext).utf8))
+        let exported = try JSONValue.parse(
+            Data(try StoreArchive.exportJSON(from: first.viewContext).utf8))
         // What went in comes out, character for character.
         let sent = ArchiveDocuments.attributeValues(generated, model: model)
         let received = ArchiveDocuments.attributeValues(exported, model: model)
@@ -24,7 +26,8 @@ import Testing
         // And again, through a second store.
         let second = try Self.container(model)
         try StoreArchive.importJSON(Data(exported.rendered().utf8), into: second.viewContext)
-        let again = try JSONValue.parse(Data(try StoreArchive.exportJSON(from: second.viewContext).utf8))
+        let again = try JSONValue.parse(
+            Data(try StoreArchive.exportJSON(from: second.viewContext).utf8))
         #expect(ArchiveDocuments.normalized(again) == ArchiveDocuments.normalized(exported))
     }
 
@@ -38,15 +41,22 @@ import Testing
         let objects = try StoreArchive.importJSON(Data(json.utf8), into: container.viewContext)
         let item = try #require(objects.first)
         #expect(item.value(forKey: "i64", as: Int64.self) == .min)
-        #expect(item.value(forKey: "dec", as: Decimal.self) == (try DecimalText.parse("-12345678901234567890.123456789012345678")))
+        #expect(
+            item.value(forKey: "dec", as: Decimal.self)
+                == (try DecimalText.parse("-12345678901234567890.123456789012345678")))
         #expect(item.value(forKey: "dbl", as: Double.self)?.isNaN == true)
         #expect(item.value(forKey: "flt", as: Double.self) == Double(Float(0.1)))
-        #expect(item.value(forKey: "when", as: Date.self) == (try DateText.parseISO8601("2024-02-29T23:59:59.999999Z")))
+        #expect(
+            item.value(forKey: "when", as: Date.self)
+                == (try DateText.parseISO8601("2024-02-29T23:59:59.999999Z")))
         #expect(item.value(forKey: "bytes", as: Data.self) == Data([0, 1, 2]))
-        #expect(item.value(forKey: "id", as: UUID.self)?.uuidString == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+        #expect(
+            item.value(forKey: "id", as: UUID.self)?.uuidString
+                == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
         #expect(item.value(forKey: "flag", as: Bool.self) == false)
         // Transformable bytes are stored as given; Decimals as every digit.
-        let row = try container.viewContext.store.database.query("SELECT payload, dec, typeof(dbl), dbl FROM Item")
+        let row = try container.viewContext.store.database.query(
+            "SELECT payload, dec, typeof(dbl), dbl FROM Item")
         #expect(row.first?[0] == .blob(Data(#"{"a":1}"#.utf8)))
         #expect(row.first?[1] == .text("-12345678901234567890.123456789012345678"))
         #expect(row.first?[3] == .text("NaN"))
@@ -75,7 +85,9 @@ import Testing
             """
         try StoreArchive.importJSON(Data(json.utf8), into: container.viewContext)
         let exported = try StoreArchive.exportJSON(from: container.viewContext)
-        #expect(exported.contains("\"books\": [\n        \"Book/p1\",\n        \"Ebook/p2\"\n      ]"), "\(exported)")
+        #expect(
+            exported.contains("\"books\": [\n        \"Book/p1\",\n        \"Ebook/p2\"\n      ]"),
+            "\(exported)")
         #expect(exported.contains(#""author": "Author/p1""#))
     }
 
@@ -104,7 +116,8 @@ import Testing
             }
             Entity("Playlist") {
                 Attribute("name", .string)
-                Relationship("tracks", to: "Track", inverse: "playlists", toMany: true, ordered: true)
+                Relationship(
+                    "tracks", to: "Track", inverse: "playlists", toMany: true, ordered: true)
                 Relationship("cover", to: "Track")
                 Relationship("favourites", to: "Track", toMany: true)
             }
@@ -122,24 +135,36 @@ import Testing
             """
         let first = try Self.container(model)
         try StoreArchive.importJSON(Data(json.utf8), into: first.viewContext)
-        let exported = try JSONValue.parse(Data(try StoreArchive.exportJSON(from: first.viewContext).utf8))
+        let exported = try JSONValue.parse(
+            Data(try StoreArchive.exportJSON(from: first.viewContext).utf8))
         let text = ArchiveDocuments.normalized(exported)
         func members(_ entity: String, _ index: Int) -> String {
-            guard case .object(let groups) = exported, case .array(let items)? = groups.first(where: { $0.0 == entity })?.1,
+            guard case .object(let groups) = exported,
+                case .array(let items)? = groups.first(where: { $0.0 == entity })?.1,
                 index < items.count
             else { return "" }
             return items[index].rendered()
         }
-        #expect(members("Playlist", 0).contains("\"tracks\": [\n    \"Track/p3\",\n    \"Track/p1\",\n    \"Track/p2\"\n  ]"), "\(text)")
+        #expect(
+            members("Playlist", 0).contains(
+                "\"tracks\": [\n    \"Track/p3\",\n    \"Track/p1\",\n    \"Track/p2\"\n  ]"),
+            "\(text)")
         #expect(members("Playlist", 0).contains("\"cover\": \"Track/p2\""))
-        #expect(members("Playlist", 0).contains("\"favourites\": [\n    \"Track/p1\",\n    \"Track/p3\"\n  ]"))
-        #expect(members("Track", 1).contains("\"playlists\": [\n    \"Playlist/p1\",\n    \"Playlist/p2\"\n  ]"))
-        #expect(members("Employee", 0).contains("\"reports\": [\n    \"Employee/p2\",\n    \"Employee/p3\"\n  ]"))
+        #expect(
+            members("Playlist", 0).contains(
+                "\"favourites\": [\n    \"Track/p1\",\n    \"Track/p3\"\n  ]"))
+        #expect(
+            members("Track", 1).contains(
+                "\"playlists\": [\n    \"Playlist/p1\",\n    \"Playlist/p2\"\n  ]"))
+        #expect(
+            members("Employee", 0).contains(
+                "\"reports\": [\n    \"Employee/p2\",\n    \"Employee/p3\"\n  ]"))
         #expect(members("Employee", 3).contains("\"manager\": \"Employee/p3\""))
 
         let second = try Self.container(model)
         try StoreArchive.importJSON(Data(exported.rendered().utf8), into: second.viewContext)
-        let again = try JSONValue.parse(Data(try StoreArchive.exportJSON(from: second.viewContext).utf8))
+        let again = try JSONValue.parse(
+            Data(try StoreArchive.exportJSON(from: second.viewContext).utf8))
         #expect(ArchiveDocuments.normalized(again) == text)
     }
 
@@ -148,24 +173,63 @@ import Testing
     @Test(arguments: [
         (#"{"Item": [}"#, "line 1, column 11: malformed JSON: expected a value, found '}'"),
         ("[]", "$: expected an object with an array of objects per entity name, got an array"),
-        (#"{"Itme": []}"#, "$.Itme: the model has no entity named 'Itme' (its entities: Author, Book, Ebook, Item)"),
+        (
+            #"{"Itme": []}"#,
+            "$.Itme: the model has no entity named 'Itme' (its entities: Author, Book, Ebook, Item)"
+        ),
         (#"{"Item": {}}"#, "$.Item: expected an array of Item objects, got an object"),
-        (#"{"Item": [{"@id": "i", "cod": "x"}]}"#, #"$.Item[0].cod (@id "i"): Item has no property named 'cod' (its properties: bytes, code, dbl, dec, flag, flt, i16, i32, i64, id, link, payload, scratch, str, when)"#),
-        (#"{"Item": [{"i16": "12"}]}"#, #"$.Item[0].i16: expected a number (Integer 16), got a string ("12")"#),
-        (#"{"Item": [{"i64": 1.5}]}"#, "$.Item[0].i64: expected an integer for Integer 64, got 1.5"),
-        (#"{"Item": [{"i64": 9223372036854775808}]}"#, "$.Item[0].i64: 9223372036854775808 is outside the range of Integer 64"),
-        (#"{"Item": [{"dbl": "Infinity"}]}"#, #"$.Item[0].dbl: expected a number, or "inf", "-inf" or "nan", for Double, got "Infinity""#),
+        (
+            #"{"Item": [{"@id": "i", "cod": "x"}]}"#,
+            #"$.Item[0].cod (@id "i"): Item has no property named 'cod' (its properties: bytes, code, dbl, dec, flag, flt, i16, i32, i64, id, link, payload, scratch, str, when)"#
+        ),
+        (
+            #"{"Item": [{"i16": "12"}]}"#,
+            #"$.Item[0].i16: expected a number (Integer 16), got a string ("12")"#
+        ),
+        (
+            #"{"Item": [{"i64": 1.5}]}"#,
+            "$.Item[0].i64: expected an integer for Integer 64, got 1.5"
+        ),
+        (
+            #"{"Item": [{"i64": 9223372036854775808}]}"#,
+            "$.Item[0].i64: 9223372036854775808 is outside the range of Integer 64"
+        ),
+        (
+            #"{"Item": [{"dbl": "Infinity"}]}"#,
+            #"$.Item[0].dbl: expected a number, or "inf", "-inf" or "nan", for Double, got "Infinity""#
+        ),
         (#"{"Item": [{"when": "2024-02-30T00:00:00Z"}]}"#, "$.Item[0].when: "),
         (#"{"Item": [{"dec": "19,99"}]}"#, "$.Item[0].dec: "),
-        (#"{"Item": [{"bytes": "not base64!"}]}"#, #"$.Item[0].bytes: expected base64 text for Binary, got "not base64!""#),
+        (
+            #"{"Item": [{"bytes": "not base64!"}]}"#,
+            #"$.Item[0].bytes: expected base64 text for Binary, got "not base64!""#
+        ),
         (#"{"Item": [{"id": "nope"}]}"#, #"$.Item[0].id: "nope" is not a UUID"#),
         (#"{"Item": [{"@id": 3}]}"#, "$.Item[0].@id: expected a non-empty string, got 3"),
-        (#"{"Item": [{"@id": "i", "code": "a"}, {"@id": "i", "code": "b"}]}"#, #"$.Item[1] (@id "i"): the @id is already used by $.Item[0]"#),
-        (#"{"Item": [{"code": "a", "code": "b"}]}"#, "$.Item[0].code: the key appears twice in the object"),
-        (#"{"Book": [{"@id": "b", "title": "T", "author": "a9"}]}"#, #"$.Book[0].author (@id "b"): no object in the document has @id "a9""#),
-        (#"{"Book": [{"@id": "b", "title": "T", "author": ["a"]}]}"#, #"$.Book[0].author (@id "b"): expected an @id string or null for the to-one author, got an array"#),
-        (#"{"Author": [{"name": "A", "books": "b"}]}"#, "$.Author[0].books: expected an array of @id strings for the to-many books, got a string"),
-        (#"{"Item": [{"@id": "i", "code": "c"}], "Book": [{"title": "T", "author": "i"}]}"#, "$.Book[0].author: expected a Author, got a Item"),
+        (
+            #"{"Item": [{"@id": "i", "code": "a"}, {"@id": "i", "code": "b"}]}"#,
+            #"$.Item[1] (@id "i"): the @id is already used by $.Item[0]"#
+        ),
+        (
+            #"{"Item": [{"code": "a", "code": "b"}]}"#,
+            "$.Item[0].code: the key appears twice in the object"
+        ),
+        (
+            #"{"Book": [{"@id": "b", "title": "T", "author": "a9"}]}"#,
+            #"$.Book[0].author (@id "b"): no object in the document has @id "a9""#
+        ),
+        (
+            #"{"Book": [{"@id": "b", "title": "T", "author": ["a"]}]}"#,
+            #"$.Book[0].author (@id "b"): expected an @id string or null for the to-one author, got an array"#
+        ),
+        (
+            #"{"Author": [{"name": "A", "books": "b"}]}"#,
+            "$.Author[0].books: expected an array of @id strings for the to-many books, got a string"
+        ),
+        (
+            #"{"Item": [{"@id": "i", "code": "c"}], "Book": [{"title": "T", "author": "i"}]}"#,
+            "$.Book[0].author: expected a Author, got a Item"
+        ),
     ])
     func badDocumentsNameThePlaceAndChangeNothing(_ json: String, _ message: String) throws {
         let container = try Self.container(everyTypeModel())
@@ -176,7 +240,8 @@ import Testing
         #expect(error.description.hasPrefix(message), "\(error)")
         #expect(!context.hasChanges)
         for table in ["Item", "Author", "Book"] {
-            #expect(try context.store.database.scalar("SELECT count(*) FROM \(table)") == .integer(0))
+            #expect(
+                try context.store.database.scalar("SELECT count(*) FROM \(table)") == .integer(0))
         }
     }
 
@@ -184,7 +249,8 @@ import Testing
         let container = try Self.container(everyTypeModel())
         let context = container.viewContext
         try StoreArchive.importJSON(Data(#"{"Book": [{"title": "Kept"}]}"#.utf8), into: context)
-        let json = #"{"Book": [{"@id": "b1", "title": "Hi!"}, {"title": "ok", "price": "-1"}, {"price": "1"}]}"#
+        let json =
+            #"{"Book": [{"@id": "b1", "title": "Hi!"}, {"title": "ok", "price": "-1"}, {"price": "1"}]}"#
         let error = try #require(throws: ValidationError.self) {
             try StoreArchive.importJSON(Data(json.utf8), into: context)
         }
@@ -195,7 +261,9 @@ import Testing
                 "$.Book[2]: Book.title nil is required (validation error 1570)",
             ])
         #expect(!context.hasChanges)
-        #expect(try context.store.database.scalar("SELECT group_concat(title) FROM Book") == .text("Kept"))
+        #expect(
+            try context.store.database.scalar("SELECT group_concat(title) FROM Book")
+                == .text("Kept"))
     }
 
     @Test func aUniquenessConflictNamesTheDocumentPlace() throws {
@@ -203,7 +271,9 @@ import Testing
         let context = container.viewContext
         try StoreArchive.importJSON(Data(#"{"Item": [{"code": "taken"}]}"#.utf8), into: context)
         let error = try #require(throws: ConstraintConflictError.self) {
-            try StoreArchive.importJSON(Data(#"{"Item": [{"code": "free"}, {"@id": "x", "code": "taken"}]}"#.utf8), into: context)
+            try StoreArchive.importJSON(
+                Data(#"{"Item": [{"code": "free"}, {"@id": "x", "code": "taken"}]}"#.utf8),
+                into: context)
         }
         #expect(error.object == #"$.Item[1] (@id "x")"#)
         #expect(try context.store.database.scalar("SELECT count(*) FROM Item") == .integer(1))
@@ -216,7 +286,8 @@ import Testing
         #expect(throws: StoreArchiveError.self) {
             try StoreArchive.importJSON(Data("{}".utf8), into: container.viewContext)
         }
-        #expect(container.viewContext.insertedObjects.count == 1, "the caller's change was discarded")
+        #expect(
+            container.viewContext.insertedObjects.count == 1, "the caller's change was discarded")
     }
 
     // MARK: - Deleting
@@ -224,7 +295,10 @@ import Testing
     @Test func deletingCascadesAndReturnsEveryDeletedObject() throws {
         let context = try Self.libraryContext()
         let deleted = try StoreArchive.deleteObjects(withIDs: ["Owner/p1"], from: context)
-        #expect(deleted.map(\.description) == ["Owner/p1", "Shelf/p1", "Shelf/p2", "Volume/p1", "Volume/p2"])
+        #expect(
+            deleted.map(\.description) == [
+                "Owner/p1", "Shelf/p1", "Shelf/p2", "Volume/p1", "Volume/p2",
+            ])
         #expect(try context.store.database.scalar("SELECT count(*) FROM Volume") == .integer(1))
         #expect(try context.store.database.scalar("SELECT count(*) FROM Loan") == .integer(1))
     }
@@ -241,7 +315,9 @@ import Testing
         #expect(!context.hasChanges)
         #expect(try context.store.database.scalar("SELECT count(*) FROM Volume") == .integer(3))
         try StoreArchive.deleteObjects(withIDs: ["Loan/1"], from: context)
-        #expect(try StoreArchive.deleteObjects(withIDs: ["Volume/p3"], from: context).map(\.description) == ["Volume/p3"])
+        #expect(
+            try StoreArchive.deleteObjects(withIDs: ["Volume/p3"], from: context).map(\.description)
+                == ["Volume/p3"])
     }
 
     @Test func aCountBelowTheMinimumRefusesTheDelete() throws {
@@ -256,7 +332,10 @@ import Testing
 
     @Test(arguments: [
         ("Shelf", "Shelf: is not an object ID: expected Entity/p<key>, as store export writes @id"),
-        ("Shelf/px", "Shelf/px: is not an object ID: expected Entity/p<key>, as store export writes @id"),
+        (
+            "Shelf/px",
+            "Shelf/px: is not an object ID: expected Entity/p<key>, as store export writes @id"
+        ),
         ("Nope/p1", "Nope/p1: the model has no entity named 'Nope'"),
         ("Shelf/p99", "Shelf/p99: there is no Shelf with this ID in the store"),
     ])
@@ -290,17 +369,21 @@ import Testing
         ManagedObjectModel {
             Entity("Owner") {
                 Attribute("name", .string)
-                Relationship("shelves", to: "Shelf", inverse: "owner", toMany: true, deleteRule: .cascade, minCount: 1)
+                Relationship(
+                    "shelves", to: "Shelf", inverse: "owner", toMany: true, deleteRule: .cascade,
+                    minCount: 1)
             }
             Entity("Shelf") {
                 Attribute("label", .string)
                 Relationship("owner", to: "Owner", inverse: "shelves")
-                Relationship("volumes", to: "Volume", inverse: "shelf", toMany: true, deleteRule: .cascade)
+                Relationship(
+                    "volumes", to: "Volume", inverse: "shelf", toMany: true, deleteRule: .cascade)
             }
             Entity("Volume") {
                 Attribute("title", .string)
                 Relationship("shelf", to: "Shelf", inverse: "volumes")
-                Relationship("loans", to: "Loan", inverse: "volume", toMany: true, deleteRule: .deny)
+                Relationship(
+                    "loans", to: "Loan", inverse: "volume", toMany: true, deleteRule: .deny)
             }
             Entity("Loan") {
                 Attribute("who", .string)
