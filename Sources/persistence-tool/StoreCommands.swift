@@ -64,7 +64,7 @@ enum StoreCommands {
                 path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             let document = try readDocument(file)
             try requireStore(path)
-            let container = try open(path, loaded)
+            let container = try openExisting(path, loaded, arguments)
             defer { try? container.viewContext.store.close() }
             let objects: [ManagedObject]
             do {
@@ -102,8 +102,9 @@ enum StoreCommands {
                 path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             try requireStore(path)
             // Read-only only when it must be: a read-only connection leaves -wal and -shm files.
-            let container = try open(
-                path, loaded, readOnly: !FileManager.default.isWritableFile(atPath: path))
+            let container = try openExisting(
+                path, loaded, arguments, readOnly: !FileManager.default.isWritableFile(atPath: path)
+            )
             defer { try? container.viewContext.store.close() }
             do { output.print(try StoreArchive.exportJSON(from: container.viewContext)) } catch {
                 throw failure(error, file: nil)
@@ -134,7 +135,7 @@ enum StoreCommands {
             let loaded = try ModelCommands.load(
                 path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             try requireStore(path)
-            let container = try open(path, loaded)
+            let container = try openExisting(path, loaded, arguments)
             defer { try? container.viewContext.store.close() }
             let deleted: [ObjectID]
             do {
@@ -160,25 +161,54 @@ enum StoreCommands {
 
     private static let version = ToolCommand.Option(
         name: "--version", valueName: "name",
-        help: "The version of a .xcdatamodeld bundle to use (default: the current one).")
+        help: "The version of a .xcdatamodeld bundle (default: the store's, else the current one).")
 
     // MARK: - Opening and failing
 
     /// Opens (or, for a missing file, creates) the store, passing unknown transformers'
     /// values through as bytes.
     private static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false)
-        throws(ToolError)
-        -> PersistentContainer
+        throws(ToolError) -> PersistentContainer
+    {
+        do { return try openContainer(path, model, readOnly: readOnly) } catch {
+            throw failure(error, file: nil)
+        }
+    }
+
+    /// Opens an existing store. Without `--version`, a store written with another version of
+    /// the `--model` bundle is opened with that version: a store that does not match is
+    /// refused untouched, so trying each version is safe.
+    private static func openExisting(
+        _ path: String, _ model: ManagedObjectModel, _ arguments: ParsedArguments,
+        readOnly: Bool = false
+    ) throws(ToolError) -> PersistentContainer {
+        do { return try openContainer(path, model, readOnly: readOnly) } catch {
+            let bundle = URL(fileURLWithPath: arguments.values["--model"] ?? "")
+            guard case StoreError.incompatibleModel = error, arguments.values["--version"] == nil,
+                bundle.pathExtension == "xcdatamodeld",
+                let names = try? ManagedObjectModel.versionNames(in: bundle), names.count > 1
+            else { throw failure(error, file: nil) }
+            for name in names {
+                guard let candidate = try? ManagedObjectModel(contentsOf: bundle, version: name),
+                    let container = try? openContainer(path, candidate, readOnly: readOnly)
+                else { continue }
+                return container
+            }
+            throw ToolError(
+                code: .dataError,
+                message: "error: \(error); nor does any other version of \(bundle.path) match it "
+                    + "(\(names.joined(separator: ", ")))")
+        }
+    }
+
+    private static func openContainer(_ path: String, _ model: ManagedObjectModel, readOnly: Bool)
+        throws -> PersistentContainer
     {
         var options = SQLiteStore.Options()
         options.readOnly = readOnly
         options.passesThroughUnregisteredTransformers = true
-        do {
-            return try PersistentContainer(
-                model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
-        } catch {
-            throw failure(error, file: nil)
-        }
+        return try PersistentContainer(
+            model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
     }
 
     /// Refuses a store file that is not there (66), so that a command never creates one.

@@ -129,6 +129,39 @@ import Testing
         #expect(try String(contentsOf: text, encoding: .utf8).hasPrefix("not a database"))
     }
 
+    @Test func withoutVersionTheBundleVersionTheStoreWasWrittenWithIsUsed() throws {
+        let directory = try ModelFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundle = ModelFixtures.sampleBundle.path
+        let store = directory.appendingPathComponent("v3.sqlite").path
+        try Self.expectSuccess([
+            "store", "create", store, "--model", bundle, "--version", "SampleModel3",
+        ])
+        let json = #"{"Maker": [{"name": "Fiat"}]}"#
+        let imported = try ToolRun(
+            ["store", "import", store, "-", "--model", bundle], input: Data(json.utf8))
+        #expect(imported.status == 0, "\(imported)")
+        let exported = try Self.expectSuccess(["store", "export", store, "--model", bundle])
+        #expect(exported.contains(#""name": "Fiat""#))
+        let explicit = try ToolRun([
+            "store", "export", store, "--model", bundle, "--version", "SampleModel",
+        ])
+        #expect(explicit.status == 65)
+        #expect(
+            explicit.stderr.hasPrefix(
+                "error: The store \(store) was written with a different model"))
+
+        let moody = directory.appendingPathComponent("moody.sqlite").path
+        try Self.expectSuccess(["store", "create", moody, "--model", ModelFixtures.moody.path])
+        let none = try ToolRun(["store", "export", moody, "--model", bundle])
+        #expect(none.status == 65)
+        #expect(
+            none.stderr.hasSuffix(
+                "nor does any other version of \(bundle) match it (SampleModel, SampleModel2, SampleModel3)\n"
+            ),
+            "\(none)")
+    }
+
     // MARK: - Missing files and usage
 
     @Test func missingInputsExit66AndCreateNothing() throws {
