@@ -7,7 +7,8 @@ import Persistence
 /// bundle), passing transformable values through as the bytes the store keeps, since the
 /// tool does not know an app's transformers. The JSON logic is the library's
 /// (`StoreArchive`); these commands parse arguments, map errors to exit codes and print.
-/// Add a command by listing it in `group`.
+/// Add a command by listing it in `group`; `store`, `model` and `version` are the shared
+/// arguments, and `open`, `openExisting`, `requireStore` and `failure` the shared steps.
 enum StoreCommands {
     /// The `store` command group.
     static let group = ToolCommand(
@@ -152,14 +153,14 @@ enum StoreCommands {
 
     // MARK: - Arguments
 
-    private static let store = ToolCommand.Argument(name: "store", help: "The store file.")
+    static let store = ToolCommand.Argument(name: "store", help: "The store file.")
 
-    private static let model = ToolCommand.Option(
+    static let model = ToolCommand.Option(
         name: "--model", valueName: "path",
         help: "The store's model: a .xcdatamodeld, a .xcdatamodel or its contents file.",
         isRequired: true)
 
-    private static let version = ToolCommand.Option(
+    static let version = ToolCommand.Option(
         name: "--version", valueName: "name",
         help: "The version of a .xcdatamodeld bundle (default: the store's, else the current one).")
 
@@ -167,7 +168,7 @@ enum StoreCommands {
 
     /// Opens (or, for a missing file, creates) the store, passing unknown transformers'
     /// values through as bytes.
-    private static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false)
+    static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false)
         throws(ToolError) -> PersistentContainer
     {
         do { return try openContainer(path, model, readOnly: readOnly) } catch {
@@ -178,7 +179,7 @@ enum StoreCommands {
     /// Opens an existing store. Without `--version`, a store written with another version of
     /// the `--model` bundle is opened with that version: a store that does not match is
     /// refused untouched, so trying each version is safe.
-    private static func openExisting(
+    static func openExisting(
         _ path: String, _ model: ManagedObjectModel, _ arguments: ParsedArguments,
         readOnly: Bool = false
     ) throws(ToolError) -> PersistentContainer {
@@ -212,7 +213,7 @@ enum StoreCommands {
     }
 
     /// Refuses a store file that is not there (66), so that a command never creates one.
-    private static func requireStore(_ path: String) throws(ToolError) {
+    static func requireStore(_ path: String) throws(ToolError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ToolError(
                 code: .noInput,
@@ -224,7 +225,7 @@ enum StoreCommands {
 
     /// Reads and parses a JSON file (`-`: standard input): 66 when it is missing or
     /// unreadable, 65 when malformed.
-    private static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
+    static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
         let data: Data
         do {
             data =
@@ -244,7 +245,7 @@ enum StoreCommands {
 
     /// The exit code and message for a library error: 65 for data the model or store
     /// refuses, 1 for anything else.
-    private static func failure(_ error: any Error, file: String?) -> ToolError {
+    static func failure(_ error: any Error, file: String?) -> ToolError {
         switch error {
         case let error as ToolError:
             return error
