@@ -25,6 +25,25 @@ import Testing
         }
     }
 
+    @Test func archivesReadTransformableBytesWithTheRegisteredTransformer() throws {
+        ValueTransformers.register(ColorTransformer(), forName: "ColorTransformer")
+        let model = try ManagedObjectModel(
+            contentsOf: ModelFixtures.sampleBundle, version: "SampleModel")
+        let context = try PersistentContainer(model: model, storeURL: nil).viewContext
+        let json = #"{"Car": [{"@id": "c", "numberPlate": "AB-123", "color": "AQL/"}]}"#
+        let car = try #require(try StoreArchive.importJSON(Data(json.utf8), into: context).first)
+        #expect(car.value(forKey: "color") as? Color == Color(red: 1, green: 2, blue: 255))
+        #expect(try StoreArchive.exportJSON(from: context).contains(#""color": "AQL/""#))
+        let bad = #"{"Car": [{"@id": "d", "numberPlate": "X", "color": "AQ=="}]}"#
+        let error = try #require(throws: StoreArchiveError.self) {
+            try StoreArchive.importJSON(Data(bad.utf8), into: context)
+        }
+        #expect(error.location == "$.Car[0].color" && error.localID == "d")
+        #expect(
+            error.reason.hasPrefix(
+                "the bytes are not a value the transformer 'ColorTransformer' can read"))
+    }
+
     @Test func everyAttributeIsReadBackAfterReopening() throws {
         ValueTransformers.register(ColorTransformer(), forName: "ColorTransformer")
         let model = try ManagedObjectModel(

@@ -10,7 +10,7 @@ import Foundation
 /// | Decimal | a string with every digit (`DecimalText.format`); a number is read exactly too |
 /// | Boolean | `true` or `false` |
 /// | Date | ISO 8601 in UTC with the fraction it needs, to the microsecond (`DateText`) |
-/// | Binary, Transformable | base64 of the bytes the store keeps |
+/// | Binary, Transformable | base64 of the bytes the store keeps (a transformable is read by its registered transformer, if any) |
 ///
 /// `null` is no value. Integer ranges, minimums and maximums are not checked here: the save
 /// checks them with the model's other rules and lists them with the other failures.
@@ -107,12 +107,27 @@ package enum ArchiveValueCodec {
                 throw ArchiveValueFailure(
                     "expected base64 text for \(attribute.type.rawValue), got \(describe(text))")
             }
-            return attribute.type == .binaryData
-                ? .data(bytes) : .transformable(TransformableBytes(bytes))
+            if attribute.type == .binaryData { return .data(bytes) }
+            return .transformable(try appValue(bytes, for: attribute))
         default:
             throw ArchiveValueFailure(
                 "expected \(expected(attribute.type)), got \(json.kindDescription) (\(json.shortDescription))"
             )
+        }
+    }
+
+    /// A transformable's value from its stored bytes: the app's value when the attribute's
+    /// transformer is registered (so bad bytes are refused here, with their JSON path), else
+    /// the bytes themselves, passed through as the store keeps them.
+    private static func appValue(_ bytes: Data, for attribute: AttributeDescription)
+        throws(ArchiveValueFailure) -> Any
+    {
+        guard let name = attribute.valueTransformerName,
+            let transformer = ValueTransformers.transformer(forName: name)
+        else { return TransformableBytes(bytes) }
+        do { return try transformer.reverseTransformedValue(bytes) } catch {
+            throw ArchiveValueFailure(
+                "the bytes are not a value the transformer '\(name)' can read (\(error))")
         }
     }
 
