@@ -80,15 +80,18 @@ import Testing
     @Test func aRelationshipStatedOnOneSideGetsItsInverse() throws {
         let container = try Self.container(everyTypeModel())
         let json = """
-            {"Author": [{"@id": "a", "name": "Lem"}],
-             "Book": [{"@id": "b1", "title": "Solaris", "author": "a"}], "Ebook": [{"@id": "e1", "title": "Eden", "author": "a"}]}
+            {"Author": [{"@id": "a", "name": "Lem"}, {"@id": "z", "name": "Zajdel", "books": ["b2"]}],
+             "Book": [{"@id": "b1", "title": "Solaris", "author": "a"}, {"@id": "b2", "title": "Limes"}],
+             "Ebook": [{"@id": "e1", "title": "Eden", "author": "a"}]}
             """
         try StoreArchive.importJSON(Data(json.utf8), into: container.viewContext)
         let exported = try StoreArchive.exportJSON(from: container.viewContext)
         #expect(
-            exported.contains("\"books\": [\n        \"Book/p1\",\n        \"Ebook/p2\"\n      ]"),
+            exported.contains("\"books\": [\n        \"Book/p1\",\n        \"Ebook/p3\"\n      ]"),
             "\(exported)")
         #expect(exported.contains(#""author": "Author/p1""#))
+        #expect(exported.contains(#""author": "Author/p2""#), "the to-one side of a to-many is filled in")
+        #expect(exported.contains(#""bookCount": 1"#) && exported.contains(#""bookCount": 2"#))
     }
 
     @Test func sidesThatDisagreeAreRefused() throws {
