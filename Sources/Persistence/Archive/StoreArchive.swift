@@ -32,6 +32,9 @@ public enum StoreArchive {
     /// Every object the context can fetch, as archive JSON text (pretty, two-space indent,
     /// no final newline). Unsaved changes count, as in a fetch.
     ///
+    /// The objects and the text are built in memory: about 3 KB per object (300 MB for
+    /// 100,000 books), so very large stores want a streaming export, which this is not.
+    ///
     /// - Throws: `SQLiteError` or `StoreError` when the store cannot be read;
     ///   `ValueTransformerError` when a transformable value cannot be encoded.
     public static func exportJSON(from context: ManagedObjectContext) throws -> String {
