@@ -85,6 +85,7 @@ package final class SQLiteStore {
                 try createSchema()
             } else {
                 identifier = try metadata("storeUUID") ?? ""
+                if !options.readOnly { try createMissingJoinTables() }
             }
         } catch {
             // The files are left in place even when this call created them: another process
