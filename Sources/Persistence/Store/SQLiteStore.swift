@@ -21,6 +21,9 @@ package final class SQLiteStore {
         package var passesThroughUnregisteredTransformers = false
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
+        /// Model versions the store may have been written with, oldest first: a store
+        /// written with one of them is migrated to the model on opening (see `StoreMigrator`).
+        package var migrationVersions: [ManagedObjectModel] = []
 
         /// Default options.
         package init() {}
@@ -68,6 +71,9 @@ package final class SQLiteStore {
             throw StoreError.missingDirectory(path: directory)
         }
         var isNew = !exists
+        if exists, !options.readOnly, !options.migrationVersions.isEmpty {
+            try StoreMigrator.migrateForOpening(url, to: model, versions: options.migrationVersions)
+        }
         if exists {
             // Inspect read-only first, so a file we refuse is never written to.
             let probe = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)

@@ -1,0 +1,356 @@
+import Foundation
+
+/// Runs one `MigrationPlan` on an open database, inside the caller's transaction.
+///
+/// SQLite's table rebuild, for every entity table: the source tables are renamed aside
+/// (`_migrating_<name>`) and their indexes dropped; the destination schema's tables are
+/// created under their own names; rows are copied with one `INSERT … SELECT` per table that
+/// maps each column to its source column (renamed, defaulted, or read through an inverse
+/// for a relationship whose side moved); the old tables are dropped. Then dangling to-one
+/// references are cleared, primary-key counters follow renamed tables, derived attributes
+/// are recomputed, uniqueness constraints are checked (refusing, with the rows, when
+/// existing objects violate one), and the destination's indexes are created. Objects keep
+/// their primary keys.
+///
+/// Tables that are not entity tables (join tables, search indexes) are left as they are
+/// when they already exist, and created when the destination schema has them and the store
+/// does not.
+struct MigrationExecutor {
+    let plan: MigrationPlan
+    let database: Database
+    let sourceSchema: StoreSchema
+    let destinationSchema: StoreSchema
+
+    init(plan: MigrationPlan, database: Database) {
+        self.plan = plan
+        self.database = database
+        self.sourceSchema = StoreSchema(model: plan.source)
+        self.destinationSchema = StoreSchema(model: plan.destination)
+    }
+
+    static func aside(_ name: String) -> String { "_migrating_" + name }
+
+    func run() throws {
+        if plan.rebuildsTables {
+            try moveSourceTablesAside()
+            try createDestinationTables()
+            for table in destinationSchema.tables.values.sorted(by: { $0.name < $1.name }) {
+                try copyRows(into: table)
+            }
+            for table in sourceSchema.tables.keys.sorted() {
+                try database.execute("DROP TABLE \(sqlIdentifier(Self.aside(table)))")
+            }
+            try clearDanglingReferences()
+            try renamePrimaryKeyCounters()
+            try MigrationDerivations(plan: plan, database: database, schema: destinationSchema).recompute()
+            try checkUniqueness()
+            try createIndexes()
+        }
+        try recordVersionHashes()
+    }
+
+    // MARK: - Tables
+
+    private func moveSourceTablesAside() throws {
+        for name in sourceSchema.tables.keys.sorted() {
+            let indexes = try database.query(
+                "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
+                [.text(name)])
+            for row in indexes {
+                if let index = row.first?.textValue { try database.execute("DROP INDEX \(sqlIdentifier(index))") }
+            }
+            try database.execute("ALTER TABLE \(sqlIdentifier(name)) RENAME TO \(sqlIdentifier(Self.aside(name)))")
+        }
+    }
+
+    private func createDestinationTables() throws {
+        let existing = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.textValue })
+        for statement in destinationSchema.createStatements where !Self.isIndex(statement) {
+            let entityTable = destinationSchema.tables.keys.contains { statement.hasPrefix("CREATE TABLE \(sqlIdentifier($0)) (") }
+            if !entityTable, let name = Self.tableName(in: statement), existing.contains(name) { continue }
+            try database.execute(statement)
+        }
+    }
+
+    private func createIndexes() throws {
+        for statement in destinationSchema.createStatements where Self.isIndex(statement) {
+            var sql = statement
+            for prefix in ["CREATE INDEX ", "CREATE UNIQUE INDEX "] where sql.hasPrefix(prefix) {
+                sql = prefix + "IF NOT EXISTS " + sql.dropFirst(prefix.count)
+            }
+            try database.execute(sql)
+        }
+    }
+
+    private static func isIndex(_ statement: String) -> Bool {
+        statement.hasPrefix("CREATE INDEX") || statement.hasPrefix("CREATE UNIQUE INDEX")
+    }
+
+    /// The quoted name after `CREATE [VIRTUAL] TABLE [IF NOT EXISTS]`, unquoted.
+    private static func tableName(in statement: String) -> String? {
+        var rest = Substring(statement)
+        for word in ["CREATE ", "VIRTUAL ", "TABLE ", "IF NOT EXISTS "] where rest.hasPrefix(word) {
+            rest = rest.dropFirst(word.count)
+        }
+        if rest.hasPrefix("\"") {
+            rest = rest.dropFirst()
+            var name = ""
+            var iterator = rest.makeIterator()
+            while let c = iterator.next() {
+                if c == "\"" {
+                    guard let next = iterator.next() else { break }
+                    if next == "\"" { name.append("\""); continue }
+                    break
+                }
+                name.append(c)
+            }
+            return name
+        }
+        return rest.split(whereSeparator: { $0 == " " || $0 == "(" }).first.map(String.init)
+    }
+
+    // MARK: - Rows
+
+    private func copyRows(into table: TableMapping) throws {
+        guard let sourceRootName = plan.sourceEntity(for: table.name),
+            let sourceTable = sourceSchema.tables[sourceRootName],
+            let root = destinationSchema.entities[table.name]
+        else { return }
+        // The destination entities whose rows come from the source, with their source.
+        var members: [(destination: EntitySchema, source: String)] = []
+        for name in root.schema.hierarchyNames {
+            guard let schema = destinationSchema.entities[name]?.schema, let from = plan.sourceEntity(for: name) else { continue }
+            members.append((schema, from))
+        }
+        if !sourceTable.hasEntityColumn { members = members.filter { $0.source == sourceRootName } }
+        guard !members.isEmpty else { return }
+
+        var names = ["\"_id\""]
+        var values = ["src.\"_id\""]
+        var arguments: [SQLiteValue] = []
+        if table.hasEntityColumn {
+            names.append("\"_entity\"")
+            if sourceTable.hasEntityColumn {
+                values.append("CASE src.\"_entity\" " + members.map {
+                    "WHEN \(sqlLiteral($0.source)) THEN \(sqlLiteral($0.destination.name))"
+                }.joined(separator: " ") + " END")
+            } else {
+                values.append(sqlLiteral(members[0].destination.name))
+            }
+        }
+        for column in table.columns {
+            var cases: [(source: String, sql: String, arguments: [SQLiteValue])] = []
+            for member in members {
+                guard member.destination.propertyIndex[column.name] != nil else {
+                    cases.append((member.source, "NULL", []))
+                    continue
+                }
+                let (sql, args) = try expression(for: column, in: member.destination, sourceTable: sourceTable)
+                cases.append((member.source, sql, args))
+            }
+            names.append(sqlIdentifier(column.name))
+            let first = cases[0]
+            if cases.allSatisfy({ $0.sql == first.sql && $0.arguments == first.arguments }) {
+                values.append(first.sql)
+                arguments += first.arguments
+            } else {
+                values.append("CASE src.\"_entity\" " + cases.map {
+                    "WHEN \(sqlLiteral($0.source)) THEN \($0.sql)"
+                }.joined(separator: " ") + " END")
+                for c in cases { arguments += c.arguments }
+            }
+        }
+        var sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) SELECT "
+            + values.joined(separator: ", ") + " FROM \(sqlIdentifier(Self.aside(sourceTable.name))) AS src"
+        if sourceTable.hasEntityColumn {
+            sql += " WHERE src.\"_entity\" IN (\(members.map { sqlLiteral($0.source) }.joined(separator: ", ")))"
+        }
+        try database.execute(sql, arguments)
+    }
+
+    /// The entity among `schema` and its ancestors that declares `property`.
+    private func declaringEntity(of property: String, in schema: EntitySchema, model: ManagedObjectModel) -> String {
+        for name in [schema.name] + schema.ancestors {
+            guard let entity = model.entity(named: name) else { continue }
+            if entity.attribute(named: property) != nil || entity.relationship(named: property) != nil { return name }
+        }
+        return schema.name
+    }
+
+    /// The source property a destination property comes from, with its source entity.
+    private func sourceProperty(of property: String, in schema: EntitySchema) -> (entity: EntitySchema, property: SchemaProperty)? {
+        let declaring = declaringEntity(of: property, in: schema, model: plan.destination)
+        guard let sourceName = plan.sourceEntity(for: declaring),
+            let sourcePropertyName = plan.sourcePropertyNames[declaring]?[property],
+            let sourceSchema = plan.source.schema(for: sourceName),
+            let position = sourceSchema.propertyIndex[sourcePropertyName]
+        else { return nil }
+        return (sourceSchema, sourceSchema.properties[position])
+    }
+
+    /// The SQL (over `src`, a source row) for one destination column of one entity's rows.
+    private func expression(
+        for column: TableMapping.Column, in schema: EntitySchema, sourceTable: TableMapping
+    ) throws -> (String, [SQLiteValue]) {
+        let source = sourceProperty(of: column.name, in: schema)
+        switch column.kind {
+        case .attribute(let attribute):
+            var base: String?
+            if case .attribute(let was)? = source?.property, was.isStored, sourceTable.column(named: was.name) != nil {
+                base = "src.\(sqlIdentifier(was.name))"
+            }
+            var fallback: SQLiteValue?
+            if !attribute.isDerived, let value = attribute.defaultValue {
+                fallback = try RowCodec.encode(value, for: attribute, entity: schema.name)
+            }
+            switch (base, fallback) {
+            case (let base?, let fallback?) where !attribute.isOptional: return ("COALESCE(\(base), ?)", [fallback])
+            case (let base?, _): return (base, [])
+            case (nil, let fallback?): return ("?", [fallback])
+            case (nil, nil): return ("NULL", [])
+            }
+        case .toOne(let relationship, _):
+            if let source, case .relationship(let was) = source.property {
+                return try links(of: was, in: source.entity, sourceTable: sourceTable, reversed: false, for: schema.name, relationship.name)
+            }
+            // A new to-one whose inverse existed before: read the links from that side.
+            if let inverse = relationship.inverseName,
+                let destination = plan.destination.schema(for: relationship.destinationEntityName),
+                let other = sourceProperty(of: inverse, in: destination),
+                case .relationship(let was) = other.property
+            {
+                return try links(of: was, in: other.entity, sourceTable: sourceTable, reversed: true, for: schema.name, relationship.name)
+            }
+            return ("NULL", [])
+        }
+    }
+
+    /// The SQL for the destination key of a source relationship's link from `src`; when
+    /// `reversed`, of the link that points at `src` instead. Checks first that no row would
+    /// need more than one.
+    private func links(
+        of relationship: RelationshipDescription, in owner: EntitySchema, sourceTable: TableMapping,
+        reversed: Bool, for entity: String, _ property: String
+    ) throws -> (String, [SQLiteValue]) {
+        if relationship.isTransient { return ("NULL", []) }
+        let inverse = relationship.inverseName.flatMap { name in
+            plan.source.schema(for: relationship.destinationEntityName)?.relationship(named: name)
+        }
+        // Where the link's key lives: a to-one column on the owner, or the to-one inverse's
+        // column on the destination.
+        let ownerHoldsKey = !relationship.isToMany
+        let keyOnOther = relationship.isToMany && inverse.map { !$0.isToMany && !$0.isTransient } == true
+        if ownerHoldsKey != reversed {
+            // The key is in src's own row.
+            let column = ownerHoldsKey ? relationship.name : (inverse?.name ?? "")
+            guard ownerHoldsKey || keyOnOther, sourceTable.column(named: column) != nil else { return ("NULL", []) }
+            return ("src.\(sqlIdentifier(column))", [])
+        }
+        // The key is in the other entity's rows, pointing at src.
+        let otherEntity = reversed ? owner : plan.source.schema(for: relationship.destinationEntityName)
+        let keyColumn = reversed ? relationship.name : (inverse?.name ?? "")
+        guard reversed ? ownerHoldsKey : keyOnOther, let otherEntity,
+            let otherTable = sourceSchema.tables[otherEntity.rootName]
+        else { return ("NULL", []) }
+        var filter = "j.\(sqlIdentifier(keyColumn)) = src.\"_id\""
+        if otherTable.hasEntityColumn {
+            filter += " AND j.\"_entity\" IN (\(otherEntity.hierarchyNames.map(sqlLiteral).joined(separator: ", ")))"
+        }
+        let from = "\(sqlIdentifier(Self.aside(otherTable.name))) AS j"
+        let crowded = try database.query(
+            "SELECT j.\(sqlIdentifier(keyColumn)), group_concat(j.\"_id\", ', ') FROM \(from) WHERE "
+                + filter.replacingOccurrences(of: " = src.\"_id\"", with: " IS NOT NULL")
+                + " GROUP BY j.\(sqlIdentifier(keyColumn)) HAVING count(*) > 1 LIMIT 5")
+        if !crowded.isEmpty {
+            let list = crowded.map { "\(entity) \($0[0].int64Value ?? 0) has \(otherEntity.name) \($0[1].textValue ?? "")" }
+            throw MigrationError(
+                .tooManyDestinations, entity: entity, property: property,
+                reason: "it becomes to-one, but some objects have more than one destination ("
+                    + list.joined(separator: "; ") + ")")
+        }
+        return ("(SELECT j.\"_id\" FROM \(from) WHERE \(filter) LIMIT 1)", [])
+    }
+
+    // MARK: - After the copy
+
+    private func clearDanglingReferences() throws {
+        for table in destinationSchema.tables.values.sorted(by: { $0.name < $1.name }) {
+            for column in table.columns {
+                guard case .toOne(let relationship, let destinationTable) = column.kind,
+                    let destination = destinationSchema.entities[relationship.destinationEntityName],
+                    let target = destinationSchema.tables[destinationTable]
+                else { continue }
+                var keys = "SELECT \"_id\" FROM \(sqlIdentifier(target.name))"
+                if target.hasEntityColumn {
+                    keys += " WHERE \"_entity\" IN (\(destination.schema.hierarchyNames.map(sqlLiteral).joined(separator: ", ")))"
+                }
+                let name = sqlIdentifier(column.name)
+                try database.execute(
+                    "UPDATE \(sqlIdentifier(table.name)) SET \(name) = NULL WHERE \(name) IS NOT NULL AND \(name) NOT IN (\(keys))")
+            }
+        }
+    }
+
+    private func renamePrimaryKeyCounters() throws {
+        let rows = try database.query("SELECT tableName, lastKey FROM _primarykey")
+        try database.execute("DELETE FROM _primarykey")
+        for row in rows {
+            guard let name = row[0].textValue, let destination = plan.destinationEntity(for: name),
+                destinationSchema.tables[destination] != nil
+            else { continue }
+            try database.execute(
+                "INSERT OR REPLACE INTO _primarykey (tableName, lastKey) VALUES (?, ?)", [.text(destination), row[1]])
+        }
+    }
+
+    private func checkUniqueness() throws {
+        for mapping in destinationSchema.entities.values.sorted(by: { $0.schema.name < $1.schema.name }) {
+            let table = mapping.table
+            for keys in mapping.schema.entity.uniquenessConstraints {
+                let columns = keys.compactMap { table.column(named: $0) }
+                guard columns.count == keys.count else { continue }
+                var conditions = columns.map { "\(sqlIdentifier($0.name)) IS NOT NULL" }
+                if table.hasEntityColumn {
+                    conditions.append("\"_entity\" IN (\(mapping.schema.hierarchyNames.map(sqlLiteral).joined(separator: ", ")))")
+                }
+                let grouped = columns.map(\.comparableSQL).joined(separator: ", ")
+                let rows = try database.query(
+                    "SELECT group_concat(\"_id\", ', '), \(columns.map { sqlIdentifier($0.name) }.joined(separator: ", ")) "
+                        + "FROM \(sqlIdentifier(table.name)) WHERE \(conditions.joined(separator: " AND ")) "
+                        + "GROUP BY \(grouped) HAVING count(*) > 1 LIMIT 5")
+                guard !rows.isEmpty else { continue }
+                let groups = rows.map { row -> String in
+                    let values = zip(keys, row.dropFirst()).map { "\($0) = \(Self.show($1))" }.joined(separator: ", ")
+                    return "objects \(row[0].textValue ?? "") share \(values)"
+                }
+                throw MigrationError(
+                    .constraintViolated, entity: mapping.schema.name,
+                    reason: "existing objects violate the uniqueness constraint (\(keys.joined(separator: ", "))): "
+                        + groups.joined(separator: "; "))
+            }
+        }
+    }
+
+    private static func show(_ value: SQLiteValue) -> String {
+        switch value {
+        case .text(let t): return "'\(t)'"
+        case .null: return "nil"
+        default: return value.jsonText
+        }
+    }
+
+    private func recordVersionHashes() throws {
+        try database.execute("DELETE FROM _metadata WHERE key LIKE 'versionHash.%'")
+        for (name, hash) in plan.destination.entityVersionHashesByName {
+            try database.execute(
+                "INSERT INTO _metadata (key, value) VALUES (?, ?)", [.text("versionHash.\(name)"), .text(hash.hexString)])
+        }
+        if let version = plan.destination.versionIdentifier {
+            try database.execute(
+                "INSERT INTO _metadata (key, value) VALUES ('modelVersion', ?) "
+                    + "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(version)])
+        } else {
+            try database.execute("DELETE FROM _metadata WHERE key = 'modelVersion'")
+        }
+    }
+}
