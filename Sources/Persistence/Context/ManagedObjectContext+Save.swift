@@ -14,7 +14,8 @@ extension ManagedObjectContext {
     public func save() throws {
         let pending = changed.values.filter { $0.hasChanges }
         guard !pending.isEmpty else { return }
-        let inserted = pending.filter { $0.isInserted }
+        // Inserted objects in insertion order, so that keys follow it (deterministic stores).
+        let inserted = pending.filter { $0.isInserted }.sorted { $0.objectID.insertionNumber < $1.objectID.insertionNumber }
         let deleted = pending.filter { $0.isDeleted }
         let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
         for object in inserted + updated { object.willSave() }
