@@ -208,3 +208,17 @@ import Testing
         try database.close()
     }
 }
+
+extension MigrationRelationshipTests {
+    @Test func linksMovingIntoAJoinTableAreRefusedRatherThanLost() throws {
+        let v1 = Self.carsAndPeople(version: "1")
+        // Car.owner becomes Car.owners, to-many both ways: many-to-many.
+        let v2 = Self.carsAndPeople(
+            version: "2",
+            carOwner: Relationship("owners", to: "Person", inverse: "cars", toMany: true, renamingIdentifier: "owner"),
+            personCars: Relationship("cars", to: "Car", inverse: "owners", toMany: true))
+        let error = try #require(throws: MigrationError.self) { try MigrationPlan.infer(from: v1, to: v2) }
+        #expect(error.kind == .cannotInfer)
+        #expect(error.description.contains("(Car.owners): its links move between a to-one column and a join table"), "\(error)")
+    }
+}

@@ -193,12 +193,17 @@ public struct StoreMigrator {
         return stored
     }
 
-    /// Copies the store file aside: written to a temporary name, then renamed into place.
+    /// Copies the store file aside: to a temporary name beside it, then renamed into place
+    /// with rename(2), so the copy is whole or absent.
     private static func copy(_ path: String, to backup: URL) throws {
+        let partial = backup.path + ".partial-\(UUID().uuidString)"
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            try data.write(to: backup, options: .atomic)
+            try FileManager.default.copyItem(atPath: path, toPath: partial)
+            guard rename(partial, backup.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
         } catch {
+            try? FileManager.default.removeItem(atPath: partial)
             throw MigrationError(
                 .backupFailed, reason: "the copy \(backup.path) could not be written (\(error.localizedDescription))",
                 path: path)
