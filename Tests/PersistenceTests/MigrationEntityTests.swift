@@ -245,3 +245,33 @@ import Testing
         try database.close()
     }
 }
+
+extension MigrationEntityTests {
+    @Test func anIndexAddedOrRemovedAloneIsSyncedThoughTheHashesAreEqual() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") {
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("year", .integer16, indexed: true)
+            }
+        }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Book") {
+                Attribute("title", .string, indexed: true)
+                Attribute("year", .integer16)
+            }
+        }
+        #expect(v1.entityVersionHashesByName == v2.entityVersionHashesByName)
+        let store = TemporaryStore()
+        try fill(store, v1, "Book", [["title": "A", "year": 1963]])
+        let plans = try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1, v2]).plans()
+        #expect(plans.flatMap(\.steps).map(\.description) == [
+            "Book: index Book_title_index added", "Book: index Book_year_index removed",
+        ])
+        let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1, v2])
+        defer { removeBackup(store) }
+        #expect(try container.viewContext.fetch(FetchRequest(entityName: "Book")).first?["title"] as? String == "A")
+        let indexes = try store.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        #expect(indexes.compactMap { $0[0].textValue } == ["Book_title_index"])
+        #expect(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1, v2]).plans().isEmpty)
+    }
+}

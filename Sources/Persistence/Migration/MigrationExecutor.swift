@@ -45,7 +45,12 @@ struct MigrationExecutor {
             try MigrationDerivations(plan: plan, database: database, schema: destinationSchema).recompute()
             try checkUniqueness()
             try createIndexes()
+        } else {
+            try dropStaleIndexes()
+            try checkUniqueness()
+            try createIndexes()
         }
+        try renameTombstoneEntities()
         try recordVersionHashes()
     }
 
@@ -82,6 +87,69 @@ struct MigrationExecutor {
         }
     }
 
+    /// The destination schema's indexes on entity tables, by name, with their table.
+    static func entityIndexes(of schema: StoreSchema) -> [String: (table: String, sql: String)] {
+        var result: [String: (table: String, sql: String)] = [:]
+        for statement in schema.createStatements where isIndex(statement) {
+            var rest = Substring(statement)
+            for prefix in ["CREATE INDEX ", "CREATE UNIQUE INDEX ", "IF NOT EXISTS "] where rest.hasPrefix(prefix) {
+                rest = rest.dropFirst(prefix.count)
+            }
+            guard let (name, after) = quotedName(rest), after.hasPrefix(" ON "),
+                let (table, _) = quotedName(after.dropFirst(" ON ".count)), schema.tables[table] != nil
+            else { continue }
+            result[name] = (table, statement)
+        }
+        return result
+    }
+
+    /// The store's indexes on the destination's entity tables (not SQLite's own).
+    private func existingEntityIndexes() throws -> [String] {
+        let tables = destinationSchema.tables.keys.sorted()
+        guard !tables.isEmpty else { return [] }
+        return try database.query(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ("
+                + tables.map(sqlLiteral).joined(separator: ", ") + ")"
+        ).compactMap { $0.first?.textValue }
+    }
+
+    /// Drops indexes the destination no longer has, when the tables are kept.
+    private func dropStaleIndexes() throws {
+        let wanted = Self.entityIndexes(of: destinationSchema)
+        for name in try existingEntityIndexes() where wanted[name] == nil {
+            try database.execute("DROP INDEX \(sqlIdentifier(name))")
+        }
+    }
+
+    /// Renames entities in the `_tombstone` records of deleted objects, when there are any.
+    private func renameTombstoneEntities() throws {
+        guard try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = '_tombstone'").int64Value == 1 else { return }
+        for (destination, source) in plan.sourceEntityNames where destination != source {
+            try database.execute("UPDATE _tombstone SET entity = ? WHERE entity = ?", [.text(destination), .text(source)])
+        }
+    }
+
+    /// A quoted SQL identifier at the start of `text`, unquoted, and the text after it.
+    static func quotedName(_ text: Substring) -> (String, Substring)? {
+        guard text.hasPrefix("\"") else { return nil }
+        var name = ""
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let c = text[index]
+            index = text.index(after: index)
+            if c == "\"" {
+                if index < text.endIndex, text[index] == "\"" {
+                    name.append("\"")
+                    index = text.index(after: index)
+                    continue
+                }
+                return (name, text[index...])
+            }
+            name.append(c)
+        }
+        return nil
+    }
+
     private static func isIndex(_ statement: String) -> Bool {
         statement.hasPrefix("CREATE INDEX") || statement.hasPrefix("CREATE UNIQUE INDEX")
     }
@@ -92,20 +160,7 @@ struct MigrationExecutor {
         for word in ["CREATE ", "VIRTUAL ", "TABLE ", "IF NOT EXISTS "] where rest.hasPrefix(word) {
             rest = rest.dropFirst(word.count)
         }
-        if rest.hasPrefix("\"") {
-            rest = rest.dropFirst()
-            var name = ""
-            var iterator = rest.makeIterator()
-            while let c = iterator.next() {
-                if c == "\"" {
-                    guard let next = iterator.next() else { break }
-                    if next == "\"" { name.append("\""); continue }
-                    break
-                }
-                name.append(c)
-            }
-            return name
-        }
+        if let (name, _) = quotedName(rest) { return name }
         return rest.split(whereSeparator: { $0 == " " || $0 == "(" }).first.map(String.init)
     }
 

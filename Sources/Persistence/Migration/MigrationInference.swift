@@ -59,7 +59,7 @@ struct MigrationInference {
                 .removeEntity, entity: old.name,
                 detail: "entity removed: its objects and their values will be deleted", losesData: true))
         }
-        if steps.contains(where: { ![.changeHashModifier, .makeOptional, .changeOrdering].contains($0.kind) }) {
+        if steps.contains(where: { !MigrationPlan.modelOnlyKinds.contains($0.kind) }) {
             addDerivedRecomputation()
         }
     }

@@ -22,8 +22,13 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// Whether the plan changes the tables (anything beyond version hash modifiers and
     /// changes that only the model sees).
     package var rebuildsTables: Bool {
-        steps.contains { ![.changeHashModifier, .makeOptional, .changeOrdering].contains($0.kind) }
+        steps.contains { !Self.modelOnlyKinds.contains($0.kind) }
     }
+
+    /// Changes that leave the tables as they are (indexes are created and dropped in place).
+    package static let modelOnlyKinds: Set<MigrationStep.Kind> = [
+        .changeHashModifier, .makeOptional, .changeOrdering, .addIndex, .removeIndex,
+    ]
 
     /// Whether existing values are lost by some step.
     public var losesData: Bool { steps.contains(where: \.losesData) }
@@ -48,6 +53,27 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// The destination entity a source entity becomes, if any.
     package func destinationEntity(for sourceName: String) -> String? {
         sourceEntityNames.first { $0.value == sourceName }?.key
+    }
+
+    /// A plan that only brings a store's indexes in line with `model`, for a store whose
+    /// version hashes already match (indexes are not part of version hashes); nil when the
+    /// store has exactly the model's indexes. `existing` names the store's indexes on
+    /// entity tables.
+    package static func indexSync(for model: ManagedObjectModel, existing: Set<String>) throws -> MigrationPlan? {
+        try model.freeze()
+        let schema = StoreSchema(model: model)
+        let expected = MigrationExecutor.entityIndexes(of: schema)
+        let wanted = Set(expected.keys)
+        guard wanted != existing else { return nil }
+        var steps: [MigrationStep] = []
+        for name in wanted.subtracting(existing).sorted() {
+            steps.append(MigrationStep(.addIndex, entity: expected[name]?.table ?? "?", detail: "index \(name) added"))
+        }
+        for name in existing.subtracting(wanted).sorted() {
+            steps.append(MigrationStep(.removeIndex, entity: name.split(separator: "_").first.map(String.init) ?? "?", detail: "index \(name) removed"))
+        }
+        return MigrationPlan(
+            source: model, destination: model, steps: steps, sourceEntityNames: [:], sourcePropertyNames: [:])
     }
 
     /// Infers the plan that migrates a store from `source` to `destination`, as Core Data's

@@ -71,6 +71,11 @@ public struct StoreMigrator {
     public func plans() throws -> [MigrationPlan] {
         let stored = try Self.storedVersionHashes(at: storeURL.path)
         do {
+            if stored == destination.entityVersionHashesByName.mapValues(\.hexString) {
+                // Indexes are not part of version hashes: a version may add or drop one alone.
+                let existing = try Self.storedIndexNames(at: storeURL.path, tables: Set(stored.keys))
+                return try MigrationPlan.indexSync(for: destination, existing: existing).map { [$0] } ?? []
+            }
             return try Self.plans(from: stored, to: destination, versions: versions)
         } catch var error as MigrationError {
             error.path = storeURL.path
@@ -145,7 +150,7 @@ public struct StoreMigrator {
             model.entityVersionHashesByName.mapValues(\.hexString)
         }
         let target = hashes(destination)
-        if stored == target { return [] }
+        if stored == target { return [] }  // (index-only differences: see `plans()`)
         guard let sourceIndex = versions.lastIndex(where: { hashes($0) == stored }) else {
             let names = versions.map { $0.versionIdentifier ?? "?" }
             throw MigrationError(
@@ -191,6 +196,18 @@ public struct StoreMigrator {
             }
         }
         return stored
+    }
+
+    /// The names of the indexes a store keeps on the given tables (not SQLite's own).
+    package static func storedIndexNames(at path: String, tables: Set<String>) throws -> Set<String> {
+        let database = try Database(path: path, mode: .readOnly)
+        defer { try? database.close() }
+        let rows = try database.query(
+            "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        return Set(rows.compactMap { row in
+            guard let name = row[0].textValue, let table = row[1].textValue, tables.contains(table) else { return nil }
+            return name
+        })
     }
 
     /// Copies the store file aside: to a temporary name beside it, then renamed into place
