@@ -40,15 +40,19 @@ struct MigrationExecutor {
             for table in sourceSchema.tables.keys.sorted() {
                 try database.execute("DROP TABLE \(sqlIdentifier(Self.aside(table)))")
             }
+            // Plain indexes first, so that recomputing derived values (`@count` through an
+            // inverse's column) and clearing dangling keys use them.
+            try createIndexes(unique: false)
             try clearDanglingReferences()
             try renamePrimaryKeyCounters()
             try MigrationDerivations(plan: plan, database: database, schema: destinationSchema).recompute()
             try checkUniqueness()
-            try createIndexes()
+            try createIndexes(unique: true)
         } else {
             try dropStaleIndexes()
             try checkUniqueness()
-            try createIndexes()
+            try createIndexes(unique: false)
+            try createIndexes(unique: true)
         }
         try renameTombstoneEntities()
         try recordVersionHashes()
@@ -77,8 +81,9 @@ struct MigrationExecutor {
         }
     }
 
-    private func createIndexes() throws {
-        for statement in destinationSchema.createStatements where Self.isIndex(statement) {
+    private func createIndexes(unique: Bool) throws {
+        for statement in destinationSchema.createStatements
+        where Self.isIndex(statement) && statement.hasPrefix("CREATE UNIQUE") == unique {
             var sql = statement
             for prefix in ["CREATE INDEX ", "CREATE UNIQUE INDEX "] where sql.hasPrefix(prefix) {
                 sql = prefix + "IF NOT EXISTS " + sql.dropFirst(prefix.count)
@@ -311,7 +316,12 @@ struct MigrationExecutor {
         if otherTable.hasEntityColumn {
             filter += " AND j.\"_entity\" IN (\(otherEntity.hierarchyNames.map(sqlLiteral).joined(separator: ", ")))"
         }
-        let from = "\(sqlIdentifier(Self.aside(otherTable.name))) AS j"
+        let aside = Self.aside(otherTable.name)
+        let from = "\(sqlIdentifier(aside)) AS j"
+        // The set-aside table lost its indexes: one on the key column keeps this linear.
+        try database.execute(
+            "CREATE INDEX IF NOT EXISTS \(sqlIdentifier(aside + "_" + keyColumn)) ON \(sqlIdentifier(aside)) "
+                + "(\(sqlIdentifier(keyColumn)))")
         let crowded = try database.query(
             "SELECT j.\(sqlIdentifier(keyColumn)), group_concat(j.\"_id\", ', ') FROM \(from) WHERE "
                 + filter.replacingOccurrences(of: " = src.\"_id\"", with: " IS NOT NULL")
