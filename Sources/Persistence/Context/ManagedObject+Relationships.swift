@@ -63,10 +63,16 @@ extension ManagedObject {
     package func object(at position: Int) -> ManagedObject? {
         fireFaultIfNeeded()
         switch slots[position] {
-        case .toOne(let object): return object
+        case .toOne(let object):
+            // A destination deleted by a save (a No Action reference) reads as nil.
+            if let object, object.isDeleted, object.managedObjectContext == nil { return nil }
+            return object
         case .toOneFault(let id):
             guard let id, let context = managedObjectContext else { return nil }
-            let object = try? context.object(with: id)
+            var object = try? context.object(with: id)
+            // A reference to a row that no longer exists (No Action) reads as nil.
+            object?.fireFaultIfNeeded()
+            if object?.managedObjectContext == nil { object = nil }
             slots[position] = .toOne(object)
             if var committed = committedSlots, case .toOneFault = committed[position] {
                 committed[position] = .toOne(object)
@@ -83,13 +89,16 @@ extension ManagedObject {
         case .toMany(let objects): return objects
         case .toManyFault:
             guard let context = managedObjectContext else { return [] }
-            var loaded = context.loadToMany(self, relationship: relationship(at: position))
+            let stored = context.loadToMany(self, relationship: relationship(at: position))
+            var loaded = stored
             if let pending = pendingToMany.removeValue(forKey: position) {
-                loaded.removeAll { pending.removed.contains(ObjectIdentifier($0)) }
+                loaded.removeAll { pending.removed[ObjectIdentifier($0)] != nil }
                 for object in pending.added where !loaded.contains(where: { $0 === object }) { loaded.append(object) }
             }
             slots[position] = .toMany(loaded)
-            if committedSlots != nil { committedSlots?[position] = .toMany(loaded) }
+            // The committed value is what the store holds, so that a save writes the
+            // pending edits (join tables are written from this difference).
+            if committedSlots != nil { committedSlots?[position] = .toMany(stored) }
             return loaded
         default: return []
         }
@@ -141,14 +150,16 @@ extension ManagedObject {
         guard let position = schema.propertyIndex[key] else { return }
         let relationship = relationship(at: position)
         if relationship.isToMany {
+            fireFaultIfNeeded()
             if case .toManyFault = slots[position] {
                 pendingToMany[position, default: PendingToMany()].added.append(source)
-                pendingToMany[position]?.removed.remove(ObjectIdentifier(source))
+                pendingToMany[position]?.removed[ObjectIdentifier(source)] = nil
                 managedObjectContext?.objectDidChange(self)
                 return
             }
-            var current = objects(at: position)
+            guard case .toMany(var current) = slots[position] else { return }
             guard !current.contains(where: { $0 === source }) else { return }
+            slots[position] = .toManyFault  // so that appending does not copy the array
             current.append(source)
             slots[position] = .toMany(current)
         } else {
@@ -165,7 +176,7 @@ extension ManagedObject {
         guard let position = schema.propertyIndex[key] else { return }
         if relationship(at: position).isToMany {
             if case .toManyFault = slots[position] {
-                pendingToMany[position, default: PendingToMany()].removed.insert(ObjectIdentifier(source))
+                pendingToMany[position, default: PendingToMany()].removed[ObjectIdentifier(source)] = source
                 pendingToMany[position]?.added.removeAll { $0 === source }
                 managedObjectContext?.objectDidChange(self)
                 return

@@ -100,7 +100,8 @@ public struct ObjectConstruction {
 /// Objects added to and removed from a to-many relationship that has not been loaded.
 package struct PendingToMany {
     var added: [ManagedObject] = []
-    var removed: Set<ObjectIdentifier> = []
+    /// Removed objects, kept so that a save can name them in join tables.
+    var removed: [ObjectIdentifier: ManagedObject] = [:]
 }
 
 /// A property's value inside an object.

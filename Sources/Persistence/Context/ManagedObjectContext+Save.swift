@@ -58,6 +58,7 @@ extension ManagedObjectContext {
                 try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
                 try store.deleteRow(table: object.schema.rootName, primaryKey: key)
             }
+            try writeJoinRows(deleted: deleted, keys: keys)
         }
         didSave(inserted: inserted, updated: updated, deleted: deleted, keys: keys, trumped: trumped)
     }
@@ -75,7 +76,8 @@ extension ManagedObjectContext {
         let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
         for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
             var next = try store.allocatePrimaryKeys(table: table, count: objects.count)
-            for object in objects {
+            // In insertion order, so that rows (and to-manys read by `_id`) keep it.
+            for object in objects.sorted(by: { $0.objectID.insertionOrder < $1.objectID.insertionOrder }) {
                 keys[ObjectIdentifier(object)] = next
                 next += 1
             }

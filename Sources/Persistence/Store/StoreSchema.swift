@@ -15,6 +15,10 @@ package struct StoreSchema: Sendable {
     package let tables: [String: TableMapping]
     /// Per-entity mappings by entity name.
     package let entities: [String: EntityMapping]
+    /// Join tables, by name order (see `JoinTableMapping`).
+    package let joinTables: [JoinTableMapping]
+    /// The join side of each join-table relationship, by entity and relationship name.
+    package let joinSides: [String: [String: JoinSide]]
 
     /// Maps a frozen model.
     package init(model: ManagedObjectModel) {
@@ -41,6 +45,7 @@ package struct StoreSchema: Sendable {
         }
         self.tables = tables
         self.entities = entities
+        (joinSides, joinTables) = Self.joinTables(schemas: schemas, tableNames: Set(tables.keys))
     }
 }
 
