@@ -165,17 +165,31 @@ import Testing
         #expect(try owners(PersistentContainer(model: v1.copy(), storeURL: store.url)) == ["A": "Ana", "B": "Ana", "C": "Bo", "D": "-"])
     }
 
-    @Test func orderedAndUnorderedSwapWithoutTouchingTheTables() throws {
+    @Test func orderedAndUnorderedSwapKeepingTheOrder() throws {
         let v1 = Self.carsAndPeople(version: "1")
         let v2 = Self.carsAndPeople(version: "2", personCars: Relationship("cars", to: "Car", inverse: "owner", toMany: true, ordered: true))
         let store = TemporaryStore()
         try fill(store, v1)
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
         #expect(plan.steps.map(\.description) == ["Person.cars: becomes ordered (current order kept)"])
-        #expect(!plan.rebuildsTables)
-        let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
+        do {
+            let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
+            removeBackup(store)
+            #expect(try cars(container) == ["Ana": ["A", "B"], "Bo": ["C"], "Cy": []])
+            let ana = try #require(try container.viewContext.fetch(
+                FetchRequest(entityName: "Person", predicate: try FetchPredicate("name == %@", "Ana"))).first)
+            #expect(ana.objects(forKey: "cars").compactMap { $0["plate"] as? String } == ["A", "B"])
+            // Reorder, then go back to unordered: the links stay.
+            let b = ana.objects(forKey: "cars")[1]
+            ana.removeObject(b, forKey: "cars")
+            ana.addObject(b, forKey: "cars")
+            try container.viewContext.save()
+        }
+        let v3 = Self.carsAndPeople(version: "3")
+        let container = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2, v3])
         defer { removeBackup(store) }
         #expect(try cars(container) == ["Ana": ["A", "B"], "Bo": ["C"], "Cy": []])
+        #expect(try owners(container) == ["A": "Ana", "B": "Ana", "C": "Bo", "D": "-"])
     }
 
     @Test func aRelationshipToAnUnrelatedEntityIsRefused() throws {
@@ -210,15 +224,53 @@ import Testing
 }
 
 extension MigrationRelationshipTests {
-    @Test func linksMovingIntoAJoinTableAreRefusedRatherThanLost() throws {
+    /// Car.owners ↔ Person.cars, many-to-many, renamed as given.
+    static func manyToMany(version: String, cars: String = "cars", owners: String = "owners", ids: (String?, String?) = (nil, nil))
+        -> ManagedObjectModel
+    {
+        carsAndPeople(
+            version: version,
+            carOwner: Relationship(owners, to: "Person", inverse: cars, toMany: true, renamingIdentifier: ids.0),
+            personCars: Relationship(cars, to: "Car", inverse: owners, toMany: true, renamingIdentifier: ids.1))
+    }
+
+    @Test func aToOneBecomesManyToManyAndARenamedJoinTableKeepsEveryLink() throws {
         let v1 = Self.carsAndPeople(version: "1")
-        // Car.owner becomes Car.owners, to-many both ways: many-to-many.
-        let v2 = Self.carsAndPeople(
-            version: "2",
-            carOwner: Relationship("owners", to: "Person", inverse: "cars", toMany: true, renamingIdentifier: "owner"),
-            personCars: Relationship("cars", to: "Car", inverse: "owners", toMany: true))
-        let error = try #require(throws: MigrationError.self) { try MigrationPlan.infer(from: v1, to: v2) }
-        #expect(error.kind == .cannotInfer)
-        #expect(error.description.contains("(Car.owners): its links move between a to-one column and a join table"), "\(error)")
+        let v2 = Self.manyToMany(version: "2", ids: ("owner", nil))
+        let v3 = Self.manyToMany(version: "3", cars: "vehicles", owners: "drivers", ids: ("owners", "cars"))
+        let store = TemporaryStore()
+        try fill(store, v1)
+        let expected = ["Ana": ["A", "B"], "Bo": ["C"], "Cy": []]
+        do {
+            let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1, v2])
+            removeBackup(store)
+            #expect(try cars(container) == expected)
+            var holders: [String: [String]] = [:]
+            for car in try container.viewContext.fetch(FetchRequest(entityName: "Car")) {
+                holders[car["plate"] as? String ?? "?"] = car.objects(forKey: "owners").compactMap { $0["name"] as? String }
+            }
+            #expect(holders == ["A": ["Ana"], "B": ["Ana"], "C": ["Bo"], "D": []])
+            // A second owner for C, then the rename to v3.
+            let cy = try #require(try container.viewContext.fetch(
+                FetchRequest(entityName: "Person", predicate: try FetchPredicate("name == %@", "Cy"))).first)
+            let c = try #require(try container.viewContext.fetch(
+                FetchRequest(entityName: "Car", predicate: try FetchPredicate("plate == %@", "C"))).first)
+            cy.addObject(c, forKey: "cars")
+            try container.viewContext.save()
+        }
+        let container = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2, v3])
+        defer { removeBackup(store) }
+        #expect(try cars(container, key: "vehicles") == ["Ana": ["A", "B"], "Bo": ["C"], "Cy": ["C"]])
+        let tables = try store.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].textValue }
+        #expect(tables.contains("Car_drivers") && !tables.contains("Car_owners"), "\(tables)")
+        // Back to to-one: refused while car C has two owners, naming it.
+        let v4 = Self.carsAndPeople(
+            version: "4", carOwner: Relationship("owner", to: "Person", inverse: "cars", renamingIdentifier: "drivers"),
+            personCars: Relationship("cars", to: "Car", inverse: "owner", toMany: true, renamingIdentifier: "vehicles"))
+        let error = try #require(throws: MigrationError.self) {
+            try StoreMigrator(storeURL: store.url, destination: v4, versions: [v1, v2, v3]).dryRun()
+        }
+        #expect(error.kind == .tooManyDestinations)
+        #expect(error.description.contains("(Car.owner): it becomes to-one, but some objects have more than one destination (Car "), "\(error)")
     }
 }

@@ -141,7 +141,10 @@ import Testing
         maker["name"] = "Fiat"
         let panda = try #require(try container.viewContext.fetch(FetchRequest(entityName: "Car", predicate: try FetchPredicate("numberPlate == %@", "AB-123"))).first)
         panda.setObject(maker, forKey: "createdBy")
+        let ada = try #require(try container.viewContext.fetch(FetchRequest(entityName: "Person", predicate: try FetchPredicate("firstName == %@", "Ada"))).first)
+        panda.addObject(ada, forKey: "previousOwners")
         try container.viewContext.save()
+        #expect(try store.rows("SELECT count(*) FROM Car_previousOwners")[0][0].int64Value == 1)
         #expect(try store.rows("SELECT value FROM _metadata WHERE key = 'modelVersion'")[0][0].textValue == "3")
     }
 

@@ -20,12 +20,21 @@ struct MigrationExecutor {
     let database: Database
     let sourceSchema: StoreSchema
     let destinationSchema: StoreSchema
+    /// The tables the store had before the migration.
+    let existingTables: Set<String>
 
-    init(plan: MigrationPlan, database: Database) {
+    init(plan: MigrationPlan, database: Database) throws {
         self.plan = plan
         self.database = database
         self.sourceSchema = StoreSchema(model: plan.source)
         self.destinationSchema = StoreSchema(model: plan.destination)
+        self.existingTables = Set(
+            try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.textValue })
+    }
+
+    /// The source tables the rebuild sets aside: entity tables and the join tables there are.
+    var sourceTableNames: [String] {
+        (Array(sourceSchema.tables.keys) + sourceSchema.joinTables.map(\.name).filter(existingTables.contains)).sorted()
     }
 
     static func aside(_ name: String) -> String { "_migrating_" + name }
@@ -37,7 +46,8 @@ struct MigrationExecutor {
             for table in destinationSchema.tables.values.sorted(by: { $0.name < $1.name }) {
                 try copyRows(into: table)
             }
-            for table in sourceSchema.tables.keys.sorted() {
+            for table in destinationSchema.joinTables { try copyLinks(into: table) }
+            for table in sourceTableNames {
                 try database.execute("DROP TABLE \(sqlIdentifier(Self.aside(table)))")
             }
             // Plain indexes first, so that recomputing derived values (`@count` through an
@@ -61,7 +71,7 @@ struct MigrationExecutor {
     // MARK: - Tables
 
     private func moveSourceTablesAside() throws {
-        for name in sourceSchema.tables.keys.sorted() {
+        for name in sourceTableNames {
             let indexes = try database.query(
                 "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL",
                 [.text(name)])
@@ -74,9 +84,12 @@ struct MigrationExecutor {
 
     private func createDestinationTables() throws {
         let existing = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.textValue })
+        let joinTables = Set(destinationSchema.joinTables.map(\.name))
         for statement in destinationSchema.createStatements where !Self.isIndex(statement) {
             let entityTable = destinationSchema.tables.keys.contains { statement.hasPrefix("CREATE TABLE \(sqlIdentifier($0)) (") }
-            if !entityTable, let name = Self.tableName(in: statement), existing.contains(name) { continue }
+            if !entityTable, let name = Self.tableName(in: statement), existing.contains(name), !joinTables.contains(name) {
+                continue
+            }
             try database.execute(statement)
         }
     }
@@ -85,7 +98,8 @@ struct MigrationExecutor {
         for statement in destinationSchema.createStatements
         where Self.isIndex(statement) && statement.hasPrefix("CREATE UNIQUE") == unique {
             var sql = statement
-            for prefix in ["CREATE INDEX ", "CREATE UNIQUE INDEX "] where sql.hasPrefix(prefix) {
+            for prefix in ["CREATE INDEX ", "CREATE UNIQUE INDEX "]
+            where sql.hasPrefix(prefix) && !sql.hasPrefix(prefix + "IF NOT EXISTS") {
                 sql = prefix + "IF NOT EXISTS " + sql.dropFirst(prefix.count)
             }
             try database.execute(sql)
@@ -238,7 +252,7 @@ struct MigrationExecutor {
     }
 
     /// The source property a destination property comes from, with its source entity.
-    private func sourceProperty(of property: String, in schema: EntitySchema) -> (entity: EntitySchema, property: SchemaProperty)? {
+    func sourceProperty(of property: String, in schema: EntitySchema) -> (entity: EntitySchema, property: SchemaProperty)? {
         let declaring = declaringEntity(of: property, in: schema, model: plan.destination)
         guard let sourceName = plan.sourceEntity(for: declaring),
             let sourcePropertyName = plan.sourcePropertyNames[declaring]?[property],
@@ -271,7 +285,7 @@ struct MigrationExecutor {
             }
         case .toOne(let relationship, _):
             if let source, case .relationship(let was) = source.property {
-                return try links(of: was, in: source.entity, sourceTable: sourceTable, reversed: false, for: schema.name, relationship.name)
+                return try toOneValue(from: links(of: was, in: source.entity), sourceTable: sourceTable, for: schema.name, relationship.name)
             }
             // A new to-one whose inverse existed before: read the links from that side.
             if let inverse = relationship.inverseName,
@@ -279,61 +293,11 @@ struct MigrationExecutor {
                 let other = sourceProperty(of: inverse, in: destination),
                 case .relationship(let was) = other.property
             {
-                return try links(of: was, in: other.entity, sourceTable: sourceTable, reversed: true, for: schema.name, relationship.name)
+                return try toOneValue(
+                    from: links(of: was, in: other.entity)?.reversed, sourceTable: sourceTable, for: schema.name, relationship.name)
             }
             return ("NULL", [])
         }
-    }
-
-    /// The SQL for the destination key of a source relationship's link from `src`; when
-    /// `reversed`, of the link that points at `src` instead. Checks first that no row would
-    /// need more than one.
-    private func links(
-        of relationship: RelationshipDescription, in owner: EntitySchema, sourceTable: TableMapping,
-        reversed: Bool, for entity: String, _ property: String
-    ) throws -> (String, [SQLiteValue]) {
-        if relationship.isTransient { return ("NULL", []) }
-        let inverse = relationship.inverseName.flatMap { name in
-            plan.source.schema(for: relationship.destinationEntityName)?.relationship(named: name)
-        }
-        // Where the link's key lives: a to-one column on the owner, or the to-one inverse's
-        // column on the destination.
-        let ownerHoldsKey = !relationship.isToMany
-        let keyOnOther = relationship.isToMany && inverse.map { !$0.isToMany && !$0.isTransient } == true
-        if ownerHoldsKey != reversed {
-            // The key is in src's own row.
-            let column = ownerHoldsKey ? relationship.name : (inverse?.name ?? "")
-            guard ownerHoldsKey || keyOnOther, sourceTable.column(named: column) != nil else { return ("NULL", []) }
-            return ("src.\(sqlIdentifier(column))", [])
-        }
-        // The key is in the other entity's rows, pointing at src.
-        let otherEntity = reversed ? owner : plan.source.schema(for: relationship.destinationEntityName)
-        let keyColumn = reversed ? relationship.name : (inverse?.name ?? "")
-        guard reversed ? ownerHoldsKey : keyOnOther, let otherEntity,
-            let otherTable = sourceSchema.tables[otherEntity.rootName]
-        else { return ("NULL", []) }
-        var filter = "j.\(sqlIdentifier(keyColumn)) = src.\"_id\""
-        if otherTable.hasEntityColumn {
-            filter += " AND j.\"_entity\" IN (\(otherEntity.hierarchyNames.map(sqlLiteral).joined(separator: ", ")))"
-        }
-        let aside = Self.aside(otherTable.name)
-        let from = "\(sqlIdentifier(aside)) AS j"
-        // The set-aside table lost its indexes: one on the key column keeps this linear.
-        try database.execute(
-            "CREATE INDEX IF NOT EXISTS \(sqlIdentifier(aside + "_" + keyColumn)) ON \(sqlIdentifier(aside)) "
-                + "(\(sqlIdentifier(keyColumn)))")
-        let crowded = try database.query(
-            "SELECT j.\(sqlIdentifier(keyColumn)), group_concat(j.\"_id\", ', ') FROM \(from) WHERE "
-                + filter.replacingOccurrences(of: " = src.\"_id\"", with: " IS NOT NULL")
-                + " GROUP BY j.\(sqlIdentifier(keyColumn)) HAVING count(*) > 1 LIMIT 5")
-        if !crowded.isEmpty {
-            let list = crowded.map { "\(entity) \($0[0].int64Value ?? 0) has \(otherEntity.name) \($0[1].textValue ?? "")" }
-            throw MigrationError(
-                .tooManyDestinations, entity: entity, property: property,
-                reason: "it becomes to-one, but some objects have more than one destination ("
-                    + list.joined(separator: "; ") + ")")
-        }
-        return ("(SELECT j.\"_id\" FROM \(from) WHERE \(filter) LIMIT 1)", [])
     }
 
     // MARK: - After the copy

@@ -322,15 +322,6 @@ struct MigrationInference {
                 detail: relationship.isTransient ? "becomes transient: its links will be deleted" : "becomes stored; it starts empty",
                 losesData: relationship.isTransient))
         }
-        if !was.isTransient, !relationship.isTransient,
-            Self.keepsLinksInColumn(was, model: source) != Self.keepsLinksInColumn(relationship, model: destination)
-        {
-            throw MigrationError(
-                .cannotInfer, entity: entity, property: name,
-                reason: "its links move between a to-one column and a join table (it becomes or stops "
-                    + "being many-to-many, or loses or gains its to-one inverse); moving them needs a "
-                    + "mapping model")
-        }
         if was.isToMany != relationship.isToMany {
             steps.append(MigrationStep(
                 .changeCardinality, entity: entity, property: name,
@@ -347,16 +338,6 @@ struct MigrationInference {
                 .changeHashModifier, entity: entity, property: name,
                 detail: "version hash modifier changed (no schema change)"))
         }
-    }
-
-    /// Whether a relationship's links live in a to-one column (its own, or its to-one
-    /// inverse's), rather than in a join table.
-    static func keepsLinksInColumn(_ relationship: RelationshipDescription, model: ManagedObjectModel) -> Bool {
-        if !relationship.isToMany { return true }
-        guard let inverse = relationship.inverseName,
-            let back = model.schema(for: relationship.destinationEntityName)?.relationship(named: inverse)
-        else { return false }
-        return !back.isToMany && !back.isTransient
     }
 
     /// Whether two source entities are in one inheritance line (one is the other's ancestor).

@@ -27,7 +27,7 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
 
     /// Changes that leave the tables as they are (indexes are created and dropped in place).
     package static let modelOnlyKinds: Set<MigrationStep.Kind> = [
-        .changeHashModifier, .makeOptional, .changeOrdering, .addIndex, .removeIndex,
+        .changeHashModifier, .makeOptional, .addIndex, .removeIndex,
     ]
 
     /// Whether existing values are lost by some step.
