@@ -274,3 +274,37 @@ extension MigrationRelationshipTests {
         #expect(error.description.contains("(Car.owner): it becomes to-one, but some objects have more than one destination (Car "), "\(error)")
     }
 }
+
+extension MigrationRelationshipTests {
+    @Test func aNewCountOverAManyToManyIsComputedFromTheJoinTable() throws {
+        let v1 = Self.manyToMany(version: "1")
+        let v2 = Self.carsAndPeople(
+            version: "2", carOwner: Relationship("owners", to: "Person", inverse: "cars", toMany: true),
+            personCars: Relationship("cars", to: "Car", inverse: "owners", toMany: true))
+        v2.modifyEntity(named: "Person") {
+            $0.attributes.append(AttributeDescription(name: "carCount", type: .integer32, derivationExpression: "cars.@count"))
+        }
+        let store = TemporaryStore()
+        do {
+            let container = try PersistentContainer(model: v1, storeURL: store.url)
+            let context = container.viewContext
+            var cars: [ManagedObject] = []
+            for plate in ["A", "B", "C"] {
+                let car = try context.insertObject(forEntityName: "Car")
+                car["plate"] = plate
+                cars.append(car)
+            }
+            for (name, count) in [("Ana", 3), ("Bo", 1), ("Cy", 0)] {
+                let person = try context.insertObject(forEntityName: "Person")
+                person["name"] = name
+                for car in cars.prefix(count) { person.addObject(car, forKey: "cars") }
+            }
+            try context.save()
+        }
+        let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
+        defer { removeBackup(store) }
+        let people = try container.viewContext.fetch(FetchRequest(entityName: "Person", sortDescriptors: [SortKey("name")]))
+        #expect(people.map { $0.value(forKey: "carCount", as: Int32.self) } == [3, 1, 0])
+        #expect(try cars(container) == ["Ana": ["A", "B", "C"], "Bo": ["A"], "Cy": []])
+    }
+}

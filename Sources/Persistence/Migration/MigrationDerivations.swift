@@ -50,25 +50,20 @@ struct MigrationDerivations {
                     values.append((id, (try? RowCodec.decode(row[1], for: target, entity: step.entity)) ?? .null))
                 }
             case .count(let relationship):
-                guard let (other, inverse) = inverseColumn(of: relationship, in: mapping.schema) else { continue }
+                guard let (from, owner, _) = linkRows(of: relationship, in: mapping.schema) else { continue }
                 for row in try database.query(
-                    "SELECT src.\"_id\", (SELECT count(*) FROM \(sqlIdentifier(other.name)) AS j "
-                        + "WHERE j.\(sqlIdentifier(inverse)) = src.\"_id\") FROM \(table) AS src\(filter)")
+                    "SELECT src.\"_id\", (SELECT count(*) FROM \(from) WHERE \(owner) = src.\"_id\") FROM \(table) AS src\(filter)")
                 {
                     guard let id = row[0].int64Value else { continue }
                     values.append((id, .integer(row[1].int64Value ?? 0)))
                 }
             case .sum(let relationship, let key):
-                guard let (other, inverse) = inverseColumn(of: relationship, in: mapping.schema),
-                    let destination = mapping.schema.relationship(named: relationship).flatMap({ schema.entities[$0.destinationEntityName] }),
-                    let summed = destination.schema.attribute(named: key), other.column(named: key) != nil
+                guard let (from, owner, destination) = linkRows(of: relationship, in: mapping.schema),
+                    let summed = destination.schema.attribute(named: key), destination.table.column(named: key) != nil
                 else { continue }
                 var integers: [Int64: Int64] = [:]
                 var decimals: [Int64: Decimal] = [:]
-                for row in try database.query(
-                    "SELECT j.\(sqlIdentifier(inverse)), j.\(sqlIdentifier(key)) FROM \(sqlIdentifier(other.name)) AS j "
-                        + "WHERE j.\(sqlIdentifier(inverse)) IS NOT NULL")
-                {
+                for row in try database.query("SELECT \(owner), j.\(sqlIdentifier(key)) FROM \(from) WHERE \(owner) IS NOT NULL") {
                     guard let owner = row[0].int64Value else { continue }
                     switch (try? RowCodec.decode(row[1], for: summed, entity: destination.schema.name)) ?? .null {
                     case .integer(let v): integers[owner, default: 0] &+= v
@@ -118,13 +113,23 @@ struct MigrationDerivations {
         return nil
     }
 
-    /// The table and column of a to-many's to-one inverse, which stores its links.
-    private func inverseColumn(of relationship: String, in entity: EntitySchema) -> (TableMapping, String)? {
-        guard let r = entity.relationship(named: relationship), r.isToMany, let inverse = r.inverseName,
-            let destination = schema.entities[r.destinationEntityName],
-            let back = destination.schema.relationship(named: inverse), !back.isToMany,
+    /// Where a to-many's destinations are: a FROM clause whose destination rows are
+    /// aliased `j`, the SQL of the owner's key in it, and the destination's mapping. The
+    /// links are the to-one inverse's column, or the join table (`l`) joined to the rows.
+    private func linkRows(of relationship: String, in entity: EntitySchema) -> (String, String, EntityMapping)? {
+        guard let r = entity.relationship(named: relationship), r.isToMany,
+            let destination = schema.entities[r.destinationEntityName]
+        else { return nil }
+        let rows = "\(sqlIdentifier(destination.table.name)) AS j"
+        if let side = schema.joinSide(entity: entity.name, relationship: relationship) {
+            return (
+                "\(sqlIdentifier(side.table.name)) AS l JOIN \(rows) ON j.\"_id\" = l.\(sqlIdentifier(side.otherColumn))",
+                "l.\(sqlIdentifier(side.ownColumn))", destination
+            )
+        }
+        guard let inverse = r.inverseName, let back = destination.schema.relationship(named: inverse), !back.isToMany,
             destination.table.column(named: inverse) != nil
         else { return nil }
-        return (destination.table, inverse)
+        return (rows, "j.\(sqlIdentifier(inverse))", destination)
     }
 }
