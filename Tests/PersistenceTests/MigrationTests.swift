@@ -179,3 +179,31 @@ import Testing
         try container.viewContext.fetch(FetchRequest(entityName: entity, sortDescriptors: [SortKey(key)]))
     }
 }
+
+extension MigrationTests {
+    @Test func aStoreAnotherConnectionHoldsOpenIsNotCopiedHalfWay() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Book") { Attribute("title", .string) } }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") { Entity("Book") { Attribute("heading", .string, renamingIdentifier: "title") } }
+        let store = TemporaryStore()
+        try fill(store, v1, [["title": "A"]])
+        // A reader in the middle of a read transaction keeps the WAL from being truncated.
+        let reader = try Database(path: store.url.path, mode: .mustExist)
+        let writer = try PersistentContainer(model: v1.copy(), storeURL: store.url)
+        let book = try writer.viewContext.insertObject(forEntityName: "Book")
+        book["title"] = "B"
+        try writer.viewContext.save()
+        try reader.execute("BEGIN")
+        _ = try reader.query("SELECT count(*) FROM Book")
+        var migrator = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
+        migrator.busyTimeout = 0.05
+        let error = try #require(throws: MigrationError.self) { try migrator.migrate() }
+        #expect(error.kind == .backupFailed)
+        #expect(error.description.contains("another connection is using it"), "\(error)")
+        try reader.execute("COMMIT")
+        try reader.close()
+        try writer.viewContext.store.close()
+        try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
+        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
+        #expect(try store.rows("SELECT heading FROM Book ORDER BY heading").compactMap { $0[0].textValue } == ["A", "B"])
+    }
+}

@@ -35,7 +35,6 @@ struct MigrationInference {
         for entity in destinations {
             guard let sourceName = entityMap[entity.name], let old = source.entity(named: sourceName) else {
                 steps.append(MigrationStep(.addEntity, entity: entity.name, detail: "new entity; it starts with no objects"))
-                try checkNewEntity(entity)
                 continue
             }
             if sourceName != entity.name {
@@ -91,11 +90,6 @@ struct MigrationInference {
                 try claim(entity.name, entity.name)
             }
         }
-    }
-
-    private func checkNewEntity(_ entity: EntityDescription) throws {
-        // A new entity inside an existing hierarchy shares its root's table: fine.
-        _ = entity
     }
 
     private func checkParent(_ entity: EntityDescription, _ old: EntityDescription) throws {

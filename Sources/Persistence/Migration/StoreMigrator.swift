@@ -31,6 +31,9 @@ public struct StoreMigrator {
     public let destination: ManagedObjectModel
     /// The model versions a store may have been written with, oldest first.
     public let versions: [ManagedObjectModel]
+    /// How long to wait, in seconds, for other connections' locks (and for readers to let
+    /// the write-ahead log be checkpointed) before giving up.
+    public var busyTimeout: Double = 10
 
     /// A migrator to `destination`, for a store written with one of `versions` (oldest first;
     /// `destination` may be among them).
@@ -93,9 +96,16 @@ public struct StoreMigrator {
         let plans = try self.plans()
         guard !plans.isEmpty else { return [] }
         let path = storeURL.path
-        let database = try Database(path: path, mode: .mustExist)
+        let database = try Database(path: path, mode: .mustExist, busyTimeout: busyTimeout)
         defer { try? database.close() }
-        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        // Everything in the WAL must be in the file before it is copied.
+        let checkpoint = try database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        if checkpoint.first?.first?.int64Value != 0 {
+            throw MigrationError(
+                .backupFailed, reason: "another connection is using it, so its write-ahead log can't be "
+                    + "moved into the file before it is copied aside; close the other connections and retry",
+                path: path)
+        }
         let backup = Self.backupURL(for: storeURL)
         try Self.copy(path, to: backup)
         do {
