@@ -7,7 +7,8 @@ import Persistence
 /// bundle), passing transformable values through as the bytes the store keeps, since the
 /// tool does not know an app's transformers. The JSON logic is the library's
 /// (`StoreArchive`); these commands parse arguments, map errors to exit codes and print.
-/// Add a command by listing it in `group`.
+/// Add a command by listing it in `group`; `store`, `model` and `version` are the shared
+/// arguments, and `open`, `openExisting`, `requireStore` and `failure` the shared steps.
 enum StoreCommands {
     /// The `store` command group.
     static let group = ToolCommand(
@@ -26,9 +27,12 @@ enum StoreCommands {
         arguments: [store], options: [model, version],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             if FileManager.default.fileExists(atPath: path) {
-                throw ToolError(code: .failure, message: "error: \(path) already exists; store create makes a new store")
+                throw ToolError(
+                    code: .failure,
+                    message: "error: \(path) already exists; store create makes a new store")
             }
             let container = try open(path, loaded)
             try? container.viewContext.store.close()
@@ -49,24 +53,33 @@ enum StoreCommands {
             bad data (exit 65, naming the JSON path and @id) or a failed validation (every
             failure listed) the store is left unchanged. A missing store or file exits 66.
             """,
-        arguments: [store, ToolCommand.Argument(name: "file", help: "The JSON file to import.")],
+        arguments: [
+            store,
+            ToolCommand.Argument(
+                name: "file", help: "The JSON file to import; - for standard input."),
+        ],
         options: [model, version],
         action: { arguments, output throws(ToolError) in
             let (path, file) = (arguments.positionals[0], arguments.positionals[1])
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             let document = try readDocument(file)
             try requireStore(path)
-            let container = try open(path, loaded)
+            let container = try openExisting(path, loaded, arguments)
             defer { try? container.viewContext.store.close() }
             let objects: [ManagedObject]
-            do { objects = try StoreArchive.importDocument(document, into: container.viewContext) } catch {
+            do {
+                objects = try StoreArchive.importDocument(document, into: container.viewContext)
+            } catch {
                 throw failure(error, file: file)
             }
             var counts: [String: Int] = [:]
             for object in objects { counts[object.entityName, default: 0] += 1 }
-            let detail = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            output.print("Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(path)"
-                + (detail.isEmpty ? "." : " (\(detail))."))
+            let detail = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", ")
+            output.print(
+                "Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(path)"
+                    + (detail.isEmpty ? "." : " (\(detail))."))
             return .success
         })
 
@@ -86,10 +99,13 @@ enum StoreCommands {
         arguments: [store], options: [model, version],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             try requireStore(path)
             // Read-only only when it must be: a read-only connection leaves -wal and -shm files.
-            let container = try open(path, loaded, readOnly: !FileManager.default.isWritableFile(atPath: path))
+            let container = try openExisting(
+                path, loaded, arguments, readOnly: !FileManager.default.isWritableFile(atPath: path)
+            )
             defer { try? container.viewContext.store.close() }
             do { output.print(try StoreArchive.exportJSON(from: container.viewContext)) } catch {
                 throw failure(error, file: nil)
@@ -111,70 +127,116 @@ enum StoreCommands {
         options: [
             model, version,
             ToolCommand.Option(
-                name: "--id", valueName: "id", help: "An object's @id as store export writes it (Entity/p<key>).",
+                name: "--id", valueName: "id",
+                help: "An object's @id as store export writes it (Entity/p<key>).",
                 isRequired: true, isRepeatable: true),
         ],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
-            let loaded = try ModelCommands.load(path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             try requireStore(path)
-            let container = try open(path, loaded)
+            let container = try openExisting(path, loaded, arguments)
             defer { try? container.viewContext.store.close() }
             let deleted: [ObjectID]
             do {
-                deleted = try StoreArchive.deleteObjects(withIDs: arguments.allValues["--id"] ?? [], from: container.viewContext)
+                deleted = try StoreArchive.deleteObjects(
+                    withIDs: arguments.allValues["--id"] ?? [], from: container.viewContext)
             } catch {
                 throw failure(error, file: nil)
             }
-            output.print("Deleted \(deleted.count) \(deleted.count == 1 ? "object" : "objects"): "
-                + deleted.map(\.description).joined(separator: ", ") + ".")
+            output.print(
+                "Deleted \(deleted.count) \(deleted.count == 1 ? "object" : "objects"): "
+                    + deleted.map(\.description).joined(separator: ", ") + ".")
             return .success
         })
 
     // MARK: - Arguments
 
-    private static let store = ToolCommand.Argument(name: "store", help: "The store file.")
+    static let store = ToolCommand.Argument(name: "store", help: "The store file.")
 
-    private static let model = ToolCommand.Option(
+    static let model = ToolCommand.Option(
         name: "--model", valueName: "path",
-        help: "The store's model: a .xcdatamodeld bundle, a .xcdatamodel directory or its contents file.",
+        help: "The store's model: a .xcdatamodeld, a .xcdatamodel or its contents file.",
         isRequired: true)
 
-    private static let version = ToolCommand.Option(
+    static let version = ToolCommand.Option(
         name: "--version", valueName: "name",
-        help: "The version of a .xcdatamodeld bundle to use (default: the current one).")
+        help: "The version of a .xcdatamodeld bundle (default: the store's, else the current one).")
 
     // MARK: - Opening and failing
 
     /// Opens (or, for a missing file, creates) the store, passing unknown transformers'
     /// values through as bytes.
-    private static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false) throws(ToolError)
-        -> PersistentContainer
+    static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false)
+        throws(ToolError) -> PersistentContainer
     {
-        var options = SQLiteStore.Options()
-        options.readOnly = readOnly
-        options.passesThroughUnregisteredTransformers = true
-        do {
-            return try PersistentContainer(model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
-        } catch {
+        do { return try openContainer(path, model, readOnly: readOnly) } catch {
             throw failure(error, file: nil)
         }
     }
 
-    /// Refuses a store file that is not there (66), so that a command never creates one.
-    private static func requireStore(_ path: String) throws(ToolError) {
-        guard FileManager.default.fileExists(atPath: path) else {
+    /// Opens an existing store. Without `--version`, a store written with another version of
+    /// the `--model` bundle is opened with that version: a store that does not match is
+    /// refused untouched, so trying each version is safe.
+    static func openExisting(
+        _ path: String, _ model: ManagedObjectModel, _ arguments: ParsedArguments,
+        readOnly: Bool = false
+    ) throws(ToolError) -> PersistentContainer {
+        do { return try openContainer(path, model, readOnly: readOnly) } catch {
+            let bundle = URL(fileURLWithPath: arguments.values["--model"] ?? "")
+            guard case StoreError.incompatibleModel = error, arguments.values["--version"] == nil,
+                bundle.pathExtension == "xcdatamodeld",
+                let names = try? ManagedObjectModel.versionNames(in: bundle), names.count > 1
+            else { throw failure(error, file: nil) }
+            for name in names {
+                guard let candidate = try? ManagedObjectModel(contentsOf: bundle, version: name),
+                    let container = try? openContainer(path, candidate, readOnly: readOnly)
+                else { continue }
+                return container
+            }
             throw ToolError(
-                code: .noInput, message: "error: There is no store at \(path); create it with 'persistence-tool store create'.")
+                code: .dataError,
+                message: "error: \(error); nor does any other version of \(bundle.path) match it "
+                    + "(\(names.joined(separator: ", ")))")
         }
     }
 
-    /// Reads and parses a JSON file: 66 when it is missing or unreadable, 65 when malformed.
-    private static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
+    private static func openContainer(_ path: String, _ model: ManagedObjectModel, readOnly: Bool)
+        throws -> PersistentContainer
+    {
+        var options = SQLiteStore.Options()
+        options.readOnly = readOnly
+        options.passesThroughUnregisteredTransformers = true
+        return try PersistentContainer(
+            model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
+    }
+
+    /// Refuses a store file that is not there (66), so that a command never creates one.
+    static func requireStore(_ path: String) throws(ToolError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ToolError(
+                code: .noInput,
+                message:
+                    "error: There is no store at \(path); create it with 'persistence-tool store create'."
+            )
+        }
+    }
+
+    /// Reads and parses a JSON file (`-`: standard input): 66 when it is missing or
+    /// unreadable, 65 when malformed.
+    static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-            let reason = FileManager.default.fileExists(atPath: file) ? "it can't be read" : "no such file"
-            throw ToolError(code: .noInput, message: "error: There is no readable file at \(file): \(reason).")
+        do {
+            data =
+                file == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile()
+                : try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            let reason =
+                FileManager.default.fileExists(atPath: file) ? "it can't be read" : "no such file"
+            throw ToolError(
+                code: .noInput, message: "error: There is no readable file at \(file): \(reason).")
         }
         do { return try JSONValue.parse(data) } catch {
             throw ToolError(code: .dataError, message: "error: \(file): malformed JSON at \(error)")
@@ -183,15 +245,18 @@ enum StoreCommands {
 
     /// The exit code and message for a library error: 65 for data the model or store
     /// refuses, 1 for anything else.
-    private static func failure(_ error: any Error, file: String?) -> ToolError {
+    static func failure(_ error: any Error, file: String?) -> ToolError {
         switch error {
         case let error as ToolError:
             return error
         case let error as StoreArchiveError:
-            return ToolError(code: .dataError, message: "error: " + (file.map { "\($0): " } ?? "") + "\(error)")
+            return ToolError(
+                code: .dataError, message: "error: " + (file.map { "\($0): " } ?? "") + "\(error)")
         case let error as ModelError:
             let place = error.file.map { "\($0): " } ?? ""
-            return ToolError(code: .dataError, message: error.problems.map { "error: \(place)\($0)" }.joined(separator: "\n"))
+            return ToolError(
+                code: .dataError,
+                message: error.problems.map { "error: \(place)\($0)" }.joined(separator: "\n"))
         case is ValidationError, is ConstraintConflictError, is ObjectAccessError:
             return ToolError(code: .dataError, message: "error: \(error)")
         case let error as StoreError:
@@ -203,7 +268,10 @@ enum StoreCommands {
             }
         case let error as SQLiteError where error.code == 26:  // SQLITE_NOTADB
             return ToolError(
-                code: .dataError, message: "error: \(error.path ?? "the store") is not an SQLite database; it was left untouched")
+                code: .dataError,
+                message:
+                    "error: \(error.path ?? "the store") is not an SQLite database; it was left untouched"
+            )
         default:
             return ToolError(code: .failure, message: "error: \(error)")
         }

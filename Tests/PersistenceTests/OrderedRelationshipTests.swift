@@ -79,6 +79,25 @@ import Testing
         #expect(try store.rows("SELECT book FROM Chapter") == [[.integer(2)]])
     }
 
+    @Test func aManyToManyOrderedOnBothSidesKeepsEachSidesOrder() throws {
+        let store = TemporaryStore()
+        do {
+            let context = try open(store)
+            let lists = try ["x", "y"].map { try context.make("Playlist", $0) }
+            let songs = try ["a", "b"].map { try context.make("Song", $0) }
+            for list in lists { for song in songs { list.addObject(song, forKey: "songs") } }
+            try lists[1].moveObject(at: 1, to: 0, forKey: "songs")  // y: b a
+            try songs[0].moveObject(at: 1, to: 0, forKey: "playlists")  // a: y x
+            try context.save()
+        }
+        let context = try open(store)
+        #expect(names(try context.named("Playlist", "x").objects(forKey: "songs")) == ["a", "b"])
+        #expect(names(try context.named("Playlist", "y").objects(forKey: "songs")) == ["b", "a"])
+        #expect(names(try context.named("Song", "a").objects(forKey: "playlists")) == ["y", "x"])
+        #expect(names(try context.named("Song", "b").objects(forKey: "playlists")) == ["x", "y"])
+        #expect(try store.rows("SELECT count(*) FROM Playlist_songs") == [[.integer(4)]])
+    }
+
     @Test func badIndexesAndUnorderedKeysAreRefused() throws {
         let context = try open(TemporaryStore())
         let list = try context.make("Playlist", "mix")
@@ -87,8 +106,9 @@ import Testing
         #expect(tooFar.description == "Can't set Playlist.songs: index 1 is out of range 0...0")
         #expect(throws: ObjectAccessError.self) { try list.removeObject(at: 0, forKey: "songs") }
         #expect(throws: ObjectAccessError.self) { try list.moveObject(at: 0, to: 0, forKey: "songs") }
-        let unordered = try #require(throws: ObjectAccessError.self) { try song.insertObject(list, at: 0, forKey: "playlists") }
-        #expect(unordered.description.contains("playlists is not an ordered to-many relationship"))
+        let book = try context.make("Book", "b")
+        let unordered = try #require(throws: ObjectAccessError.self) { try book.insertObject(try context.make("Tag", "t"), at: 0, forKey: "tags") }
+        #expect(unordered.description.contains("tags is not an ordered to-many relationship"))
         #expect(throws: ObjectAccessError.self) { try list.insertObject(list, at: 0, forKey: "songs") }
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// - `Book.tags` ↔ `Tag.books`: many-to-many (one join table, `Book_tags`);
 /// - `Book.related`: a to-many with no inverse (`Book_related`), reflexive;
 /// - `Book.chapters` ↔ `Chapter.book`: an ordered to-many with a to-one inverse;
-/// - `Playlist.songs` ↔ `Song.playlists`: an ordered many-to-many;
+/// - `Playlist.songs` ↔ `Song.playlists`: a many-to-many ordered on both sides;
 /// - `Employee.manager` ↔ `Employee.reports`: reflexive one-to-many; `Employee.friends`,
 ///   its own inverse; `Employee.mentors` ↔ `Employee.mentees`, reflexive many-to-many;
 /// - `Box.items`: no inverse, to a destination with a sub-entity (`Gadget`).
@@ -41,7 +41,7 @@ func relationshipModel(
         }
         Entity("Song") {
             Attribute("name", .string)
-            Relationship("playlists", to: "Playlist", inverse: "songs", toMany: true)
+            Relationship("playlists", to: "Playlist", inverse: "songs", toMany: true, ordered: true)
         }
         Entity("Employee") {
             Attribute("name", .string)

@@ -17,7 +17,7 @@ import Testing
             .compactMap { $0[0].textValue }
         #expect(indexes == ["Book_tags_destination_source", "Book_tags_source_destination"])
         #expect(try store.rows("SELECT name FROM pragma_table_info('Playlist_songs') ORDER BY cid").compactMap { $0[0].textValue }
-            == ["source", "destination", "position"])
+            == ["source", "destination", "position", "inversePosition"])
     }
 
     @Test func manyToManyLinksSurviveReopenFromBothSides() throws {
@@ -144,11 +144,69 @@ import Testing
             // Make it look like a store written before join tables existed.
             try container.viewContext.store.database.execute("DROP TABLE Book_chapters; DROP TABLE Book_tags")
         }
+        do {
+            // Read-only, the table cannot be made: the to-one column still answers.
+            let context = try PersistentContainer(model: relationshipModel(), storeURL: store.url, readOnly: true).viewContext
+            #expect(names(try context.named("Book", "B").objects(forKey: "chapters")) == ["one", "two"])
+        }
         let context = try PersistentContainer(model: relationshipModel(), storeURL: store.url).viewContext
         #expect(try store.rows("SELECT source, destination, position FROM Book_chapters")
             == [[.integer(1), .integer(1), .integer(0)], [.integer(1), .integer(2), .integer(1)]])
         #expect(names(try context.named("Book", "B").objects(forKey: "chapters")) == ["one", "two"], "filled from the column")
         try context.named("Book", "B").addObject(try context.make("Tag", "t"), forKey: "tags")
+        try context.save()
+        #expect(try store.rows("SELECT count(*) FROM Book_tags") == [[.integer(1)]])
+    }
+
+    @Test func aToOneWithoutInverseIsAColumnAndTransientsAreNotStored() throws {
+        let model = ManagedObjectModel {
+            Entity("Note") {
+                Attribute("text", .string)
+                Relationship("see", to: "Note")
+                Relationship("scratch", to: "Note", transient: true)
+                Relationship("pile", to: "Note", toMany: true, transient: true)
+            }
+        }
+        let store = TemporaryStore()
+        do {
+            let context = try PersistentContainer(model: model, storeURL: store.url).viewContext
+            let a = try context.insertObject(forEntityName: "Note")
+            let b = try context.insertObject(forEntityName: "Note")
+            a["text"] = "a"
+            b["text"] = "b"
+            a.setObject(b, forKey: "see")
+            a.setObject(b, forKey: "scratch")
+            a.addObject(b, forKey: "pile")
+            try context.save()
+        }
+        #expect(try store.rows("SELECT name FROM pragma_table_info('Note') ORDER BY cid").compactMap { $0[0].textValue }
+            == ["_id", "text", "see"])
+        #expect(try store.rows("SELECT count(*) FROM sqlite_master WHERE name LIKE 'Note\\_%' ESCAPE '\\' AND type = 'table'")
+            == [[.integer(0)]], "no join table for a transient to-many")
+        let context = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let a = try #require(try context.fetch(FetchRequest(entityName: "Note", predicate: try FetchPredicate("text == 'a'"))).first)
+        #expect(a.object(forKey: "see")?["text"] as? String == "b")
+        #expect(a.object(forKey: "scratch") == nil)
+        #expect(a.objects(forKey: "pile").isEmpty)
+    }
+
+    @Test func rollbackDiscardsLinkEditsOnBothSides() throws {
+        let store = TemporaryStore()
+        let context = try PersistentContainer(model: relationshipModel(), storeURL: store.url).viewContext
+        let book = try context.make("Book", "B")
+        let kept = try context.make("Tag", "kept")
+        let list = try context.make("Playlist", "mix")
+        for name in ["a", "b"] { list.addObject(try context.make("Song", name), forKey: "songs") }
+        book.addObject(kept, forKey: "tags")
+        try context.save()
+        book.removeObject(kept, forKey: "tags")
+        book.addObject(try context.make("Tag", "new"), forKey: "tags")
+        try list.moveObject(at: 1, to: 0, forKey: "songs")
+        context.rollback()
+        #expect(names(book.objects(forKey: "tags")) == ["kept"])
+        #expect(names(kept.objects(forKey: "books")) == ["B"])
+        #expect(names(list.objects(forKey: "songs")) == ["a", "b"])
+        #expect(!context.hasChanges)
         try context.save()
         #expect(try store.rows("SELECT count(*) FROM Book_tags") == [[.integer(1)]])
     }

@@ -10,7 +10,7 @@ import Foundation
 /// | Decimal | a string with every digit (`DecimalText.format`); a number is read exactly too |
 /// | Boolean | `true` or `false` |
 /// | Date | ISO 8601 in UTC with the fraction it needs, to the microsecond (`DateText`) |
-/// | Binary, Transformable | base64 of the bytes the store keeps |
+/// | Binary, Transformable | base64 of the bytes the store keeps (a transformable is read by its registered transformer, if any) |
 ///
 /// `null` is no value. Integer ranges, minimums and maximums are not checked here: the save
 /// checks them with the model's other rules and lists them with the other failures.
@@ -18,7 +18,9 @@ package enum ArchiveValueCodec {
     /// The JSON for an attribute's value.
     ///
     /// - Throws: `ValueTransformerError` when a transformable value cannot be encoded.
-    package static func json(_ value: AttributeValue, for attribute: AttributeDescription, entity: String)
+    package static func json(
+        _ value: AttributeValue, for attribute: AttributeDescription, entity: String
+    )
         throws -> JSONValue
     {
         switch value {
@@ -37,7 +39,8 @@ package enum ArchiveValueCodec {
         case .data(let v): return .string(v.base64EncodedString())
         case .transformable:
             // The bytes the store keeps: the named transformer's output, or passed-through bytes.
-            guard case .blob(let bytes) = try RowCodec.encode(value, for: attribute, entity: entity) else { return .null }
+            guard case .blob(let bytes) = try RowCodec.encode(value, for: attribute, entity: entity)
+            else { return .null }
             return .string(bytes.base64EncodedString())
         }
     }
@@ -46,20 +49,25 @@ package enum ArchiveValueCodec {
     ///
     /// - Throws: a reason, when the JSON is of the wrong kind or its text is not a value of
     ///   the attribute's type.
-    package static func value(_ json: JSONValue, for attribute: AttributeDescription) throws(ArchiveValueFailure)
+    package static func value(_ json: JSONValue, for attribute: AttributeDescription)
+        throws(ArchiveValueFailure)
         -> AttributeValue
     {
         if case .null = json { return .null }
         switch (attribute.type, json) {
-        case (.integer16, .number(let text)), (.integer32, .number(let text)), (.integer64, .number(let text)):
+        case (.integer16, .number(let text)), (.integer32, .number(let text)),
+            (.integer64, .number(let text)):
             if let v = Int64(text) { return .integer(v) }
             if text.contains(where: { ".eE".contains($0) }) {
-                throw ArchiveValueFailure("expected an integer for \(attribute.type.rawValue), got \(text)")
+                throw ArchiveValueFailure(
+                    "expected an integer for \(attribute.type.rawValue), got \(text)")
             }
             throw ArchiveValueFailure("\(text) is outside the range of Integer 64")
         case (.double, .number(let text)), (.float, .number(let text)):
             guard let v = Double(text), v.isFinite else {
-                throw ArchiveValueFailure("\(text) is outside the range of \(attribute.type.rawValue); write \"inf\" or \"-inf\" for an infinity")
+                throw ArchiveValueFailure(
+                    "\(text) is outside the range of \(attribute.type.rawValue); write \"inf\" or \"-inf\" for an infinity"
+                )
             }
             return .double(v)
         case (.double, .string(let text)), (.float, .string(let text)):
@@ -69,16 +77,21 @@ package enum ArchiveValueCodec {
             case "nan": return .double(.nan)
             default:
                 throw ArchiveValueFailure(
-                    "expected a number, or \"inf\", \"-inf\" or \"nan\", for \(attribute.type.rawValue), got \(QuotedText.doubleQuoted(text))")
+                    "expected a number, or \"inf\", \"-inf\" or \"nan\", for \(attribute.type.rawValue), got \(QuotedText.doubleQuoted(text))"
+                )
             }
         case (.decimal, .string(let text)), (.decimal, .number(let text)):
-            do { return .decimal(try DecimalText.parse(text)) } catch { throw ArchiveValueFailure("\(error)") }
+            do { return .decimal(try DecimalText.parse(text)) } catch {
+                throw ArchiveValueFailure("\(error)")
+            }
         case (.boolean, .bool(let v)):
             return .bool(v)
         case (.string, .string(let text)):
             return .string(text)
         case (.date, .string(let text)):
-            do { return .date(try DateText.parseISO8601(text)) } catch { throw ArchiveValueFailure("\(error)") }
+            do { return .date(try DateText.parseISO8601(text)) } catch {
+                throw ArchiveValueFailure("\(error)")
+            }
         case (.uuid, .string(let text)):
             guard let v = UUID(uuidString: text) else {
                 throw ArchiveValueFailure("\(QuotedText.doubleQuoted(text)) is not a UUID")
@@ -91,11 +104,30 @@ package enum ArchiveValueCodec {
             return .url(v)
         case (.binaryData, .string(let text)), (.transformable, .string(let text)):
             guard let bytes = Data(base64Encoded: text) else {
-                throw ArchiveValueFailure("expected base64 text for \(attribute.type.rawValue), got \(describe(text))")
+                throw ArchiveValueFailure(
+                    "expected base64 text for \(attribute.type.rawValue), got \(describe(text))")
             }
-            return attribute.type == .binaryData ? .data(bytes) : .transformable(TransformableBytes(bytes))
+            if attribute.type == .binaryData { return .data(bytes) }
+            return .transformable(try appValue(bytes, for: attribute))
         default:
-            throw ArchiveValueFailure("expected \(expected(attribute.type)), got \(json.kindDescription) (\(json.shortDescription))")
+            throw ArchiveValueFailure(
+                "expected \(expected(attribute.type)), got \(json.kindDescription) (\(json.shortDescription))"
+            )
+        }
+    }
+
+    /// A transformable's value from its stored bytes: the app's value when the attribute's
+    /// transformer is registered (so bad bytes are refused here, with their JSON path), else
+    /// the bytes themselves, passed through as the store keeps them.
+    private static func appValue(_ bytes: Data, for attribute: AttributeDescription)
+        throws(ArchiveValueFailure) -> Any
+    {
+        guard let name = attribute.valueTransformerName,
+            let transformer = ValueTransformers.transformer(forName: name)
+        else { return TransformableBytes(bytes) }
+        do { return try transformer.reverseTransformedValue(bytes) } catch {
+            throw ArchiveValueFailure(
+                "the bytes are not a value the transformer '\(name)' can read (\(error))")
         }
     }
 
@@ -115,7 +147,8 @@ package enum ArchiveValueCodec {
     }
 
     private static func describe(_ text: String) -> String {
-        text.count > 40 ? QuotedText.doubleQuoted(String(text.prefix(40)) + "…") : QuotedText.doubleQuoted(text)
+        text.count > 40
+            ? QuotedText.doubleQuoted(String(text.prefix(40)) + "…") : QuotedText.doubleQuoted(text)
     }
 }
 

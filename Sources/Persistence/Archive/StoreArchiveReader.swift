@@ -33,7 +33,9 @@ package struct StoreArchiveReader {
             if let id = entry.localID { indexByLocalID[id] = index }
         }
         var links: [Link] = []
-        for index in entries.indices { links += try setAttributes(of: index, in: entries, indexByLocalID) }
+        for index in entries.indices {
+            links += try setAttributes(of: index, in: entries, indexByLocalID)
+        }
         // To-ones first: a to-many set afterwards fixes its own order.
         for link in links where !link.isToMany { try apply(link, entries) }
         for link in links where link.isToMany { try apply(link, entries) }
@@ -54,14 +56,18 @@ package struct StoreArchiveReader {
         var label: String { path + (localID.map { " (@id \(QuotedText.doubleQuoted($0)))" } ?? "") }
 
         func error(_ key: String?, _ reason: String) -> StoreArchiveError {
-            StoreArchiveError(location: path + (key.map { ".\($0)" } ?? ""), localID: localID, reason: reason)
+            StoreArchiveError(
+                location: path + (key.map { ".\($0)" } ?? ""), localID: localID, reason: reason)
         }
     }
 
     private func insertEntries(_ document: JSONValue) throws -> [Entry] {
         guard case .object(let groups) = document else {
             throw StoreArchiveError(
-                location: "$", reason: "expected an object with an array of objects per entity name, got \(document.kindDescription)")
+                location: "$",
+                reason:
+                    "expected an object with an array of objects per entity name, got \(document.kindDescription)"
+            )
         }
         var entries: [Entry] = []
         var seenEntities: Set<String> = []
@@ -69,44 +75,59 @@ package struct StoreArchiveReader {
         for (name, value) in groups {
             let path = "$." + name
             guard seenEntities.insert(name).inserted else {
-                throw StoreArchiveError(location: path, reason: "the entity \(name) appears twice in the document")
+                throw StoreArchiveError(
+                    location: path, reason: "the entity \(name) appears twice in the document")
             }
             guard let schema = context.model.schema(for: name) else {
                 let names = context.model.schemas.keys.sorted().joined(separator: ", ")
-                throw StoreArchiveError(location: path, reason: "the model has no entity named '\(name)' (its entities: \(names))")
+                throw StoreArchiveError(
+                    location: path,
+                    reason: "the model has no entity named '\(name)' (its entities: \(names))")
             }
             guard !schema.isAbstract else {
                 throw StoreArchiveError(
                     location: path,
-                    reason: "\(name) is abstract: list its objects under their own entities (\(schema.hierarchyNames.dropFirst().joined(separator: ", ")))")
+                    reason:
+                        "\(name) is abstract: list its objects under their own entities (\(schema.hierarchyNames.dropFirst().joined(separator: ", ")))"
+                )
             }
             guard case .array(let items) = value else {
-                throw StoreArchiveError(location: path, reason: "expected an array of \(name) objects, got \(value.kindDescription)")
+                throw StoreArchiveError(
+                    location: path,
+                    reason: "expected an array of \(name) objects, got \(value.kindDescription)")
             }
             for (index, item) in items.enumerated() {
                 let itemPath = "\(path)[\(index)]"
                 guard case .object(let members) = item else {
-                    throw StoreArchiveError(location: itemPath, reason: "expected a \(name) object, got \(item.kindDescription)")
+                    throw StoreArchiveError(
+                        location: itemPath,
+                        reason: "expected a \(name) object, got \(item.kindDescription)")
                 }
                 var localID: String?
                 var keys: Set<String> = []
                 for (key, member) in members {
                     guard keys.insert(key).inserted else {
-                        throw StoreArchiveError(location: "\(itemPath).\(key)", reason: "the key appears twice in the object")
+                        throw StoreArchiveError(
+                            location: "\(itemPath).\(key)",
+                            reason: "the key appears twice in the object")
                     }
                     guard key == "@id" else { continue }
                     guard case .string(let id) = member, !id.isEmpty else {
                         throw StoreArchiveError(
-                            location: "\(itemPath).@id", reason: "expected a non-empty string, got \(member.shortDescription)")
+                            location: "\(itemPath).@id",
+                            reason: "expected a non-empty string, got \(member.shortDescription)")
                     }
                     if let other = byLocalID[id] {
-                        throw StoreArchiveError(location: itemPath, localID: id, reason: "the @id is already used by \(other)")
+                        throw StoreArchiveError(
+                            location: itemPath, localID: id,
+                            reason: "the @id is already used by \(other)")
                     }
                     byLocalID[id] = itemPath
                     localID = id
                 }
                 let object = try context.insertObject(forEntityName: name)
-                entries.append(Entry(object: object, path: itemPath, localID: localID, members: members))
+                entries.append(
+                    Entry(object: object, path: itemPath, localID: localID, members: members))
             }
         }
         return entries
@@ -123,14 +144,18 @@ package struct StoreArchiveReader {
         var destinations: [Int]
     }
 
-    private func setAttributes(of entryIndex: Int, in entries: [Entry], _ indexByLocalID: [String: Int]) throws -> [Link] {
+    private func setAttributes(
+        of entryIndex: Int, in entries: [Entry], _ indexByLocalID: [String: Int]
+    ) throws -> [Link] {
         let entry = entries[entryIndex]
         let object = entry.object
         let schema = object.schema
         var links: [Link] = []
         for (key, value) in entry.members where key != "@id" {
             guard let position = schema.propertyIndex[key] else {
-                throw entry.error(key, "\(schema.name) has no property named '\(key)'")
+                let names = schema.properties.map(\.name).sorted().joined(separator: ", ")
+                throw entry.error(
+                    key, "\(schema.name) has no property named '\(key)' (its properties: \(names))")
             }
             switch schema.properties[position] {
             case .attribute(let attribute):
@@ -145,8 +170,12 @@ package struct StoreArchiveReader {
                 }
             case .relationship(let relationship):
                 if relationship.isTransient { continue }
-                let destinations = try references(value, relationship, entry: entry, key: key, indexByLocalID)
-                links.append(Link(entry: entryIndex, key: key, position: position, isToMany: relationship.isToMany, destinations: destinations))
+                let destinations = try references(
+                    value, relationship, entry: entry, key: key, indexByLocalID)
+                links.append(
+                    Link(
+                        entry: entryIndex, key: key, position: position,
+                        isToMany: relationship.isToMany, destinations: destinations))
             }
         }
         return links
@@ -162,9 +191,15 @@ package struct StoreArchiveReader {
         case (.string, false): references = [value]
         case (.array(let items), true): references = items
         case (_, false):
-            throw entry.error(key, "expected an @id string or null for the to-one \(relationship.name), got \(value.shortDescription)")
+            throw entry.error(
+                key,
+                "expected an @id string or null for the to-one \(relationship.name), got \(value.shortDescription)"
+            )
         case (_, true):
-            throw entry.error(key, "expected an array of @id strings for the to-many \(relationship.name), got \(value.kindDescription)")
+            throw entry.error(
+                key,
+                "expected an array of @id strings for the to-many \(relationship.name), got \(value.kindDescription)"
+            )
         }
         var result: [Int] = []
         var seen: Set<Int> = []
@@ -173,7 +208,8 @@ package struct StoreArchiveReader {
                 throw entry.error(key, "expected an @id string, got \(reference.shortDescription)")
             }
             guard let index = indexByLocalID[id] else {
-                throw entry.error(key, "no object in the document has @id \(QuotedText.doubleQuoted(id))")
+                throw entry.error(
+                    key, "no object in the document has @id \(QuotedText.doubleQuoted(id))")
             }
             guard seen.insert(index).inserted else {
                 throw entry.error(key, "lists @id \(QuotedText.doubleQuoted(id)) twice")
@@ -206,7 +242,10 @@ package struct StoreArchiveReader {
         let object = entry.object
         let inverse = object.relationship(at: link.position).inverseName ?? "inverse"
         let expected = link.destinations.map { entries[$0].object }
-        let actual = link.isToMany ? object.objects(at: link.position) : (object.object(at: link.position).map { [$0] } ?? [])
+        let actual =
+            link.isToMany
+            ? object.objects(at: link.position)
+            : (object.object(at: link.position).map { [$0] } ?? [])
         func label(_ other: ManagedObject) -> String {
             entries.first { $0.object === other }?.label ?? other.objectID.description
         }
@@ -214,11 +253,15 @@ package struct StoreArchiveReader {
         let actualSet = Set(actual.map(ObjectIdentifier.init))
         if let extra = actual.first(where: { !expectedSet.contains(ObjectIdentifier($0)) }) {
             throw entry.error(
-                link.key, "the document's \(label(extra)).\(inverse) names this object, which disagrees with \(link.key) here")
+                link.key,
+                "the two sides of the relationship disagree: \(label(extra)) names this object in \(inverse), which \(link.key) here does not name"
+            )
         }
         if let missing = expected.first(where: { !actualSet.contains(ObjectIdentifier($0)) }) {
             throw entry.error(
-                link.key, "names \(label(missing)), whose \(inverse) names another object in the document; both sides must agree")
+                link.key,
+                "the two sides of the relationship disagree: \(link.key) here names \(label(missing)), whose \(inverse) names another object"
+            )
         }
     }
 }

@@ -63,11 +63,13 @@ package struct StoreArchiveWriter {
     }
 
     private func json(
-        _ object: ManagedObject, _ position: Int, _ property: SchemaProperty, _ places: [ObjectID: Place]
+        _ object: ManagedObject, _ position: Int, _ property: SchemaProperty,
+        _ places: [ObjectID: Place]
     ) throws -> JSONValue {
         switch property {
         case .attribute(let attribute):
-            return try ArchiveValueCodec.json(object.attributeValue(at: position), for: attribute, entity: object.entityName)
+            return try ArchiveValueCodec.json(
+                object.attributeValue(at: position), for: attribute, entity: object.entityName)
         case .relationship(let relationship):
             let ids = object.objectIDs(forRelationshipNamed: relationship.name)
             if !relationship.isToMany {

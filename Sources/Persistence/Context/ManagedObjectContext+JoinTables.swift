@@ -7,17 +7,50 @@ extension ManagedObjectContext {
     // MARK: - Loading
 
     /// The destinations of a join-table relationship, in order, as registered objects (only
-    /// the linked rows are read).
-    func loadJoined(_ object: ManagedObject, side: JoinSide, relationship: RelationshipDescription) -> [ManagedObject] {
+    /// the linked rows are read); nil when the table cannot be read (an older store opened
+    /// read-only, which could not be given its join tables), so that an ordered to-many
+    /// with a to-one inverse falls back to that column.
+    func loadJoined(_ object: ManagedObject, side: JoinSide, relationship: RelationshipDescription) -> [ManagedObject]? {
         guard let key = object.objectID.primaryKey,
             let destination = store.schema.entities[relationship.destinationEntityName]
         else { return [] }
         var result: [ManagedObject] = []
-        try? store.rows(store.joinQuery(side, own: key, destination: destination)) { row in
-            result.append(self.object(for: row))
-            return true
+        do {
+            try store.rows(store.joinQuery(side, own: key, destination: destination)) { row in
+                result.append(self.object(for: row))
+                return true
+            }
+        } catch {
+            return nil
         }
         return result
+    }
+
+    /// The IDs of a to-many relationship's destinations read from the store, in order,
+    /// without making objects; nil when the store cannot say (the object is not saved).
+    func destinationIDs(_ object: ManagedObject, relationship: RelationshipDescription) -> [ObjectID]? {
+        guard let key = object.objectID.primaryKey,
+            let destination = store.schema.entities[relationship.destinationEntityName]
+        else { return nil }
+        var query: StoreQuery
+        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name) {
+            query = store.joinQuery(side, own: key, destination: destination)
+        } else {
+            guard let inverse = relationship.inverseName,
+                destination.schema.relationship(named: inverse)?.isToMany == false
+            else { return nil }
+            query = StoreQuery(table: destination.table)
+            if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
+            query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverse)) = ?"
+            query.arguments = [.integer(key)]
+            query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
+        }
+        guard let rows = try? store.keysAndEntities(query) else { return nil }
+        return rows.map { row in
+            ObjectID(
+                entityName: row.entity, rootName: destination.schema.rootName, storeIdentifier: store.identifier,
+                key: .permanent(row.key))
+        }
     }
 
     // MARK: - Saving
@@ -35,7 +68,12 @@ extension ManagedObjectContext {
             guard !object.isDeleted, object.managedObjectContext === self else { return nil }
             return object.objectID.primaryKey ?? keys[ObjectIdentifier(object)]
         }
-        for object in changed.values where !object.isDeleted {
+        // In a fixed order, so that the rows of unordered relationships (read back in row
+        // order) come out the same on every run.
+        let objects = changed.values.filter { !$0.isDeleted }.sorted {
+            ($0.objectID.insertionOrder, $0.schema.rootName) < ($1.objectID.insertionOrder, $1.schema.rootName)
+        }
+        for object in objects {
             guard let sides = store.schema.joinSides[object.schema.name], !object.isFault,
                 let own = key(of: object)
             else { continue }

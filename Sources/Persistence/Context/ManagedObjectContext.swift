@@ -193,7 +193,9 @@ public final class ManagedObjectContext {
         let schema = object.schema
         for (position, property) in schema.properties.enumerated() {
             switch property {
-            case .attribute: object.slots[position] = .value(row.values[position])
+            case .attribute(let a):
+                // A transient is not stored: it starts from its default, as on insert.
+                object.slots[position] = .value(a.isTransient ? (a.defaultValue ?? .null) : row.values[position])
             case .relationship(let r):
                 if r.isToMany {
                     object.slots[position] = .toManyFault
@@ -230,8 +232,10 @@ public final class ManagedObjectContext {
 
     /// Loads a to-many relationship's destinations from the store.
     package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
-        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name) {
-            return loadJoined(object, side: side, relationship: relationship)
+        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name),
+            let joined = loadJoined(object, side: side, relationship: relationship)
+        {
+            return joined
         }
         guard let key = object.objectID.primaryKey,
             let inverseName = relationship.inverseName,

@@ -119,3 +119,21 @@ extension SQLiteStore {
         return query
     }
 }
+
+extension SQLiteStore {
+    /// The primary key and entity name of each row a query selects, in order, without
+    /// decoding the rows: how a relationship's destination IDs are read without objects.
+    package func keysAndEntities(_ query: StoreQuery) throws -> [(key: Int64, entity: String)] {
+        let t = sqlIdentifier(query.table.name)
+        let entityColumn = query.table.hasEntityColumn ? ", \(t).\"_entity\"" : ""
+        let sql = "SELECT \(t).\"_id\"\(entityColumn)" + query.fromClause + query.whereClause + query.tail
+        let statement = try database.cachedStatement(sql)
+        try statement.bind(query.arguments)
+        defer { statement.reset() }
+        var result: [(Int64, String)] = []
+        while try statement.step() {
+            result.append((statement.int64(at: 0), query.table.hasEntityColumn ? statement.string(at: 1) : query.table.name))
+        }
+        return result
+    }
+}

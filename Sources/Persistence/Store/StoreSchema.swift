@@ -6,7 +6,9 @@
 /// Every table has `_id INTEGER PRIMARY KEY`; a table whose root entity has sub-entities also
 /// has `_entity TEXT`, naming each row's entity. To-many relationships have no column: a
 /// to-many whose inverse is a to-one is read through the inverse's column; other to-many
-/// relationships (many-to-many, no inverse, ordered) live in join tables.
+/// relationships (many-to-many, no inverse, ordered) live in join tables named
+/// `<Entity>_<relationship>`, described (with their columns and indexes) on
+/// `JoinTableMapping`.
 ///
 /// Sibling sub-entities that declare properties of the same name share one column; its
 /// declared type is the first entity's (SQLite columns hold any type).

@@ -9,7 +9,9 @@ extension JSONValue {
     /// text. Nesting deeper than `maximumDepth` is refused rather than risking the stack.
     ///
     /// - Throws: `JSONParseError` with the line and column of the first problem.
-    package static func parse(_ data: Data, maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ data: Data, maximumDepth: Int = 512) throws(JSONParseError)
+        -> JSONValue
+    {
         var parser = JSONParser(bytes: Array(data), maximumDepth: maximumDepth)
         return try parser.parseDocument()
     }
@@ -43,7 +45,9 @@ private struct JSONParser {
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         skipWhitespace()
-        guard offset < bytes.count else { throw failure("the document is empty: expected a JSON value") }
+        guard offset < bytes.count else {
+            throw failure("the document is empty: expected a JSON value")
+        }
         let value = try parseValue()
         skipWhitespace()
         guard offset == bytes.count else { throw failure("unexpected text after the JSON value") }
@@ -51,7 +55,9 @@ private struct JSONParser {
     }
 
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
-        guard offset < bytes.count else { throw failure("unexpected end of the document: expected a value") }
+        guard offset < bytes.count else {
+            throw failure("unexpected end of the document: expected a value")
+        }
         switch bytes[offset] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -59,7 +65,8 @@ private struct JSONParser {
         case UInt8(ascii: "t"): return try literal("true", .bool(true))
         case UInt8(ascii: "f"): return try literal("false", .bool(false))
         case UInt8(ascii: "n"): return try literal("null", .null)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .number(try parseNumber())
         default: throw failure("expected a value, found \(found())")
         }
     }
@@ -76,10 +83,14 @@ private struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard peek(UInt8(ascii: "\"")) else { throw failure("expected a member name in double quotes, found \(found())") }
+            guard peek(UInt8(ascii: "\"")) else {
+                throw failure("expected a member name in double quotes, found \(found())")
+            }
             let key = try parseString()
             skipWhitespace()
-            guard peek(UInt8(ascii: ":")) else { throw failure("expected ':' after the member name \(JSONValue.quoted(key))") }
+            guard peek(UInt8(ascii: ":")) else {
+                throw failure("expected ':' after the member name \(JSONValue.quoted(key))")
+            }
             offset += 1
             skipWhitespace()
             members.append((key, try parseValue()))
@@ -88,7 +99,9 @@ private struct JSONParser {
                 offset += 1
                 continue
             }
-            guard peek(UInt8(ascii: "}")) else { throw failure("expected ',' or '}' after an object member, found \(found())") }
+            guard peek(UInt8(ascii: "}")) else {
+                throw failure("expected ',' or '}' after an object member, found \(found())")
+            }
             offset += 1
             depth -= 1
             return .object(members)
@@ -113,7 +126,9 @@ private struct JSONParser {
                 offset += 1
                 continue
             }
-            guard peek(UInt8(ascii: "]")) else { throw failure("expected ',' or ']' after an array element, found \(found())") }
+            guard peek(UInt8(ascii: "]")) else {
+                throw failure("expected ',' or ']' after an array element, found \(found())")
+            }
             offset += 1
             depth -= 1
             return .array(items)
@@ -122,12 +137,18 @@ private struct JSONParser {
 
     private mutating func enter() throws(JSONParseError) {
         depth += 1
-        if depth > maximumDepth { throw failure("arrays and objects are nested more than \(maximumDepth) deep") }
+        if depth > maximumDepth {
+            throw failure("arrays and objects are nested more than \(maximumDepth) deep")
+        }
     }
 
-    private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONParseError) -> JSONValue {
+    private mutating func literal(_ word: String, _ value: JSONValue) throws(JSONParseError)
+        -> JSONValue
+    {
         let expected = Array(word.utf8)
-        guard bytes.count - offset >= expected.count, Array(bytes[offset..<offset + expected.count]) == expected else {
+        guard bytes.count - offset >= expected.count,
+            Array(bytes[offset..<offset + expected.count]) == expected
+        else {
             throw failure("expected a value, found \(found())")
         }
         offset += expected.count
@@ -138,7 +159,9 @@ private struct JSONParser {
     private mutating func parseNumber() throws(JSONParseError) -> String {
         let start = offset
         if peek(UInt8(ascii: "-")) { offset += 1 }
-        guard let first = current, isDigit(first) else { throw failure("expected a digit in the number") }
+        guard let first = current, isDigit(first) else {
+            throw failure("expected a digit in the number")
+        }
         offset += 1
         if first == UInt8(ascii: "0"), let next = current, isDigit(next) {
             throw failure("a number must not have leading zeros")
@@ -146,13 +169,17 @@ private struct JSONParser {
         skipDigits()
         if peek(UInt8(ascii: ".")) {
             offset += 1
-            guard let digit = current, isDigit(digit) else { throw failure("expected a digit after the decimal point") }
+            guard let digit = current, isDigit(digit) else {
+                throw failure("expected a digit after the decimal point")
+            }
             skipDigits()
         }
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
             offset += 1
             if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { offset += 1 }
-            guard let digit = current, isDigit(digit) else { throw failure("expected a digit in the exponent") }
+            guard let digit = current, isDigit(digit) else {
+                throw failure("expected a digit in the exponent")
+            }
             skipDigits()
         }
         return String(decoding: bytes[start..<offset], as: UTF8.self)
@@ -162,7 +189,9 @@ private struct JSONParser {
         offset += 1
         var utf8: [UInt8] = []
         while true {
-            guard let byte = current else { throw failure("the string is not closed: expected '\"'") }
+            guard let byte = current else {
+                throw failure("the string is not closed: expected '\"'")
+            }
             switch byte {
             case UInt8(ascii: "\""):
                 offset += 1
@@ -184,37 +213,53 @@ private struct JSONParser {
 
     private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONParseError) {
         guard let byte = current else { throw failure("the string is not closed: expected '\"'") }
-        offset += 1
         let simple: [UInt8: UInt8] = [
             UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
             UInt8(ascii: "b"): 0x08, UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A,
             UInt8(ascii: "r"): 0x0D, UInt8(ascii: "t"): 0x09,
         ]
         if let replacement = simple[byte] {
+            offset += 1
             utf8.append(replacement)
             return
         }
-        guard byte == UInt8(ascii: "u") else { throw failure("unknown escape '\\\(Character(Unicode.Scalar(byte)))' in a string") }
+        guard byte == UInt8(ascii: "u") else {
+            throw failure("unknown escape '\\\(Character(Unicode.Scalar(byte)))' in a string")
+        }
+        offset += 1
         var code = try hexQuad()
         if (0xD800..<0xDC00).contains(code) {
-            guard peek(UInt8(ascii: "\\")), offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "u") else {
-                throw failure("a high surrogate \\u\(String(code, radix: 16, uppercase: true)) must be followed by a low one")
+            guard peek(UInt8(ascii: "\\")), offset + 1 < bytes.count,
+                bytes[offset + 1] == UInt8(ascii: "u")
+            else {
+                throw failure(
+                    "a high surrogate \\u\(String(code, radix: 16, uppercase: true)) must be followed by a low one"
+                )
             }
             offset += 2
             let low = try hexQuad()
-            guard (0xDC00..<0xE000).contains(low) else { throw failure("expected a low surrogate after a high one") }
+            guard (0xDC00..<0xE000).contains(low) else {
+                throw failure("expected a low surrogate after a high one")
+            }
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
         } else if (0xDC00..<0xE000).contains(code) {
-            throw failure("a low surrogate \\u\(String(code, radix: 16, uppercase: true)) has no high surrogate before it")
+            throw failure(
+                "a low surrogate \\u\(String(code, radix: 16, uppercase: true)) has no high surrogate before it"
+            )
         }
-        guard let scalar = Unicode.Scalar(code) else { throw failure("\\u escape is not a Unicode scalar") }
+        guard let scalar = Unicode.Scalar(code) else {
+            throw failure("\\u escape is not a Unicode scalar")
+        }
         utf8.append(contentsOf: Array(String(Character(scalar)).utf8))
     }
 
     private mutating func hexQuad() throws(JSONParseError) -> UInt32 {
         guard bytes.count - offset >= 4,
-            let value = UInt32(String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16),
-            bytes[offset..<offset + 4].allSatisfy({ $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-") })
+            let value = UInt32(
+                String(decoding: bytes[offset..<offset + 4], as: UTF8.self), radix: 16),
+            bytes[offset..<offset + 4].allSatisfy({
+                $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: "-")
+            })
         else { throw failure("expected four hexadecimal digits after \\u") }
         offset += 4
         return value
@@ -226,21 +271,26 @@ private struct JSONParser {
 
     private func peek(_ byte: UInt8) -> Bool { current == byte }
 
-    private func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    private func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
 
     private mutating func skipDigits() {
         while let byte = current, isDigit(byte) { offset += 1 }
     }
 
     private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { offset += 1 }
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            offset += 1
+        }
     }
 
     /// What is at the current offset, for messages: a quoted character, or "the end".
     private func found() -> String {
         guard offset < bytes.count else { return "the end of the document" }
         let end = min(bytes.count, offset + 4)
-        let character = String(decoding: bytes[offset..<end], as: UTF8.self).first.map(String.init) ?? "?"
+        let character =
+            String(decoding: bytes[offset..<end], as: UTF8.self).first.map(String.init) ?? "?"
         return "'\(character)'"
     }
 
@@ -248,7 +298,8 @@ private struct JSONParser {
         let prefix = bytes[..<min(offset, bytes.count)]
         let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
         let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-        let column = String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).count + 1
+        let column =
+            String(decoding: bytes[lineStart..<min(offset, bytes.count)], as: UTF8.self).count + 1
         return JSONParseError(line: line, column: column, reason: reason)
     }
 }

@@ -92,5 +92,9 @@ package indirect enum JSONValue: Sendable {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    package static func quoted(_ text: String) -> String { QuotedText.doubleQuoted(text) }
+    package static func quoted(_ text: String) -> String {
+        // Most strings need no escape: skip the scalar-by-scalar copy for them.
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
+        return plain ? "\"" + text + "\"" : QuotedText.doubleQuoted(text)
+    }
 }
