@@ -132,7 +132,7 @@ extension SQLiteStore {
         let statement = try database.cachedStatement(sql)
         // Reset on every exit (an early stop, a throwing body): see primaryKey(in:matching:values:).
         defer { statement.reset() }
-        try statement.bind(query.arguments)
+        try statement.bind(query.arguments + query.orderingArguments)
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
         let rootMapping = schema.entities[table.name]
         while try statement.step() {
@@ -160,7 +160,7 @@ extension SQLiteStore {
         let sql = "SELECT \(sqlIdentifier(query.table.name)).\"_id\"" + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
         defer { statement.reset() }
-        try statement.bind(query.arguments)
+        try statement.bind(query.arguments + query.orderingArguments)
         var keys: [Int64] = []
         while try statement.step() { keys.append(statement.int64(at: 0)) }
         return keys

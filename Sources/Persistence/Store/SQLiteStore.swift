@@ -21,6 +21,9 @@ package final class SQLiteStore {
         package var passesThroughUnregisteredTransformers = false
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
+        /// Model versions the store may have been written with, oldest first: a store
+        /// written with one of them is migrated to the model on opening (see `StoreMigrator`).
+        package var migrationVersions: [ManagedObjectModel] = []
 
         /// Default options.
         package init() {}
@@ -36,6 +39,9 @@ package final class SQLiteStore {
     package let path: String?
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = ""
+    /// Whether searches can use the search indexes: false only for a read-only store whose
+    /// indexes are missing or stale (see `prepareSearchIndexes`), which searches by scanning.
+    package internal(set) var searchIndexesAreUsable = false
 
     static let formatName = "Persistence SQLite store 1"
 
@@ -56,6 +62,7 @@ package final class SQLiteStore {
             database = try Database.inMemory()
             try registerFunctions()
             try createSchema()
+            try prepareSearchIndexes(readOnly: false)
             return
         }
         let path = url.path
@@ -68,6 +75,9 @@ package final class SQLiteStore {
             throw StoreError.missingDirectory(path: directory)
         }
         var isNew = !exists
+        if exists, !options.readOnly, !options.migrationVersions.isEmpty {
+            try StoreMigrator.migrateForOpening(url, to: model, versions: options.migrationVersions)
+        }
         if exists {
             // Inspect read-only first, so a file we refuse is never written to.
             let probe = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
@@ -87,6 +97,7 @@ package final class SQLiteStore {
                 identifier = try metadata("storeUUID") ?? ""
                 if !options.readOnly { try createMissingJoinTables() }
             }
+            try prepareSearchIndexes(readOnly: options.readOnly)
         } catch {
             // The files are left in place even when this call created them: another process
             // may be creating the same store at this moment (in WAL mode its writes sit in
