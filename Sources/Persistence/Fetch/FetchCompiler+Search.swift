@@ -15,7 +15,9 @@ package struct SearchSQL {
 package struct SearchPath {
     /// One to-one step: the foreign-key column and the table that holds it.
     struct Step {
+        /// The relationship's column.
         let column: String
+        /// The table that holds the column.
         let sourceTable: String
     }
 
@@ -64,7 +66,16 @@ extension FetchCompiler {
         // from costing a row lookup per match. Shorter words scan the matching rows.
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
-        let indexed = usesSearchIndexes ? search.words.filter(SearchText.isIndexable) : []
+        var words: [String] = []
+        for word in search.words where !words.contains(word) { words.append(word) }
+        guard words.count <= Self.maximumSearchWords else {
+            throw FetchError(
+                entity: mapping.schema.name,
+                reason: "the search text has \(words.count) different words; at most \(Self.maximumSearchWords) can be searched")
+        }
+        // SQLite allows 500 terms in a compound SELECT: words past that scan instead.
+        let indexed = usesSearchIndexes
+            ? Array(words.filter(SearchText.isIndexable).prefix(max(1, 480 / paths.count))) : []
         if !indexed.isEmpty {
             let sets = indexed.map { word in
                 paths.map { path in
@@ -75,7 +86,7 @@ extension FetchCompiler {
             let rows = sets.count == 1 ? sets[0] : sets.map { "SELECT \"id\" FROM (\($0))" }.joined(separator: " INTERSECT ")
             conditions.append("\(sqlIdentifier(rootAlias)).\"_id\" IN (\(rows))")
         }
-        for word in search.words where !indexed.contains(word) {
+        for word in words where !indexed.contains(word) {
             conditions.append("(" + fields.map { "coalesce(instr(\($0), ?), 0) > 0" }.joined(separator: " OR ") + ")")
             arguments += fields.map { _ in .text(word) }
         }
@@ -83,6 +94,10 @@ extension FetchCompiler {
             condition: conditions.joined(separator: " AND "), arguments: arguments,
             rank: "search_rank(?, \(fields.joined(separator: ", ")))", rankArguments: [.text(search.phrase)])
     }
+
+    /// The most different words a search text may have (SQLite limits the depth of an
+    /// expression, and a search box never needs more).
+    package static let maximumSearchWords = 256
 
     /// The searched attributes: the key paths given, or every attribute of the entity
     /// indexed for search.
