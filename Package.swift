@@ -45,6 +45,12 @@ let package = Package(
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
         .testTarget(name: "BooksCLITests", dependencies: ["books"]),
+        .testTarget(
+            name: "GeneratedModelTests",
+            dependencies: ["Persistence", "PersistenceCodegen"],
+            resources: [.copy("Models/Moody.xcdatamodel"), .copy("Models/SampleModel.xcdatamodeld")],
+            plugins: ["PersistenceCodegenPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

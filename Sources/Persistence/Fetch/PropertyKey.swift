@@ -36,8 +36,11 @@ public struct PropertyKey<Root, Value>: Sendable, Hashable, CustomStringConverti
     public var descending: SortKey { SortKey(keyPath, ascending: false) }
 
     /// The key path through this to-one relationship to a property of its destination
-    /// (`Book.author.appending(Author.name)` is `author.name`).
-    public func appending<Next>(_ next: PropertyKey<Value, Next>) -> PropertyKey<Root, Next> {
+    /// (`Book.author.appending(Author.name)` is `author.name`). `next` may be a key of the
+    /// destination's superclass (an inherited property), so its root is not checked.
+    public func appending<NextRoot, Next>(_ next: PropertyKey<NextRoot, Next>)
+        -> PropertyKey<Root, Next>
+    {
         PropertyKey<Root, Next>(keyPath + "." + next.keyPath)
     }
 
@@ -45,17 +48,17 @@ public struct PropertyKey<Root, Value>: Sendable, Hashable, CustomStringConverti
     public var count: PredicateKey { predicateKey.count }
 
     /// `ANY keyPath.next`: at least one object of this to-many relationship matches.
-    public func any<Next>(_ next: PropertyKey<Value, Next>) -> PredicateKey {
+    public func any<NextRoot, Next>(_ next: PropertyKey<NextRoot, Next>) -> PredicateKey {
         .any(keyPath + "." + next.keyPath)
     }
 
     /// `ALL keyPath.next`: every object of this to-many relationship matches.
-    public func all<Next>(_ next: PropertyKey<Value, Next>) -> PredicateKey {
+    public func all<NextRoot, Next>(_ next: PropertyKey<NextRoot, Next>) -> PredicateKey {
         .all(keyPath + "." + next.keyPath)
     }
 
     /// `NONE keyPath.next`: no object of this to-many relationship matches.
-    public func none<Next>(_ next: PropertyKey<Value, Next>) -> PredicateKey {
+    public func none<NextRoot, Next>(_ next: PropertyKey<NextRoot, Next>) -> PredicateKey {
         .none(keyPath + "." + next.keyPath)
     }
 
