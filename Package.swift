@@ -48,7 +48,10 @@ let package = Package(
         .testTarget(
             name: "GeneratedModelTests",
             dependencies: ["Persistence", "PersistenceCodegen"],
-            resources: [.copy("Models/Moody.xcdatamodel"), .copy("Models/SampleModel.xcdatamodeld")],
+            resources: [
+                .copy("Models/Moody.xcdatamodel"), .copy("Models/SampleModel.xcdatamodeld"),
+                .copy("Golden"),
+            ],
             plugins: ["PersistenceCodegenPlugin"]
         ),
     ],
