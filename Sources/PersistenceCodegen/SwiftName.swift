@@ -1,3 +1,5 @@
+import Persistence
+
 /// Turning model names into Swift names: escaping keywords, capitalising, checking that a
 /// property does not hide one of `ManagedObject`'s own members.
 enum SwiftName {
@@ -12,13 +14,12 @@ enum SwiftName {
         "try", "any", "some",
     ]
 
-    /// Names a generated property cannot have: `ManagedObject`'s members, and names that
-    /// mean something else on a type (`Book.self`).
-    static let reserved: Set<String> = [
-        "objectID", "managedObjectContext", "isFault", "isInserted", "isDeleted", "isUpdated",
-        "hasChanges", "entity", "entityName", "schema", "slots", "committedSlots",
-        "pendingToMany", "self", "Self", "Type", "Protocol", "init", "hashValue",
-    ]
+    /// Names a generated property cannot have: those the model validator reserves for
+    /// `ManagedObject`'s members, `ManagedObject`'s package-visible storage (generated code
+    /// in this package sees it), and names that mean something else on a type (`Book.Type`).
+    static let reserved: Set<String> = ModelValidator.reservedPropertyNames.union([
+        "schema", "slots", "committedSlots", "pendingToMany", "Self", "Type", "Protocol",
+    ])
 
     /// `name` as an identifier: in backticks when it is a keyword.
     static func identifier(_ name: String) -> String {
