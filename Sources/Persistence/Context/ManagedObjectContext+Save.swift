@@ -136,6 +136,13 @@ extension ManagedObjectContext {
         var seen: [String: ManagedObject] = [:]
         for object in objects {
             for constraint in object.schema.uniquenessConstraints {
+                // As in the store's UNIQUE indexes, a nil value never conflicts.
+                let hasNil = constraint.contains { key in
+                    guard let position = object.schema.propertyIndex[key] else { return false }
+                    if case .null = object.attributeValue(at: position) { return true }
+                    return false
+                }
+                if hasNil { continue }
                 let values = constraint.map { key in
                     object.schema.propertyIndex[key].map { object.attributeValue(at: $0).description } ?? "nil"
                 }
