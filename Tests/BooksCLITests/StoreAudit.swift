@@ -13,16 +13,11 @@ struct StoreAudit {
     /// One check of a store: given an open connection, the problems found (empty when fine).
     typealias Check = @Sendable (Database) throws -> [String]
 
-    /// Checks that every store must pass, whatever features it has.
-    ///
-    /// Plug-in place for later features:
-    /// - the FTS5 search index (branch `fts`): "every Book row has exactly one index row
-    ///   with its canonical title and author, and no index row lacks its Book";
-    /// - external data files (branch `ext`): "every file beside the store belongs to a row,
-    ///   and every row that names a file has it, with the recorded size".
-    /// Add such checks to this list; the crash-safety and concurrency tests run all of them.
+    /// Checks that every store must pass, whatever features it has. Add new ones to this
+    /// list; the crash-safety and concurrency tests run all of them.
     static let checks: [(name: String, check: Check)] = [
         ("integrity_check", integrity),
+        ("search indexes agree with their tables", searchIndexes),
         ("books have authors that exist", danglingAuthors),
         ("primary-key counters are ahead of every key", primaryKeyCounters),
         ("unique UUIDs and author names", duplicates),
@@ -77,6 +72,24 @@ struct StoreAudit {
     static func integrity(_ database: Database) throws -> [String] {
         let rows = try database.query("PRAGMA integrity_check").compactMap { $0.first?.textValue }
         return rows == ["ok"] ? [] : rows
+    }
+
+    /// FTS5's own check of an external-content index against its table (`rank = 1` compares
+    /// the indexed text with the table's current values), and one index row per table row.
+    static func searchIndexes(_ database: Database) throws -> [String] {
+        let indexes = try database.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_search\\_%' ESCAPE '\\' AND sql LIKE '%fts5%'"
+        ).compactMap { $0.first?.textValue }
+        var found: [String] = []
+        if indexes.isEmpty { found.append("the store has no search index") }
+        for index in indexes {
+            do {
+                try database.execute("INSERT INTO \"\(index)\" (\"\(index)\", rank) VALUES ('integrity-check', 1)")
+            } catch {
+                found.append("\(index): \(error)")
+            }
+        }
+        return found
     }
 
     static func danglingAuthors(_ database: Database) throws -> [String] {
