@@ -122,7 +122,7 @@ extension SQLiteStore {
         columns += table.columns.map { "\(t).\(sqlIdentifier($0.name))" }
         let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
-        try statement.bind(query.arguments)
+        try statement.bind(query.arguments + query.orderingArguments)
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
         let rootMapping = schema.entities[table.name]
         while try statement.step() {
@@ -150,7 +150,7 @@ extension SQLiteStore {
     package func primaryKeys(_ query: StoreQuery) throws -> [Int64] {
         let sql = "SELECT \(sqlIdentifier(query.table.name)).\"_id\"" + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
-        try statement.bind(query.arguments)
+        try statement.bind(query.arguments + query.orderingArguments)
         var keys: [Int64] = []
         while try statement.step() { keys.append(statement.int64(at: 0)) }
         return keys

@@ -36,6 +36,9 @@ package final class SQLiteStore {
     package let path: String?
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = ""
+    /// Whether searches can use the search indexes: false only for a read-only store whose
+    /// indexes are missing or stale (see `prepareSearchIndexes`), which searches by scanning.
+    package internal(set) var searchIndexesAreUsable = false
 
     static let formatName = "Persistence SQLite store 1"
 
@@ -56,6 +59,7 @@ package final class SQLiteStore {
             database = try Database.inMemory()
             try registerFunctions()
             try createSchema()
+            try prepareSearchIndexes(readOnly: false)
             return
         }
         let path = url.path
@@ -86,6 +90,7 @@ package final class SQLiteStore {
             } else {
                 identifier = try metadata("storeUUID") ?? ""
             }
+            try prepareSearchIndexes(readOnly: options.readOnly)
         } catch {
             try? database.close()
             if !exists { Self.removeStoreFiles(at: path) }
