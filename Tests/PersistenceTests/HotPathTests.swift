@@ -52,4 +52,63 @@ import Testing
         try context.save()
         #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(4)]])
     }
+
+    /// Authors with a to-many `books` whose count rules are given.
+    private func shelfModel(optional: Bool, maxCount: Int) -> ManagedObjectModel {
+        ManagedObjectModel {
+            Entity("Shelf") {
+                Attribute("name", .string)
+                Relationship("books", to: "Volume", inverse: "shelf", toMany: true, optional: optional, maxCount: maxCount)
+            }
+            Entity("Volume") {
+                Attribute("title", .string)
+                Relationship("shelf", to: "Shelf", inverse: "books")
+            }
+        }
+    }
+
+    @Test func countRulesOnAToManyStillFailASave() throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: shelfModel(optional: false, maxCount: 1), storeURL: store.url)
+        let context = container.viewContext
+        let empty = try context.insertObject(forEntityName: "Shelf")
+        empty["name"] = "empty"
+        let full = try context.insertObject(forEntityName: "Shelf")
+        full["name"] = "full"
+        for title in ["a", "b"] {
+            let volume = try context.insertObject(forEntityName: "Volume")
+            volume["title"] = title
+            volume["shelf"] = full
+        }
+        let error = try #require(throws: ValidationError.self) { try context.save() }
+        #expect(Set(error.failures.map(\.rule)) == [.missingMandatoryProperty, .relationshipExceedsMaximumCount])
+    }
+
+    @Test func deletingOneOfManyLeavesTheInverseToManyUnloaded() throws {
+        let store = TemporaryStore()
+        do {
+            let container = try PersistentContainer(model: shelfModel(optional: true, maxCount: 0), storeURL: store.url)
+            let context = container.viewContext
+            let shelf = try context.insertObject(forEntityName: "Shelf")
+            for title in ["a", "b", "c"] {
+                let volume = try context.insertObject(forEntityName: "Volume")
+                volume["title"] = title
+                volume["shelf"] = shelf
+            }
+            try context.save()
+        }
+        let container = try PersistentContainer(model: shelfModel(optional: true, maxCount: 0), storeURL: store.url)
+        let context = container.viewContext
+        let volumes = try context.fetch(FetchRequest(entityName: "Volume", predicate: try FetchPredicate("title == 'a'")))
+        let volume = try #require(volumes.first)
+        let shelf = try #require(volume["shelf"] as? ManagedObject)
+        let position = try #require(shelf.schema.propertyIndex["books"])
+        context.delete(volume)
+        try context.save()
+        guard case .toManyFault = shelf.slots[position] else {
+            Issue.record("saving the delete loaded the shelf's books")
+            return
+        }
+        #expect((shelf["books"] as? [ManagedObject])?.count == 2)
+    }
 }
