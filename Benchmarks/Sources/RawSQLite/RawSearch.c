@@ -31,7 +31,7 @@ raw_searcher *raw_searcher_open(const char *path, raw_fold_fn fold) {
                                canonical_function, NULL, NULL, NULL);
     int rc = sqlite3_prepare_v3(s->db,
         "SELECT \"_id\", \"title\" FROM \"Book\" WHERE \"_id\" IN "
-        "(SELECT rowid FROM \"Book_search\" WHERE \"Book_search\" MATCH ?)",
+        "(SELECT rowid FROM \"_search_Book\" WHERE \"_search_Book\" MATCH ?)",
         -1, SQLITE_PREPARE_PERSISTENT, &s->index, NULL);
     if (rc) raw_fail(s->db, rc, "prepare index search");  // no index: only the scan works
     rc = sqlite3_prepare_v3(s->db,

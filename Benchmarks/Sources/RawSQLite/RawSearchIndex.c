@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *table_names[2] = {"Author_search", "Book_search"};
+static const char *table_names[2] = {"_search_Author", "_search_Book"};
 static const char *content_tables[2] = {"Author", "Book"};
 static const char *columns[2] = {"canonicalName", "canonicalTitle"};
 
@@ -30,7 +30,7 @@ int raw_search_create(sqlite3 *db, raw_search_shape shape) {
     for (int book = 0; book < 2; book++) {
         if (!wanted(shape, book)) continue;
         snprintf(sql, sizeof sql,
-                 "CREATE VIRTUAL TABLE \"%s\" USING fts5(\"%s\", content='%s', content_rowid='_id', tokenize='trigram')",
+                 "CREATE VIRTUAL TABLE \"%s\" USING fts5(\"%s\", content='%s', content_rowid='_id', tokenize='trigram case_sensitive 1')",
                  table_names[book], columns[book], content_tables[book]);
         int rc = raw_exec(db, sql);
         if (rc) return rc;
