@@ -111,4 +111,28 @@ import Testing
         }
         #expect((shelf["books"] as? [ManagedObject])?.count == 2)
     }
+
+    @Test func streamingAFetchDoesNotKeepAnEntryPerRow() throws {
+        let store = TemporaryStore()
+        let count = ManagedObjectContext.minimumSweepThreshold * 2 + 100
+        do {
+            let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+            for i in 0..<count { try container.viewContext.insertObject(forEntityName: "Item")["code"] = "c\(i)" }
+            try container.viewContext.save()
+        }
+        let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+        let context = container.viewContext
+        var seen = 0
+        var kept: ManagedObject?
+        try context.forEach(FetchRequest(entityName: "Item")) { object in
+            if seen == 0 { kept = object }
+            seen += 1
+            return true
+        }
+        #expect(seen == count)
+        #expect(context.registry.count < ManagedObjectContext.minimumSweepThreshold * 2)
+        // A live object stays registered: fetching it again gives the same instance.
+        let first = try #require(kept)
+        #expect(try context.object(with: first.objectID) === first)
+    }
 }
