@@ -197,8 +197,9 @@ enum SearchFixture {
         request.searchText = "ss"
         #expect(try context.fetch(request).map { $0["text"] as? String } == ["Straße"])
         let notes = try context.fetch(FetchRequest(entityName: "Note"))
-        notes[0]["text"] = "Kraków"
-        context.delete(notes[1])
+        let byText = { (text: String) in notes.first { $0["text"] as? String == text } }
+        try #require(byText("Łódź by night"))["text"] = "Kraków"
+        context.delete(try #require(byText("Straße")))
         try context.save()
         request.searchText = "krakow"
         #expect(try context.fetch(request).count == 1)

@@ -22,6 +22,37 @@ extension SQLiteStore {
             .integer(Int64(SearchText.rank(arguments)))
         }
         let wanted = schema.searchIndexes
+        let changes = try searchIndexChanges(wanted)
+        guard !changes.stale.isEmpty || !changes.obsolete.isEmpty else {
+            searchIndexesAreUsable = true
+            return
+        }
+        if readOnly {
+            searchIndexesAreUsable = false
+            return
+        }
+        try database.inTransaction(.immediate) {
+            // Again under the write lock: another process may have just built them.
+            let (stale, obsolete) = try searchIndexChanges(wanted)
+            for table in obsolete {
+                for statement in SearchIndexMapping.dropStatements(table: table) { try database.execute(statement) }
+                try database.execute("DELETE FROM _metadata WHERE key = ?", [.text("searchIndex.\(table)")])
+            }
+            for index in stale {
+                for statement in SearchIndexMapping.dropStatements(table: index.table) { try database.execute(statement) }
+                for statement in index.createStatements { try database.execute(statement) }
+                try database.execute(index.rebuildStatement)
+                try setMetadata("searchIndex.\(index.table)", index.signature)
+            }
+        }
+        searchIndexesAreUsable = true
+    }
+
+    /// The indexes to (re)build, because they are missing, incomplete or recorded with
+    /// another signature, and the tables whose recorded index is no longer wanted.
+    private func searchIndexChanges(_ wanted: [String: SearchIndexMapping]) throws
+        -> (stale: [SearchIndexMapping], obsolete: [String])
+    {
         var existing: Set<String> = []
         for row in try database.query(
             "SELECT name FROM sqlite_master WHERE type IN ('table', 'view', 'trigger') AND name LIKE '\\_search\\_%' ESCAPE '\\'")
@@ -39,27 +70,7 @@ extension SQLiteStore {
             return recorded[index.table] != index.signature || !parts.allSatisfy(existing.contains)
         }.sorted { $0.table < $1.table }
         let obsolete = recorded.keys.filter { wanted[$0] == nil }.sorted()
-        guard !stale.isEmpty || !obsolete.isEmpty else {
-            searchIndexesAreUsable = true
-            return
-        }
-        if readOnly {
-            searchIndexesAreUsable = false
-            return
-        }
-        try database.inTransaction(.immediate) {
-            for table in obsolete {
-                for statement in SearchIndexMapping.dropStatements(table: table) { try database.execute(statement) }
-                try database.execute("DELETE FROM _metadata WHERE key = ?", [.text("searchIndex.\(table)")])
-            }
-            for index in stale {
-                for statement in SearchIndexMapping.dropStatements(table: index.table) { try database.execute(statement) }
-                for statement in index.createStatements { try database.execute(statement) }
-                try database.execute(index.rebuildStatement)
-                try setMetadata("searchIndex.\(index.table)", index.signature)
-            }
-        }
-        searchIndexesAreUsable = true
+        return (stale, obsolete)
     }
 
     // MARK: - Checking

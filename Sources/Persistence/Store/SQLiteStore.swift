@@ -38,7 +38,8 @@ package final class SQLiteStore {
     package private(set) var identifier: String = ""
     /// Whether searches can use the search indexes: false only for a read-only store whose
     /// indexes are missing or stale (see `prepareSearchIndexes`), which searches by scanning.
-    package internal(set) var searchIndexesAreUsable = false
+    /// Setting it to false makes searches scan (for measuring the index against a scan).
+    package var searchIndexesAreUsable = false
 
     static let formatName = "Persistence SQLite store 1"
 
