@@ -8,7 +8,10 @@ extension ManagedObjectContext {
     /// amortised constant per registration.
     func register(_ object: ManagedObject, as id: ObjectID) {
         if registry.count >= registrySweepThreshold {
-            registry = registry.filter { $0.value.object != nil }
+            // Remove in place: when most entries are alive (a fetch into an array), this is
+            // one scan, not a rebuilt dictionary.
+            let dead = registry.compactMap { $0.value.object == nil ? $0.key : nil }
+            for id in dead { registry.removeValue(forKey: id) }
             registrySweepThreshold = Swift.max(Self.minimumSweepThreshold, registry.count * 2)
         }
         registry[id] = WeakObject(object)
