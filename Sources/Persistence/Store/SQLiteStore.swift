@@ -90,6 +90,7 @@ package final class SQLiteStore {
                 try createSchema()
             } else {
                 identifier = try metadata("storeUUID") ?? ""
+                if !options.readOnly { try createMissingJoinTables() }
             }
             try prepareSearchIndexes(readOnly: options.readOnly)
         } catch {
