@@ -182,7 +182,6 @@ extension ManagedObject {
     /// which keeps adding n objects one by one linear. A self-link is still tested.
     package func inverseAdd(_ source: ManagedObject, key: String, isNew: Bool = false) {
         guard let position = schema.propertyIndex[key] else { return }
-        fireFaultIfNeeded()  // as in inverseRemove
         let relationship = relationship(at: position)
         if relationship.isToMany {
             fireFaultIfNeeded()
