@@ -88,7 +88,7 @@ open class ManagedObject {
     public var entityName: String { schema.name }
 
     /// Whether the object has unsaved changes: inserted, deleted, or with changed values.
-    public var hasChanges: Bool { isInserted || isDeleted || !changedValues().isEmpty }
+    public var hasChanges: Bool { isInserted || isDeleted || !pendingToMany.isEmpty || !changedValues().isEmpty }
 
     /// Whether the object's values differ from the saved ones (for a saved object).
     public var isUpdated: Bool { !isInserted && !isDeleted && !changedValues().isEmpty }
