@@ -119,6 +119,15 @@ enum SearchFixture {
         #expect(try context.count(for: request("b hob")) == 1)
         #expect(try context.count(for: request("e")) == 3)
         #expect(try context.count(for: request("")) == 0)
+        // Many words: repeated ones count once; past SQLite's compound limit they scan.
+        let many = (0..<250).map { "w\($0)x" }
+        #expect(try context.count(for: request(Array(repeating: "hobbit", count: 600).joined(separator: " "))) == 1)
+        #expect(try context.count(for: request((["hobbit"] + many).joined(separator: " "))) == 0)
+        let both = ["canonicalTitle", "author.canonicalName"]
+        #expect(try SearchFixture.titles(context, (many + ["hobbit"]).joined(separator: " "), keyPaths: both).isEmpty)
+        #expect(try SearchFixture.titles(context, (many.prefix(239) + ["hobbit"]).joined(separator: " "), keyPaths: both).isEmpty)
+        #expect(try SearchFixture.titles(context, Array(repeating: "hob b", count: 300).joined(separator: " "), keyPaths: both) == ["The Hobbit"])
+        #expect(throws: FetchError.self) { try context.count(for: request((many + many.map { $0 + "y" }).joined(separator: " "))) }
     }
 
     @Test func aBookIsFoundByItsAuthorsIndexedNameThroughTheToOne() throws {

@@ -15,7 +15,9 @@ package struct SearchSQL {
 package struct SearchPath {
     /// One to-one step: the foreign-key column and the table that holds it.
     struct Step {
+        /// The relationship's column.
         let column: String
+        /// The table that holds the column.
         let sourceTable: String
     }
 
@@ -34,11 +36,13 @@ package struct SearchPath {
 }
 
 extension FetchCompiler {
-    /// Compiles a search: for each word, a lookup in the trigram index of every searched
-    /// attribute (`_id IN (SELECT rowid FROM _search_T WHERE … MATCH ?)`, through the
-    /// foreign keys of to-one steps), or for a word too short for trigrams, `instr` on the
-    /// stored canonical columns; the words joined with AND. The rank is the
-    /// `search_rank(phrase, columns…)` function over the same columns.
+    /// Compiles a search. Each word of three or more characters becomes the set of rows it
+    /// finds in the trigram index of some searched attribute (`SELECT rowid FROM _search_T
+    /// WHERE … MATCH ?`, through the foreign keys of to-one steps, the attributes' sets
+    /// joined with UNION); the words' sets are intersected (INTERSECT) and the fetched rows
+    /// are those in the result. A word too short for trigrams is an `instr` test on the
+    /// stored canonical columns of those rows. The rank is the `search_rank(phrase,
+    /// columns…)` function over the same columns.
     ///
     /// When the store's indexes are not usable (``usesSearchIndexes`` is false), every
     /// word scans.
@@ -57,27 +61,43 @@ extension FetchCompiler {
             let (sql, _) = try column(forKeyPath: path.keyPath)
             fields.append(path.column.isCanonical ? sql : "canonical(\(sql))")
         }
+        // Words long enough for trigrams: the rows each word finds (through any searched
+        // attribute) are intersected inside SQLite, so that a rare word keeps a common one
+        // from costing a row lookup per match. Shorter words scan the matching rows.
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
-        for word in search.words {
-            var alternatives: [String] = []
-            if usesSearchIndexes && SearchText.isIndexable(word) {
-                for path in paths {
-                    alternatives.append(indexLookup(path))
+        var words: [String] = []
+        for word in search.words where !words.contains(word) { words.append(word) }
+        guard words.count <= Self.maximumSearchWords else {
+            throw FetchError(
+                entity: mapping.schema.name,
+                reason: "the search text has \(words.count) different words; at most \(Self.maximumSearchWords) can be searched")
+        }
+        // SQLite allows 500 terms in a compound SELECT: words past that scan instead.
+        let indexed = usesSearchIndexes
+            ? Array(words.filter(SearchText.isIndexable).prefix(max(1, 480 / paths.count))) : []
+        if !indexed.isEmpty {
+            let sets = indexed.map { word in
+                paths.map { path in
                     arguments.append(.text(SearchText.ftsQuery(word)))
-                }
-            } else {
-                for field in fields {
-                    alternatives.append("coalesce(instr(\(field), ?), 0) > 0")
-                    arguments.append(.text(word))
-                }
+                    return indexLookup(path)
+                }.joined(separator: " UNION ")
             }
-            conditions.append("(" + alternatives.joined(separator: " OR ") + ")")
+            let rows = sets.count == 1 ? sets[0] : sets.map { "SELECT \"id\" FROM (\($0))" }.joined(separator: " INTERSECT ")
+            conditions.append("\(sqlIdentifier(rootAlias)).\"_id\" IN (\(rows))")
+        }
+        for word in words where !indexed.contains(word) {
+            conditions.append("(" + fields.map { "coalesce(instr(\($0), ?), 0) > 0" }.joined(separator: " OR ") + ")")
+            arguments += fields.map { _ in .text(word) }
         }
         return SearchSQL(
             condition: conditions.joined(separator: " AND "), arguments: arguments,
             rank: "search_rank(?, \(fields.joined(separator: ", ")))", rankArguments: [.text(search.phrase)])
     }
+
+    /// The most different words a search text may have (SQLite limits the depth of an
+    /// expression, and a search box never needs more).
+    package static let maximumSearchWords = 256
 
     /// The searched attributes: the key paths given, or every attribute of the entity
     /// indexed for search.
@@ -140,16 +160,18 @@ extension FetchCompiler {
         }
     }
 
-    /// `<fetched row> IN (rows whose attribute matches ?)`, through the to-one steps.
+    /// `SELECT … AS "id"`: the primary keys of the fetched table's rows whose attribute
+    /// matches `?` in its index, through the to-one steps.
     private func indexLookup(_ path: SearchPath) -> String {
         let fts = sqlIdentifier(path.index.name)
-        var sql = "SELECT rowid FROM \(fts) WHERE \(fts).\(sqlIdentifier(path.column.name)) MATCH ?"
-        for (depth, step) in path.steps.enumerated().dropFirst().reversed() {
+        let match = "FROM \(fts) WHERE \(fts).\(sqlIdentifier(path.column.name)) MATCH ?"
+        guard !path.steps.isEmpty else { return "SELECT rowid AS \"id\" " + match }
+        var sql = "SELECT rowid " + match
+        for (depth, step) in path.steps.enumerated().reversed() {
             let alias = sqlIdentifier("\(aliasPrefix)s\(depth)")
-            sql = "SELECT \(alias).\"_id\" FROM \(sqlIdentifier(step.sourceTable)) AS \(alias) "
+            sql = "SELECT \(alias).\"_id\"\(depth == 0 ? " AS \"id\"" : "") FROM \(sqlIdentifier(step.sourceTable)) AS \(alias) "
                 + "WHERE \(alias).\(sqlIdentifier(step.column)) IN (\(sql))"
         }
-        let outer = path.steps.first?.column ?? "_id"
-        return "\(sqlIdentifier(rootAlias)).\(sqlIdentifier(outer)) IN (\(sql))"
+        return sql
     }
 }

@@ -93,6 +93,9 @@ extension SQLiteStore {
         query.arguments = values
         query.limit = 1
         let statement = try database.cachedStatement("SELECT \"_id\"" + query.fromClause + query.whereClause + query.tail)
+        // A statement left on a row keeps its read transaction open after COMMIT; the next
+        // BEGIN IMMEDIATE would then fail with SQLITE_BUSY at once instead of waiting.
+        defer { statement.reset() }
         try statement.bind(query.arguments)
         return try statement.step() ? statement.int64(at: 0) : nil
     }
@@ -122,6 +125,8 @@ extension SQLiteStore {
         columns += table.columns.map { "\(t).\(sqlIdentifier($0.name))" }
         let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
+        // Reset on every exit (an early stop, a throwing body): see primaryKey(in:matching:values:).
+        defer { statement.reset() }
         try statement.bind(query.arguments + query.orderingArguments)
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
         let rootMapping = schema.entities[table.name]
@@ -143,13 +148,13 @@ extension SQLiteStore {
             }
             if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, values: values)) { break }
         }
-        statement.reset()
     }
 
     /// The primary keys a query selects, in order.
     package func primaryKeys(_ query: StoreQuery) throws -> [Int64] {
         let sql = "SELECT \(sqlIdentifier(query.table.name)).\"_id\"" + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
+        defer { statement.reset() }
         try statement.bind(query.arguments + query.orderingArguments)
         var keys: [Int64] = []
         while try statement.step() { keys.append(statement.int64(at: 0)) }

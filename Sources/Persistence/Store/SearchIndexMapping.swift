@@ -16,6 +16,12 @@
 /// but cannot be rebuilt from the table or checked against it, which external content can
 /// (`'rebuild'`, `'integrity-check'`).
 ///
+/// **Cost, measured here** (2 shared cores, CPU time): keeping the index adds about 40 µs
+/// per synthetic book to a one-save insert of 100,000 books (about +55%), and the index takes
+/// 88 MB of a 295 MB store of 1,000,000 books. In return a 4-character term found in 300 of
+/// those books is answered, ranked, in about 1 ms, against 650 ms for folding every title at
+/// query time (`title CONTAINS[cd]`) and 300 ms for `instr` over the stored canonical column.
+///
 /// **Kept in step by triggers** on the table (`_search_<Table>_insert`, `_update`,
 /// `_delete`), so that the index changes inside the very statement, hence the very
 /// transaction, that changes a row: a rolled-back save rolls the index back with it, and no
