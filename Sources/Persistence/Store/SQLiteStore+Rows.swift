@@ -39,12 +39,7 @@ extension SQLiteStore {
     ///   SQLITE_CONSTRAINT_UNIQUE).
     package func insertRow(_ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue]) throws {
         let table = mapping.table
-        var names = ["\"_id\""]
-        if table.hasEntityColumn { names.append("\"_entity\"") }
-        names += table.columns.map { sqlIdentifier($0.name) }
-        let sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        let statement = try database.cachedStatement(sql)
+        let statement = try database.cachedStatement(mapping.insertSQL)
         var index: Int32 = 1
         try statement.bind(primaryKey, at: index)
         index += 1
