@@ -192,28 +192,9 @@ public final class ManagedObjectContext {
     }
 
     func fill(_ object: ManagedObject, from row: StoreRow) {
-        let schema = object.schema
-        for (position, property) in schema.properties.enumerated() {
-            switch property {
-            case .attribute(let a):
-                // A transient is not stored: it starts from its default, as on insert.
-                object.slots[position] = .value(a.isTransient ? (a.defaultValue ?? .null) : row.values[position])
-            case .relationship(let r):
-                if r.isToMany {
-                    object.slots[position] = .toManyFault
-                } else if case .integer(let key) = row.values[position],
-                    let destination = store.model.schema(for: r.destinationEntityName)
-                {
-                    object.slots[position] = .toOneFault(
-                        ObjectID(
-                            entityName: destination.name, rootName: destination.rootName,
-                            storeIdentifier: store.identifier, key: .permanent(key)))
-                } else {
-                    object.slots[position] = .toOne(nil)
-                }
-            }
-        }
-        object.committedSlots = object.slots
+        // The row's slots are final (see RowDecodePlan): transients hold their defaults.
+        object.slots = row.slots
+        object.committedSlots = row.slots
         object.isFault = false
         object.awakeFromFetch()
     }

@@ -135,18 +135,9 @@ extension SQLiteStore {
             var mapping = rootMapping
             if table.hasEntityColumn { mapping = schema.entities[statement.string(at: 1)] }
             guard let mapping else { continue }
-            var values = [AttributeValue](repeating: .null, count: mapping.schema.properties.count)
-            for (position, column) in mapping.columnIndex.enumerated() {
-                guard let column else { continue }
-                let raw = statement.value(at: firstColumn + Int32(column))
-                switch mapping.schema.properties[position] {
-                case .attribute(let attribute):
-                    values[position] = try RowCodec.decode(raw, for: attribute, entity: mapping.schema.name)
-                case .relationship:
-                    if case .integer(let key) = raw { values[position] = .integer(key) }
-                }
-            }
-            if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, values: values)) { break }
+            let slots = try mapping.decodePlan.slots(
+                of: statement, firstColumn: firstColumn, schema: mapping.schema, storeIdentifier: identifier)
+            if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, slots: slots)) { break }
         }
     }
 

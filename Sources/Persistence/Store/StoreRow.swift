@@ -1,13 +1,13 @@
-/// One object's row as read from the store: its entity, primary key, and a value for every
-/// property position of the entity (`.null` for properties without a column; a to-one's
-/// slot holds the destination's primary key as `.integer`).
+/// One object's row as read from the store: its entity, primary key, and the object's slots
+/// (see `RowDecodePlan`): a value per attribute (a transient's default), a fault for each
+/// to-one with a destination and each to-many.
 package struct StoreRow {
     /// The row's entity (a sub-entity's own mapping for a sub-entity's row).
     package let mapping: EntityMapping
     /// The row's `_id`.
     package let primaryKey: Int64
-    /// A value per property position of `mapping.schema`.
-    package var values: [AttributeValue]
+    /// A slot per property position of `mapping.schema`.
+    package var slots: [Slot]
 }
 
 /// What to read from one table: the SQL pieces a fetch compiles to.

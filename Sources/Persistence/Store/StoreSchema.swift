@@ -125,6 +125,8 @@ package struct EntityMapping: Sendable {
     package let columnIndex: [Int?]
     /// The table's INSERT statement (see `TableMapping.insertSQL`), built once.
     package let insertSQL: String
+    /// How the entity's rows become slots, built once.
+    package let decodePlan: RowDecodePlan
 
     init(schema: EntitySchema, table: TableMapping) {
         self.schema = schema
@@ -139,5 +141,6 @@ package struct EntityMapping: Sendable {
             default: return nil
             }
         }
+        decodePlan = RowDecodePlan(schema: schema, table: table, columnIndex: columnIndex)
     }
 }

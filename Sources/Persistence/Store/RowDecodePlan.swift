@@ -1,0 +1,139 @@
+import Foundation
+
+/// How a row of one entity becomes an object's slots, worked out once per entity when the
+/// store schema is built: for each property position, which column to read and how.
+///
+/// Reading a row then walks a flat array of small steps instead of switching over each
+/// property's `SchemaProperty` (whose `AttributeDescription` payload costs a dozen
+/// retains and releases per copy), and produces the object's `[Slot]` directly, so filling
+/// an object is one array assignment. The common attribute types are decoded inline; any
+/// other type, and any value stored in an unexpected form, goes through `RowCodec.decode`,
+/// so the result is exactly what `RowCodec` gives.
+package struct RowDecodePlan: Sendable {
+    /// How one property position is filled.
+    enum Step: Sendable {
+        /// A stored attribute: the column's offset among the table's columns, and how to read it.
+        case attribute(column: Int32, reader: Reader)
+        /// A to-one relationship stored as the destination's `_id`; the destination's entity
+        /// and root entity name its object ID.
+        case toOne(column: Int32, entityName: String, rootName: String)
+        /// A to-many relationship: a fault until first used.
+        case toMany
+        /// A property without a column: a transient attribute's default (`.null` for none).
+        case constant(AttributeValue)
+        /// A to-one relationship without a column: no destination.
+        case noDestination
+    }
+
+    /// How a stored attribute's column is read.
+    enum Reader: Sendable {
+        case integer, boolean, double, decimal, date, string, uuid
+        /// Anything else (binary, transformable, URI): through `RowCodec.decode`.
+        case general
+    }
+
+    /// A step per property position of the entity.
+    let steps: [Step]
+
+    /// The plan for `schema`'s rows in `table`; `columnIndex` is `EntityMapping.columnIndex`.
+    init(schema: EntitySchema, table: TableMapping, columnIndex: [Int?]) {
+        var steps: [Step] = []
+        steps.reserveCapacity(schema.properties.count)
+        for (position, property) in schema.properties.enumerated() {
+            let column = columnIndex[position]
+            switch property {
+            case .attribute(let attribute):
+                if let column {
+                    steps.append(.attribute(column: Int32(column), reader: Reader(attribute.type)))
+                } else {
+                    // A transient is not stored: it starts from its default, as on insert.
+                    steps.append(.constant(attribute.isTransient ? (attribute.defaultValue ?? .null) : .null))
+                }
+            case .relationship(let relationship):
+                if relationship.isToMany {
+                    steps.append(.toMany)
+                } else if let column, case .toOne(_, let destinationTable) = table.columns[column].kind {
+                    steps.append(
+                        .toOne(
+                            column: Int32(column), entityName: relationship.destinationEntityName,
+                            rootName: destinationTable))
+                } else {
+                    steps.append(.noDestination)
+                }
+            }
+        }
+        self.steps = steps
+    }
+
+    /// The slots of the statement's current row, whose table columns start at `firstColumn`.
+    ///
+    /// - Throws: `StoreError.corruptValue` when a stored value cannot be read as its
+    ///   attribute's type.
+    func slots(
+        of statement: Statement, firstColumn: Int32, schema: EntitySchema, storeIdentifier: String
+    ) throws -> [Slot] {
+        var slots: [Slot] = []
+        slots.reserveCapacity(steps.count)
+        for position in steps.indices {
+            switch steps[position] {
+            case .attribute(let column, let reader):
+                let raw = statement.value(at: firstColumn + column)
+                if let value = reader.fastDecode(raw) {
+                    slots.append(.value(value))
+                } else if case .attribute(let attribute) = schema.properties[position] {
+                    slots.append(.value(try RowCodec.decode(raw, for: attribute, entity: schema.name)))
+                } else {
+                    slots.append(.value(.null))
+                }
+            case .toOne(let column, let entityName, let rootName):
+                if case .integer(let key) = statement.value(at: firstColumn + column) {
+                    slots.append(
+                        .toOneFault(
+                            ObjectID(
+                                entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier,
+                                key: .permanent(key))))
+                } else {
+                    slots.append(.toOne(nil))
+                }
+            case .toMany:
+                slots.append(.toManyFault)
+            case .constant(let value):
+                slots.append(.value(value))
+            case .noDestination:
+                slots.append(.toOne(nil))
+            }
+        }
+        return slots
+    }
+}
+
+extension RowDecodePlan.Reader {
+    init(_ type: AttributeType) {
+        switch type {
+        case .integer16, .integer32, .integer64: self = .integer
+        case .boolean: self = .boolean
+        case .double, .float: self = .double
+        case .decimal: self = .decimal
+        case .date: self = .date
+        case .string: self = .string
+        case .uuid: self = .uuid
+        default: self = .general
+        }
+    }
+
+    /// The value when it is stored in the form `RowCodec.encode` writes for the type (or is
+    /// NULL); nil for anything else, which `RowCodec.decode` then reads or reports.
+    func fastDecode(_ raw: SQLiteValue) -> AttributeValue? {
+        switch (self, raw) {
+        case (_, .null): return .null
+        case (.integer, .integer(let v)): return .integer(v)
+        case (.boolean, .integer(let v)): return .bool(v != 0)
+        case (.double, .real(let v)): return .double(v)
+        case (.date, .real(let v)): return .date(Date(timeIntervalSince1970: v))
+        case (.string, .text(let t)): return .string(t)
+        case (.uuid, .text(let t)): return UUIDText.parse(t).map { .uuid($0) }
+        case (.decimal, .text(let t)): return (try? DecimalText.parse(t)).map { .decimal($0) }
+        default: return nil
+        }
+    }
+}
