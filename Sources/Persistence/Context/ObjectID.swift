@@ -72,8 +72,9 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         lhs.key == rhs.key && lhs.rootName == rhs.rootName && lhs.storeIdentifier == rhs.storeIdentifier
     }
 
+    /// Hashes the key alone: equal IDs have equal keys, and hashing the table's name too
+    /// cost a string hash per registry lookup for the rare collision between tables.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
-        hasher.combine(rootName)
     }
 }
