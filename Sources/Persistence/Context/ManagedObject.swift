@@ -61,7 +61,7 @@ open class ManagedObject {
         schema = construction.schema
         objectID = construction.objectID
         managedObjectContext = construction.context
-        slots = Array(repeating: .value(.null), count: construction.schema.properties.count)
+        slots = construction.slots ?? Array(repeating: .value(.null), count: construction.schema.properties.count)
         isFault = construction.isFault
     }
 
@@ -105,6 +105,8 @@ public struct ObjectConstruction {
     let objectID: ObjectID
     let context: ManagedObjectContext
     let isFault: Bool
+    /// The slots to start with (a fetched row's, see `RowDecodePlan`); nil for empty ones.
+    var slots: [Slot]? = nil
 }
 
 /// Objects added to and removed from a to-many relationship that has not been loaded.

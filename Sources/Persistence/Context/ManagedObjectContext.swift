@@ -166,9 +166,10 @@ public final class ManagedObjectContext {
 
     // MARK: - Internals
 
-    func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool) -> ManagedObject {
+    func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil) -> ManagedObject {
         let type = classes[schema.name] ?? ManagedObject.self
-        return type.init(ObjectConstruction(schema: schema, objectID: id, context: self, isFault: isFault))
+        return type.init(
+            ObjectConstruction(schema: schema, objectID: id, context: self, isFault: isFault, slots: slots))
     }
 
     package func objectDidChange(_ object: ManagedObject) {
@@ -185,18 +186,24 @@ public final class ManagedObjectContext {
             if object.isFault { fill(object, from: row) }
             return object
         }
-        let object = makeObject(schema: row.mapping.schema, id: id, isFault: true)
+        // Made with the row's slots, so that filling does not replace a fresh array.
+        let object = makeObject(schema: row.mapping.schema, id: id, isFault: true, slots: row.slots)
         register(object, as: id)
         fill(object, from: row)
         return object
     }
 
+    /// Gives a fault the row's values and wakes it. As in Core Data, change tracking is off
+    /// while `awakeFromFetch()` runs: what it sets (a transient cache, say) counts as fetched,
+    /// not as a change. The committed values are taken afterwards, which also spares the
+    /// copy a write to a shared slot array would make.
     func fill(_ object: ManagedObject, from row: StoreRow) {
         // The row's slots are final (see RowDecodePlan): transients hold their defaults.
         object.slots = row.slots
-        object.committedSlots = row.slots
+        object.committedSlots = nil
         object.isFault = false
         object.awakeFromFetch()
+        object.committedSlots = object.slots
     }
 
     package func fulfillFault(_ object: ManagedObject, force: Bool = false) {
