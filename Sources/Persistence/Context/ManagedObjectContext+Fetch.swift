@@ -90,9 +90,15 @@ extension ManagedObjectContext {
     public func fetchSections(_ request: FetchRequest, sectionKeyPath: String) throws -> [FetchedSection] {
         var sections: [FetchedSection] = []
         var index: [String: Int] = [:]
+        // The key path is split once, not per object.
+        let components = sectionKeyPath.split(separator: ".").map(String.init)
+        let walker = PredicateEvaluator(.alwaysTrue)
         for object in try fetch(request) {
-            let name = try Self.keyPathValue(object, sectionKeyPath).sectionName
-            if let position = index[name] {
+            let name = try walker.walk(.object(object), components).sectionName
+            // Sorted by the section key, an object usually joins the last section.
+            if let last = sections.indices.last, sections[last].name == name {
+                sections[last].objects.append(object)
+            } else if let position = index[name] {
                 sections[position].objects.append(object)
             } else {
                 index[name] = sections.count
