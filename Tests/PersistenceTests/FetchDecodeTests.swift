@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import Persistence
+
+/// A subclass that sets a transient through the public setter while awaking, as Core Data
+/// allows: the value counts as fetched, not as a change.
+final class AwakeningBook: ManagedObject {
+    override func awakeFromFetch() {
+        self["monthID"] = "pages:\((self["pages"] as? Int64).map(String.init) ?? "none")"
+    }
+}
+
+/// Fetched rows become objects through `RowDecodePlan` (issue #9): the same values, faults
+/// and errors as decoding each column through `RowCodec`.
+@Suite struct FetchDecodeTests {
+    /// The fixture's store, reset so that every object is read back from its row.
+    private func fetchedBooks(classes: [String: ManagedObject.Type] = [:]) throws -> (ManagedObjectContext, [ManagedObject]) {
+        let (container, context) = try BookFixture.make()
+        context.reset()
+        let books = try context.fetch(FetchRequest(entityName: "Book", sortDescriptors: [.init("uuid")]))
+        _ = container
+        return (context, books)
+    }
+
+    @Test func fetchedValuesMatchWhatWasSaved() throws {
+        let (context, books) = try fetchedBooks()
+        #expect(books.count == 12)
+        let hobbit = try #require(books.first { $0["title"] as? String == "The Hobbit" })
+        #expect(hobbit["price"] as? Decimal == (try DecimalText.parse("19.99")))
+        #expect(hobbit["publishDate"] as? Date == Date(timeIntervalSince1970: 2 * 86_400 * 40))
+        #expect(hobbit["pages"] as? Int64 == 74)
+        #expect(hobbit["rating"] as? Double == 1)
+        #expect(hobbit["available"] as? Bool == true)
+        #expect(hobbit["uuid"] as? UUID == UUID(uuidString: String(format: "%08X-0000-0000-0000-000000000000", 2 * 7919)))
+        // A transient starts from its default (none); a to-one is a fault until read.
+        #expect(hobbit["monthID"] == nil)
+        let author = try #require(hobbit.object(forKey: "author"))
+        #expect(author["name"] as? String == "Gabriel García Márquez")
+        #expect(author.objectID.entityName == "Author")
+        // NaN, nil and missing values survive the inline decoders.
+        let nan = try #require(books.first { $0["title"] as? String == "star*wars?" })
+        #expect((nan["rating"] as? Double)?.isNaN == true)
+        let orphan = try #require(books.first { $0["title"] as? String == "Ørsted" })
+        #expect(orphan.object(forKey: "author") == nil)
+        #expect(orphan["price"] == nil)
+        #expect(!context.hasChanges)
+    }
+
+    @Test func valuesWrittenByHandInOtherFormsStillDecode() throws {
+        let (container, context) = try BookFixture.make()
+        try context.store.database.execute(
+            "UPDATE Book SET pages = '42', rating = 3, publishDate = 86400, price = 7 WHERE title = 'The Hobbit'")
+        context.reset()
+        let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'The Hobbit'"))
+        let hobbit = try #require(try context.fetch(request).first)
+        #expect(hobbit["pages"] as? Int64 == 42)
+        #expect(hobbit["rating"] as? Double == 3)
+        #expect(hobbit["publishDate"] as? Date == Date(timeIntervalSince1970: 86_400))
+        #expect(hobbit["price"] as? Decimal == Decimal(7))
+        _ = container
+    }
+
+    @Test func aValueOfTheWrongTypeIsReportedWithEntityAndAttribute() throws {
+        let (container, context) = try BookFixture.make()
+        try context.store.database.execute("UPDATE Book SET uuid = 'not a uuid' WHERE title = 'The Hobbit'")
+        context.reset()
+        #expect {
+            _ = try context.fetch(FetchRequest(entityName: "Book"))
+        } throws: { error in
+            guard case StoreError.corruptValue(let entity, let attribute, let found) = error else { return false }
+            return entity == "Book" && attribute == "uuid" && found == "TEXT"
+        }
+        _ = container
+    }
+
+    @Test func whatAwakeFromFetchSetsIsNotAChange() throws {
+        let container = try PersistentContainer(
+            model: BookFixture.model(), storeURL: nil, classes: ["Book": AwakeningBook.self])
+        let context = container.viewContext
+        let book = try context.insertObject(forEntityName: "Book")
+        book["title"] = "Dune"
+        book["pages"] = Int64(412)
+        try context.save()
+        context.reset()
+        let fetched = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
+        #expect(fetched["monthID"] as? String == "pages:412")
+        #expect(!fetched.hasChanges)
+        #expect(!context.hasChanges)
+        #expect(fetched.committedValues(forKeys: ["monthID"])["monthID"] as? String == "pages:412")
+        // A change after waking is one.
+        fetched["monthID"] = "other"
+        #expect(fetched.hasChanges)
+    }
+
+    @Test func sectionsMergeObjectsOfOneKeyEvenWhenNotSortedByIt() throws {
+        let (_, context) = try BookFixture.make()
+        let request = FetchRequest(entityName: "Book", sortDescriptors: [.init("title")])
+        let sections = try context.fetchSections(request, sectionKeyPath: "author.name")
+        #expect(Set(sections.map(\.name)) == ["", "Gabriel García Márquez", "J. R. R. Tolkien"])
+        #expect(sections.count == 3)
+        #expect(sections.reduce(0) { $0 + $1.count } == 12)
+        for section in sections {
+            let titles = section.objects.map(\.debugTitle)
+            let inOrder = try context.fetch(request).filter {
+                (($0.object(forKey: "author")?["name"] as? String) ?? "") == section.name
+            }.map(\.debugTitle)
+            #expect(titles == inOrder)
+        }
+        #expect(throws: (any Error).self) {
+            _ = try context.fetchSections(request, sectionKeyPath: "title.name")
+        }
+    }
+}
