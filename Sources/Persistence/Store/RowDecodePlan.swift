@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// How a row of one entity becomes an object's slots, worked out once per entity when the
@@ -77,6 +78,13 @@ package struct RowDecodePlan: Sendable {
         for position in steps.indices {
             switch steps[position] {
             case .attribute(let column, let reader):
+                // A canonical UUID is parsed from SQLite's bytes in place, without a String.
+                if case .uuid = reader, sqlite3_column_type(statement.handle, firstColumn + column) == SQLITE_TEXT,
+                    let uuid = statement.withText(at: firstColumn + column, UUIDText.parseCanonical)
+                {
+                    slots.append(.value(.uuid(uuid)))
+                    continue
+                }
                 let raw = statement.value(at: firstColumn + column)
                 if let value = reader.fastDecode(raw) {
                     slots.append(.value(value))

@@ -10,26 +10,29 @@ package enum UUIDText {
     /// The UUID written in `text`, or nil when it is not one.
     package static func parse(_ text: String) -> UUID? {
         var text = text
-        let fast: UUID?? = text.withUTF8 { utf8 -> UUID?? in
-            guard utf8.count == 36 else { return .none }
-            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-                var i = 0
-                for index in 0..<16 {
-                    if i == 8 || i == 13 || i == 18 || i == 23 {
-                        guard utf8[i] == UInt8(ascii: "-") else { return false }
-                        i += 1
-                    }
-                    guard let high = hexValue(utf8[i]), let low = hexValue(utf8[i + 1]) else { return false }
-                    out[index] = high << 4 | low
-                    i += 2
-                }
-                return true
-            }
-            return parsed ? .some(UUID(uuid: bytes)) : .none
-        }
-        if let fast { return fast }
+        if let fast = text.withUTF8({ parseCanonical(UnsafeRawBufferPointer($0)) }) { return fast }
         return UUID(uuidString: text)
+    }
+
+    /// The UUID in `utf8` when it is in the canonical 36-character form (hex digits of
+    /// either case); nil for anything else, including forms Foundation would accept.
+    package static func parseCanonical(_ utf8: UnsafeRawBufferPointer) -> UUID? {
+        guard utf8.count == 36 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+            var i = 0
+            for index in 0..<16 {
+                if i == 8 || i == 13 || i == 18 || i == 23 {
+                    guard utf8[i] == UInt8(ascii: "-") else { return false }
+                    i += 1
+                }
+                guard let high = hexValue(utf8[i]), let low = hexValue(utf8[i + 1]) else { return false }
+                out[index] = high << 4 | low
+                i += 2
+            }
+            return true
+        }
+        return parsed ? UUID(uuid: bytes) : nil
     }
 
     private static func hexValue(_ c: UInt8) -> UInt8? {
