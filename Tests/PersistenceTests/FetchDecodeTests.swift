@@ -93,6 +93,18 @@ final class AwakeningBook: ManagedObject {
         #expect(fetched.hasChanges)
     }
 
+    @Test func objectsCountTheirDeathsForTheRegistrySweep() throws {
+        let (_, context) = try BookFixture.make()
+        context.reset()
+        let before = context.deadObjectCount
+        do {
+            let books = try context.fetch(FetchRequest(entityName: "Book"))
+            #expect(books.count == 12)
+            #expect(context.deadObjectCount == before)
+        }
+        #expect(context.deadObjectCount == before + 12)
+    }
+
     @Test func sectionsMergeObjectsOfOneKeyEvenWhenNotSortedByIt() throws {
         let (_, context) = try BookFixture.make()
         let request = FetchRequest(entityName: "Book", sortDescriptors: [.init("title")])

@@ -65,6 +65,10 @@ open class ManagedObject {
         isFault = construction.isFault
     }
 
+    /// Tells the context that its registry entry is now dead, so that it sweeps only when
+    /// there is something to sweep.
+    deinit { managedObjectContext?.deadObjectCount += 1 }
+
     // MARK: - Lifecycle hooks
 
     /// Called once, when the object is inserted into a context, after defaults are applied.

@@ -21,6 +21,8 @@ public final class ManagedObjectContext {
     var registry: [ObjectID: WeakObject] = [:]
     /// The registry size at which `register(_:as:)` next sweeps out dead entries.
     var registrySweepThreshold = ManagedObjectContext.minimumSweepThreshold
+    /// Objects of this context that have gone since the last sweep (see `register(_:as:)`).
+    var deadObjectCount = 0
     /// Objects with unsaved changes, held strongly until saved or rolled back.
     var changed: [ObjectIdentifier: ManagedObject] = [:]
     private var nextTemporaryKey: UInt64 = 1
@@ -182,14 +184,11 @@ public final class ManagedObjectContext {
         let id = ObjectID(
             entityName: row.mapping.schema.name, rootName: row.mapping.schema.rootName,
             storeIdentifier: store.identifier, key: .permanent(row.primaryKey))
-        if let object = registry[id]?.object {
-            if object.isFault { fill(object, from: row) }
-            return object
+        // A new object is made with the row's slots, so that filling does not replace a fresh array.
+        let (object, isNew) = registeredObject(for: id) {
+            makeObject(schema: row.mapping.schema, id: id, isFault: true, slots: row.slots)
         }
-        // Made with the row's slots, so that filling does not replace a fresh array.
-        let object = makeObject(schema: row.mapping.schema, id: id, isFault: true, slots: row.slots)
-        register(object, as: id)
-        fill(object, from: row)
+        if isNew || object.isFault { fill(object, from: row) }
         return object
     }
 
