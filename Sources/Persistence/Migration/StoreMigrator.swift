@@ -184,6 +184,7 @@ public struct StoreMigrator {
     /// Runs the plans in one immediate transaction on `database`.
     package static func run(_ plans: [MigrationPlan], on database: Database) throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
+        try DecimalAggregate.register(on: database)
         try database.execute("PRAGMA legacy_alter_table = ON")
         defer { try? database.execute("PRAGMA legacy_alter_table = OFF") }
         try database.inTransaction(.immediate) {

@@ -180,6 +180,7 @@ package final class SQLiteStore {
 
     private func registerFunctions() throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
+        try DecimalAggregate.register(on: database)
         try database.createFunction("canonical", argumentCount: 1) { arguments in
             guard case .text(let text) = arguments[0] else { return arguments[0] }
             return .text(CanonicalText.fold(text))
