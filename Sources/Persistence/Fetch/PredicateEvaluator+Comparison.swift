@@ -156,6 +156,12 @@ extension PredicateEvaluator {
             }
             if function == .avg && numbers.isEmpty { return .null }
             let sum = Number.sum(numbers)
+            if case .decimal(let total) = sum, total.isNaN {
+                // As SQL's decimal_sum: Decimal's NaN on overflow is never passed on.
+                throw FetchPredicateError(
+                    kind: .invalidValue, format: "",
+                    message: "\(operand) overflows: the sum of decimals is beyond Decimal's range (about 3.4e165)")
+            }
             guard function == .avg else { return sum.value }
             switch sum {
             case .decimal(let total): return .decimal(total / Decimal(numbers.count))
