@@ -21,6 +21,9 @@ package final class SQLiteStore {
         package var passesThroughUnregisteredTransformers = false
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
+        /// Values of attributes that allow external storage go to files beside the store
+        /// when they are larger than this many bytes (see `ExternalDataStore`).
+        package var externalStorageThreshold = ExternalDataStore.defaultThreshold
 
         /// Default options.
         package init() {}
@@ -36,6 +39,9 @@ package final class SQLiteStore {
     package let path: String?
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = ""
+    /// The files beside the store that hold large binary values, or nil for an in-memory
+    /// store (which keeps every value in its row).
+    package let externalData: ExternalDataStore?
 
     static let formatName = "Persistence SQLite store 1"
 
@@ -51,6 +57,7 @@ package final class SQLiteStore {
         self.model = model
         self.schema = StoreSchema(model: model)
         if !options.passesThroughUnregisteredTransformers { try Self.checkTransformers(model) }
+        externalData = url.map { ExternalDataStore(storePath: $0.path, threshold: options.externalStorageThreshold) }
         guard let url else {
             path = nil
             database = try Database.inMemory()
@@ -85,6 +92,7 @@ package final class SQLiteStore {
                 try createSchema()
             } else {
                 identifier = try metadata("storeUUID") ?? ""
+                if !options.readOnly { sweepExternalData() }
             }
         } catch {
             try? database.close()
