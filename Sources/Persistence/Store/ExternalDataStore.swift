@@ -79,6 +79,13 @@ package final class ExternalDataStore {
     /// Values larger than this many bytes go to files.
     package let threshold: Int
 
+    /// For each entity with attributes that allow external storage, their columns (indexes
+    /// into the table's columns) and attributes.
+    package let externalColumns: [String: [(column: Int, attribute: AttributeDescription)]]
+    /// For each table with columns that hold bytes (and so may hold references), their
+    /// indexes: whatever the flags say now, an older row may reference a file.
+    package let byteColumns: [String: [Int]]
+
     /// Files written in the open write transaction: removed if it rolls back.
     private var written: [String] = []
     /// Files whose rows the open write transaction deletes or replaces: removed after commit.
@@ -86,10 +93,35 @@ package final class ExternalDataStore {
     /// Whether the folder has entries whose names are not yet durable.
     private var directoryNeedsSync = false
 
-    /// The external data of the store file at `storePath`.
-    package init(storePath: String, threshold: Int) {
+    /// The external data of the store file at `storePath`, whose tables `schema` maps.
+    package init(storePath: String, threshold: Int, schema: StoreSchema) {
         directory = Self.directory(forStorePath: storePath)
         self.threshold = threshold
+        var externalColumns: [String: [(column: Int, attribute: AttributeDescription)]] = [:]
+        for (name, mapping) in schema.entities {
+            for (position, column) in mapping.columnIndex.enumerated() {
+                guard let column, case .attribute(let attribute) = mapping.schema.properties[position],
+                    attribute.allowsExternalBinaryDataStorage, Self.holdsBytes(attribute)
+                else { continue }
+                externalColumns[name, default: []].append((column, attribute))
+            }
+        }
+        var byteColumns: [String: [Int]] = [:]
+        for (name, table) in schema.tables {
+            let indexes = table.columns.indices.filter { index in
+                if case .attribute(let attribute) = table.columns[index].kind { return Self.holdsBytes(attribute) }
+                return false
+            }
+            if !indexes.isEmpty { byteColumns[name] = indexes }
+        }
+        self.externalColumns = externalColumns
+        self.byteColumns = byteColumns
+    }
+
+    /// Whether an attribute's stored form is bytes (Binary Data, Transformable), so that
+    /// its column may hold a reference.
+    package static func holdsBytes(_ attribute: AttributeDescription) -> Bool {
+        attribute.type == .binaryData || attribute.type == .transformable
     }
 
     /// The folder that holds the external data of the store file at `storePath`.

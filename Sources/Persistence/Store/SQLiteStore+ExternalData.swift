@@ -62,14 +62,12 @@ extension SQLiteStore {
     ) throws -> [SQLiteValue] {
         guard let externalData else { return values }
         if let primaryKey {
-            try removeExternalDataAfterCommit(table: mapping.table, primaryKey: primaryKey, columns: Set(columns))
+            try removeExternalDataAfterCommit(table: mapping.table, primaryKey: primaryKey, columns: columns)
         }
+        guard let external = externalData.externalColumns[mapping.schema.name] else { return values }
         var result = values
-        for (position, column) in mapping.columnIndex.enumerated() {
-            guard let column, case .attribute(let attribute) = mapping.schema.properties[position],
-                attribute.allowsExternalBinaryDataStorage,
-                attribute.type == .binaryData || attribute.type == .transformable,
-                let index = columns.firstIndex(of: column),
+        for (column, attribute) in external {
+            guard let index = columns.firstIndex(of: column),
                 case .blob(let data) = values[index], data.count > externalData.threshold
             else { continue }
             let reference = try externalData.write(data, attribute: "\(mapping.schema.name).\(attribute.name)")
@@ -83,11 +81,9 @@ extension SQLiteStore {
     /// the row.
     ///
     /// - Throws: `SQLiteError` when the row cannot be read.
-    func removeExternalDataAfterCommit(table: TableMapping, primaryKey: Int64, columns: Set<Int>? = nil) throws {
-        guard let externalData else { return }
-        let names = table.columns.indices.filter { index in
-            table.columns[index].holdsBytes && (columns?.contains(index) ?? true)
-        }.map { sqlIdentifier(table.columns[$0].name) }
+    func removeExternalDataAfterCommit(table: TableMapping, primaryKey: Int64, columns: [Int]? = nil) throws {
+        guard let externalData, let byteColumns = externalData.byteColumns[table.name] else { return }
+        let names = byteColumns.filter { columns?.contains($0) ?? true }.map { sqlIdentifier(table.columns[$0].name) }
         guard !names.isEmpty else { return }
         // Only TEXT can be a reference: a BLOB stays unread.
         let selected = names.map { "CASE WHEN typeof(\($0)) = 'text' THEN \($0) END" }.joined(separator: ", ")
@@ -115,7 +111,7 @@ extension SQLiteStore {
     func decodeColumn(
         _ raw: SQLiteValue, for attribute: AttributeDescription, mapping: EntityMapping, primaryKey: Int64
     ) throws -> AttributeValue {
-        guard case .text(let text) = raw, attribute.type == .binaryData || attribute.type == .transformable,
+        guard case .text(let text) = raw, ExternalDataStore.holdsBytes(attribute),
             let reference = ExternalDataStore.Reference(text)
         else { return try RowCodec.decode(raw, for: attribute, entity: mapping.schema.name) }
         let object = "\(mapping.schema.name)/p\(primaryKey)"
@@ -153,8 +149,9 @@ extension SQLiteStore {
         table: String, primaryKey: Int64, column: String, reference: ExternalDataStore.Reference
     )] {
         var found: [(table: String, primaryKey: Int64, column: String, reference: ExternalDataStore.Reference)] = []
+        guard let externalData else { return [] }
         for table in schema.tables.values.sorted(by: { $0.name < $1.name }) {
-            for column in table.columns where column.holdsBytes {
+            for column in (externalData.byteColumns[table.name] ?? []).map({ table.columns[$0] }) {
                 let name = sqlIdentifier(column.name)
                 let rows = try database.query(
                     "SELECT \"_id\", \(name) FROM \(sqlIdentifier(table.name)) WHERE typeof(\(name)) = 'text'")
@@ -167,14 +164,5 @@ extension SQLiteStore {
             }
         }
         return found
-    }
-}
-
-extension TableMapping.Column {
-    /// Whether the column holds bytes (Binary Data or Transformable), and so may hold an
-    /// external data reference.
-    var holdsBytes: Bool {
-        guard case .attribute(let attribute) = kind else { return false }
-        return attribute.type == .binaryData || attribute.type == .transformable
     }
 }

@@ -55,9 +55,12 @@ package final class SQLiteStore {
     package init(model: ManagedObjectModel, url: URL?, options: Options = Options()) throws {
         try model.freeze()
         self.model = model
-        self.schema = StoreSchema(model: model)
+        let schema = StoreSchema(model: model)
+        self.schema = schema
         if !options.passesThroughUnregisteredTransformers { try Self.checkTransformers(model) }
-        externalData = url.map { ExternalDataStore(storePath: $0.path, threshold: options.externalStorageThreshold) }
+        externalData = url.map {
+            ExternalDataStore(storePath: $0.path, threshold: options.externalStorageThreshold, schema: schema)
+        }
         guard let url else {
             path = nil
             database = try Database.inMemory()
