@@ -25,7 +25,8 @@ import Testing
     /// Deterministic bytes that differ by `seed`, so a file mix-up shows.
     static func bytes(_ count: Int, seed: UInt64 = 1) -> Data {
         var generator = SplitMix64(seed: seed)
-        return Data((0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+        var words = (0..<(count + 7) / 8).map { _ in generator.next() }
+        return words.withUnsafeMutableBytes { Data($0.prefix(count)) }
     }
 
     @Test func onlyValuesAboveTheThresholdGoToFilesAndEveryByteComesBack() throws {
