@@ -28,9 +28,10 @@ import Foundation
 /// and how large it is. Readers of the store (fetches, faults, export) get the bytes back:
 /// the reference never leaves the store layer.
 ///
-/// **Crash safety.** Each value is written to a new file (temporary name, `fsync`, rename,
-/// then the folder is `fsync`ed) inside the write transaction, before it commits; a file is
-/// never overwritten. When the transaction rolls back, the files it wrote are removed; files
+/// **Crash safety.** Each value is written to a new file (temporary name, rename) inside the
+/// write transaction; just before the commit every new file and then the folder are
+/// `fsync`ed, so a durable commit never references a file that is not. A file is never
+/// overwritten. When the transaction rolls back, the files it wrote are removed; files
 /// of deleted rows and replaced values are removed only after the commit. A crash between
 /// those steps leaves only unreferenced files, which the next writable open sweeps (under
 /// SQLite's write lock, so no other process is between writing its files and committing).
@@ -90,8 +91,8 @@ package final class ExternalDataStore {
     private var written: [String] = []
     /// Files whose rows the open write transaction deletes or replaces: removed after commit.
     private var replaced: [String] = []
-    /// Whether the folder has entries whose names are not yet durable.
-    private var directoryNeedsSync = false
+    /// Files written in the open write transaction whose bytes are not yet synced.
+    private var unsynced: [String] = []
 
     /// The external data of the store file at `storePath`, whose tables `schema` maps.
     package init(storePath: String, threshold: Int, schema: StoreSchema) {
@@ -137,8 +138,8 @@ package final class ExternalDataStore {
 
     // MARK: - Writing and reading
 
-    /// Writes `data` to a new file and returns its reference: temporary file, `fsync`,
-    /// rename. Call inside a write transaction (see `transaction(_:)`), which removes the
+    /// Writes `data` to a new file and returns its reference: temporary file, then rename
+    /// (`prepareToCommit` makes it durable). Call inside a write transaction (see `transaction(_:)`), which removes the
     /// file if the transaction rolls back.
     ///
     /// - Parameter attribute: `Entity.attribute`, for the error message.
@@ -149,7 +150,7 @@ package final class ExternalDataStore {
         let temporary = path + ".tmp"
         do {
             try createDirectoryIfNeeded()
-            try Self.writeDurably(data, to: temporary)
+            try Self.writeFile(data, to: temporary)
             try Self.check(rename(temporary, path), "rename it into place")
         } catch let error as FileError {
             unlink(temporary)
@@ -157,7 +158,7 @@ package final class ExternalDataStore {
                 path: path, reason: "the value of \(attribute) could not be written: \(error.reason)")
         }
         written.append(path)
-        directoryNeedsSync = true
+        unsynced.append(path)
         return reference
     }
 
@@ -200,6 +201,7 @@ package final class ExternalDataStore {
             for path in written { unlink(path) }
             written.removeAll()
             replaced.removeAll()
+            unsynced.removeAll()
             throw error
         }
         for path in replaced { unlink(path) }
@@ -208,16 +210,29 @@ package final class ExternalDataStore {
         return result
     }
 
-    /// Makes the names of the files written in this transaction durable (`fsync` of the
-    /// folder). Call inside the transaction, just before it commits.
+    /// Makes the files written in this transaction durable: `fsync` of each file, then of
+    /// the folder (for their names). Call inside the transaction, just before it commits,
+    /// so that a commit SQLite has made durable never references a file that is not.
     ///
-    /// - Throws: `StoreError.externalData` when the folder cannot be synced.
+    /// Syncing all files at the end rather than each as it is written lets the file system
+    /// flush them together: on ext4 here, a save of 200 values of 200 KiB took about half
+    /// as long (1.0–1.3 s against 1.7–1.9 s, debug build, loaded machine).
+    ///
+    /// - Throws: `StoreError.externalData` when a file or the folder cannot be synced.
     package func prepareToCommit() throws {
-        guard directoryNeedsSync else { return }
-        do { try Self.syncDirectory(directory) } catch let error as FileError {
-            throw StoreError.externalData(path: directory, reason: "the folder could not be synced: \(error.reason)")
+        guard !unsynced.isEmpty else { return }
+        var current = directory
+        do {
+            for path in unsynced {
+                current = path
+                try Self.sync(path, directory: false)
+            }
+            current = directory
+            try Self.sync(directory, directory: true)
+        } catch let error as FileError {
+            throw StoreError.externalData(path: current, reason: "could not be made durable: \(error.reason)")
         }
-        directoryNeedsSync = false
+        unsynced.removeAll()
     }
 
     // MARK: - Sweeping
@@ -252,11 +267,12 @@ package final class ExternalDataStore {
         }
         // The new folders' own names must survive a crash too.
         let support = (directory as NSString).deletingLastPathComponent
-        try Self.syncDirectory(support)
-        try Self.syncDirectory((support as NSString).deletingLastPathComponent)
+        try Self.sync(support, directory: true)
+        try Self.sync((support as NSString).deletingLastPathComponent, directory: true)
     }
 
-    private static func writeDurably(_ data: Data, to path: String) throws {
+    /// Writes `data` to a new file at `path`; `prepareToCommit` syncs it.
+    private static func writeFile(_ data: Data, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         try check(descriptor, "create it")
         defer { close(descriptor) }
@@ -271,14 +287,14 @@ package final class ExternalDataStore {
                 remaining -= count
             }
         }
-        try check(fsync(descriptor), "sync it")
     }
 
-    private static func syncDirectory(_ path: String) throws {
-        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        try check(descriptor, "open the folder \(path)")
+    /// `fsync`s a file or folder by path.
+    private static func sync(_ path: String, directory: Bool) throws {
+        let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY | O_CLOEXEC : O_RDONLY | O_CLOEXEC)
+        try check(descriptor, directory ? "open the folder \(path)" : "open it")
         defer { close(descriptor) }
-        try check(fsync(descriptor), "sync the folder \(path)")
+        try check(fsync(descriptor), directory ? "sync the folder \(path)" : "sync it")
     }
 
     private static func check(_ result: Int32, _ action: String) throws {
