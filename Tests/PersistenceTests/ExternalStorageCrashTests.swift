@@ -39,10 +39,12 @@ import Testing
             #expect(check.isConsistent, "round \(round): \(check)")
             for book in try context.fetch(FetchRequest(entityName: "Book")) {
                 let title = try #require(book["title"] as? String)
-                #expect(book["cover"] as? Data == Self.cover(title: title), "round \(round): \(title)")
+                #expect(
+                    book["cover"] as? Data == Self.cover(title: title), "round \(round): \(title)")
             }
         }
-        #expect(killedWhileSaving > rounds / 2, "the writer was killed while running in most rounds")
+        #expect(
+            killedWhileSaving > rounds / 2, "the writer was killed while running in most rounds")
         let books = try folder.rows("SELECT count(*), sum(typeof(cover) = 'text') FROM Book")
         #expect(books[0][0].int64Value ?? 0 > 0, "the writers saved something")
         #expect(books[0][1].int64Value ?? 0 > 0, "some covers went to files")
@@ -86,7 +88,9 @@ import Testing
     /// The cover a title describes.
     static func cover(title: String) -> Data? {
         let parts = title.split(separator: " ")
-        guard parts.count == 4, let seed = UInt64(parts[1]), let size = Int(parts[3]) else { return nil }
+        guard parts.count == 4, let seed = UInt64(parts[1]), let size = Int(parts[3]) else {
+            return nil
+        }
         return ExternalStorageTests.bytes(size, seed: seed)
     }
 
@@ -95,7 +99,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = [
-            "--testing-library", "swift-testing", "--filter", "ExternalStorageCrashTests/writerSavesUntilKilled",
+            "--testing-library", "swift-testing", "--filter",
+            "ExternalStorageCrashTests/writerSavesUntilKilled",
         ]
         var environment = ProcessInfo.processInfo.environment
         environment[storeVariable] = store

@@ -31,7 +31,9 @@ import Testing
 
     @Test func onlyValuesAboveTheThresholdGoToFilesAndEveryByteComesBack() throws {
         let folder = try ExternalStorageFolder()
-        let sizes = [0, 1, Self.threshold - 1, Self.threshold, Self.threshold + 1, 3 * Self.threshold]
+        let sizes = [
+            0, 1, Self.threshold - 1, Self.threshold, Self.threshold + 1, 3 * Self.threshold,
+        ]
         do {
             let context = try folder.open().viewContext
             for (n, size) in sizes.enumerated() {
@@ -43,18 +45,34 @@ import Testing
             }
             try context.save()
         }
-        let raw = try folder.rows("SELECT isbn, typeof(cover), cover, typeof(thumbnail) FROM Book ORDER BY isbn")
-        #expect(raw.map { $0[1] } == [.text("blob"), .text("blob"), .text("blob"), .text("blob"), .text("text"), .text("text")])
-        #expect(raw.allSatisfy { $0[3] == .text("blob") }, "an attribute without external storage stays inline")
+        let raw = try folder.rows(
+            "SELECT isbn, typeof(cover), cover, typeof(thumbnail) FROM Book ORDER BY isbn")
+        #expect(
+            raw.map { $0[1] } == [
+                .text("blob"), .text("blob"), .text("blob"), .text("blob"), .text("text"),
+                .text("text"),
+            ])
+        #expect(
+            raw.allSatisfy { $0[3] == .text("blob") },
+            "an attribute without external storage stays inline")
         // The row reads clearly in the shell: which file, how many bytes.
         let reference = try #require(raw[4][2].textValue)
         #expect(reference.hasPrefix("external:") && reference.hasSuffix(":\(Self.threshold + 1)"))
         let fileName = try #require(ExternalDataStore.Reference(reference)?.fileName)
-        #expect(folder.externalFiles() == Set([fileName, try #require(raw[5][2].textValue.flatMap(ExternalDataStore.Reference.init)?.fileName)]))
-        #expect(try Data(contentsOf: folder.externalDirectory.appendingPathComponent(fileName)) == Self.bytes(Self.threshold + 1, seed: 4))
+        #expect(
+            folder.externalFiles()
+                == Set([
+                    fileName,
+                    try #require(
+                        raw[5][2].textValue.flatMap(ExternalDataStore.Reference.init)?.fileName),
+                ]))
+        #expect(
+            try Data(contentsOf: folder.externalDirectory.appendingPathComponent(fileName))
+                == Self.bytes(Self.threshold + 1, seed: 4))
 
         let context = try folder.open().viewContext
-        let books = try context.fetch(FetchRequest(entityName: "Book", sortDescriptors: [SortKey("isbn")]))
+        let books = try context.fetch(
+            FetchRequest(entityName: "Book", sortDescriptors: [SortKey("isbn")]))
         #expect(books.count == sizes.count)
         for (n, size) in sizes.enumerated() {
             #expect(books[n]["cover"] as? Data == Self.bytes(size, seed: UInt64(n)), "size \(size)")
@@ -74,7 +92,8 @@ import Testing
         }
         #expect(try folder.rows("SELECT typeof(extra) FROM Book") == [[.text("text")]])
         #expect(folder.externalFiles().count == 1)
-        let book = try #require(try folder.open().viewContext.fetch(FetchRequest(entityName: "Book")).first)
+        let book = try #require(
+            try folder.open().viewContext.fetch(FetchRequest(entityName: "Book")).first)
         #expect(book.decodedValue(forKey: "extra", as: [String].self) == words)
     }
 
@@ -86,7 +105,8 @@ import Testing
         book["title"] = "In memory"
         book["cover"] = Self.bytes(Self.threshold * 2)
         try context.save()
-        #expect(try context.store.database.query("SELECT typeof(cover) FROM Book") == [[.text("blob")]])
+        #expect(
+            try context.store.database.query("SELECT typeof(cover) FROM Book") == [[.text("blob")]])
         context.reset()
         let fetched = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
         #expect(fetched["cover"] as? Data == Self.bytes(Self.threshold * 2))
@@ -112,8 +132,10 @@ import Testing
         #expect(folder.externalFiles().count == 2, "nothing is removed before the save")
         try context.save()
         #expect(folder.externalFiles() == [keptFile])
-        #expect(try folder.open().viewContext.fetch(FetchRequest(entityName: "Book")).first?["cover"] as? Data
-            == Self.bytes(Self.threshold + 10, seed: 1))
+        #expect(
+            try folder.open().viewContext.fetch(FetchRequest(entityName: "Book")).first?["cover"]
+                as? Data
+                == Self.bytes(Self.threshold + 10, seed: 1))
     }
 
     @Test func replacingAValueRemovesTheOldFileAfterTheCommit() throws {
@@ -133,7 +155,8 @@ import Testing
 
         book["cover"] = Self.bytes(10, seed: 3)
         try context.save()
-        #expect(folder.externalFiles().isEmpty, "a value that shrinks below the threshold moves inline")
+        #expect(
+            folder.externalFiles().isEmpty, "a value that shrinks below the threshold moves inline")
         #expect(try folder.rows("SELECT typeof(cover) FROM Book") == [[.text("blob")]])
 
         book["cover"] = Self.bytes(Self.threshold + 3, seed: 4)
@@ -188,7 +211,9 @@ import Testing
         // An update that conflicts: its new file is removed and the old one, whose removal
         // waited for a commit that never came, is kept.
         context.delete(duplicate)
-        let second = try #require(try context.fetch(FetchRequest(entityName: "Book", sortDescriptors: [SortKey("isbn")])).last)
+        let second = try #require(
+            try context.fetch(FetchRequest(entityName: "Book", sortDescriptors: [SortKey("isbn")]))
+                .last)
         second["isbn"] = "1"
         second["cover"] = Self.bytes(Self.threshold + 6, seed: 6)
         #expect(throws: ConstraintConflictError.self) { try context.save() }
@@ -200,8 +225,28 @@ import Testing
         try context.save()
         #expect(folder.externalFiles().count == 2)
         #expect(folder.externalFiles() != before)
-        let reread = try #require(try folder.open().viewContext.fetch(FetchRequest(entityName: "Book", sortDescriptors: [SortKey("isbn")])).last)
+        let reread = try #require(
+            try folder.open().viewContext.fetch(
+                FetchRequest(entityName: "Book", sortDescriptors: [SortKey("isbn")])
+            ).last)
         #expect(reread["cover"] as? Data == Self.bytes(Self.threshold + 6, seed: 6))
+    }
+
+    @Test func aRefusedNestedTransactionKeepsTheOuterTransactionsFiles() throws {
+        let folder = try ExternalStorageFolder()
+        let store = try folder.open().viewContext.store
+        let mapping = try #require(store.schema.entities["Book"])
+        var columns = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
+        let title = try #require(mapping.table.columns.firstIndex { $0.name == "title" })
+        let cover = try #require(mapping.table.columns.firstIndex { $0.name == "cover" })
+        columns[title] = .text("Outer")
+        columns[cover] = .blob(Self.bytes(Self.threshold + 1))
+        try store.writeTransaction {
+            try store.insertRow(mapping, primaryKey: 1, columns: columns)
+            #expect(throws: SQLiteError.self) { try store.writeTransaction {} }
+        }
+        #expect(folder.externalFiles() == [try folder.fileName(title: "Outer")])
+        #expect(try store.checkExternalData().isConsistent)
     }
 
     @Test func aFileThatCannotBeWrittenFailsTheSaveClearly() throws {
@@ -234,7 +279,8 @@ import Testing
         // What a crash leaves: a file written but never committed, and a temporary file.
         let orphan = UUID().uuidString
         try Data("orphan".utf8).write(to: folder.externalDirectory.appendingPathComponent(orphan))
-        try Data("half".utf8).write(to: folder.externalDirectory.appendingPathComponent(UUID().uuidString + ".tmp"))
+        try Data("half".utf8).write(
+            to: folder.externalDirectory.appendingPathComponent(UUID().uuidString + ".tmp"))
         #expect(folder.externalFiles().count == 3)
 
         do {
@@ -250,8 +296,10 @@ import Testing
         let check = try container.viewContext.store.checkExternalData()
         #expect(check.isConsistent, "\(check)")
         #expect(check.referenceCount == 1)
-        #expect(try container.viewContext.fetch(FetchRequest(entityName: "Book")).first?["cover"] as? Data
-            == Self.bytes(Self.threshold + 1))
+        #expect(
+            try container.viewContext.fetch(FetchRequest(entityName: "Book")).first?["cover"]
+                as? Data
+                == Self.bytes(Self.threshold + 1))
     }
 
     @Test func aMissingOrTruncatedFileIsAClearErrorNamingObjectAttributeAndFile() throws {
@@ -263,12 +311,15 @@ import Testing
             book["cover"] = Self.bytes(Self.threshold + 1)
             try context.save()
         }
-        let file = folder.externalDirectory.appendingPathComponent(try folder.fileName(title: "Lost"))
+        let file = folder.externalDirectory.appendingPathComponent(
+            try folder.fileName(title: "Lost"))
         try Data("short".utf8).write(to: file)
         let truncated = try #require(throws: StoreError.self) {
             try folder.open().viewContext.fetch(FetchRequest(entityName: "Book"))
         }
-        #expect(truncated.description.contains("holds 5 bytes where \(Self.threshold + 1) were written"))
+        #expect(
+            truncated.description.contains("holds 5 bytes where \(Self.threshold + 1) were written")
+        )
 
         try FileManager.default.removeItem(at: file)
         let container = try folder.open()
@@ -292,13 +343,17 @@ import Testing
         let reference = ExternalDataStore.Reference(identifier: id, byteCount: 123)
         #expect(reference.description == "external:\(id.uuidString):123")
         #expect(ExternalDataStore.Reference(reference.description) == reference)
-        for text in ["", "external:", "external:\(id.uuidString)", "external:\(id.uuidString):-1",
-                     "external:\(id.uuidString):12:3", "external:not-a-uuid:12", "EXTERNAL:\(id.uuidString):1",
-                     "external:\(id.uuidString):1x"] {
+        for text in [
+            "", "external:", "external:\(id.uuidString)", "external:\(id.uuidString):-1",
+            "external:\(id.uuidString):12:3", "external:not-a-uuid:12",
+            "EXTERNAL:\(id.uuidString):1",
+            "external:\(id.uuidString):1x",
+        ] {
             #expect(ExternalDataStore.Reference(text) == nil, "\(text)")
         }
-        #expect(ExternalDataStore.directory(forStorePath: "/data/Books.sqlite")
-            == "/data/.Books.sqlite_SUPPORT/_EXTERNAL_DATA")
+        #expect(
+            ExternalDataStore.directory(forStorePath: "/data/Books.sqlite")
+                == "/data/.Books.sqlite_SUPPORT/_EXTERNAL_DATA")
     }
 }
 
@@ -309,17 +364,20 @@ final class ExternalStorageFolder {
     let externalDirectory: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("ext-\(UUID().uuidString)")
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ext-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         storeURL = folder.appendingPathComponent("Books.sqlite")
-        externalDirectory = URL(fileURLWithPath: ExternalDataStore.directory(forStorePath: storeURL.path))
+        externalDirectory = URL(
+            fileURLWithPath: ExternalDataStore.directory(forStorePath: storeURL.path))
     }
 
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Opens (or creates) the store with the test model.
     func open(readOnly: Bool = false) throws -> PersistentContainer {
-        try PersistentContainer(model: ExternalStorageTests.model(), storeURL: storeURL, readOnly: readOnly)
+        try PersistentContainer(
+            model: ExternalStorageTests.model(), storeURL: storeURL, readOnly: readOnly)
     }
 
     /// The names in the external data folder.
@@ -330,8 +388,11 @@ final class ExternalStorageFolder {
     /// The file a book's cover is stored in, read from its row.
     func fileName(title: String) throws -> String {
         let rows = try self.rows("SELECT cover FROM Book WHERE title = '\(title)'")
-        guard let text = rows.first?.first?.textValue, let reference = ExternalDataStore.Reference(text) else {
-            throw StoreError.externalData(path: storeURL.path, reason: "no external cover for \(title)")
+        guard let text = rows.first?.first?.textValue,
+            let reference = ExternalDataStore.Reference(text)
+        else {
+            throw StoreError.externalData(
+                path: storeURL.path, reason: "no external cover for \(title)")
         }
         return reference.fileName
     }

@@ -61,7 +61,8 @@ package final class ExternalDataStore {
         /// Parses a column's text; nil when it is not a reference.
         package init?(_ text: String) {
             guard text.hasPrefix(Self.prefix) else { return nil }
-            let parts = text.dropFirst(Self.prefix.count).split(separator: ":", omittingEmptySubsequences: false)
+            let parts = text.dropFirst(Self.prefix.count).split(
+                separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let identifier = UUID(uuidString: String(parts[0])),
                 let byteCount = Int(parts[1]), byteCount >= 0
             else { return nil }
@@ -93,6 +94,8 @@ package final class ExternalDataStore {
     private var replaced: [String] = []
     /// Files written in the open write transaction whose bytes are not yet synced.
     private var unsynced: [String] = []
+    /// Whether `transaction(_:)` is running.
+    private var isInTransaction = false
 
     /// The external data of the store file at `storePath`, whose tables `schema` maps.
     package init(storePath: String, threshold: Int, schema: StoreSchema) {
@@ -101,7 +104,8 @@ package final class ExternalDataStore {
         var externalColumns: [String: [(column: Int, attribute: AttributeDescription)]] = [:]
         for (name, mapping) in schema.entities {
             for (position, column) in mapping.columnIndex.enumerated() {
-                guard let column, case .attribute(let attribute) = mapping.schema.properties[position],
+                guard let column,
+                    case .attribute(let attribute) = mapping.schema.properties[position],
                     attribute.allowsExternalBinaryDataStorage, Self.holdsBytes(attribute)
                 else { continue }
                 externalColumns[name, default: []].append((column, attribute))
@@ -110,7 +114,9 @@ package final class ExternalDataStore {
         var byteColumns: [String: [Int]] = [:]
         for (name, table) in schema.tables {
             let indexes = table.columns.indices.filter { index in
-                if case .attribute(let attribute) = table.columns[index].kind { return Self.holdsBytes(attribute) }
+                if case .attribute(let attribute) = table.columns[index].kind {
+                    return Self.holdsBytes(attribute)
+                }
                 return false
             }
             if !indexes.isEmpty { byteColumns[name] = indexes }
@@ -139,8 +145,8 @@ package final class ExternalDataStore {
     // MARK: - Writing and reading
 
     /// Writes `data` to a new file and returns its reference: temporary file, then rename
-    /// (`prepareToCommit` makes it durable). Call inside a write transaction (see `transaction(_:)`), which removes the
-    /// file if the transaction rolls back.
+    /// (`prepareToCommit` makes it durable). Call inside a write transaction (see
+    /// `transaction(_:)`), which removes the file if the transaction rolls back.
     ///
     /// - Parameter attribute: `Entity.attribute`, for the error message.
     /// - Throws: `StoreError.externalData` when the folder or file cannot be written.
@@ -155,7 +161,8 @@ package final class ExternalDataStore {
         } catch let error as FileError {
             unlink(temporary)
             throw StoreError.externalData(
-                path: path, reason: "the value of \(attribute) could not be written: \(error.reason)")
+                path: path,
+                reason: "the value of \(attribute) could not be written: \(error.reason)")
         }
         written.append(path)
         unsynced.append(path)
@@ -171,15 +178,19 @@ package final class ExternalDataStore {
     package func read(_ reference: Reference, object: String, attribute: String) throws -> Data {
         let path = path(of: reference)
         func failure(_ reason: String) -> StoreError {
-            .unreadableExternalData(object: object, attribute: attribute, path: path, reason: reason)
+            .unreadableExternalData(
+                object: object, attribute: attribute, path: path, reason: reason)
         }
-        guard FileManager.default.fileExists(atPath: path) else { throw failure("the file is missing") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw failure("the file is missing")
+        }
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw failure("the file can't be read (\(error.localizedDescription))")
         }
         guard data.count == reference.byteCount else {
-            throw failure("the file holds \(data.count) bytes where \(reference.byteCount) were written")
+            throw failure(
+                "the file holds \(data.count) bytes where \(reference.byteCount) were written")
         }
         return data
     }
@@ -195,7 +206,13 @@ package final class ExternalDataStore {
     /// Runs a write transaction (`body`, which begins and commits it) and then settles the
     /// files: after a commit the replaced files are removed; after a failure the files the
     /// transaction wrote are removed. Files are never removed before the commit decides.
+    ///
+    /// A call inside another (which SQLite refuses: transactions do not nest) leaves the
+    /// files to the outer one.
     package func transaction<T>(_ body: () throws -> T) rethrows -> T {
+        guard !isInTransaction else { return try body() }
+        isInTransaction = true
+        defer { isInTransaction = false }
         let result: T
         do { result = try body() } catch {
             for path in written { unlink(path) }
@@ -230,7 +247,8 @@ package final class ExternalDataStore {
             current = directory
             try Self.sync(directory, directory: true)
         } catch let error as FileError {
-            throw StoreError.externalData(path: current, reason: "could not be made durable: \(error.reason)")
+            throw StoreError.externalData(
+                path: current, reason: "could not be made durable: \(error.reason)")
         }
         unsynced.removeAll()
     }
@@ -257,11 +275,14 @@ package final class ExternalDataStore {
 
     private func createDirectoryIfNeeded() throws {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
             return
         }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true)
         } catch {
             throw FileError(reason: "could not create the folder (\(error.localizedDescription))")
         }
@@ -291,7 +312,8 @@ package final class ExternalDataStore {
 
     /// `fsync`s a file or folder by path.
     private static func sync(_ path: String, directory: Bool) throws {
-        let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY | O_CLOEXEC : O_RDONLY | O_CLOEXEC)
+        let descriptor = open(
+            path, directory ? O_RDONLY | O_DIRECTORY | O_CLOEXEC : O_RDONLY | O_CLOEXEC)
         try check(descriptor, directory ? "open the folder \(path)" : "open it")
         defer { close(descriptor) }
         try check(fsync(descriptor), directory ? "sync the folder \(path)" : "sync it")
@@ -300,7 +322,8 @@ package final class ExternalDataStore {
     private static func check(_ result: Int32, _ action: String) throws {
         guard result < 0 else { return }
         let code = errno
-        throw FileError(reason: "could not \(action): \(String(cString: strerror(code))) (errno \(code))")
+        throw FileError(
+            reason: "could not \(action): \(String(cString: strerror(code))) (errno \(code))")
     }
 }
 

@@ -15,10 +15,16 @@ package struct ExternalDataCheck: Sendable, CustomStringConvertible {
 
     /// A sentence listing what does not match, or saying that everything does.
     package var description: String {
-        if isConsistent { return "\(referenceCount) external data files, each referenced by its row" }
+        if isConsistent {
+            return "\(referenceCount) external data files, each referenced by its row"
+        }
         var parts: [String] = []
-        if !orphanedFiles.isEmpty { parts.append("orphaned files: " + orphanedFiles.joined(separator: ", ")) }
-        if !missingFiles.isEmpty { parts.append("missing files: " + missingFiles.joined(separator: ", ")) }
+        if !orphanedFiles.isEmpty {
+            parts.append("orphaned files: " + orphanedFiles.joined(separator: ", "))
+        }
+        if !missingFiles.isEmpty {
+            parts.append("missing files: " + missingFiles.joined(separator: ", "))
+        }
         return parts.joined(separator: "; ")
     }
 }
@@ -39,9 +45,11 @@ extension SQLiteStore {
         for found in references {
             referenced.insert(found.reference.fileName)
             let path = externalData.path(of: found.reference)
-            let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+            let size =
+                (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
             if size?.intValue != found.reference.byteCount {
-                check.missingFiles.append("\(found.table)/p\(found.primaryKey).\(found.column) → \(path)")
+                check.missingFiles.append(
+                    "\(found.table)/p\(found.primaryKey).\(found.column) → \(path)")
             }
         }
         check.orphanedFiles = externalData.entryNames().filter { !referenced.contains($0) }.sorted()
@@ -58,19 +66,24 @@ extension SQLiteStore {
     ///
     /// - Throws: `StoreError.externalData` when a file cannot be written.
     func externalizing(
-        _ values: [SQLiteValue], columns: [Int], mapping: EntityMapping, replacingRow primaryKey: Int64? = nil
+        _ values: [SQLiteValue], columns: [Int], mapping: EntityMapping,
+        replacingRow primaryKey: Int64? = nil
     ) throws -> [SQLiteValue] {
         guard let externalData else { return values }
         if let primaryKey {
-            try removeExternalDataAfterCommit(table: mapping.table, primaryKey: primaryKey, columns: columns)
+            try removeExternalDataAfterCommit(
+                table: mapping.table, primaryKey: primaryKey, columns: columns)
         }
-        guard let external = externalData.externalColumns[mapping.schema.name] else { return values }
+        guard let external = externalData.externalColumns[mapping.schema.name] else {
+            return values
+        }
         var result = values
         for (column, attribute) in external {
             guard let index = columns.firstIndex(of: column),
                 case .blob(let data) = values[index], data.count > externalData.threshold
             else { continue }
-            let reference = try externalData.write(data, attribute: "\(mapping.schema.name).\(attribute.name)")
+            let reference = try externalData.write(
+                data, attribute: "\(mapping.schema.name).\(attribute.name)")
             result[index] = .text(reference.description)
         }
         return result
@@ -81,12 +94,19 @@ extension SQLiteStore {
     /// the row.
     ///
     /// - Throws: `SQLiteError` when the row cannot be read.
-    func removeExternalDataAfterCommit(table: TableMapping, primaryKey: Int64, columns: [Int]? = nil) throws {
-        guard let externalData, let byteColumns = externalData.byteColumns[table.name] else { return }
-        let names = byteColumns.filter { columns?.contains($0) ?? true }.map { sqlIdentifier(table.columns[$0].name) }
+    func removeExternalDataAfterCommit(
+        table: TableMapping, primaryKey: Int64, columns: [Int]? = nil
+    ) throws {
+        guard let externalData, let byteColumns = externalData.byteColumns[table.name] else {
+            return
+        }
+        let names = byteColumns.filter { columns?.contains($0) ?? true }.map {
+            sqlIdentifier(table.columns[$0].name)
+        }
         guard !names.isEmpty else { return }
         // Only TEXT can be a reference: a BLOB stays unread.
-        let selected = names.map { "CASE WHEN typeof(\($0)) = 'text' THEN \($0) END" }.joined(separator: ", ")
+        let selected = names.map { "CASE WHEN typeof(\($0)) = 'text' THEN \($0) END" }.joined(
+            separator: ", ")
         let statement = try database.cachedStatement(
             "SELECT \(selected) FROM \(sqlIdentifier(table.name)) WHERE \"_id\" = ?")
         defer { statement.reset() }
@@ -109,7 +129,8 @@ extension SQLiteStore {
     /// - Throws: `StoreError.unreadableExternalData` naming the object, attribute and
     ///   file; otherwise what `RowCodec.decode` throws.
     func decodeColumn(
-        _ raw: SQLiteValue, for attribute: AttributeDescription, mapping: EntityMapping, primaryKey: Int64
+        _ raw: SQLiteValue, for attribute: AttributeDescription, mapping: EntityMapping,
+        primaryKey: Int64
     ) throws -> AttributeValue {
         guard case .text(let text) = raw, ExternalDataStore.holdsBytes(attribute),
             let reference = ExternalDataStore.Reference(text)
@@ -148,13 +169,18 @@ extension SQLiteStore {
     private func externalReferences() throws -> [(
         table: String, primaryKey: Int64, column: String, reference: ExternalDataStore.Reference
     )] {
-        var found: [(table: String, primaryKey: Int64, column: String, reference: ExternalDataStore.Reference)] = []
+        var found:
+            [(
+                table: String, primaryKey: Int64, column: String,
+                reference: ExternalDataStore.Reference
+            )] = []
         guard let externalData else { return [] }
         for table in schema.tables.values.sorted(by: { $0.name < $1.name }) {
             for column in (externalData.byteColumns[table.name] ?? []).map({ table.columns[$0] }) {
                 let name = sqlIdentifier(column.name)
                 let rows = try database.query(
-                    "SELECT \"_id\", \(name) FROM \(sqlIdentifier(table.name)) WHERE typeof(\(name)) = 'text'")
+                    "SELECT \"_id\", \(name) FROM \(sqlIdentifier(table.name)) WHERE typeof(\(name)) = 'text'"
+                )
                 for row in rows {
                     guard case .integer(let key) = row[0], case .text(let text) = row[1],
                         let reference = ExternalDataStore.Reference(text)

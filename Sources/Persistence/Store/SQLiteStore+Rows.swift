@@ -9,7 +9,7 @@ extension SQLiteStore {
     ///   locked longer than the busy timeout.
     package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         guard let externalData else { return try database.inTransaction(.immediate, body) }
-        // External data files written inside are removed if it fails; replaced ones after it commits.
+        // External data files it writes are removed if it fails; replaced ones once it commits.
         return try externalData.transaction {
             try database.inTransaction(.immediate) {
                 let result = try body()
@@ -73,7 +73,8 @@ extension SQLiteStore {
         _ mapping: EntityMapping, primaryKey: Int64, columns: [Int], values: [SQLiteValue]
     ) throws {
         guard !columns.isEmpty else { return }
-        let values = try externalizing(values, columns: columns, mapping: mapping, replacingRow: primaryKey)
+        let values = try externalizing(
+            values, columns: columns, mapping: mapping, replacingRow: primaryKey)
         let table = mapping.table
         let assignments = columns.map { "\(sqlIdentifier(table.columns[$0].name)) = ?" }
         let sql = "UPDATE \(sqlIdentifier(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?"
@@ -89,7 +90,9 @@ extension SQLiteStore {
 
     /// Deletes a row.
     package func deleteRow(table: String, primaryKey: Int64) throws {
-        if let mapping = schema.tables[table] { try removeExternalDataAfterCommit(table: mapping, primaryKey: primaryKey) }
+        if let mapping = schema.tables[table] {
+            try removeExternalDataAfterCommit(table: mapping, primaryKey: primaryKey)
+        }
         let statement = try database.cachedStatement("DELETE FROM \(sqlIdentifier(table)) WHERE \"_id\" = ?")
         try statement.bind(primaryKey, at: 1)
         _ = try statement.step()
@@ -152,7 +155,8 @@ extension SQLiteStore {
                 let raw = statement.value(at: firstColumn + Int32(column))
                 switch mapping.schema.properties[position] {
                 case .attribute(let attribute):
-                    values[position] = try decodeColumn(raw, for: attribute, mapping: mapping, primaryKey: primaryKey)
+                    values[position] = try decodeColumn(
+                        raw, for: attribute, mapping: mapping, primaryKey: primaryKey)
                 case .relationship:
                     if case .integer(let key) = raw { values[position] = .integer(key) }
                 }

@@ -59,7 +59,8 @@ package final class SQLiteStore {
         self.schema = schema
         if !options.passesThroughUnregisteredTransformers { try Self.checkTransformers(model) }
         externalData = url.map {
-            ExternalDataStore(storePath: $0.path, threshold: options.externalStorageThreshold, schema: schema)
+            ExternalDataStore(
+                storePath: $0.path, threshold: options.externalStorageThreshold, schema: schema)
         }
         guard let url else {
             path = nil
