@@ -17,11 +17,17 @@ import Testing
         let rounds = Int(ProcessInfo.processInfo.environment["EXTERNAL_CRASH_ROUNDS"] ?? "") ?? 10
         var random = SplitMix64(seed: 20_261_122)
         var killedWhileSaving = 0
+        _ = try folder.open()  // the schema exists before the first writer starts
         for round in 0..<rounds {
+            let savedBefore = try Self.lastBookKey(folder)
             let writer = try Self.startWriter(store: folder.storeURL.path)
-            // Let the writer get going, then kill it somewhere in a save.
-            let delay = 100_000 + Int(random.next() % 200_000)
-            usleep(UInt32(delay))
+            // Wait for the writer's first commit (however loaded the machine), then kill it
+            // a random moment later, somewhere in the saves that follow.
+            let deadline = Date().addingTimeInterval(20)
+            while try Self.lastBookKey(folder) == savedBefore, writer.isRunning, Date() < deadline {
+                usleep(5_000)
+            }
+            usleep(UInt32(random.next() % 150_000))
             if writer.isRunning { killedWhileSaving += 1 }
             kill(writer.processIdentifier, SIGKILL)
             writer.waitUntilExit()
@@ -43,8 +49,7 @@ import Testing
                     book["cover"] as? Data == Self.cover(title: title), "round \(round): \(title)")
             }
         }
-        #expect(
-            killedWhileSaving > rounds / 2, "the writer was killed while running in most rounds")
+        #expect(killedWhileSaving == rounds, "the writer was still saving when killed, every round")
         let books = try folder.rows("SELECT count(*), sum(typeof(cover) = 'text') FROM Book")
         #expect(books[0][0].int64Value ?? 0 > 0, "the writers saved something")
         #expect(books[0][1].int64Value ?? 0 > 0, "some covers went to files")
@@ -92,6 +97,12 @@ import Testing
             return nil
         }
         return ExternalStorageTests.bytes(size, seed: seed)
+    }
+
+    /// The last primary key given to a book: it grows with every committed save.
+    static func lastBookKey(_ folder: ExternalStorageFolder) throws -> Int64 {
+        let rows = try folder.rows("SELECT lastKey FROM _primarykey WHERE tableName = 'Book'")
+        return rows.first?.first?.int64Value ?? 0
     }
 
     /// Starts this test binary running only the writer test.
