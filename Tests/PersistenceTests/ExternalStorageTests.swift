@@ -232,6 +232,42 @@ import Testing
         #expect(reread["cover"] as? Data == Self.bytes(Self.threshold + 6, seed: 6))
     }
 
+    @Test func turningExternalStorageOffStillReadsAndThenRetiresTheOldFiles() throws {
+        // The flag is not part of the version hash (as in Core Data), so a model without it
+        // opens a store written with it: old values still read, new ones stay inline.
+        let folder = try ExternalStorageFolder()
+        do {
+            let context = try folder.open().viewContext
+            for isbn in ["1", "2"] {
+                let book = try context.insertObject(forEntityName: "Book")
+                book["title"] = "Book \(isbn)"
+                book["isbn"] = isbn
+                book["cover"] = Self.bytes(Self.threshold + 1, seed: 1)
+            }
+            try context.save()
+        }
+        #expect(folder.externalFiles().count == 2)
+        var model = Self.model()
+        var entity = try #require(model.entity(named: "Book"))
+        let index = try #require(entity.attributes.firstIndex { $0.name == "cover" })
+        entity.attributes[index].allowsExternalBinaryDataStorage = false
+        model = ManagedObjectModel(entities: [entity])
+        #expect(model.entityVersionHashesByName == Self.model().entityVersionHashesByName)
+
+        let container = try PersistentContainer(model: model, storeURL: folder.storeURL)
+        let context = container.viewContext
+        let books = try context.fetch(
+            FetchRequest(entityName: "Book", sortDescriptors: [SortKey("isbn")]))
+        #expect(
+            books.map { $0["cover"] as? Data }
+                == Array(repeating: Self.bytes(Self.threshold + 1, seed: 1), count: 2))
+        books[0]["cover"] = Self.bytes(Self.threshold + 2, seed: 2)
+        context.delete(books[1])
+        try context.save()
+        #expect(folder.externalFiles().isEmpty)
+        #expect(try folder.rows("SELECT typeof(cover) FROM Book") == [[.text("blob")]])
+    }
+
     @Test func aRefusedNestedTransactionKeepsTheOuterTransactionsFiles() throws {
         let folder = try ExternalStorageFolder()
         let store = try folder.open().viewContext.store
