@@ -14,6 +14,9 @@ import Foundation
 package final class SQLiteStore {
     /// Options for opening a store.
     package struct Options: Sendable {
+        /// Values of attributes that allow external storage go to files beside the store
+        /// when they are larger than this many bytes (see `ExternalDataStore`).
+        package var externalStorageThreshold = ExternalDataStore.defaultThreshold
         /// Open an existing store without writing to it.
         package var readOnly = false
         /// Allow transformable attributes whose named transformer is not registered; their
@@ -21,9 +24,6 @@ package final class SQLiteStore {
         package var passesThroughUnregisteredTransformers = false
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
-        /// Values of attributes that allow external storage go to files beside the store
-        /// when they are larger than this many bytes (see `ExternalDataStore`).
-        package var externalStorageThreshold = ExternalDataStore.defaultThreshold
 
         /// Default options.
         package init() {}
@@ -35,13 +35,13 @@ package final class SQLiteStore {
     package let model: ManagedObjectModel
     /// The mapping of the model onto tables.
     package let schema: StoreSchema
+    /// The files beside the store that hold large binary values, or nil for an in-memory
+    /// store (which keeps every value in its row).
+    package let externalData: ExternalDataStore?
     /// The store file's path, or nil for an in-memory store.
     package let path: String?
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = ""
-    /// The files beside the store that hold large binary values, or nil for an in-memory
-    /// store (which keeps every value in its row).
-    package let externalData: ExternalDataStore?
 
     static let formatName = "Persistence SQLite store 1"
 
@@ -96,13 +96,14 @@ package final class SQLiteStore {
                 try createSchema()
             } else {
                 identifier = try metadata("storeUUID") ?? ""
-                if !options.readOnly { sweepExternalData() }
             }
         } catch {
             try? database.close()
             if !exists { Self.removeStoreFiles(at: path) }
             throw error
         }
+        // Files a crash left without a row (see ExternalDataStore); a new store has none.
+        if !isNew, !options.readOnly { sweepExternalData() }
     }
 
     /// Closes the store's connection.
