@@ -268,6 +268,47 @@ import Testing
         #expect(try folder.rows("SELECT typeof(cover) FROM Book") == [[.text("blob")]])
     }
 
+    @Test func subEntitiesSharingARootTableStoreTheirOwnValuesOutside() throws {
+        let model = ManagedObjectModel {
+            Entity("Media") { Attribute("name", .string) }
+            Entity("Photo", parent: "Media") {
+                Attribute("image", .binaryData, allowsExternalStorage: true)
+            }
+            Entity("Recording", parent: "Media") {
+                Attribute("clip", .binaryData, allowsExternalStorage: true)
+            }
+        }
+        let folder = try ExternalStorageFolder()
+        do {
+            let context = try folder.open(model: model).viewContext
+            let photo = try context.insertObject(forEntityName: "Photo")
+            photo["name"] = "photo"
+            photo["image"] = Self.bytes(Self.threshold + 1, seed: 1)
+            let recording = try context.insertObject(forEntityName: "Recording")
+            recording["name"] = "recording"
+            recording["clip"] = Self.bytes(Self.threshold + 2, seed: 2)
+            try context.save()
+        }
+        #expect(folder.externalFiles().count == 2)
+        let raw = try folder.rows(
+            "SELECT _entity, typeof(image), typeof(clip) FROM Media ORDER BY _entity")
+        #expect(
+            raw == [
+                [.text("Photo"), .text("text"), .text("null")],
+                [.text("Recording"), .text("null"), .text("text")],
+            ])
+
+        let context = try folder.open(model: model).viewContext
+        let photo = try #require(try context.fetch(FetchRequest(entityName: "Photo")).first)
+        let recording = try #require(try context.fetch(FetchRequest(entityName: "Recording")).first)
+        #expect(photo["image"] as? Data == Self.bytes(Self.threshold + 1, seed: 1))
+        #expect(recording["clip"] as? Data == Self.bytes(Self.threshold + 2, seed: 2))
+        context.delete(photo)
+        try context.save()
+        #expect(folder.externalFiles().count == 1)
+        #expect(try context.store.checkExternalData().isConsistent)
+    }
+
     @Test func aRefusedNestedTransactionKeepsTheOuterTransactionsFiles() throws {
         let folder = try ExternalStorageFolder()
         let store = try folder.open().viewContext.store
@@ -411,9 +452,10 @@ final class ExternalStorageFolder {
     deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// Opens (or creates) the store with the test model.
-    func open(readOnly: Bool = false) throws -> PersistentContainer {
-        try PersistentContainer(
-            model: ExternalStorageTests.model(), storeURL: storeURL, readOnly: readOnly)
+    func open(
+        readOnly: Bool = false, model: ManagedObjectModel = ExternalStorageTests.model()
+    ) throws -> PersistentContainer {
+        try PersistentContainer(model: model, storeURL: storeURL, readOnly: readOnly)
     }
 
     /// The names in the external data folder.
