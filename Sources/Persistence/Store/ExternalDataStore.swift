@@ -37,6 +37,12 @@ import Foundation
 /// SQLite's write lock, so no other process is between writing its files and committing).
 /// So after any crash every reference has its file and no file lacks a reference.
 ///
+/// **Limits.** Values are read whole when their row is read (not lazily on first access, as
+/// Core Data can). A reader in another process that is still on an older snapshot of the
+/// database (a long fetch in WAL mode) can find that a file its snapshot references was
+/// removed by a writer that committed the row's deletion meanwhile; it gets the
+/// `unreadableExternalData` error and can read again.
+///
 /// Not Sendable: it belongs to one store, used by one context at a time.
 package final class ExternalDataStore {
     /// Values larger than this many bytes go to files unless the store's options say
