@@ -326,6 +326,39 @@ import Testing
         #expect(try store.checkExternalData().isConsistent)
     }
 
+    @Test func rowsWrittenOutsideAStoreWriteTransactionNeverLoseTheirFiles() throws {
+        let folder = try ExternalStorageFolder()
+        let store = try folder.open().viewContext.store
+        let mapping = try #require(store.schema.entities["Book"])
+        func columns(_ title: String) throws -> [SQLiteValue] {
+            var columns = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
+            let titleIndex = try #require(mapping.table.columns.firstIndex { $0.name == "title" })
+            let cover = try #require(mapping.table.columns.firstIndex { $0.name == "cover" })
+            columns[titleIndex] = .text(title)
+            columns[cover] = .blob(Self.bytes(Self.threshold + 1))
+            return columns
+        }
+        // A plain SQLite transaction the store does not track: committed, then rolled back.
+        try store.database.inTransaction(.immediate) {
+            try store.insertRow(mapping, primaryKey: 1, columns: try columns("Committed"))
+        }
+        struct Abandon: Error {}
+        #expect(throws: Abandon.self) {
+            try store.database.inTransaction(.immediate) {
+                try store.insertRow(mapping, primaryKey: 2, columns: try columns("Abandoned"))
+                throw Abandon()
+            }
+        }
+        // A later failed store transaction must not take the committed row's file with it.
+        #expect(throws: Abandon.self) { try store.writeTransaction { throw Abandon() } }
+        let check = try store.checkExternalData()
+        #expect(check.missingFiles.isEmpty)
+        #expect(check.orphanedFiles.count == 1, "the abandoned row's file waits for the sweep")
+        let reopened = try folder.open().viewContext.store
+        #expect(try reopened.checkExternalData().isConsistent)
+        #expect(folder.externalFiles() == [try folder.fileName(title: "Committed")])
+    }
+
     @Test func aFileThatCannotBeWrittenFailsTheSaveClearly() throws {
         let folder = try ExternalStorageFolder()
         // A plain file where the data folder should be: the folder cannot be created.

@@ -151,8 +151,8 @@ package final class ExternalDataStore {
     // MARK: - Writing and reading
 
     /// Writes `data` to a new file and returns its reference: temporary file, then rename
-    /// (`prepareToCommit` makes it durable). Call inside a write transaction (see
-    /// `transaction(_:)`), which removes the file if the transaction rolls back.
+    /// (`prepareToCommit` makes it durable). Inside `transaction(_:)` the file is removed if
+    /// the transaction rolls back; outside it, it is made durable at once.
     ///
     /// - Parameter attribute: `Entity.attribute`, for the error message.
     /// - Throws: `StoreError.externalData` when the folder or file cannot be written.
@@ -169,6 +169,13 @@ package final class ExternalDataStore {
             throw StoreError.externalData(
                 path: path,
                 reason: "the value of \(attribute) could not be written: \(error.reason)")
+        }
+        guard isInTransaction else {
+            // Outside `transaction(_:)` nothing says when (or whether) the row commits: make
+            // the file durable now and leave it to the sweep if the row never commits.
+            unsynced = [path]
+            try prepareToCommit()
+            return reference
         }
         written.append(path)
         unsynced.append(path)
@@ -203,7 +210,11 @@ package final class ExternalDataStore {
 
     /// Marks a file whose row is being deleted or whose value is being replaced: it is
     /// removed once the write transaction commits, and kept if it rolls back.
+    ///
+    /// Outside `transaction(_:)` the file is left for the sweep at the next writable open:
+    /// nothing says whether the deletion commits.
     package func removeAfterCommit(_ reference: Reference) {
+        guard isInTransaction else { return }
         replaced.append(path(of: reference))
     }
 
@@ -230,6 +241,7 @@ package final class ExternalDataStore {
         for path in replaced { unlink(path) }
         written.removeAll()
         replaced.removeAll()
+        unsynced.removeAll()
         return result
     }
 
