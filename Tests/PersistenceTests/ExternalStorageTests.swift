@@ -359,6 +359,25 @@ import Testing
         #expect(folder.externalFiles() == [try folder.fileName(title: "Committed")])
     }
 
+    @Test func aFolderAnotherConnectionCreatedIsNoticedAtTheNextSave() throws {
+        let folder = try ExternalStorageFolder()
+        let first = try folder.open().viewContext
+        #expect(first.store.externalData?.mayHoldFiles == false, "no folder: deletes read nothing")
+        do {
+            let second = try folder.open().viewContext
+            let book = try second.insertObject(forEntityName: "Book")
+            book["title"] = "From elsewhere"
+            book["cover"] = Self.bytes(Self.threshold + 1)
+            try second.save()
+            #expect(second.store.externalData?.mayHoldFiles == true)
+        }
+        #expect(folder.externalFiles().count == 1)
+        let book = try #require(try first.fetch(FetchRequest(entityName: "Book")).first)
+        first.delete(book)
+        try first.save()
+        #expect(folder.externalFiles().isEmpty)
+    }
+
     @Test func aFileThatCannotBeWrittenFailsTheSaveClearly() throws {
         let folder = try ExternalStorageFolder()
         // A plain file where the data folder should be: the folder cannot be created.

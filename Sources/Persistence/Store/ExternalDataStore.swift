@@ -102,6 +102,10 @@ package final class ExternalDataStore {
     private var unsynced: [String] = []
     /// Whether `transaction(_:)` is running.
     private var isInTransaction = false
+    /// Whether the folder exists, so that rows may reference files: checked when the store
+    /// opens and when a transaction begins. While it is false, deleting or updating a row
+    /// reads no old references (a store that never had external data pays nothing).
+    package private(set) var mayHoldFiles = false
 
     /// The external data of the store file at `storePath`, whose tables `schema` maps.
     package init(storePath: String, threshold: Int, schema: StoreSchema) {
@@ -129,6 +133,7 @@ package final class ExternalDataStore {
         }
         self.externalColumns = externalColumns
         self.byteColumns = byteColumns
+        mayHoldFiles = FileManager.default.fileExists(atPath: directory)
     }
 
     /// Whether an attribute's stored form is bytes (Binary Data, Transformable), so that
@@ -162,6 +167,7 @@ package final class ExternalDataStore {
         let temporary = path + ".tmp"
         do {
             try createDirectoryIfNeeded()
+            mayHoldFiles = true
             try Self.writeFile(data, to: temporary)
             try Self.check(rename(temporary, path), "rename it into place")
         } catch let error as FileError {
@@ -228,6 +234,8 @@ package final class ExternalDataStore {
     /// files to the outer one.
     package func transaction<T>(_ body: () throws -> T) rethrows -> T {
         guard !isInTransaction else { return try body() }
+        // Another process may have created the folder since.
+        if !mayHoldFiles { mayHoldFiles = FileManager.default.fileExists(atPath: directory) }
         isInTransaction = true
         defer { isInTransaction = false }
         let result: T

@@ -97,9 +97,9 @@ extension SQLiteStore {
     func removeExternalDataAfterCommit(
         table: TableMapping, primaryKey: Int64, columns: [Int]? = nil
     ) throws {
-        guard let externalData, let byteColumns = externalData.byteColumns[table.name] else {
-            return
-        }
+        guard let externalData, externalData.mayHoldFiles,
+            let byteColumns = externalData.byteColumns[table.name]
+        else { return }
         let names = byteColumns.filter { columns?.contains($0) ?? true }.map {
             sqlIdentifier(table.columns[$0].name)
         }
