@@ -75,9 +75,14 @@ enum ModelCommands {
     /// Reads the model the arguments name, turning failures into exit codes: 66 for a file
     /// or version that is not there or cannot be read, 65 for a malformed file.
     private static func load(_ arguments: ParsedArguments) throws(ToolError) -> ManagedObjectModel {
-        let url = URL(fileURLWithPath: arguments.positionals[0])
+        try load(path: arguments.positionals[0], version: arguments.values["--version"])
+    }
+
+    /// Reads the model at `path` (a bundle's `version`, or its current one), as `load(_:)`.
+    static func load(path: String, version: String?) throws(ToolError) -> ManagedObjectModel {
+        let url = URL(fileURLWithPath: path)
         do {
-            return try ManagedObjectModel(contentsOf: url, version: arguments.values["--version"])
+            return try ManagedObjectModel(contentsOf: url, version: version)
         } catch let error as ModelFileError {
             throw ToolError(
                 code: error.kind == .unwritable ? .failure : .noInput, message: "error: \(error)")

@@ -17,6 +17,10 @@ struct ToolCommand: Sendable {
         var name: String
         var valueName: String?
         var help: String
+        /// Whether the command refuses to run without it (shown without brackets in usage).
+        var isRequired = false
+        /// Whether it may be given several times (`--id A --id B`); see `allValues`.
+        var isRepeatable = false
     }
 
     /// What a leaf command does with its parsed arguments; returns the exit code.
@@ -128,7 +132,9 @@ struct ToolCommand: Sendable {
         } else {
             parts += arguments.map { "<\($0.name)>" }
             parts += options.map { option in
-                "[\(option.name)\(option.valueName.map { " <\($0)>" } ?? "")]"
+                let text = option.name + (option.valueName.map { " <\($0)>" } ?? "")
+                    + (option.isRepeatable ? " ..." : "")
+                return option.isRequired ? text : "[\(text)]"
             }
         }
         return parts.joined(separator: " ")
@@ -198,8 +204,10 @@ struct ParsedArguments {
     var positionals: [String] = []
     /// Flags given (`--json`).
     var flags: Set<String> = []
-    /// Option values given (`--version` → `"SampleModel2"`).
+    /// Option values given (`--version` → `"SampleModel2"`); the last one for a repeated option.
     var values: [String: String] = [:]
+    /// Every value of each option, in order (`--id A --id B` → `["A", "B"]`).
+    var allValues: [String: [String]] = [:]
 
     /// Parses `arguments` by `command`'s options; `--name=value` and `--` work as usual.
     init(_ arguments: [String], for command: ToolCommand) throws(ToolError) {
@@ -228,12 +236,17 @@ struct ParsedArguments {
                 flags.insert(option.name)
             } else if parts.count == 2 {
                 values[option.name] = parts[1]
+                allValues[option.name, default: []].append(parts[1])
             } else if index < arguments.count {
                 values[option.name] = arguments[index]
+                allValues[option.name, default: []].append(arguments[index])
                 index += 1
             } else {
                 throw .usage("\(option.name) needs a value <\(option.valueName ?? "value")>")
             }
+        }
+        for option in command.options where option.isRequired && values[option.name] == nil {
+            throw .usage("missing option \(option.name)" + (option.valueName.map { " <\($0)>" } ?? ""))
         }
         if positionals.count < command.arguments.count {
             let missing = command.arguments[positionals.count...].map { "<\($0.name)>" }

@@ -1,7 +1,7 @@
 import Foundation
 import Persistence
 
-/// The tool's command tree. Add a command group (such as `store`) to `root.subcommands`.
+/// The tool's command tree. Add a command group to `root.subcommands`.
 enum PersistenceTool {
     /// The tool's version, the library's.
     static let version = "persistence-tool \(PersistenceVersion.string)"
@@ -9,8 +9,8 @@ enum PersistenceTool {
     /// The top-level command.
     static let root = ToolCommand(
         name: "persistence-tool",
-        abstract: "Inspect Persistence model files.",
-        subcommands: [ModelCommands.group])
+        abstract: "Inspect Persistence model files and fill, read and edit their stores.",
+        subcommands: [ModelCommands.group, StoreCommands.group])
 }
 
 var output = ToolOutput()

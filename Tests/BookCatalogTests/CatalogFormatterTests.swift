@@ -145,15 +145,4 @@ import Testing
         #expect(symbols.format(plainDecimal: "-0", minimumFractionDigits: 2) == "0.00")
         #expect(symbols.format(plainDecimal: "1e5", minimumFractionDigits: 2) == "1e5")
     }
-
-    @Test func formattingIsCheapOnceBuilt() {
-        let catalog = formatter("fr_FR")
-        let start = ContinuousClock.now
-        for day in 0..<2_000 {
-            _ = catalog.date(firstOfMarch.addingTimeInterval(Double(day) * 86_400))
-            _ = catalog.price(Decimal(day) / Decimal(100))
-            _ = catalog.monthHeading(year: 2000 + day % 20, month: 1 + day % 12)
-        }
-        #expect(ContinuousClock.now - start < .seconds(1))
-    }
 }

@@ -271,8 +271,9 @@ struct ToolRun: CustomStringConvertible {
 
     var description: String { "status \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
 
-    /// Runs the tool with `arguments` and a fixed, plain environment.
-    init(_ arguments: [String]) throws {
+    /// Runs the tool with `arguments`, `input` on standard input, and a fixed, plain
+    /// environment.
+    init(_ arguments: [String], input: Data? = nil) throws {
         let process = Process()
         process.executableURL = try Self.executable()
         process.arguments = arguments
@@ -282,7 +283,13 @@ struct ToolRun: CustomStringConvertible {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = Pipe()
+        if input != nil { process.standardInput = stdin }
         try process.run()
+        if let input {
+            stdin.fileHandleForWriting.write(input)
+            try stdin.fileHandleForWriting.close()
+        }
         // Read both pipes to the end before waiting, so a large output can't block the tool.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

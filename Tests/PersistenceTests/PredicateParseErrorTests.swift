@@ -159,28 +159,26 @@ private let parseErrorCases: [PredicateParseErrorCase] = [
     /// them garbled by deleting, inserting, replacing and swapping tokens (including bad
     /// ones). Every input parses (then re-parses from its description to the same tree and
     /// evaluates or throws a FetchPredicateError) or throws a FetchPredicateError. No crash,
-    /// no hang.
-    @Test func garbledInputNeverCrashes() throws {
+    /// no hang: a hang trips the time limit, which is far above the second or so it takes.
+    /// Speed is the benchmark's business, not a unit test's.
+    @Test(.timeLimit(.minutes(1))) func garbledInputNeverCrashes() throws {
         var generator = PredicateFuzzer(seed: 0x5EED_CAFE)
         let target = try #require(PredicateFixture.objects["cien"])
         var parsed = 0
         var refused = 0
-        let elapsed = try ContinuousClock().measure {
-            for _ in 0..<20_000 {
-                let (format, arguments) = generator.next()
-                do {
-                    let predicate = try FetchPredicate(format: format, argumentArray: arguments)
-                    parsed += 1
-                    #expect(try FetchPredicate(predicate.description) == predicate, "\(format)")
-                    do { _ = try predicate.evaluate(with: target) } catch is FetchPredicateError {}
-                } catch is FetchPredicateError {
-                    refused += 1
-                }
+        for _ in 0..<20_000 {
+            let (format, arguments) = generator.next()
+            do {
+                let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+                parsed += 1
+                #expect(try FetchPredicate(predicate.description) == predicate, "\(format)")
+                do { _ = try predicate.evaluate(with: target) } catch is FetchPredicateError {}
+            } catch is FetchPredicateError {
+                refused += 1
             }
         }
         #expect(parsed > 5_000, "the generator should produce many valid predicates")
         #expect(refused > 5_000, "the generator should produce many invalid ones")
-        #expect(elapsed < .seconds(2))
     }
 }
 

@@ -179,7 +179,7 @@ func sqliteTypeof(_ value: SQLiteValue) -> String {
         #expect(error.message == "database is locked")
         #expect(error.description.contains("database is locked"))
         #expect(elapsed >= .milliseconds(150))
-        #expect(elapsed < .seconds(1.5))
+        #expect(elapsed < .seconds(10), "the timeout, not a hang, ends the wait")
         // Reading still works in WAL mode while the other connection writes.
         #expect(try writer.scalar("SELECT count(*) FROM t") == 0)
     }

@@ -26,10 +26,29 @@ extension ManagedObject {
     /// Adds an object to a to-many relationship (at the end), keeping the inverse in step.
     public func addObject(_ object: ManagedObject, forKey key: String) {
         guard let position = schema.propertyIndex[key] else { preconditionFailure("\(schema.name) has no relationship '\(key)'") }
-        var current = objects(at: position)
-        guard !current.contains(where: { $0 === object }) else { return }
+        let relationship = relationship(at: position)
+        guard !isFault, case .toMany(var current) = slots[position] else {
+            var current = objects(at: position)
+            guard !current.contains(where: { $0 === object }) else { return }
+            current.append(object)
+            do { try setObjects(current, at: position) } catch { preconditionFailure("\(error)") }
+            return
+        }
+        // Loaded: test membership in the cached set, append in place (no copy), then the
+        // inverse.
+        var members = memberships[position] ?? Set(current.map(ObjectIdentifier.init))
+        guard members.insert(ObjectIdentifier(object)).inserted else {
+            memberships[position] = members
+            return
+        }
+        do { try checkDestination(object, relationship) } catch { preconditionFailure("\(error)") }
+        slots[position] = .toManyFault
         current.append(object)
-        do { try setObjects(current, at: position) } catch { preconditionFailure("\(error)") }
+        slots[position] = .toMany(current)
+        memberships[position] = members
+        managedObjectContext?.objectDidChange(self)
+        if let inverse = relationship.inverseName { object.inverseAdd(self, key: inverse, isNew: true) }
+        didChangeValue(forKey: relationship.name)
     }
 
     /// Removes an object from a to-many relationship, keeping the inverse in step.
@@ -47,6 +66,14 @@ extension ManagedObject {
         switch slots[position] {
         case .toOneFault(let id): return id.map { [$0] } ?? []
         case .toOne(let object): return object.map { [$0.objectID] } ?? []
+        case .toManyFault where pendingToMany[position] == nil:
+            // Read from the store without making objects.
+            if let context = managedObjectContext,
+                let ids = context.destinationIDs(self, relationship: relationship(at: position))
+            {
+                return ids
+            }
+            return objects(at: position).map(\.objectID)
         default: return objects(at: position).map(\.objectID)
         }
     }
@@ -63,10 +90,16 @@ extension ManagedObject {
     package func object(at position: Int) -> ManagedObject? {
         fireFaultIfNeeded()
         switch slots[position] {
-        case .toOne(let object): return object
+        case .toOne(let object):
+            // A destination deleted by a save (a No Action reference) reads as nil.
+            if let object, object.isDeleted, object.managedObjectContext == nil { return nil }
+            return object
         case .toOneFault(let id):
             guard let id, let context = managedObjectContext else { return nil }
-            let object = try? context.object(with: id)
+            var object = try? context.object(with: id)
+            // A reference to a row that no longer exists (No Action) reads as nil.
+            object?.fireFaultIfNeeded()
+            if object?.managedObjectContext == nil { object = nil }
             slots[position] = .toOne(object)
             if var committed = committedSlots, case .toOneFault = committed[position] {
                 committed[position] = .toOne(object)
@@ -83,13 +116,16 @@ extension ManagedObject {
         case .toMany(let objects): return objects
         case .toManyFault:
             guard let context = managedObjectContext else { return [] }
-            var loaded = context.loadToMany(self, relationship: relationship(at: position))
+            let stored = context.loadToMany(self, relationship: relationship(at: position))
+            var loaded = stored
             if let pending = pendingToMany.removeValue(forKey: position) {
-                loaded.removeAll { pending.removed.contains(ObjectIdentifier($0)) }
+                loaded.removeAll { pending.removed[ObjectIdentifier($0)] != nil }
                 for object in pending.added where !loaded.contains(where: { $0 === object }) { loaded.append(object) }
             }
             slots[position] = .toMany(loaded)
-            if committedSlots != nil { committedSlots?[position] = .toMany(loaded) }
+            // The committed value is what the store holds, so that a save writes the
+            // pending edits (join tables are written from this difference).
+            if committedSlots != nil { committedSlots?[position] = .toMany(stored) }
             return loaded
         default: return []
         }
@@ -104,20 +140,23 @@ extension ManagedObject {
         managedObjectContext?.objectDidChange(self)
         if let inverse = relationship.inverseName {
             old?.inverseRemove(self, key: inverse)
-            object?.inverseAdd(self, key: inverse)
+            object?.inverseAdd(self, key: inverse, isNew: true)
         }
         didChangeValue(forKey: relationship.name)
     }
 
     package func setObjects(_ objects: [ManagedObject], at position: Int) throws {
         let relationship = relationship(at: position)
-        for object in objects { try checkDestination(object, relationship) }
         let old = self.objects(at: position)
+        // Only new destinations are checked: one already there may since have been deleted.
+        let oldSet = Set(old.map(ObjectIdentifier.init))
+        let newSet = Set(objects.map(ObjectIdentifier.init))
+        for object in objects where !oldSet.contains(ObjectIdentifier(object)) { try checkDestination(object, relationship) }
         slots[position] = .toMany(objects)
         managedObjectContext?.objectDidChange(self)
         if let inverse = relationship.inverseName {
-            for removed in old where !objects.contains(where: { $0 === removed }) { removed.inverseRemove(self, key: inverse) }
-            for added in objects where !old.contains(where: { $0 === added }) { added.inverseAdd(self, key: inverse) }
+            for removed in old where !newSet.contains(ObjectIdentifier(removed)) { removed.inverseRemove(self, key: inverse) }
+            for added in objects where !oldSet.contains(ObjectIdentifier(added)) { added.inverseAdd(self, key: inverse, isNew: true) }
         }
         didChangeValue(forKey: relationship.name)
     }
@@ -137,18 +176,26 @@ extension ManagedObject {
     }
 
     /// Adds `source` to this object's side `key` of a relationship whose other side changed.
-    package func inverseAdd(_ source: ManagedObject, key: String) {
+    ///
+    /// `isNew` says that `source` has just gained this object, so (inverses being in step)
+    /// this object's to-many cannot hold it yet: the linear membership test is skipped,
+    /// which keeps adding n objects one by one linear. A self-link is still tested.
+    package func inverseAdd(_ source: ManagedObject, key: String, isNew: Bool = false) {
         guard let position = schema.propertyIndex[key] else { return }
         let relationship = relationship(at: position)
         if relationship.isToMany {
+            fireFaultIfNeeded()
             if case .toManyFault = slots[position] {
                 pendingToMany[position, default: PendingToMany()].added.append(source)
-                pendingToMany[position]?.removed.remove(ObjectIdentifier(source))
+                pendingToMany[position]?.removed[ObjectIdentifier(source)] = nil
                 managedObjectContext?.objectDidChange(self)
                 return
             }
-            var current = objects(at: position)
-            guard !current.contains(where: { $0 === source }) else { return }
+            guard case .toMany(var current) = slots[position] else { return }
+            if !isNew || source === self {
+                guard !current.contains(where: { $0 === source }) else { return }
+            }
+            slots[position] = .toManyFault  // so that appending does not copy the array
             current.append(source)
             slots[position] = .toMany(current)
         } else {
@@ -165,7 +212,7 @@ extension ManagedObject {
         guard let position = schema.propertyIndex[key] else { return }
         if relationship(at: position).isToMany {
             if case .toManyFault = slots[position] {
-                pendingToMany[position, default: PendingToMany()].removed.insert(ObjectIdentifier(source))
+                pendingToMany[position, default: PendingToMany()].removed[ObjectIdentifier(source)] = source
                 pendingToMany[position]?.added.removeAll { $0 === source }
                 managedObjectContext?.objectDidChange(self)
                 return

@@ -36,8 +36,13 @@ open class ManagedObject {
     /// context is reset.
     public package(set) weak var managedObjectContext: ManagedObjectContext?
 
-    /// A value per property position.
-    package var slots: [Slot]
+    /// A value per property position. Any change drops the membership caches.
+    package var slots: [Slot] {
+        didSet { if !memberships.isEmpty { memberships.removeAll() } }
+    }
+    /// The members of loaded to-many slots, by property position, built by `addObject` so
+    /// that adding many objects one by one is linear; valid until `slots` changes.
+    package var memberships: [Int: Set<ObjectIdentifier>] = [:]
     /// The values as last saved or fetched; nil for an object never saved.
     package var committedSlots: [Slot]?
     /// Inverse edits made to to-many relationships that are still faults, by property
@@ -100,7 +105,8 @@ public struct ObjectConstruction {
 /// Objects added to and removed from a to-many relationship that has not been loaded.
 package struct PendingToMany {
     var added: [ManagedObject] = []
-    var removed: Set<ObjectIdentifier> = []
+    /// Removed objects, kept so that a save can name them in join tables.
+    var removed: [ObjectIdentifier: ManagedObject] = [:]
 }
 
 /// A property's value inside an object.

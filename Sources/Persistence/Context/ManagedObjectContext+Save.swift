@@ -14,7 +14,8 @@ extension ManagedObjectContext {
     public func save() throws {
         let pending = changed.values.filter { $0.hasChanges }
         guard !pending.isEmpty else { return }
-        let inserted = pending.filter { $0.isInserted }
+        // Inserted objects in insertion order, so that keys follow it (deterministic stores).
+        let inserted = pending.filter { $0.isInserted }.sorted { $0.objectID.insertionNumber < $1.objectID.insertionNumber }
         let deleted = pending.filter { $0.isDeleted }
         let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
         for object in inserted + updated { object.willSave() }
@@ -57,6 +58,7 @@ extension ManagedObjectContext {
                 try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
                 try store.deleteRow(table: object.schema.rootName, primaryKey: key)
             }
+            try writeJoinRows(deleted: deleted, keys: keys)
         }
         didSave(inserted: inserted, updated: updated, deleted: deleted, keys: keys, trumped: trumped)
     }
@@ -74,7 +76,8 @@ extension ManagedObjectContext {
         let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
         for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
             var next = try store.allocatePrimaryKeys(table: table, count: objects.count)
-            for object in objects {
+            // In insertion order, so that rows (and to-manys read by `_id`) keep it.
+            for object in objects.sorted(by: { $0.objectID.insertionOrder < $1.objectID.insertionOrder }) {
                 keys[ObjectIdentifier(object)] = next
                 next += 1
             }

@@ -75,36 +75,6 @@ public final class ManagedObjectContext {
         return object
     }
 
-    /// Marks an object for deletion at the next save and applies its relationships' delete
-    /// rules in memory. Deleting an unsaved object simply forgets it.
-    public func delete(_ object: ManagedObject) {
-        guard object.managedObjectContext === self, !object.isDeleted else { return }
-        object.fireFaultIfNeeded()
-        var cascade: [ManagedObject] = []
-        for (position, property) in object.schema.properties.enumerated() {
-            guard case .relationship(let r) = property else { continue }
-            let destinations = r.isToMany ? object.objects(at: position) : (object.object(at: position).map { [$0] } ?? [])
-            switch r.deleteRule {
-            case .nullify:
-                if let inverse = r.inverseName { for d in destinations { d.inverseRemove(object, key: inverse) } }
-            case .cascade:
-                cascade += destinations
-            case .deny, .noAction:
-                break
-            }
-        }
-        if object.isInserted {
-            object.isInserted = false
-            changed[ObjectIdentifier(object)] = nil
-            registry[object.objectID] = nil
-            object.managedObjectContext = nil
-        } else {
-            object.isDeleted = true
-            changed[ObjectIdentifier(object)] = object
-        }
-        for destination in cascade { delete(destination) }
-    }
-
     // MARK: - Changes
 
     /// Objects inserted since the last save.
@@ -157,6 +127,9 @@ public final class ManagedObjectContext {
             object.isDeleted = false
             object.isFault = true
             object.committedSlots = nil
+            // A fault holds no values: its destinations are released.
+            object.slots = object.slots.map { _ in .value(.null) }
+            object.pendingToMany.removeAll()
         }
     }
 
@@ -220,7 +193,9 @@ public final class ManagedObjectContext {
         let schema = object.schema
         for (position, property) in schema.properties.enumerated() {
             switch property {
-            case .attribute: object.slots[position] = .value(row.values[position])
+            case .attribute(let a):
+                // A transient is not stored: it starts from its default, as on insert.
+                object.slots[position] = .value(a.isTransient ? (a.defaultValue ?? .null) : row.values[position])
             case .relationship(let r):
                 if r.isToMany {
                     object.slots[position] = .toManyFault
@@ -246,11 +221,22 @@ public final class ManagedObjectContext {
             let table = store.schema.tables[object.schema.rootName]
         else { return }
         object.isFault = false
-        if let row = try? store.row(table: table, primaryKey: key) { fill(object, from: row) }
+        if let row = try? store.row(table: table, primaryKey: key) {
+            fill(object, from: row)
+        } else if object.committedSlots == nil {
+            // No such row (a dangling reference): the object belongs to no context.
+            registry[object.objectID] = nil
+            object.managedObjectContext = nil
+        }
     }
 
     /// Loads a to-many relationship's destinations from the store.
     package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
+        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name),
+            let joined = loadJoined(object, side: side, relationship: relationship)
+        {
+            return joined
+        }
         guard let key = object.objectID.primaryKey,
             let inverseName = relationship.inverseName,
             let destination = store.schema.entities[relationship.destinationEntityName],

@@ -39,6 +39,12 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The order in which unsaved objects were inserted (0 for a saved object).
+    var insertionNumber: UInt64 {
+        if case .temporary(let n) = key { return n }
+        return 0
+    }
+
     /// A URL that names the object: `x-persistence://<store>/<Entity>/p<key>` (or `t<n>`
     /// while temporary).
     public var uriRepresentation: URL {

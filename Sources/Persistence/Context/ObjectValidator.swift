@@ -29,6 +29,8 @@ struct ObjectValidator {
             case .relationship(let relationship):
                 guard !relationship.isTransient else { continue }
                 if relationship.isToMany {
+                    // Only a constrained to-many is counted: an unconstrained one stays a fault.
+                    guard !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
                     let count = object.objects(at: position).count
                     if count == 0, !relationship.isOptional, relationship.minCount == 0 {
                         fail(.missingMandatoryProperty, "(empty)", "is required")

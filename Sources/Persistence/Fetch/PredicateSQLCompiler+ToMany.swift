@@ -1,7 +1,8 @@
 import Foundation
 
 // To-many key paths: `ANY`/`ALL`/`NONE` and collection operators as correlated subqueries on
-// the destination table, joined through the inverse to-one column.
+// the destination table, joined through the inverse to-one column or the relationship's join
+// table.
 
 extension PredicateSQLCompiler {
     /// A key path cut at its first to-many step.
@@ -10,16 +11,18 @@ extension PredicateSQLCompiler {
         var prefix: [String]
         /// The destination's mapping.
         var destination: EntityMapping
-        /// The inverse to-one relationship's name in the destination.
-        var inverse: String
+        /// The inverse to-one relationship's name in the destination, when the link is its
+        /// column.
+        var inverse: String?
+        /// The relationship's join table, when the link is a join table.
+        var join: JoinSide?
         /// The key path after the to-many relationship.
         var rest: [String]
     }
 
     /// Splits `components` at its first to-many relationship, or returns nil when it has none.
     ///
-    /// - Throws: `FetchError` for an unknown key, or a to-many relationship whose inverse is
-    ///   not a to-one.
+    /// - Throws: `FetchError` for an unknown key or a transient to-many relationship.
     func toManySplit(_ components: [String]) throws -> ToManySplit? {
         var current = fetch.mapping
         for (index, step) in components.enumerated() {
@@ -29,16 +32,21 @@ extension PredicateSQLCompiler {
             guard case .relationship(let r) = current.schema.properties[position] else { return nil }
             guard let destination = fetch.schema.entities[r.destinationEntityName] else { return nil }
             if r.isToMany {
-                guard let inverse = r.inverseName, destination.schema.relationship(named: inverse)?.isToMany == false,
-                    !r.isTransient
-                else {
+                guard !r.isTransient else {
                     throw FetchError(
                         entity: fetch.mapping.schema.name,
-                        reason: "\(step) is a to-many relationship without a to-one inverse: fetching on it is not supported yet")
+                        reason: "\(step) is transient: it is not stored, so it cannot be fetched on")
+                }
+                let rest = Array(components[(index + 1)...])
+                if let join = fetch.schema.joinSide(entity: current.schema.name, relationship: step) {
+                    return ToManySplit(
+                        prefix: Array(components[..<index]), destination: destination, join: join, rest: rest)
+                }
+                guard let inverse = r.inverseName, destination.schema.relationship(named: inverse)?.isToMany == false else {
+                    throw FetchError(entity: fetch.mapping.schema.name, reason: "\(step) has no stored link to fetch on")
                 }
                 return ToManySplit(
-                    prefix: Array(components[..<index]), destination: destination, inverse: inverse,
-                    rest: Array(components[(index + 1)...]))
+                    prefix: Array(components[..<index]), destination: destination, inverse: inverse, rest: rest)
             }
             current = destination
         }
@@ -66,9 +74,18 @@ extension PredicateSQLCompiler {
             let names = split.destination.schema.hierarchyNames.map { "'" + $0.replacingOccurrences(of: "'", with: "''") + "'" }
             restriction = " AND \(sqlIdentifier(alias)).\"_entity\" IN (\(names.joined(separator: ", ")))"
         }
+        if let join = split.join {
+            let link = alias + "l"
+            let head =
+                "FROM \(sqlIdentifier(join.table.name)) AS \(sqlIdentifier(link)) "
+                + "JOIN \(sqlIdentifier(table.name)) AS \(sqlIdentifier(alias)) ON \(sqlIdentifier(alias)).\"_id\" = "
+                + "\(sqlIdentifier(link)).\(sqlIdentifier(join.otherColumn)) %JOINS% WHERE "
+                + "\(sqlIdentifier(link)).\(sqlIdentifier(join.ownColumn)) = \(owner)\(restriction)"
+            return (compiler, head)
+        }
         let head =
             "FROM \(sqlIdentifier(table.name)) AS \(sqlIdentifier(alias)) %JOINS% WHERE "
-            + "\(sqlIdentifier(alias)).\(sqlIdentifier(split.inverse)) = \(owner)\(restriction)"
+            + "\(sqlIdentifier(alias)).\(sqlIdentifier(split.inverse ?? "")) = \(owner)\(restriction)"
         return (compiler, head)
     }
 

@@ -7,8 +7,8 @@ import Foundation
 /// so `NOT` behaves as in memory. Literals are bound, never spliced, and encoded the way the
 /// compared column stores its values (``RowCodec``). Key paths through to-one relationships
 /// become LEFT JOINs (``FetchCompiler/column(forKeyPath:)``); `ANY`/`ALL`/`NONE` and
-/// collection operators on a to-many relationship whose inverse is a to-one become
-/// correlated subqueries on the destination table.
+/// collection operators on a to-many relationship become correlated subqueries on the
+/// destination table, linked through the inverse to-one column or the join table.
 package struct PredicateSQLCompiler {
     /// The compiler that resolves key paths and collects joins.
     package var fetch: FetchCompiler

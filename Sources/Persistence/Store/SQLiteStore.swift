@@ -96,6 +96,7 @@ package final class SQLiteStore {
                 try createSchema()
             } else {
                 identifier = try metadata("storeUUID") ?? ""
+                if !options.readOnly { try createMissingJoinTables() }
             }
         } catch {
             try? database.close()

@@ -24,6 +24,7 @@ extension StoreSchema {
                 "CREATE TABLE \(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))")
         }
         for index in indexes { statements.append(index) }
+        for join in joinTables { statements += join.createStatements }
         return statements
     }
 

@@ -6,7 +6,9 @@
 /// Every table has `_id INTEGER PRIMARY KEY`; a table whose root entity has sub-entities also
 /// has `_entity TEXT`, naming each row's entity. To-many relationships have no column: a
 /// to-many whose inverse is a to-one is read through the inverse's column; other to-many
-/// relationships (many-to-many, no inverse, ordered) live in join tables.
+/// relationships (many-to-many, no inverse, ordered) live in join tables named
+/// `<Entity>_<relationship>`, described (with their columns and indexes) on
+/// `JoinTableMapping`.
 ///
 /// Sibling sub-entities that declare properties of the same name share one column; its
 /// declared type is the first entity's (SQLite columns hold any type).
@@ -15,6 +17,10 @@ package struct StoreSchema: Sendable {
     package let tables: [String: TableMapping]
     /// Per-entity mappings by entity name.
     package let entities: [String: EntityMapping]
+    /// Join tables, by name order (see `JoinTableMapping`).
+    package let joinTables: [JoinTableMapping]
+    /// The join side of each join-table relationship, by entity and relationship name.
+    package let joinSides: [String: [String: JoinSide]]
 
     /// Maps a frozen model.
     package init(model: ManagedObjectModel) {
@@ -41,6 +47,7 @@ package struct StoreSchema: Sendable {
         }
         self.tables = tables
         self.entities = entities
+        (joinSides, joinTables) = Self.joinTables(schemas: schemas, tableNames: Set(tables.keys))
     }
 }
 

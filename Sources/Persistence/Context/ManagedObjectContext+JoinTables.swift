@@ -1,0 +1,164 @@
+import Foundation
+
+// To-many relationships stored in join tables (see `JoinTableMapping`): loading them, and
+// writing their links at save from the difference between committed and current values.
+
+extension ManagedObjectContext {
+    // MARK: - Loading
+
+    /// The destinations of a join-table relationship, in order, as registered objects (only
+    /// the linked rows are read); nil when the table cannot be read (an older store opened
+    /// read-only, which could not be given its join tables), so that an ordered to-many
+    /// with a to-one inverse falls back to that column.
+    func loadJoined(_ object: ManagedObject, side: JoinSide, relationship: RelationshipDescription) -> [ManagedObject]? {
+        guard let key = object.objectID.primaryKey,
+            let destination = store.schema.entities[relationship.destinationEntityName]
+        else { return [] }
+        var result: [ManagedObject] = []
+        do {
+            try store.rows(store.joinQuery(side, own: key, destination: destination)) { row in
+                result.append(self.object(for: row))
+                return true
+            }
+        } catch {
+            return nil
+        }
+        return result
+    }
+
+    /// The IDs of a to-many relationship's destinations read from the store, in order,
+    /// without making objects; nil when the store cannot say (the object is not saved).
+    func destinationIDs(_ object: ManagedObject, relationship: RelationshipDescription) -> [ObjectID]? {
+        guard let key = object.objectID.primaryKey,
+            let destination = store.schema.entities[relationship.destinationEntityName]
+        else { return nil }
+        var query: StoreQuery
+        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name) {
+            query = store.joinQuery(side, own: key, destination: destination)
+        } else {
+            guard let inverse = relationship.inverseName,
+                destination.schema.relationship(named: inverse)?.isToMany == false
+            else { return nil }
+            query = StoreQuery(table: destination.table)
+            if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
+            query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverse)) = ?"
+            query.arguments = [.integer(key)]
+            query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
+        }
+        guard let rows = try? store.keysAndEntities(query) else { return nil }
+        return rows.map { row in
+            ObjectID(
+                entityName: row.entity, rootName: destination.schema.rootName, storeIdentifier: store.identifier,
+                key: .permanent(row.key))
+        }
+    }
+
+    // MARK: - Saving
+
+    /// Writes the links of every changed object's join-table relationships, then removes
+    /// the links of deleted objects. Call inside the save's write transaction, after rows
+    /// are written and with `keys` holding the keys given to inserted objects.
+    ///
+    /// Both sides of a many-to-many write the same row: inserting is idempotent (the row is
+    /// unique per pair) and deleting a missing row does nothing, so whichever sides are
+    /// loaded agree. A side that is still a fault writes the edits recorded on it.
+    func writeJoinRows(deleted: [ManagedObject], keys: [ObjectIdentifier: Int64]) throws {
+        guard !store.schema.joinTables.isEmpty else { return }
+        func key(of object: ManagedObject) -> Int64? {
+            guard !object.isDeleted, object.managedObjectContext === self else { return nil }
+            return object.objectID.primaryKey ?? keys[ObjectIdentifier(object)]
+        }
+        // In a fixed order, so that the rows of unordered relationships (read back in row
+        // order) come out the same on every run.
+        let objects = changed.values.filter { !$0.isDeleted }.sorted {
+            ($0.objectID.insertionOrder, $0.schema.rootName) < ($1.objectID.insertionOrder, $1.schema.rootName)
+        }
+        for object in objects {
+            guard let sides = store.schema.joinSides[object.schema.name], !object.isFault,
+                let own = key(of: object)
+            else { continue }
+            for (name, side) in sides {
+                guard let position = object.schema.propertyIndex[name] else { continue }
+                switch object.slots[position] {
+                case .toMany(let current):
+                    let old: [ManagedObject]?
+                    if object.committedSlots == nil {
+                        old = []
+                    } else if case .toMany(let committed)? = object.committedSlots?[position] {
+                        old = committed
+                    } else {
+                        old = nil
+                    }
+                    try writeLinks(side, own: own, old: old, current: current, key: key)
+                case .toManyFault:
+                    guard let pending = object.pendingToMany[position] else { continue }
+                    for removed in pending.removed.values {
+                        guard let other = removed.objectID.primaryKey else { continue }
+                        try store.deleteJoinRow(side, own: own, other: other)
+                    }
+                    for added in pending.added {
+                        guard let other = key(of: added) else { continue }
+                        try store.appendJoinRow(side, own: own, other: other)
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+        for object in deleted {
+            guard let primaryKey = object.objectID.primaryKey else { continue }
+            try store.deleteJoinRows(rootTable: object.schema.rootName, primaryKey: primaryKey)
+        }
+    }
+
+    /// Writes one relationship's links from its committed (`old`, nil when unknown) and
+    /// current destinations.
+    private func writeLinks(
+        _ side: JoinSide, own: Int64, old: [ManagedObject]?, current: [ManagedObject],
+        key: (ManagedObject) -> Int64?
+    ) throws {
+        guard let old else {
+            try store.deleteJoinRows(side, own: own)
+            for (index, object) in current.enumerated() {
+                if let other = key(object) { try store.upsertJoinRow(side, own: own, other: other, position: index) }
+            }
+            return
+        }
+        if old.count == current.count, zip(old, current).allSatisfy({ $0 === $1 }) { return }
+        let currentSet = Set(current.map(ObjectIdentifier.init))
+        let oldSet = Set(old.map(ObjectIdentifier.init))
+        for removed in old where !currentSet.contains(ObjectIdentifier(removed)) {
+            if let other = removed.objectID.primaryKey { try store.deleteJoinRow(side, own: own, other: other) }
+        }
+        let added = current.filter { !oldSet.contains(ObjectIdentifier($0)) }
+        let kept = current.filter { oldSet.contains(ObjectIdentifier($0)) }
+        let keptInOrder = old.filter { currentSet.contains(ObjectIdentifier($0)) }
+        let onlyAppended = zip(kept, keptInOrder).allSatisfy { $0 === $1 }
+            && current.prefix(kept.count).elementsEqual(kept, by: ===)
+        if !side.isOrdered || onlyAppended {
+            // Unordered, or ordered with the old order kept and new objects at the end.
+            for object in added {
+                guard let other = key(object) else { continue }
+                if side.isOrdered {
+                    try store.appendJoinRow(side, own: own, other: other)
+                } else {
+                    try store.upsertJoinRow(side, own: own, other: other, position: nil)
+                }
+            }
+        } else {
+            for (index, object) in current.enumerated() {
+                if let other = key(object) { try store.upsertJoinRow(side, own: own, other: other, position: index) }
+            }
+        }
+    }
+}
+
+extension ObjectID {
+    /// The order in which temporary IDs were made (permanent IDs sort after, by key).
+    var insertionOrder: UInt64 {
+        switch key {
+        case .temporary(let n): return n
+        case .permanent(let k): return UInt64.max / 2 + UInt64(truncatingIfNeeded: k)
+        }
+    }
+}

@@ -1,0 +1,279 @@
+import Foundation
+import Persistence
+
+/// `persistence-tool store …`: create, fill, read and edit a store of any model.
+///
+/// Each command opens the store with the model named by `--model` (and `--version` for a
+/// bundle), passing transformable values through as the bytes the store keeps, since the
+/// tool does not know an app's transformers. The JSON logic is the library's
+/// (`StoreArchive`); these commands parse arguments, map errors to exit codes and print.
+/// Add a command by listing it in `group`; `store`, `model` and `version` are the shared
+/// arguments, and `open`, `openExisting`, `requireStore` and `failure` the shared steps.
+enum StoreCommands {
+    /// The `store` command group.
+    static let group = ToolCommand(
+        name: "store",
+        abstract: "Create, fill, read and edit a store of any model.",
+        subcommands: [create, importObjects, export, delete])
+
+    /// `store create <store> --model <path> [--version <name>]`.
+    static let create = ToolCommand(
+        name: "create",
+        abstract: "Create an empty store for a model.",
+        discussion: """
+            Creates the file with one table per root entity and records the model's version
+            hashes. The file must not exist yet. An invalid model exits 65 and creates nothing.
+            """,
+        arguments: [store], options: [model, version],
+        action: { arguments, output throws(ToolError) in
+            let path = arguments.positionals[0]
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            if FileManager.default.fileExists(atPath: path) {
+                throw ToolError(
+                    code: .failure,
+                    message: "error: \(path) already exists; store create makes a new store")
+            }
+            let container = try open(path, loaded)
+            try? container.viewContext.store.close()
+            let count = loaded.entities.count
+            output.print("Created \(path) for \(count) \(count == 1 ? "entity" : "entities").")
+            return .success
+        })
+
+    /// `store import <store> <file> --model <path> [--version <name>]`.
+    static let importObjects = ToolCommand(
+        name: "import",
+        abstract: "Add the objects of a JSON file to a store, in one save.",
+        discussion: """
+            The file holds {"Entity": [{"@id": "local id", "attribute": value, "toOne": "id",
+            "toMany": ["id", …]}, …], …}, as store export writes it; @id values are local to
+            the file. Relationships may be given on one side only: inverses are filled in.
+            Derived attributes are recomputed and transient ones ignored. All or nothing: on
+            bad data (exit 65, naming the JSON path and @id) or a failed validation (every
+            failure listed) the store is left unchanged. A missing store or file exits 66.
+            """,
+        arguments: [
+            store,
+            ToolCommand.Argument(
+                name: "file", help: "The JSON file to import; - for standard input."),
+        ],
+        options: [model, version],
+        action: { arguments, output throws(ToolError) in
+            let (path, file) = (arguments.positionals[0], arguments.positionals[1])
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let document = try readDocument(file)
+            try requireStore(path)
+            let container = try openExisting(path, loaded, arguments)
+            defer { try? container.viewContext.store.close() }
+            let objects: [ManagedObject]
+            do {
+                objects = try StoreArchive.importDocument(document, into: container.viewContext)
+            } catch {
+                throw failure(error, file: file)
+            }
+            var counts: [String: Int] = [:]
+            for object in objects { counts[object.entityName, default: 0] += 1 }
+            let detail = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", ")
+            output.print(
+                "Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(path)"
+                    + (detail.isEmpty ? "." : " (\(detail))."))
+            return .success
+        })
+
+    /// `store export <store> --model <path> [--version <name>]`.
+    static let export = ToolCommand(
+        name: "export",
+        abstract: "Print every object of a store as JSON.",
+        discussion: """
+            One object with an array per entity (sub-entities under their own names), entities
+            by name, objects by key; "@id" is "Entity/p<key>". To-one relationships are an @id
+            or null, to-many an array of @ids (in order when ordered). Strings, URIs and UUIDs
+            are strings; integers and floating-point numbers are numbers ("inf", "-inf" and
+            "nan" as strings); Decimals are strings with every digit; Booleans true or false;
+            Dates ISO 8601 in UTC; Binary and Transformable values base64 of the stored bytes.
+            Transient attributes are left out, derived ones included. Nothing is written.
+            """,
+        arguments: [store], options: [model, version],
+        action: { arguments, output throws(ToolError) in
+            let path = arguments.positionals[0]
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            try requireStore(path)
+            // Read-only only when it must be: a read-only connection leaves -wal and -shm files.
+            let container = try openExisting(
+                path, loaded, arguments, readOnly: !FileManager.default.isWritableFile(atPath: path)
+            )
+            defer { try? container.viewContext.store.close() }
+            do { output.print(try StoreArchive.exportJSON(from: container.viewContext)) } catch {
+                throw failure(error, file: nil)
+            }
+            return .success
+        })
+
+    /// `store delete <store> --model <path> --id <id> … [--version <name>]`.
+    static let delete = ToolCommand(
+        name: "delete",
+        abstract: "Delete objects by their exported @id, applying delete rules.",
+        discussion: """
+            Deletes the objects in one save; Cascade rules delete further objects, Nullify rules
+            clear references. When a Deny rule refuses, a relationship's count would break its
+            limits, or an @id names no object, nothing is deleted and the exit code is 65.
+            Prints every deleted object's @id.
+            """,
+        arguments: [store],
+        options: [
+            model, version,
+            ToolCommand.Option(
+                name: "--id", valueName: "id",
+                help: "An object's @id as store export writes it (Entity/p<key>).",
+                isRequired: true, isRepeatable: true),
+        ],
+        action: { arguments, output throws(ToolError) in
+            let path = arguments.positionals[0]
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            try requireStore(path)
+            let container = try openExisting(path, loaded, arguments)
+            defer { try? container.viewContext.store.close() }
+            let deleted: [ObjectID]
+            do {
+                deleted = try StoreArchive.deleteObjects(
+                    withIDs: arguments.allValues["--id"] ?? [], from: container.viewContext)
+            } catch {
+                throw failure(error, file: nil)
+            }
+            output.print(
+                "Deleted \(deleted.count) \(deleted.count == 1 ? "object" : "objects"): "
+                    + deleted.map(\.description).joined(separator: ", ") + ".")
+            return .success
+        })
+
+    // MARK: - Arguments
+
+    static let store = ToolCommand.Argument(name: "store", help: "The store file.")
+
+    static let model = ToolCommand.Option(
+        name: "--model", valueName: "path",
+        help: "The store's model: a .xcdatamodeld, a .xcdatamodel or its contents file.",
+        isRequired: true)
+
+    static let version = ToolCommand.Option(
+        name: "--version", valueName: "name",
+        help: "The version of a .xcdatamodeld bundle (default: the store's, else the current one).")
+
+    // MARK: - Opening and failing
+
+    /// Opens (or, for a missing file, creates) the store, passing unknown transformers'
+    /// values through as bytes.
+    static func open(_ path: String, _ model: ManagedObjectModel, readOnly: Bool = false)
+        throws(ToolError) -> PersistentContainer
+    {
+        do { return try openContainer(path, model, readOnly: readOnly) } catch {
+            throw failure(error, file: nil)
+        }
+    }
+
+    /// Opens an existing store. Without `--version`, a store written with another version of
+    /// the `--model` bundle is opened with that version: a store that does not match is
+    /// refused untouched, so trying each version is safe.
+    static func openExisting(
+        _ path: String, _ model: ManagedObjectModel, _ arguments: ParsedArguments,
+        readOnly: Bool = false
+    ) throws(ToolError) -> PersistentContainer {
+        do { return try openContainer(path, model, readOnly: readOnly) } catch {
+            let bundle = URL(fileURLWithPath: arguments.values["--model"] ?? "")
+            guard case StoreError.incompatibleModel = error, arguments.values["--version"] == nil,
+                bundle.pathExtension == "xcdatamodeld",
+                let names = try? ManagedObjectModel.versionNames(in: bundle), names.count > 1
+            else { throw failure(error, file: nil) }
+            for name in names {
+                guard let candidate = try? ManagedObjectModel(contentsOf: bundle, version: name),
+                    let container = try? openContainer(path, candidate, readOnly: readOnly)
+                else { continue }
+                return container
+            }
+            throw ToolError(
+                code: .dataError,
+                message: "error: \(error); nor does any other version of \(bundle.path) match it "
+                    + "(\(names.joined(separator: ", ")))")
+        }
+    }
+
+    private static func openContainer(_ path: String, _ model: ManagedObjectModel, readOnly: Bool)
+        throws -> PersistentContainer
+    {
+        var options = SQLiteStore.Options()
+        options.readOnly = readOnly
+        options.passesThroughUnregisteredTransformers = true
+        return try PersistentContainer(
+            model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
+    }
+
+    /// Refuses a store file that is not there (66), so that a command never creates one.
+    static func requireStore(_ path: String) throws(ToolError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ToolError(
+                code: .noInput,
+                message:
+                    "error: There is no store at \(path); create it with 'persistence-tool store create'."
+            )
+        }
+    }
+
+    /// Reads and parses a JSON file (`-`: standard input): 66 when it is missing or
+    /// unreadable, 65 when malformed.
+    static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
+        let data: Data
+        do {
+            data =
+                file == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile()
+                : try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            let reason =
+                FileManager.default.fileExists(atPath: file) ? "it can't be read" : "no such file"
+            throw ToolError(
+                code: .noInput, message: "error: There is no readable file at \(file): \(reason).")
+        }
+        do { return try JSONValue.parse(data) } catch {
+            throw ToolError(code: .dataError, message: "error: \(file): malformed JSON at \(error)")
+        }
+    }
+
+    /// The exit code and message for a library error: 65 for data the model or store
+    /// refuses, 1 for anything else.
+    static func failure(_ error: any Error, file: String?) -> ToolError {
+        switch error {
+        case let error as ToolError:
+            return error
+        case let error as StoreArchiveError:
+            return ToolError(
+                code: .dataError, message: "error: " + (file.map { "\($0): " } ?? "") + "\(error)")
+        case let error as ModelError:
+            let place = error.file.map { "\($0): " } ?? ""
+            return ToolError(
+                code: .dataError,
+                message: error.problems.map { "error: \(place)\($0)" }.joined(separator: "\n"))
+        case is ValidationError, is ConstraintConflictError, is ObjectAccessError:
+            return ToolError(code: .dataError, message: "error: \(error)")
+        case let error as StoreError:
+            switch error {
+            case .notAPersistenceStore, .incompatibleModel, .corruptValue:
+                return ToolError(code: .dataError, message: "error: \(error)")
+            default:
+                return ToolError(code: .failure, message: "error: \(error)")
+            }
+        case let error as SQLiteError where error.code == 26:  // SQLITE_NOTADB
+            return ToolError(
+                code: .dataError,
+                message:
+                    "error: \(error.path ?? "the store") is not an SQLite database; it was left untouched"
+            )
+        default:
+            return ToolError(code: .failure, message: "error: \(error)")
+        }
+    }
+}
