@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "BookCatalog", targets: ["BookCatalog"]),
         .executable(name: "books", targets: ["books"]),
         .executable(name: "persistence-tool", targets: ["persistence-tool"]),
+        .executable(name: "persistence-codegen", targets: ["persistence-codegen"]),
+        .plugin(name: "PersistenceCodegenPlugin", targets: ["PersistenceCodegenPlugin"]),
     ],
     targets: [
         .systemLibrary(
@@ -26,13 +28,33 @@ let package = Package(
         .target(
             name: "BookCatalog",
             dependencies: ["Persistence", "SeedData"],
-            resources: [.copy("Books.xcdatamodeld")]
+            resources: [.copy("Books.xcdatamodeld")],
+            plugins: ["PersistenceCodegenPlugin"]
         ),
         .executableTarget(name: "books", dependencies: ["BookCatalog"]),
-        .executableTarget(name: "persistence-tool", dependencies: ["Persistence"]),
+        .executableTarget(
+            name: "persistence-tool", dependencies: ["Persistence", "PersistenceCodegen"]),
+        .target(name: "PersistenceCodegen", dependencies: ["Persistence"]),
+        .executableTarget(
+            name: "persistence-codegen", dependencies: ["Persistence", "PersistenceCodegen"]),
+        .plugin(
+            name: "PersistenceCodegenPlugin",
+            capability: .buildTool(),
+            dependencies: ["persistence-codegen"]
+        ),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
-        .testTarget(name: "BooksCLITests", dependencies: ["books"]),
+        .testTarget(name: "BooksCLITests", dependencies: ["books", "Persistence"]),
+        .testTarget(name: "FuzzTests", dependencies: ["books", "BookCatalog", "Persistence"]),
+        .testTarget(
+            name: "GeneratedModelTests",
+            dependencies: ["Persistence", "PersistenceCodegen"],
+            resources: [
+                .copy("Models/Moody.xcdatamodel"), .copy("Models/SampleModel.xcdatamodeld"),
+                .copy("Golden"),
+            ],
+            plugins: ["PersistenceCodegenPlugin"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

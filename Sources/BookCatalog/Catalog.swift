@@ -34,7 +34,7 @@ public final class Catalog {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         container = try PersistentContainer(
             model: try Self.loadModel(), storeURL: storeURL,
-            classes: ["Book": Book.self, "Author": Author.self])
+            classes: BooksModel.classes)
         context.mergePolicy = .objectTrump
     }
 

@@ -1,3 +1,5 @@
+import Persistence
+
 /// Input the catalogue refuses: a malformed field of `books add` or of a seed file.
 ///
 /// The command line reports it on one line and exits 65 (bad data); nothing is written.
@@ -16,6 +18,11 @@ public struct CatalogInputError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// "Invalid price '19,99': …".
-    public var description: String { "Invalid \(field) '\(value)': \(reason)" }
+    /// "Invalid price '19,99': …", always one line: control characters in the field, value
+    /// and reason are escaped and a long value is cut short.
+    public var description: String {
+        let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
+        return "Invalid \(QuotedText.forMessage(field)) '\(QuotedText.forMessage(shown))': "
+            + QuotedText.forMessage(reason)
+    }
 }

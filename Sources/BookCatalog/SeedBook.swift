@@ -25,7 +25,9 @@ public struct SeedBook: Sendable, Hashable {
     public static func decode(_ data: Data, file: String = "books.json") throws -> [SeedBook] {
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: data) } catch {
-            throw CatalogInputError(field: "seed file", value: file, reason: "it is not valid JSON (\(Self.reason(of: error)))")
+            throw CatalogInputError(
+                field: "seed file", value: file,
+                reason: "it is not valid JSON (\(Self.reason(of: error, in: data)))")
         }
         guard let entries = json as? [Any] else {
             throw CatalogInputError(field: "seed file", value: file, reason: "expected a JSON array of books")
@@ -37,7 +39,9 @@ public struct SeedBook: Sendable, Hashable {
             }
             func string(_ key: String) throws -> String {
                 guard let value = object[key] as? String else {
-                    throw CatalogInputError(field: "\(place): \(key)", value: object[key].map { "\($0)" } ?? "", reason: "expected a string")
+                    throw CatalogInputError(
+                        field: "\(place): \(key)", value: object[key].map { "\($0)" } ?? "",
+                        reason: object[key] == nil ? "the key is missing" : "expected a string")
                 }
                 return value
             }
@@ -60,9 +64,31 @@ public struct SeedBook: Sendable, Hashable {
         }
     }
 
-    private static func reason(of error: Error) -> String {
+    /// Foundation's reason, with the line and column it points at (Foundation gives a byte
+    /// offset, or none at all when the file ends early, as a truncated file does).
+    private static func reason(of error: Error, in data: Data) -> String {
         let nsError = error as NSError
-        return (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+        let text = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+        // "Invalid value around character 7." → "Invalid value at line 1, column 8".
+        for phrase in ["around character ", "starting from character "] {
+            guard let range = text.range(of: phrase) else { continue }
+            let digits = text[range.upperBound...].prefix { $0.isNumber }
+            guard let offset = Int(digits) else { continue }
+            let head = text[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
+            return "\(head) at \(position(of: offset, in: data))"
+        }
+        if text.localizedCaseInsensitiveContains("end of file") || data.isEmpty {
+            return "the file ends unexpectedly at \(position(of: data.count, in: data)); is it truncated?"
+        }
+        return text
+    }
+
+    /// "line 3, column 12" for a byte offset (columns count bytes, from 1).
+    private static func position(of offset: Int, in data: Data) -> String {
+        let prefix = data.prefix(max(0, offset))
+        let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+        let column = prefix.count - (prefix.lastIndex(of: 0x0A).map { $0 - prefix.startIndex + 1 } ?? 0) + 1
+        return "line \(line), column \(column)"
     }
 }
 

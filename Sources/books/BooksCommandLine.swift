@@ -83,13 +83,24 @@ enum BooksCommandLine {
         name: "seed",
         abstract: "Load the seed books (and optionally N synthetic ones).",
         discussion: """
-            The seed books are real books with accented titles. Synthetic books are for \
-            trying out large catalogues.
+            The seed books are real books with accented titles; --file loads another file \
+            in the same format (a JSON array of objects with uuid, title, author, \
+            publishDate, price and color). Synthetic books are for trying out large \
+            catalogues: book number i is always the same book, so seeding --count N again \
+            updates the same N books and the count does not grow. Books are saved in \
+            batches; an interrupted seed keeps whole batches. Seeding is idempotent: books \
+            are matched by UUID and updated, never duplicated.
             """,
         options: [
             .value(
+                "file", valueName: "path", kind: .validated(ValueFormats.storePath),
+                help: "Load the books of this JSON file instead of the bundled ones."),
+            .value(
                 "count", valueName: "n", kind: .integer(0...10_000_000),
-                help: "Also add N synthetic books (0 to 10000000).")
+                help: "Also add N synthetic books (0 to 10000000)."),
+            .value(
+                "batch-size", valueName: "n", kind: .integer(1...1_000_000),
+                help: "Save every N books (default 5000)."),
         ])
 
     private static let list = CommandSpec(
@@ -159,7 +170,10 @@ enum BooksCommandLine {
     private static func action(for parsed: ParsedArguments) -> ParsedCommand.Action {
         switch parsed.commandPath.first {
         case "seed":
-            return .seed(syntheticCount: parsed.integer("count") ?? 0)
+            return .seed(
+                SeedOptions(
+                    file: parsed.string("file"), syntheticCount: parsed.integer("count") ?? 0,
+                    batchSize: parsed.integer("batch-size") ?? SeedOptions.defaultBatchSize))
         case "list":
             return .list(
                 ListOptions(

@@ -27,6 +27,9 @@ struct CommandRunner {
         case let error as FetchPredicateError: return ("Invalid --where predicate: \(error.description)", .usage)
         case let error as FetchError: return ("Invalid --where predicate: \(error.description)", .usage)
         case let error as ValidationError: return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
+        case let error as MissingInputFileError: return (error.description, .noInput)
+        case let error as SQLiteError where error.isReadOnly:
+            return ("The catalogue \(error.path ?? "store") is read-only: nothing was changed (\(error.message)).", .runtimeError)
         case let error as CommandFailure: return (error.message, error.code)
         default: return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .runtimeError)
         }
@@ -38,11 +41,8 @@ struct CommandRunner {
             print(text, terminator: "")
         case .version:
             print("books \(BooksCommandLine.version)")
-        case .seed(let count):
-            let catalog = try openCatalog()
-            let seeded = try catalog.seed(try Catalog.bundledSeedBooks())
-            if count > 0 { try seedSynthetic(count, into: catalog) }
-            print("Seeded \(seeded + count) books; the catalogue has \(try catalog.bookCount()).")
+        case .seed(let options):
+            try seed(options)
         case .list(let options):
             let catalog = try openSeededCatalog()
             let predicate = try options.predicate.map { try FetchPredicate($0) }
@@ -88,10 +88,23 @@ struct CommandRunner {
         return catalog
     }
 
-    private func seedSynthetic(_ count: Int, into catalog: Catalog) throws {
-        let bar = ProgressBar(total: count, label: "Seeding")
-        try catalog.seedSynthetic(count: count) { done in bar.update(done: done) }
+    /// `books seed`: the file is read and checked before the store is opened, so a missing
+    /// or malformed file leaves the store as it was (or not created).
+    private func seed(_ options: SeedOptions) throws {
+        let books = try options.file.map { try Catalog.seedBooks(contentsOf: URL(fileURLWithPath: $0)) }
+            ?? Catalog.bundledSeedBooks()
+        let catalog = try openCatalog()
+        let bar = ProgressBar(total: books.count + options.syntheticCount, label: "Seeding")
+        defer { bar.finish() }
+        try catalog.seed(books, batchSize: options.batchSize) { done in bar.update(done: done) }
+        if options.syntheticCount > 0 {
+            try catalog.seedSynthetic(count: options.syntheticCount, batchSize: options.batchSize) { done in
+                bar.update(done: books.count + done)
+            }
+        }
         bar.finish()
+        let seeded = books.count + options.syntheticCount
+        print("Seeded \(seeded) books; the catalogue has \(try catalog.bookCount()).")
     }
 }
 

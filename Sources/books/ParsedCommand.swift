@@ -7,8 +7,9 @@ import Foundation
 struct ParsedCommand: Equatable, Sendable {
     /// What the user asked for.
     enum Action: Equatable, Sendable {
-        /// `books seed [--count N]`: load the seed books, plus `syntheticCount` made-up ones.
-        case seed(syntheticCount: Int)
+        /// `books seed [--file PATH] [--count N] [--batch-size N]`: load the seed books, plus
+        /// made-up ones.
+        case seed(SeedOptions)
         /// `books list …`.
         case list(ListOptions)
         /// `books search TEXT … [--limit N] [--json]`.
@@ -30,6 +31,19 @@ struct ParsedCommand: Equatable, Sendable {
     var action: Action
     /// The store file, resolved by ``StorePath/resolve(option:environment:)``.
     var storeURL: URL
+}
+
+/// The options of `books seed`.
+struct SeedOptions: Equatable, Sendable {
+    /// The batch size when `--batch-size` is not given.
+    static let defaultBatchSize = 5_000
+
+    /// `--file PATH`: a seed file to load instead of the bundled one.
+    var file: String?
+    /// `--count N`: how many synthetic books to add (0 for none).
+    var syntheticCount = 0
+    /// `--batch-size N`: how many books each save holds.
+    var batchSize = SeedOptions.defaultBatchSize
 }
 
 /// The options of `books list`.

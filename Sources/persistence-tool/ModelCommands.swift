@@ -7,7 +7,7 @@ enum ModelCommands {
     static let group = ToolCommand(
         name: "model",
         abstract: "Read, check and print Xcode model files.",
-        subcommands: [dump, validate])
+        subcommands: [dump, validate, codegen])
 
     /// `model dump <path> [--json] [--version <name>]`.
     static let dump = ToolCommand(
@@ -64,17 +64,17 @@ enum ModelCommands {
             return .success
         })
 
-    private static let path = ToolCommand.Argument(
+    static let path = ToolCommand.Argument(
         name: "path", help: "A .xcdatamodeld bundle, a .xcdatamodel directory or its contents file."
     )
 
-    private static let version = ToolCommand.Option(
+    static let version = ToolCommand.Option(
         name: "--version", valueName: "name",
         help: "The version of a .xcdatamodeld bundle to read (default: the current one).")
 
     /// Reads the model the arguments name, turning failures into exit codes: 66 for a file
     /// or version that is not there or cannot be read, 65 for a malformed file.
-    private static func load(_ arguments: ParsedArguments) throws(ToolError) -> ManagedObjectModel {
+    static func load(_ arguments: ParsedArguments) throws(ToolError) -> ManagedObjectModel {
         try load(path: arguments.positionals[0], version: arguments.values["--version"])
     }
 

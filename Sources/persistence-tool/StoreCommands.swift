@@ -14,7 +14,7 @@ enum StoreCommands {
     static let group = ToolCommand(
         name: "store",
         abstract: "Create, fill, read and edit a store of any model.",
-        subcommands: [create, importObjects, export, delete])
+        subcommands: [create, importObjects, export, delete, StoreMigrateCommand.command])
 
     /// `store create <store> --model <path> [--version <name>]`.
     static let create = ToolCommand(

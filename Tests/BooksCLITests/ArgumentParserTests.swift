@@ -43,8 +43,11 @@ import Testing
     }
 
     @Test func seedCountDefaultsToZeroAndIsRangeChecked() throws {
-        #expect(try parse("seed").action == .seed(syntheticCount: 0))
-        #expect(try parse("seed", "--count", "500").action == .seed(syntheticCount: 500))
+        #expect(try parse("seed").action == .seed(SeedOptions()))
+        #expect(try parse("seed", "--count", "500").action == .seed(SeedOptions(syntheticCount: 500)))
+        #expect(
+            try parse("seed", "--file", "b.json", "--batch-size", "1").action
+                == .seed(SeedOptions(file: "b.json", batchSize: 1)))
         #expect(
             usageError("seed", "--count", "-1")?.message
                 == "The value '-1' is invalid for '--count <n>': must be at least 0")

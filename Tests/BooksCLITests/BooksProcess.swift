@@ -18,11 +18,12 @@ struct BooksRun: CustomStringConvertible {
 
     var description: String { "status \(status)\nstdout: \(stdout.prefix(2_000))\nstderr: \(stderr)" }
 
-    /// Runs `books` with `arguments` and exactly `environment` (nothing inherited), stdin
-    /// closed, reading both pipes to the end before waiting.
-    init(_ arguments: [String], environment: [String: String]) throws {
+    /// Runs `books` (or `executable`, such as a wrapper that runs `books`) with `arguments`
+    /// and exactly `environment` (nothing inherited), stdin closed, reading both pipes to the
+    /// end before waiting.
+    init(_ arguments: [String], environment: [String: String], executable: URL? = nil) throws {
         let process = Process()
-        process.executableURL = try Self.executable()
+        process.executableURL = try executable ?? Self.executable()
         process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle.nullDevice

@@ -32,6 +32,26 @@ import Testing
         #expect(CanonicalText.fold(text) == expected)
     }
 
+    @Test func everyQueryOfTheIssueFoldsIntoItsTitleAndNearMissesDoNot() {
+        let found = [
+            ("lodz", "Łódź"), ("strasse", "Straße"), ("aero", "Ærø"), ("oeuvre", "Œuvre"), ("cafe", "CAFÉ"),
+            ("anos", "Cien años de soledad"), ("istanbul", "İstanbul"), ("abc", "ＡＢＣ"),
+            ("tieng viet", "Tiếng Việt"), ("αθηναι", "Ἀθῆναι"), ("елка", "Ёлка"),
+            ("LÓDZ", "Łódź"), ("ÆRØ", "aero"), ("ＴＩＥＮＧ", "Tiếng Việt"),
+        ]
+        for (query, title) in found {
+            #expect(CanonicalText.fold(title).contains(CanonicalText.fold(query)), "\(query) → \(title)")
+        }
+        let missed = [
+            ("lodzz", "Łódź"), ("strase", "Straße"), ("aeroe", "Ærø"), ("cafés", "CAFÉ"),
+            ("istambul", "İstanbul"), ("abcd", "ＡＢＣ"), ("αθηνε", "Ἀθῆναι"), ("елки", "Ёлка"),
+            ("tiengviet", "Tiếng Việt"),
+        ]
+        for (query, title) in missed {
+            #expect(!CanonicalText.fold(title).contains(CanonicalText.fold(query)), "\(query) ↛ \(title)")
+        }
+    }
+
     @Test func keepsPunctuationAsItIs() {
         let text = "Hello, World! (2nd ed.) — ‘quoted’ «guillemets» #1 50% a/b & c"
         #expect(CanonicalText.fold(text) == text.lowercased())

@@ -11,9 +11,12 @@ import Testing
     /// Live objects by entity, in a stable order.
     struct Pools {
         var objects: [String: [ManagedObject]] = [:]
+        /// Numbers new objects' names: carried across reopenings so names stay unique, and
+        /// deterministic so that a seed always makes the same edits.
         var next = 0
 
-        init(_ context: ManagedObjectContext) throws {
+        init(_ context: ManagedObjectContext, next: Int = 0) throws {
+            self.next = next
             for entity in RelationshipFuzzTests.entities {
                 objects[entity] = try context.fetch(FetchRequest(entityName: entity)).sorted { key($0) < key($1) }
             }
@@ -31,7 +34,7 @@ import Testing
 
         mutating func add(_ context: ManagedObjectContext, _ entity: String) throws {
             next += 1
-            objects[entity, default: []].append(try context.make(entity, "\(entity)\(next)-\(UUID().uuidString.prefix(4))"))
+            objects[entity, default: []].append(try context.make(entity, "\(entity)\(next)"))
         }
     }
 
@@ -184,7 +187,7 @@ import Testing
                 }
                 return
             }
-            pools = try Pools(container.viewContext)
+            pools = try Pools(container.viewContext, next: pools.next)
         }
         #expect(edits == 3_000)
         // The edits reached every kind of link.

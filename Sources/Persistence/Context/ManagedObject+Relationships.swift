@@ -210,6 +210,9 @@ extension ManagedObject {
     /// Removes `source` from this object's side `key` of a relationship.
     package func inverseRemove(_ source: ManagedObject, key: String) {
         guard let position = schema.propertyIndex[key] else { return }
+        // A fault's slots are placeholders: fire it (one row) so that an unloaded to-many
+        // records the removal as pending instead of loading every destination.
+        fireFaultIfNeeded()
         if relationship(at: position).isToMany {
             if case .toManyFault = slots[position] {
                 pendingToMany[position, default: PendingToMany()].removed[ObjectIdentifier(source)] = source

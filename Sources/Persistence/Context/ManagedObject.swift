@@ -87,8 +87,13 @@ open class ManagedObject {
     /// The name of the object's entity.
     public var entityName: String { schema.name }
 
-    /// Whether the object has unsaved changes: inserted, deleted, or with changed values.
-    public var hasChanges: Bool { isInserted || isDeleted || !changedValues().isEmpty }
+    /// Whether the object has unsaved changes: inserted, deleted, with changed values, or
+    /// with objects added to or removed from a to-many that is still a fault (such an edit
+    /// must reach validation: removing the last member can break a minimum count).
+    public var hasChanges: Bool {
+        isInserted || isDeleted || pendingToMany.values.contains { !$0.added.isEmpty || !$0.removed.isEmpty }
+            || !changedValues().isEmpty
+    }
 
     /// Whether the object's values differ from the saved ones (for a saved object).
     public var isUpdated: Bool { !isInserted && !isDeleted && !changedValues().isEmpty }

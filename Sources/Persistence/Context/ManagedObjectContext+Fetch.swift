@@ -34,6 +34,7 @@ extension ManagedObjectContext {
     /// - Throws: as `fetch(_:)`, and whatever `body` throws.
     public func forEach(_ request: FetchRequest, _ body: (ManagedObject) throws -> Bool) throws {
         var compiler = try FetchCompiler(schema: store.schema, entityName: request.entityName)
+        compiler.usesSearchIndexes = store.searchIndexesAreUsable
         let query = try compiler.query(for: request)
         let pending = unsavedCandidates(compiler.mapping.schema, request)
         guard !pending.isEmpty else {
@@ -52,6 +53,7 @@ extension ManagedObjectContext {
     /// - Throws: as `fetch(_:)`.
     public func count(for request: FetchRequest) throws -> Int {
         var compiler = try FetchCompiler(schema: store.schema, entityName: request.entityName)
+        compiler.usesSearchIndexes = store.searchIndexesAreUsable
         var query = try compiler.query(for: request)
         if !unsavedCandidates(compiler.mapping.schema, request).isEmpty { return try fetch(request).count }
         query.ordering = nil
@@ -136,6 +138,7 @@ extension ManagedObjectContext {
             result.append(object)
         }
         try FetchSorter(request.sortDescriptors).sort(&result)
+        result = try searched(request, result)
         let start = min(request.fetchOffset, result.count)
         let end = request.fetchLimit.map { min(start + max($0, 0), result.count) } ?? result.count
         return Array(result[start..<end])

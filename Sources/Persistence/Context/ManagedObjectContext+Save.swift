@@ -133,17 +133,18 @@ extension ManagedObjectContext {
     /// Two changed objects in this save with the same unique values conflict before the
     /// store is touched.
     private func checkUniquenessInMemory(_ objects: [ManagedObject]) throws {
-        var seen: [String: ManagedObject] = [:]
+        var seen: Set<UniquenessKey> = []
         for object in objects {
             for constraint in object.schema.uniquenessConstraints {
-                let values = constraint.map { key in
-                    object.schema.propertyIndex[key].map { object.attributeValue(at: $0).description } ?? "nil"
+                let values = constraint.map { key in object.schema.propertyIndex[key].map { object.attributeValue(at: $0) } ?? .null }
+                // As in the store's UNIQUE indexes, a nil value never conflicts.
+                if values.contains(where: \.isNull) { continue }
+                let signature = UniquenessKey(rootName: object.schema.rootName, constraint: constraint, values: values)
+                if !seen.insert(signature).inserted {
+                    throw ConstraintConflictError(
+                        entity: object.schema.name, keys: constraint, values: values.map(\.description),
+                        object: object.objectID.description)
                 }
-                let signature = "\(object.schema.rootName)|\(constraint)|\(values)"
-                if seen[signature] != nil {
-                    throw ConstraintConflictError(entity: object.schema.name, keys: constraint, values: values, object: object.objectID.description)
-                }
-                seen[signature] = object
             }
         }
     }

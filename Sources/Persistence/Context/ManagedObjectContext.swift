@@ -19,6 +19,8 @@ public final class ManagedObjectContext {
     /// Registered objects by ID: held weakly while unchanged, so memory follows what the app
     /// keeps, not what it has fetched.
     var registry: [ObjectID: WeakObject] = [:]
+    /// The registry size at which `register(_:as:)` next sweeps out dead entries.
+    var registrySweepThreshold = ManagedObjectContext.minimumSweepThreshold
     /// Objects with unsaved changes, held strongly until saved or rolled back.
     var changed: [ObjectIdentifier: ManagedObject] = [:]
     private var nextTemporaryKey: UInt64 = 1
@@ -56,7 +58,7 @@ public final class ManagedObjectContext {
             }
         }
         object.isInserted = true
-        registry[id] = WeakObject(object)
+        register(object, as: id)
         changed[ObjectIdentifier(object)] = object
         object.awakeFromInsert()
         return object
@@ -146,7 +148,7 @@ public final class ManagedObjectContext {
             throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
         }
         let object = makeObject(schema: schema, id: id, isFault: true)
-        registry[id] = WeakObject(object)
+        register(object, as: id)
         return object
     }
 
@@ -184,7 +186,7 @@ public final class ManagedObjectContext {
             return object
         }
         let object = makeObject(schema: row.mapping.schema, id: id, isFault: true)
-        registry[id] = WeakObject(object)
+        register(object, as: id)
         fill(object, from: row)
         return object
     }

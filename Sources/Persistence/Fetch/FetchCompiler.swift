@@ -9,6 +9,9 @@ package struct FetchCompiler {
     package var rootAlias: String
     /// Prefixes join aliases so that a subquery's joins never clash with the outer query's.
     package var aliasPrefix = "j"
+    /// Whether searches use the store's trigram indexes (else every word scans the stored
+    /// canonical columns): false for a read-only store whose indexes are not current.
+    package var usesSearchIndexes = true
 
     /// Prepares to compile requests for `entityName`.
     ///
@@ -39,6 +42,15 @@ package struct FetchCompiler {
             self = compiler.fetch
         }
         var order: [String] = []
+        if let text = request.searchText {
+            let search = try search(text, keyPaths: request.searchKeyPaths)
+            query.condition = query.condition.map { "(\($0)) AND (\(search.condition))" } ?? search.condition
+            query.arguments += search.arguments
+            if let rank = search.rank {
+                order.append(rank)
+                query.orderingArguments = search.rankArguments
+            }
+        }
         for key in request.sortDescriptors {
             let (sql, isDecimal) = try column(forKeyPath: key.keyPath)
             order.append(sql + (isDecimal ? " COLLATE DECIMAL" : "") + (key.ascending ? " ASC" : " DESC"))

@@ -56,9 +56,9 @@ public struct FetchPredicateError: Error, CustomStringConvertible, Sendable, Has
         case .typeMismatch, .unboundVariable, .unknownKey, .invalidValue: verb = "evaluate"
         }
         if let position {
-            return "Unable to \(verb) predicate \"\(format)\" at position \(position): \(message)"
+            return "Unable to \(verb) predicate \"\(QuotedText.forMessage(format))\" at position \(position): \(QuotedText.forMessage(message))"
         }
-        return "Unable to \(verb) predicate \"\(format)\": \(message)"
+        return "Unable to \(verb) predicate \"\(QuotedText.forMessage(format))\": \(QuotedText.forMessage(message))"
     }
 
     /// The format on one line and a caret under ``position`` on the next, or `nil` when

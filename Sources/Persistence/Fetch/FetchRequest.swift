@@ -14,6 +14,21 @@ public struct FetchRequest: Sendable {
     public var fetchOffset = 0
     /// How many rows to turn into objects at a time when streaming; 0 for a default.
     public var fetchBatchSize = 0
+    /// Search-box text to find in the attributes indexed for search, or nil for no search.
+    ///
+    /// The text is folded to its canonical form and split into words; an object matches
+    /// when every word occurs in one of `searchKeyPaths` (in any order, case and
+    /// diacritics ignored, every character literal). Matches come best first: the whole
+    /// text as whole words, then the whole text at the start of a word, then every word at
+    /// the start of a word, then the rest (see `SearchText`); ties follow
+    /// `sortDescriptors`. Text with no words matches nothing. Words of three or more
+    /// characters are looked up in the store's trigram index; shorter ones scan the
+    /// stored canonical column. Combines with `predicate` (both must hold).
+    public var searchText: String?
+    /// The attributes `searchText` searches, as key paths from the entity, possibly through
+    /// to-one relationships (`"author.canonicalName"`); each must be indexed for search
+    /// ("Index in Spotlight"). Empty for every attribute of the entity indexed for search.
+    public var searchKeyPaths: [String] = []
 
     /// Creates a fetch request.
     public init(

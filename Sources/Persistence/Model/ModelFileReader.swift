@@ -316,6 +316,11 @@ private final class ModelXMLTree: NSObject, XMLParserDelegate {
     /// `XMLParser.parse()` can return true for a malformed document, so the result is
     /// judged by the errors reported and by the tree itself.
     static func parse(_ data: Data, file: String) throws -> ModelXMLElement {
+        // Foundation's XMLParser on Linux traps (it does not throw) when an element or
+        // attribute name is not valid UTF-8: such bytes must never reach it.
+        if let (line, offset) = firstInvalidUTF8(in: data) {
+            throw ModelError(file: file, "line \(line): the file is not valid UTF-8 (byte \(offset + 1))")
+        }
         let builder = ModelXMLTree()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -339,6 +344,25 @@ private final class ModelXMLTree: NSObject, XMLParserDelegate {
             throw fail(root.line, "the root element is <\(root.name)>, expected <model>")
         }
         return root
+    }
+
+    /// The line and byte offset of the first byte sequence that is not UTF-8, if any.
+    private static func firstInvalidUTF8(in data: Data) -> (line: Int, offset: Int)? {
+        var decoder = Unicode.UTF8.ForwardParser()
+        var bytes = data.makeIterator()
+        var offset = 0
+        var line = 1
+        while true {
+            switch decoder.parseScalar(from: &bytes) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == 0x0A { line += 1 }
+                offset += encoded.count
+            case .emptyInput:
+                return nil
+            case .error:
+                return (line, offset)
+            }
+        }
     }
 
     func parser(

@@ -83,7 +83,7 @@ package enum RowCodec {
             if case .text(let t) = value { return .string(t) }
         case .uuid:
             switch value {
-            case .text(let t): if let v = UUID(uuidString: t) { return .uuid(v) }
+            case .text(let t): if let v = UUIDText.parse(t) { return .uuid(v) }
             case .blob(let d) where d.count == 16:
                 return .uuid(d.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
             default: break

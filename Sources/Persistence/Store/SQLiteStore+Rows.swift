@@ -48,12 +48,7 @@ extension SQLiteStore {
     package func insertRow(_ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue]) throws {
         let columns = try externalizing(columns, columns: Array(columns.indices), mapping: mapping)
         let table = mapping.table
-        var names = ["\"_id\""]
-        if table.hasEntityColumn { names.append("\"_entity\"") }
-        names += table.columns.map { sqlIdentifier($0.name) }
-        let sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        let statement = try database.cachedStatement(sql)
+        let statement = try database.cachedStatement(mapping.insertSQL)
         var index: Int32 = 1
         try statement.bind(primaryKey, at: index)
         index += 1
@@ -112,6 +107,9 @@ extension SQLiteStore {
         query.arguments = values
         query.limit = 1
         let statement = try database.cachedStatement("SELECT \"_id\"" + query.fromClause + query.whereClause + query.tail)
+        // A statement left on a row keeps its read transaction open after COMMIT; the next
+        // BEGIN IMMEDIATE would then fail with SQLITE_BUSY at once instead of waiting.
+        defer { statement.reset() }
         try statement.bind(query.arguments)
         return try statement.step() ? statement.int64(at: 0) : nil
     }
@@ -141,7 +139,9 @@ extension SQLiteStore {
         columns += table.columns.map { "\(t).\(sqlIdentifier($0.name))" }
         let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
-        try statement.bind(query.arguments)
+        // Reset on every exit (an early stop, a throwing body): see primaryKey(in:matching:values:).
+        defer { statement.reset() }
+        try statement.bind(query.arguments + query.orderingArguments)
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
         let rootMapping = schema.entities[table.name]
         while try statement.step() {
@@ -163,14 +163,14 @@ extension SQLiteStore {
             }
             if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, values: values)) { break }
         }
-        statement.reset()
     }
 
     /// The primary keys a query selects, in order.
     package func primaryKeys(_ query: StoreQuery) throws -> [Int64] {
         let sql = "SELECT \(sqlIdentifier(query.table.name)).\"_id\"" + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
-        try statement.bind(query.arguments)
+        defer { statement.reset() }
+        try statement.bind(query.arguments + query.orderingArguments)
         var keys: [Int64] = []
         while try statement.step() { keys.append(statement.int64(at: 0)) }
         return keys

@@ -24,6 +24,9 @@ package final class SQLiteStore {
         package var passesThroughUnregisteredTransformers = false
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
+        /// Model versions the store may have been written with, oldest first: a store
+        /// written with one of them is migrated to the model on opening (see `StoreMigrator`).
+        package var migrationVersions: [ManagedObjectModel] = []
 
         /// Default options.
         package init() {}
@@ -42,6 +45,10 @@ package final class SQLiteStore {
     package let path: String?
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = ""
+    /// Whether searches can use the search indexes: false only for a read-only store whose
+    /// indexes are missing or stale (see `prepareSearchIndexes`), which searches by scanning.
+    /// Setting it to false makes searches scan (for measuring the index against a scan).
+    package var searchIndexesAreUsable = false
 
     static let formatName = "Persistence SQLite store 1"
 
@@ -67,6 +74,7 @@ package final class SQLiteStore {
             database = try Database.inMemory()
             try registerFunctions()
             try createSchema()
+            try prepareSearchIndexes(readOnly: false)
             return
         }
         let path = url.path
@@ -79,6 +87,9 @@ package final class SQLiteStore {
             throw StoreError.missingDirectory(path: directory)
         }
         var isNew = !exists
+        if exists, !options.readOnly, !options.migrationVersions.isEmpty {
+            try StoreMigrator.migrateForOpening(url, to: model, versions: options.migrationVersions)
+        }
         if exists {
             // Inspect read-only first, so a file we refuse is never written to.
             let probe = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
@@ -98,9 +109,13 @@ package final class SQLiteStore {
                 identifier = try metadata("storeUUID") ?? ""
                 if !options.readOnly { try createMissingJoinTables() }
             }
+            try prepareSearchIndexes(readOnly: options.readOnly)
         } catch {
+            // The files are left in place even when this call created them: another process
+            // may be creating the same store at this moment (in WAL mode its writes sit in
+            // the -wal file while the main file is still empty), and removing them would
+            // lose its work. A database without tables is taken for a new store next time.
             try? database.close()
-            if !exists { Self.removeStoreFiles(at: path) }
             throw error
         }
         // Files a crash left without a row (see ExternalDataStore); a new store has none.
@@ -154,8 +169,14 @@ package final class SQLiteStore {
         }
     }
 
+    /// Creates the tables, unless another process created the store between our first look
+    /// and our write lock: then the store it made is checked and used, as if it had been there.
     private func createSchema() throws {
         try database.inTransaction(.immediate) {
+            if let path, try !Self.check(database, path: path, model: model) {
+                identifier = try metadata("storeUUID") ?? ""
+                return
+            }
             try database.execute("CREATE TABLE _metadata (key TEXT PRIMARY KEY, value)")
             try database.execute(
                 "CREATE TABLE _primarykey (tableName TEXT PRIMARY KEY, lastKey INTEGER NOT NULL)")
@@ -167,12 +188,6 @@ package final class SQLiteStore {
             for (name, hash) in model.entityVersionHashesByName {
                 try setMetadata("versionHash.\(name)", hash.hexString)
             }
-        }
-    }
-
-    private static func removeStoreFiles(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
         }
     }
 

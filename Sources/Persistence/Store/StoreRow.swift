@@ -22,6 +22,8 @@ package struct StoreQuery {
     package var arguments: [SQLiteValue] = []
     /// An SQL ORDER BY list, or nil.
     package var ordering: String?
+    /// The values bound to the ordering's `?` parameters, after `arguments`.
+    package var orderingArguments: [SQLiteValue] = []
     /// At most this many rows; nil for no limit.
     package var limit: Int?
     /// Rows to skip first.

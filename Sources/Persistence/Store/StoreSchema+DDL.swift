@@ -1,6 +1,9 @@
 /// Quotes an SQL identifier: `title` → `"title"`, doubling embedded quotes.
 package func sqlIdentifier(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    // Names almost never hold a quote: skip Foundation's replacingOccurrences, which bridges
+    // through NSString and cost a tenth of a 100k-row insert when the SQL is rebuilt per row.
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 /// Quotes an SQL string literal, doubling embedded quotes. Used for names in DDL only;

@@ -123,10 +123,13 @@ package struct EntityMapping: Sendable {
     /// For each property position of the entity, its column's index in `table.columns`, or
     /// nil when the property has no column (transient, to-many).
     package let columnIndex: [Int?]
+    /// The table's INSERT statement (see `TableMapping.insertSQL`), built once.
+    package let insertSQL: String
 
     init(schema: EntitySchema, table: TableMapping) {
         self.schema = schema
         self.table = table
+        self.insertSQL = table.insertSQL
         var byName: [String: Int] = [:]
         for (i, column) in table.columns.enumerated() { byName[column.name] = i }
         columnIndex = schema.properties.map { property in

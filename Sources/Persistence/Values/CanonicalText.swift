@@ -43,6 +43,11 @@ import Foundation
 /// text walks its scalars through per-block tables (256 scalars each) that are computed on
 /// first use from the rules above and cached for the life of the process.
 public enum CanonicalText {
+    /// The version of the folding rules. Raise it whenever ``fold(_:)`` changes its output
+    /// for any text: stores rebuild their search indexes when it differs from the one they
+    /// were built with.
+    package static let version = 1
+
     /// Returns the canonical form of `text`, as described in ``CanonicalText``.
     ///
     /// `fold` is idempotent: `fold(fold(x)) == fold(x)`.

@@ -244,18 +244,18 @@ public struct DecimalTextError: Error, Equatable, Sendable, CustomStringConverti
             let prefix = text.utf8.prefix(offset)
             let position = (String(decoding: prefix, as: UTF8.self).unicodeScalars.count) + 1
             let rest = String(decoding: text.utf8.dropFirst(offset), as: UTF8.self)
-            let character = rest.unicodeScalars.first.map { String($0) } ?? ""
-            return "'\(text)' is not a decimal number: unexpected '\(character)' at position "
+            let character = rest.unicodeScalars.first.map { QuotedText.forMessage(String($0)) } ?? ""
+            return "'\(QuotedText.forMessage(text))' is not a decimal number: unexpected '\(character)' at position "
                 + "\(position)"
         case .noDigits:
-            return "'\(text)' is not a decimal number: it has no digits"
+            return "'\(QuotedText.forMessage(text))' is not a decimal number: it has no digits"
         case .exponentWithoutDigits:
-            return "'\(text)' is not a decimal number: the exponent has no digits"
+            return "'\(QuotedText.forMessage(text))' is not a decimal number: the exponent has no digits"
         case .tooManyDigits(let count):
-            return "'\(text)' has \(count) significant digits, more than the "
+            return "'\(QuotedText.forMessage(text))' has \(count) significant digits, more than the "
                 + "\(DecimalText.maximumSignificantDigits) a Decimal holds exactly"
         case .outOfRange:
-            return "'\(text)' is out of Decimal's range"
+            return "'\(QuotedText.forMessage(text))' is out of Decimal's range"
         }
     }
 }

@@ -1,0 +1,33 @@
+// swift-tools-version:6.1
+// Benchmarks for Persistence against hand-written SQLite C code (issue #9). A separate
+// package so that the product keeps zero dependencies; CI does not build it.
+//
+//     swift run -c release --package-path Benchmarks books-bench [--books N] [--only NAME]
+import PackageDescription
+
+let package = Package(
+    name: "books-benchmarks",
+    products: [
+        .executable(name: "books-bench", targets: ["books-bench"]),
+        .executable(name: "raw-seed", targets: ["raw-seed"]),
+        .executable(name: "peak-rss", targets: ["peak-rss"]),
+    ],
+    dependencies: [.package(name: "books", path: "..")],
+    targets: [
+        // The floor: the same work written directly against the SQLite C API.
+        .target(name: "RawSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The small C program `books seed --count N` is compared against.
+        .executableTarget(name: "raw-seed", dependencies: ["RawSQLite"]),
+        // Measures a child's peak resident memory from a process small enough not to
+        // mask it (Linux keeps the high-water mark across execve).
+        .executableTarget(name: "peak-rss"),
+        .executableTarget(
+            name: "books-bench",
+            dependencies: [
+                "RawSQLite",
+                .product(name: "Persistence", package: "books"),
+                .product(name: "BookCatalog", package: "books"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

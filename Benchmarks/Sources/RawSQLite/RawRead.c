@@ -1,0 +1,95 @@
+// Reading books: every column of every row, and the month-grouped sorted list.
+#include "RawSQLite.h"
+#include "RawSearchIndex.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *select_books =
+    "SELECT \"_id\", \"canonicalTitle\", \"color\", \"price\", \"publishDate\", \"title\", \"uuid\", "
+    "\"author\" FROM \"Book\"";
+
+/// Reads the current row's columns the way an app would use them, into a checksum.
+static int64_t read_row(sqlite3_stmt *s, double *date) {
+    int64_t sum = sqlite3_column_int64(s, 0);
+    for (int column = 1; column <= 7; column++) {
+        switch (column) {
+        case 2: sum += sqlite3_column_bytes(s, 2); if (sqlite3_column_blob(s, 2)) sum += 1; break;
+        case 4: *date = sqlite3_column_double(s, 4); sum += (int64_t)*date; break;
+        case 7: sum += sqlite3_column_int64(s, 7); break;
+        default: {
+            const unsigned char *text = sqlite3_column_text(s, column);
+            if (text) sum += text[0] + sqlite3_column_bytes(s, column);
+        }
+        }
+    }
+    return sum;
+}
+
+int raw_fetch_all(const char *path, int64_t *rows, int64_t *checksum) {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    int rc = raw_open(path, SQLITE_OPEN_READWRITE, &db);
+    if (!rc && (rc = sqlite3_prepare_v2(db, select_books, -1, &s, NULL))) rc = raw_fail(db, rc, "prepare select");
+    *rows = 0;
+    *checksum = 0;
+    double date;
+    while (!rc && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        *checksum += read_row(s, &date);
+        *rows += 1;
+        rc = 0;
+    }
+    if (rc == SQLITE_DONE) rc = 0; else if (rc) rc = raw_fail(db, rc, "step select");
+    sqlite3_finalize(s);
+    sqlite3_close_v2(db);
+    return rc;
+}
+
+/// `year * 1000 + month` of a UTC instant (days to civil date, Howard Hinnant's algorithm).
+static int64_t month_id(double seconds) {
+    int64_t z = (int64_t)floor(seconds / 86400.0) + 719468;
+    int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int64_t doe = z - era * 146097;
+    int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int64_t mp = (5 * doy + 2) / 153;
+    int64_t month = mp < 10 ? mp + 3 : mp - 9;
+    int64_t year = yoe + era * 400 + (month <= 2);
+    return year * 1000 + month;
+}
+
+int raw_fetch_months(const char *path, int64_t *sections, int64_t *rows) {
+    sqlite3 *db = NULL;
+    sqlite3_stmt *s = NULL;
+    char sql[512];
+    snprintf(sql, sizeof sql, "%s ORDER BY \"publishDate\" DESC, \"title\" ASC", select_books);
+    int rc = raw_open(path, SQLITE_OPEN_READWRITE, &db);
+    if (!rc && (rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL))) rc = raw_fail(db, rc, "prepare sorted select");
+    *sections = 0;
+    *rows = 0;
+    int64_t current = -1, checksum = 0;
+    // Each section keeps its rows' keys, as a list view would.
+    size_t capacity = 1024, count = 0;
+    int64_t *members = malloc(capacity * sizeof(int64_t));
+    double date = 0;
+    while (!rc && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+        checksum += read_row(s, &date);
+        int64_t id = month_id(date);
+        if (id != current) {
+            current = id;
+            *sections += 1;
+            count = 0;
+        }
+        if (count == capacity) members = realloc(members, (capacity *= 2) * sizeof(int64_t));
+        members[count++] = sqlite3_column_int64(s, 0);
+        *rows += 1;
+        rc = 0;
+    }
+    if (rc == SQLITE_DONE) rc = 0; else if (rc) rc = raw_fail(db, rc, "step sorted select");
+    free(members);
+    sqlite3_finalize(s);
+    sqlite3_close_v2(db);
+    return rc + (checksum == -1);
+}

@@ -1,0 +1,114 @@
+import BookCatalog
+import Foundation
+import Persistence
+import RawSQLite
+
+/// Workloads 1, 2, 3 and 5: in-process, N books.
+extension Bench {
+    /// 1. Insert N books with their authors into a new file store, one transaction.
+    mutating func insertWorkload() throws {
+        let data = data()
+        let shape = try searchShape()
+        let values = data.cValues(canonical: false)
+        let raw = path("raw-insert.sqlite")
+        let persistence = path("persistence-insert.sqlite")
+        let (r, p) = try rounds("insert") {
+            removeStore(raw)
+            return try time { try RawSide.insert(values, path: raw, create: true, shape: shape) }
+        } persistence: {
+            removeStore(persistence)
+            return try PersistenceSide.insert(data, path: persistence)
+        }
+        try copyStore(raw, to: rawTemplate)
+        try copyStore(persistence, to: persistenceTemplate)
+        record(ResultRow(workload: "1. insert + save", size: "\(options.books)", raw: r, persistence: p, target: .ratio(1.5)))
+    }
+
+    /// 2. Fetch all N books as objects and read every attribute.
+    mutating func fetchWorkload() throws {
+        try ensureTemplates()
+        let n = options.books
+        let (r, p) = try rounds("fetch") {
+            var rows: Int64 = 0
+            let seconds = try time { rows = try RawSide.fetchAll(path: rawTemplate) }
+            try expect(Int(rows) == n, "raw fetch read \(rows) rows, expected \(n)")
+            return seconds
+        } persistence: {
+            let (seconds, rows) = try PersistenceSide.fetchAll(path: persistenceTemplate)
+            try expect(rows == n, "Persistence fetch read \(rows) books, expected \(n)")
+            return seconds
+        }
+        record(ResultRow(workload: "2. fetch all, read every attribute", size: "\(n)", raw: r, persistence: p, target: .ratio(1.5)))
+    }
+
+    /// 3. Fetch sorted by publication date and group into month sections.
+    mutating func sectionsWorkload() throws {
+        try ensureTemplates()
+        var sections = (raw: Int64(0), persistence: 0)
+        let (r, p) = try rounds("sections") {
+            var result: (sections: Int64, rows: Int64) = (0, 0)
+            let seconds = try time { result = try RawSide.fetchMonths(path: rawTemplate) }
+            sections.raw = result.sections
+            return seconds
+        } persistence: {
+            let result = try PersistenceSide.fetchMonths(path: persistenceTemplate)
+            sections.persistence = result.sections
+            return result.seconds
+        }
+        try expect(Int(sections.raw) == sections.persistence, "raw made \(sections.raw) sections, Persistence \(sections.persistence)")
+        record(ResultRow(
+            workload: "3. sorted fetch into month sections", size: "\(options.books)", raw: r, persistence: p,
+            target: .ratio(2), note: "\(sections.persistence) sections"))
+    }
+
+    /// The books every tenth book of the data: the 10% that workload 5 changes.
+    func tenth() -> [Int] { Array(stride(from: 0, to: options.books, by: 10)) }
+
+    /// 5a. Update 10% of the books (title and price) and save.
+    mutating func updateWorkload() throws {
+        try ensureTemplates()
+        let data = data()
+        let shape = try searchShape()
+        let chosen = tenth()
+        let titles = chosen.map { data.books[$0].title + " (revised)" }
+        let prices = chosen.map { data.books[$0].price + 1 }
+        let priceTexts = prices.map(DecimalText.format)
+        var changes: [UUID: (title: String, price: Decimal)] = [:]
+        for (k, i) in chosen.enumerated() { changes[data.books[i].uuid] = (titles[k], prices[k]) }
+        let raw = path("raw-work.sqlite")
+        let persistence = path("persistence-work.sqlite")
+        let (r, p) = try rounds("update") {
+            try copyStore(rawTemplate, to: raw)
+            return try time {
+                try RawSide.update(path: raw, shape: shape, keys: chosen.map { Int64($0 + 1) }, titles: titles, prices: priceTexts)
+            }
+        } persistence: {
+            try copyStore(persistenceTemplate, to: persistence)
+            return try PersistenceSide.update(path: persistence, changes: changes)
+        }
+        record(ResultRow(workload: "5a. update 10% + save", size: "\(chosen.count)", raw: r, persistence: p, target: .ratio(2)))
+    }
+
+    /// 5b. Delete 10% of the books and save.
+    mutating func deleteWorkload() throws {
+        try ensureTemplates()
+        let data = data()
+        let shape = try searchShape()
+        let chosen = tenth()
+        let uuids = Set(chosen.map { data.books[$0].uuid })
+        let raw = path("raw-work.sqlite")
+        let persistence = path("persistence-work.sqlite")
+        let (r, p) = try rounds("delete") {
+            try copyStore(rawTemplate, to: raw)
+            return try time { try RawSide.delete(path: raw, shape: shape, keys: chosen.map { Int64($0 + 1) }) }
+        } persistence: {
+            try copyStore(persistenceTemplate, to: persistence)
+            return try PersistenceSide.delete(path: persistence, uuids: uuids)
+        }
+        record(ResultRow(workload: "5b. delete 10% + save", size: "\(chosen.count)", raw: r, persistence: p, target: .ratio(2)))
+    }
+
+    func expect(_ condition: Bool, _ message: String) throws {
+        if !condition { throw ChildProcessError(description: "Check failed: \(message).") }
+    }
+}

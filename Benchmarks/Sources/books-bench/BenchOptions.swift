@@ -1,0 +1,57 @@
+import Foundation
+
+/// The command line of `books-bench`.
+struct BenchOptions {
+    static let workloads = ["insert", "fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss"]
+    static let usage = """
+        USAGE: books-bench [--books N] [--big N] [--rounds R] [--only NAME[,NAME…]] [--books-binary PATH] [--work DIR]
+
+          --books N         books for workloads 1–3, 5, 6 and the seed comparison (default 100000)
+          --big N           books for the search (4) and memory (7) workloads (default 1000000)
+          --rounds R        rounds per in-process workload (default 5)
+          --only NAME       run only these workloads: \(workloads.joined(separator: ", "))
+          --books-binary P  the release `books` executable (default: beside books-bench, then ../.build/release)
+          --work DIR        where stores are made (default /tmp/books-bench)
+        """
+
+    var books = 100_000
+    var big = 1_000_000
+    var rounds = 5
+    var only: Set<String> = Set(workloads)
+    var booksBinary: String?
+    var work = "/tmp/books-bench"
+
+    init(_ arguments: [String]) throws {
+        var rest = arguments[...]
+        func value(_ name: String) throws -> String {
+            guard let next = rest.popFirst() else { throw ChildProcessError(description: "\(name) needs a value.\n\(Self.usage)") }
+            return next
+        }
+        func number(_ name: String) throws -> Int {
+            let text = try value(name)
+            guard let n = Int(text), n > 0 else { throw ChildProcessError(description: "\(name) expects a positive number, not '\(text)'.") }
+            return n
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--books": books = try number(argument)
+            case "--big": big = try number(argument)
+            case "--rounds": rounds = try number(argument)
+            case "--books-binary": booksBinary = try value(argument)
+            case "--work": work = try value(argument)
+            case "--only":
+                let names = try value(argument).split(separator: ",").map(String.init)
+                for name in names where !Self.workloads.contains(name) {
+                    throw ChildProcessError(description: "Unknown workload '\(name)'; expected one of \(Self.workloads.joined(separator: ", ")).")
+                }
+                only = Set(names)
+            case "--help", "-h":
+                print(Self.usage)
+                exit(0)
+            default: throw ChildProcessError(description: "Unknown argument '\(argument)'.\n\(Self.usage)")
+            }
+        }
+    }
+
+    func wants(_ name: String) -> Bool { only.contains(name) }
+}

@@ -1,0 +1,108 @@
+import BookCatalog
+import Foundation
+import Persistence
+
+/// The Persistence side of each workload: the library used the way an app uses it, with
+/// the catalogue's model and its `Book` and `Author` classes.
+enum PersistenceSide {
+    /// Opens (or creates) a store of the catalogue's model.
+    static func open(_ path: String) throws -> PersistentContainer {
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        return try PersistentContainer(
+            model: try Catalog.loadModel(), storeURL: URL(fileURLWithPath: path),
+            classes: ["Book": Book.self, "Author": Author.self])
+    }
+
+    /// Workload 1: a new store, N inserted books and their authors, one save. Timed from
+    /// opening the new store to the end of the save.
+    static func insert(_ data: BookData, path: String) throws -> Double {
+        try time {
+            let container = try open(path)
+            let context = container.viewContext
+            var authors = [Author?](repeating: nil, count: data.authorNames.count)
+            for (i, seed) in data.books.enumerated() {
+                let book = try context.insert(Book.self)
+                book.uuid = seed.uuid
+                book.title = seed.title
+                book.publishDate = seed.publishDate
+                book.price = seed.price
+                book.color = seed.color
+                let a = Int(data.authorIndexes[i])
+                if let author = authors[a] {
+                    book.author = author
+                } else {
+                    let author = try context.insert(Author.self)
+                    author.name = seed.author
+                    authors[a] = author
+                    book.author = author
+                }
+            }
+            try context.save()
+        }
+    }
+
+    /// Workload 2: every book as an object, every attribute read. Timed: the fetch and the
+    /// reads, in a fresh context.
+    static func fetchAll(path: String) throws -> (seconds: Double, rows: Int) {
+        let container = try open(path)
+        var rows = 0
+        var checksum = 0
+        let seconds = try time {
+            let books = try container.viewContext.fetch(FetchRequest(entityName: "Book"))
+            for case let book as Book in books {
+                checksum &+= book.uuid.hashValue &+ book.title.utf8.count
+                checksum &+= (book.canonicalTitle?.utf8.count ?? 0) &+ Int(book.publishDate.timeIntervalSince1970)
+                checksum &+= book.price.isZero ? 0 : 1
+                checksum &+= Int(book.color?.red ?? 0)
+                checksum &+= book.objectIDs(forRelationshipNamed: "author").count
+                rows += 1
+            }
+        }
+        if checksum == 42 { print("") }  // keeps the reads from being optimised away
+        return (seconds, rows)
+    }
+
+    /// Workload 3: every book sorted newest first (then by title), grouped into sections
+    /// by the transient `publishMonthID`. Timed in a fresh context.
+    static func fetchMonths(path: String) throws -> (seconds: Double, sections: Int, rows: Int) {
+        let container = try open(path)
+        var sections: [FetchedSection] = []
+        let request = FetchRequest(
+            entityName: "Book", sortDescriptors: [SortKey("publishDate", ascending: false), SortKey("title")])
+        let seconds = try time {
+            sections = try container.viewContext.fetchSections(request, sectionKeyPath: "publishMonthID")
+        }
+        return (seconds, sections.count, sections.reduce(0) { $0 + $1.count })
+    }
+
+    /// The books with the given UUIDs, fetched (untimed) for an update or delete.
+    static func books(in container: PersistentContainer, uuids: Set<UUID>) throws -> [Book] {
+        try container.viewContext.fetch(FetchRequest(entityName: "Book"))
+            .compactMap { $0 as? Book }.filter { uuids.contains($0.uuid) }
+    }
+
+    /// Workload 5a: new titles and prices on fetched books, one save. Timed: the changes
+    /// and the save.
+    static func update(path: String, changes: [UUID: (title: String, price: Decimal)]) throws -> Double {
+        let container = try open(path)
+        let books = try books(in: container, uuids: Set(changes.keys))
+        return try time {
+            for book in books {
+                guard let change = changes[book.uuid] else { continue }
+                book.title = change.title
+                book.price = change.price
+            }
+            try container.viewContext.save()
+        }
+    }
+
+    /// Workload 5b: delete fetched books, one save. Timed: the deletes and the save.
+    static func delete(path: String, uuids: Set<UUID>) throws -> Double {
+        let container = try open(path)
+        let books = try books(in: container, uuids: uuids)
+        return try time {
+            for book in books { container.viewContext.delete(book) }
+            try container.viewContext.save()
+        }
+    }
+}

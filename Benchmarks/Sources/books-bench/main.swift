@@ -1,0 +1,11 @@
+import Foundation
+
+// books-bench: Persistence against hand-written SQLite C code (issue #9). See Bench.swift.
+do {
+    let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
+    var bench = try Bench(options: options)
+    try bench.run()
+} catch {
+    FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+    exit(1)
+}

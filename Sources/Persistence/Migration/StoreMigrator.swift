@@ -1,0 +1,251 @@
+import Foundation
+
+/// Migrates a store file from the model version that wrote it to a newer one, by
+/// lightweight migration.
+///
+/// ```swift
+/// let migrator = try StoreMigrator(storeURL: url, modelBundle: bundleURL)  // current version
+/// for plan in try migrator.plans() { print(plan) }                        // nothing written
+/// try migrator.migrate()
+/// ```
+///
+/// **Finding the source model.** The store's `_metadata` records the version hash of every
+/// entity of the model that wrote it; the version whose hashes are equal is the source.
+/// When the destination is one of the versions and comes later, the store goes through
+/// every version in between (v1 → v2 → v3), so renaming identifiers that chain across
+/// versions keep their values; otherwise it migrates directly. Every plan is inferred
+/// before anything is touched: what cannot be inferred throws `MigrationError` and the
+/// file stays byte-for-byte as it was.
+///
+/// **Safety.** Before migrating, the WAL is checkpointed into the store file and the file
+/// is copied aside to `<store>.pre-migration` (see `backupURL(for:)`; an older copy is
+/// replaced), so a user can always go back by copying it over the store. The migration
+/// then runs in one transaction: a failure mid-way (a uniqueness constraint that existing
+/// objects violate, a to-many becoming to-one where an object has several destinations,
+/// an I/O error) rolls it back, leaving the store exactly as it was, and removes the copy.
+/// Afterwards the store records the new model's version hashes.
+public struct StoreMigrator {
+    /// The store file.
+    public let storeURL: URL
+    /// The model to migrate to.
+    public let destination: ManagedObjectModel
+    /// The model versions a store may have been written with, oldest first.
+    public let versions: [ManagedObjectModel]
+    /// How long to wait, in seconds, for other connections' locks (and for readers to let
+    /// the write-ahead log be checkpointed) before giving up.
+    public var busyTimeout: Double = 10
+
+    /// A migrator to `destination`, for a store written with one of `versions` (oldest first;
+    /// `destination` may be among them).
+    public init(storeURL: URL, destination: ManagedObjectModel, versions: [ManagedObjectModel]) {
+        self.storeURL = storeURL
+        self.destination = destination
+        self.versions = versions
+    }
+
+    /// A migrator to a version of a `.xcdatamodeld` bundle (its current version by default),
+    /// for a store written with any of the bundle's versions.
+    ///
+    /// - Throws: `ModelFileError` or `ModelError` when the bundle or one of its versions
+    ///   cannot be read.
+    public init(storeURL: URL, modelBundle: URL, version: String? = nil) throws {
+        let names = try ManagedObjectModel.versionNames(in: modelBundle)
+        let versions = try names.map { try ManagedObjectModel(contentsOf: modelBundle, version: $0) }
+        let chosen = try version ?? ManagedObjectModel.currentVersionName(in: modelBundle) ?? names.last ?? ""
+        let destination = zip(names, versions).first { $0.0 == chosen }?.1
+        self.init(
+            storeURL: storeURL,
+            destination: try destination ?? ManagedObjectModel(contentsOf: modelBundle, version: chosen),
+            versions: versions)
+    }
+
+    /// Where the copy of the store made before migrating goes: `<store>.pre-migration`
+    /// beside it (`Books.sqlite` → `Books.sqlite.pre-migration`).
+    public static func backupURL(for storeURL: URL) -> URL {
+        storeURL.deletingLastPathComponent().appendingPathComponent(storeURL.lastPathComponent + ".pre-migration")
+    }
+
+    /// The plans that would migrate the store, in order; empty when it is already at the
+    /// destination version. Reads the store without writing to it.
+    ///
+    /// - Throws: `MigrationError` when no version matches the store or a change cannot be
+    ///   inferred; `StoreError` for a file that is not a Persistence store; `SQLiteError`
+    ///   for a file SQLite cannot open.
+    public func plans() throws -> [MigrationPlan] {
+        let stored = try Self.storedVersionHashes(at: storeURL.path)
+        do {
+            if stored == destination.entityVersionHashesByName.mapValues(\.hexString) {
+                // Indexes are not part of version hashes: a version may add or drop one alone.
+                let existing = try Self.storedIndexNames(at: storeURL.path, tables: Set(stored.keys))
+                return try MigrationPlan.indexSync(for: destination, existing: existing).map { [$0] } ?? []
+            }
+            return try Self.plans(from: stored, to: destination, versions: versions)
+        } catch var error as MigrationError {
+            error.path = storeURL.path
+            throw error
+        }
+    }
+
+    /// Migrates the store to the destination version, if it is not there already, and
+    /// returns the plans it ran (none when the store was current).
+    ///
+    /// - Throws: as `plans()`; `MigrationError` when existing data violates the new model
+    ///   (the store is then as it was); `SQLiteError` when the file cannot be written.
+    @discardableResult
+    public func migrate() throws -> [MigrationPlan] {
+        let plans = try self.plans()
+        guard !plans.isEmpty else { return [] }
+        let path = storeURL.path
+        let database = try Database(path: path, mode: .mustExist, busyTimeout: busyTimeout)
+        defer { try? database.close() }
+        // Everything in the WAL must be in the file before it is copied.
+        let checkpoint = try database.query("PRAGMA wal_checkpoint(TRUNCATE)")
+        if checkpoint.first?.first?.int64Value != 0 {
+            throw MigrationError(
+                .backupFailed, reason: "another connection is using it, so its write-ahead log can't be "
+                    + "moved into the file before it is copied aside; close the other connections and retry",
+                path: path)
+        }
+        let backup = Self.backupURL(for: storeURL)
+        try Self.copy(path, to: backup)
+        do {
+            try Self.run(plans, on: database)
+        } catch var error as MigrationError {
+            try? FileManager.default.removeItem(at: backup)
+            error.path = path
+            throw error
+        } catch {
+            try? FileManager.default.removeItem(at: backup)
+            throw error
+        }
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return plans
+    }
+
+    /// Runs the migration on a temporary copy of the store and discards it: the plans are
+    /// returned as `plans()` would, but data the new model refuses (a violated uniqueness
+    /// constraint, …) is found too. The store itself is not written to.
+    ///
+    /// - Throws: as `migrate()`.
+    public func dryRun() throws -> [MigrationPlan] {
+        let plans = try self.plans()
+        guard !plans.isEmpty else { return [] }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("persistence-migration-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let copy = directory.appendingPathComponent(storeURL.lastPathComponent)
+        // A consistent copy of the database including its WAL, made without writing to it.
+        let source = try Database(path: storeURL.path, mode: .readOnly)
+        try source.execute("VACUUM INTO \(sqlLiteral(copy.path))")
+        try source.close()
+        let database = try Database(path: copy.path, mode: .mustExist)
+        defer { try? database.close() }
+        do {
+            try Self.run(plans, on: database)
+        } catch var error as MigrationError {
+            error.path = storeURL.path
+            throw error
+        }
+        return plans
+    }
+
+    // MARK: - Internals
+
+    /// The plans from the version whose hashes are `stored` to `destination`.
+    package static func plans(
+        from stored: [String: String], to destination: ManagedObjectModel, versions: [ManagedObjectModel]
+    ) throws -> [MigrationPlan] {
+        func hashes(_ model: ManagedObjectModel) -> [String: String] {
+            model.entityVersionHashesByName.mapValues(\.hexString)
+        }
+        let target = hashes(destination)
+        if stored == target { return [] }  // (index-only differences: see `plans()`)
+        guard let sourceIndex = versions.lastIndex(where: { hashes($0) == stored }) else {
+            let names = versions.map { $0.versionIdentifier ?? "?" }
+            throw MigrationError(
+                .unknownSourceModel,
+                reason: "its version hashes match none of the \(versions.count) model versions given"
+                    + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
+                    + ", so the model that wrote it is unknown")
+        }
+        var chain = [versions[sourceIndex]]
+        if let destinationIndex = versions.lastIndex(where: { hashes($0) == target }), destinationIndex > sourceIndex {
+            for model in versions[(sourceIndex + 1)...destinationIndex] where hashes(model) != hashes(chain.last ?? model) {
+                chain.append(model)
+            }
+            chain[chain.count - 1] = destination
+        } else {
+            chain.append(destination)
+        }
+        return try zip(chain, chain.dropFirst()).map { try MigrationPlan.infer(from: $0, to: $1) }
+    }
+
+    /// Runs the plans in one immediate transaction on `database`.
+    package static func run(_ plans: [MigrationPlan], on database: Database) throws {
+        try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
+        try database.execute("PRAGMA legacy_alter_table = ON")
+        defer { try? database.execute("PRAGMA legacy_alter_table = OFF") }
+        try database.inTransaction(.immediate) {
+            for plan in plans { try MigrationExecutor(plan: plan, database: database).run() }
+        }
+    }
+
+    /// The version hashes a store records, by entity name.
+    package static func storedVersionHashes(at path: String) throws -> [String: String] {
+        let database = try Database(path: path, mode: .readOnly)
+        defer { try? database.close() }
+        let tables = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.textValue })
+        guard tables.contains("_metadata"),
+            try database.scalar("SELECT value FROM _metadata WHERE key = 'format'").textValue == SQLiteStore.formatName
+        else { throw StoreError.notAPersistenceStore(path: path) }
+        var stored: [String: String] = [:]
+        for row in try database.query("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%'") {
+            if let key = row[0].textValue, let value = row[1].textValue {
+                stored[String(key.dropFirst("versionHash.".count))] = value
+            }
+        }
+        return stored
+    }
+
+    /// The names of the indexes a store keeps on the given tables (not SQLite's own).
+    package static func storedIndexNames(at path: String, tables: Set<String>) throws -> Set<String> {
+        let database = try Database(path: path, mode: .readOnly)
+        defer { try? database.close() }
+        let rows = try database.query(
+            "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        return Set(rows.compactMap { row in
+            guard let name = row[0].textValue, let table = row[1].textValue, tables.contains(table) else { return nil }
+            return name
+        })
+    }
+
+    /// Copies the store file aside: to a temporary name beside it, then renamed into place
+    /// with rename(2), so the copy is whole or absent.
+    private static func copy(_ path: String, to backup: URL) throws {
+        let partial = backup.path + ".partial-\(UUID().uuidString)"
+        do {
+            try FileManager.default.copyItem(atPath: path, toPath: partial)
+            guard rename(partial, backup.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
+            }
+        } catch {
+            try? FileManager.default.removeItem(atPath: partial)
+            throw MigrationError(
+                .backupFailed, reason: "the copy \(backup.path) could not be written (\(error.localizedDescription))",
+                path: path)
+        }
+    }
+}
+
+extension StoreMigrator {
+    /// Migrates an existing store file before a store opens it, when it was written with
+    /// one of `versions` and not with `model`; an empty database file is left alone.
+    package static func migrateForOpening(_ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel]) throws {
+        let probe = try Database(path: url.path, mode: .readOnly)
+        let isEmpty = try probe.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'").int64Value == 0
+        try probe.close()
+        if isEmpty { return }
+        try StoreMigrator(storeURL: url, destination: model, versions: versions).migrate()
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// One Swift source file the generator writes: its name and its text.
+public struct GeneratedFile: Sendable, Hashable {
+    /// The file name, such as `Book+Properties.swift`.
+    public var name: String
+    /// The file's text, ending in a newline.
+    public var contents: String
+
+    /// Creates a generated file.
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
+
+    /// Writes the files into `directory` (created if missing). A file whose text is already
+    /// on disk is left untouched, so that an unchanged model does not make the build
+    /// recompile; other files in the directory are never removed.
+    ///
+    /// - Throws: `CodegenError` naming the file that cannot be written.
+    public static func write(_ files: [GeneratedFile], to directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CodegenError.unwritable(path: directory.path, reason: Self.reason(error))
+        }
+        for file in files {
+            let url = directory.appendingPathComponent(file.name)
+            let data = Data(file.contents.utf8)
+            if (try? Data(contentsOf: url)) == data { continue }
+            do {
+                try data.write(to: url, options: .atomic)
+            } catch {
+                throw CodegenError.unwritable(path: url.path, reason: Self.reason(error))
+            }
+        }
+    }
+
+    private static func reason(_ error: Error) -> String {
+        (error as NSError).localizedFailureReason ?? error.localizedDescription
+    }
+}

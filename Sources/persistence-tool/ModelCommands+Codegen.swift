@@ -1,0 +1,42 @@
+import Foundation
+import Persistence
+import PersistenceCodegen
+
+extension ModelCommands {
+    /// `model codegen <path> --output <dir> [--version <name>]`: the same generator as the
+    /// `persistence-codegen` executable and the build plugin.
+    static let codegen = ToolCommand(
+        name: "codegen",
+        abstract: "Generate Swift classes from a model, as Xcode's Codegen does.",
+        discussion: """
+            Per entity, by its Codegen setting: "Class Definition" (codeGenerationType
+            "class") writes <Class>+Class.swift and <Class>+Properties.swift;
+            "Category/Extension" ("category") writes only <Class>+Properties.swift, for a
+            class you write; "Manual/None" writes nothing. <Model>+Model.swift lists the
+            classes for PersistentContainer. Files whose text is unchanged are not rewritten;
+            the names of the files written are printed, one per line. A model or output that
+            cannot be used exits 1; a missing model exits 66.
+            """,
+        arguments: [path],
+        options: [
+            ToolCommand.Option(
+                name: "--output", valueName: "dir",
+                help: "The directory to write into (created if missing)."),
+            version,
+        ],
+        action: { arguments, output throws(ToolError) in
+            guard let directory = arguments.values["--output"] else {
+                throw .usage("missing --output <dir>")
+            }
+            let model = try load(arguments)
+            let name = CodeGenerator.modelName(for: URL(fileURLWithPath: arguments.positionals[0]))
+            do {
+                let files = try CodeGenerator(model: model, modelName: name).files()
+                try GeneratedFile.write(files, to: URL(fileURLWithPath: directory))
+                for file in files { output.print(file.name) }
+            } catch {
+                throw ToolError(code: .failure, message: "error: \(error)")
+            }
+            return .success
+        })
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Persistence
+
+/// `persistence-tool store migrate <store> --model <path> [--version <name>] [--dry-run]`:
+/// lightweight migration of a store to a model version, as `StoreMigrator` does it.
+enum StoreMigrateCommand {
+    /// The `store migrate` command.
+    static let command = ToolCommand(
+        name: "migrate",
+        abstract: "Migrate a store to a version of its model.",
+        discussion: """
+            Finds the version of the .xcdatamodeld bundle that wrote the store (by the version
+            hashes the store records), infers the lightweight migration to --version (default:
+            the bundle's current version), going through every version in between, and prints
+            its steps; a step that deletes values starts with "DATA LOSS:", and the values lost
+            are listed. The store is then copied to <store>.pre-migration and migrated in one
+            transaction. With --dry-run the migration runs on a temporary copy and the store is
+            not changed. A store already at the version is left as it is (exit 0). A change
+            that cannot be inferred, or data the new version refuses (a violated uniqueness
+            constraint), exits 65 with the reason and leaves the store byte-for-byte as it was;
+            a missing store or model exits 66.
+            """,
+        arguments: [ToolCommand.Argument(name: "store", help: "The store file.")],
+        options: [
+            ToolCommand.Option(
+                name: "--model", valueName: "path",
+                help: "The model: a .xcdatamodeld bundle (or a single .xcdatamodel).", isRequired: true),
+            ToolCommand.Option(
+                name: "--version", valueName: "name",
+                help: "The bundle's version to migrate to (default: the current one)."),
+            ToolCommand.Option(name: "--dry-run", help: "Print the steps and check the data; change nothing."),
+        ],
+        action: { arguments, output throws(ToolError) in
+            let path = arguments.positionals[0]
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
+            }
+            let migrator = try makeMigrator(
+                store: path, model: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            let dryRun = arguments.flags.contains("--dry-run")
+            do {
+                let plans = try migrator.plans()
+                let target = migrator.destination.versionIdentifier.map { "model version \($0)" } ?? "the model"
+                guard !plans.isEmpty else {
+                    output.print("\(path) is already at \(target); nothing to migrate.")
+                    return .success
+                }
+                for plan in plans { output.print(plan.description) }
+                let lost = plans.flatMap(\.steps).filter(\.losesData).map { step in
+                    step.property.map { "\(step.entity).\($0)" } ?? "every \(step.entity) object"
+                }
+                output.print(
+                    lost.isEmpty ? "No values will be lost." : "Values that will be lost: \(lost.joined(separator: ", ")).")
+                if dryRun {
+                    _ = try migrator.dryRun()
+                    output.print("Dry run: the data fits \(target); the store was not changed.")
+                } else {
+                    try migrator.migrate()
+                    output.print(
+                        "Migrated \(path) to \(target). The store as it was before is at "
+                            + "\(StoreMigrator.backupURL(for: migrator.storeURL).path).")
+                }
+                return .success
+            } catch let error as MigrationError {
+                throw ToolError(code: error.kind == .backupFailed ? .failure : .dataError, message: "error: \(error)")
+            } catch let error as StoreError {
+                throw ToolError(code: .dataError, message: "error: \(error)")
+            } catch let error as ModelError {
+                throw ToolError(code: .dataError, message: error.problems.map { "error: \($0)" }.joined(separator: "\n"))
+            } catch {
+                throw ToolError(code: .failure, message: "error: \(error)")
+            }
+        })
+
+    /// A migrator for a bundle's versions, or for a single model file (which can only
+    /// tell that a store is already current).
+    private static func makeMigrator(store: String, model: String, version: String?) throws(ToolError) -> StoreMigrator {
+        let storeURL = URL(fileURLWithPath: store)
+        let modelURL = URL(fileURLWithPath: model)
+        guard modelURL.pathExtension == "xcdatamodeld" else {
+            let loaded = try ModelCommands.load(path: model, version: version)
+            return StoreMigrator(storeURL: storeURL, destination: loaded, versions: [loaded])
+        }
+        do {
+            return try StoreMigrator(storeURL: storeURL, modelBundle: modelURL, version: version)
+        } catch {
+            // Let the model loader name the failure with the tool's exit codes.
+            _ = try ModelCommands.load(path: model, version: version)
+            throw ToolError(code: .failure, message: "error: \(error)")
+        }
+    }
+}

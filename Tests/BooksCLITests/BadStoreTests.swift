@@ -1,0 +1,75 @@
+import Foundation
+import Persistence
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Stores `books` must refuse without changing a byte: one it may not write, and one made
+/// for another model. (Missing directories, directories, non-SQLite files and foreign SQLite
+/// databases are in `BooksEndToEndTests`.)
+@Suite struct BadStoreTests {
+    /// Root ignores file permissions, so as root the read-only run drops to `nobody` with
+    /// `setpriv`; without either, the test cannot make a store read-only and is skipped.
+    static let canDropPrivileges = geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+
+    /// Runs books as an unprivileged user (nobody, when we are root).
+    static func runUnprivileged(_ arguments: [String], sandbox: BooksSandbox) throws -> BooksRun {
+        let books = try BooksRun.executable().path
+        guard geteuid() == 0 else { return try sandbox.run(arguments) }
+        return try BooksRun(
+            ["--reuid", "65534", "--regid", "65534", "--clear-groups", books, "--store", sandbox.store.path] + arguments,
+            environment: sandbox.environment(), executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+    }
+
+    @Test(.enabled(if: canDropPrivileges))
+    func readOnlyStoreIsReadButNeverWritten() throws {
+        let sandbox = try BooksSandbox.seeded()
+        // The directory stays writable (SQLite keeps its -shm index there), the file is not.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: sandbox.directory.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: sandbox.store.path)
+        let before = try Data(contentsOf: sandbox.store)
+
+        let list = try Self.runUnprivileged(["list", "--limit", "1", "--json"], sandbox: sandbox)
+        #expect(list.status == 0, "\(list)")
+        #expect(try list.jsonObjects().count == 1)
+
+        let uuid = try #require(try list.jsonObjects().first?["uuid"] as? String)
+        for arguments in [
+            ["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"], ["delete", uuid],
+        ] {
+            let run = try Self.runUnprivileged(arguments, sandbox: sandbox)
+            #expect(run.status == 1, "\(arguments): \(run)")
+            #expect(run.stdout == "")
+            #expect(run.stderrLines.count == 1, "\(run.stderr)")
+            #expect(
+                run.stderr.hasPrefix("Error: The catalogue \(sandbox.store.path) is read-only: nothing was changed"),
+                "\(run.stderr)")
+        }
+        #expect(try Data(contentsOf: sandbox.store) == before)
+        #expect(try StoreAudit(store: sandbox.store).count("Book") == 459)
+    }
+
+    @Test func storeMadeForAnotherModelIsRefusedUntouched() throws {
+        let sandbox = try BooksSandbox()
+        // A Persistence store whose Book entity differs from the catalogue's.
+        let other = ManagedObjectModel(entities: [
+            EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)])
+        ])
+        let container = try PersistentContainer(model: other, storeURL: sandbox.store)
+        try container.viewContext.insertObject(forEntityName: "Book")["title"] = "Kept"
+        try container.viewContext.save()
+        try container.viewContext.store.close()
+        let before = try Data(contentsOf: sandbox.store)
+        for arguments in [["list"], ["seed"], ["search", "kept"], ["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"]] {
+            let run = try sandbox.run(arguments)
+            #expect(run.status == 1, "\(arguments): \(run)")
+            #expect(run.stdout == "")
+            #expect(run.stderrLines.count == 1, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(sandbox.store.path), "\(run.stderr)")
+            #expect(run.stderr.contains("was written with a different model"), "\(run.stderr)")
+            #expect(try Data(contentsOf: sandbox.store) == before, "\(arguments) changed the store")
+        }
+    }
+}

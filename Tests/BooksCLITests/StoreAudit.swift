@@ -1,0 +1,117 @@
+import Foundation
+import Persistence
+
+/// Reads a catalogue store directly (through Persistence's `Database`, never through the
+/// `books` binary under test) and lists every way in which it is inconsistent.
+///
+/// Used after a `books` process was killed or raced with others: the store must open, pass
+/// SQLite's own `integrity_check`, and hold whole saves only.
+struct StoreAudit {
+    /// The store file.
+    let store: URL
+
+    /// One check of a store: given an open connection, the problems found (empty when fine).
+    typealias Check = @Sendable (Database) throws -> [String]
+
+    /// Checks that every store must pass, whatever features it has. Add new ones to this
+    /// list; the crash-safety and concurrency tests run all of them.
+    static let checks: [(name: String, check: Check)] = [
+        ("integrity_check", integrity),
+        ("search indexes agree with their tables", searchIndexes),
+        ("books have authors that exist", danglingAuthors),
+        ("primary-key counters are ahead of every key", primaryKeyCounters),
+        ("unique UUIDs and author names", duplicates),
+    ]
+
+    /// Every problem found by ``checks``, each prefixed with the check's name. Throws only
+    /// when the store cannot be opened at all.
+    ///
+    /// A database with no tables (a process killed while creating the store, before the
+    /// schema committed) is an empty store: it only has to pass `integrity_check`.
+    func problems() throws -> [String] {
+        let database = try Database(path: store.path, mode: .mustExist, busyTimeout: 10)
+        defer { try? database.close() }
+        var found: [String] = []
+        let isEmpty = try database.scalar("SELECT count(*) FROM sqlite_master").int64Value == 0
+        for (name, check) in Self.checks where !isEmpty || name == "integrity_check" {
+            do {
+                found += try check(database).map { "\(name): \($0)" }
+            } catch {
+                found.append("\(name): \(error)")
+            }
+        }
+        return found
+    }
+
+    /// The number of rows of a table.
+    func count(_ table: String) throws -> Int {
+        let database = try Database(path: store.path, mode: .mustExist, busyTimeout: 10)
+        defer { try? database.close() }
+        return Int(try database.scalar("SELECT count(*) FROM \"\(table)\"").int64Value ?? -1)
+    }
+
+    /// Each Book's title and UUID (none in an empty database).
+    func books() throws -> [(title: String, uuid: String)] {
+        let database = try Database(path: store.path, mode: .mustExist, busyTimeout: 10)
+        defer { try? database.close() }
+        if try database.scalar("SELECT count(*) FROM sqlite_master").int64Value == 0 { return [] }
+        return try database.query("SELECT title, uuid FROM Book").map { row in
+            (row[0].textValue ?? "", row[1].textValue ?? "")
+        }
+    }
+
+    /// The number of distinct authors that books point at.
+    func distinctAuthorsOfBooks() throws -> Int {
+        let database = try Database(path: store.path, mode: .mustExist, busyTimeout: 10)
+        defer { try? database.close() }
+        return Int(try database.scalar("SELECT count(DISTINCT author) FROM Book").int64Value ?? -1)
+    }
+
+    // MARK: - Checks
+
+    static func integrity(_ database: Database) throws -> [String] {
+        let rows = try database.query("PRAGMA integrity_check").compactMap { $0.first?.textValue }
+        return rows == ["ok"] ? [] : rows
+    }
+
+    /// FTS5's own check of an external-content index against its table (`rank = 1` compares
+    /// the indexed text with the table's current values), and one index row per table row.
+    static func searchIndexes(_ database: Database) throws -> [String] {
+        let indexes = try database.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE '\\_search\\_%' ESCAPE '\\' AND sql LIKE '%fts5%'"
+        ).compactMap { $0.first?.textValue }
+        var found: [String] = []
+        if indexes.isEmpty { found.append("the store has no search index") }
+        for index in indexes {
+            do {
+                try database.execute("INSERT INTO \"\(index)\" (\"\(index)\", rank) VALUES ('integrity-check', 1)")
+            } catch {
+                found.append("\(index): \(error)")
+            }
+        }
+        return found
+    }
+
+    static func danglingAuthors(_ database: Database) throws -> [String] {
+        let rows = try database.query(
+            "SELECT _id, author FROM Book WHERE author IS NOT NULL AND author NOT IN (SELECT _id FROM Author) LIMIT 5")
+        return rows.map { "Book \($0[0]) points at missing Author \($0[1])" }
+    }
+
+    static func primaryKeyCounters(_ database: Database) throws -> [String] {
+        var found: [String] = []
+        for table in ["Book", "Author"] {
+            let maxKey = try database.scalar("SELECT max(_id) FROM \"\(table)\"").int64Value ?? 0
+            let counter = try database.scalar("SELECT lastKey FROM _primarykey WHERE tableName = ?", [.text(table)])
+                .int64Value ?? 0
+            if counter < maxKey { found.append("\(table) counter \(counter) is behind key \(maxKey)") }
+        }
+        return found
+    }
+
+    static func duplicates(_ database: Database) throws -> [String] {
+        let books = try database.query("SELECT uuid, count(*) FROM Book GROUP BY uuid HAVING count(*) > 1 LIMIT 5")
+        let authors = try database.query("SELECT name, count(*) FROM Author GROUP BY name HAVING count(*) > 1 LIMIT 5")
+        return books.map { "UUID \($0[0]) is on \($0[1]) books" } + authors.map { "author \($0[0]) has \($0[1]) rows" }
+    }
+}

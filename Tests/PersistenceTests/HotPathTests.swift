@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+@testable import Persistence
+
+/// The fast paths the benchmarks forced (issue #9) mean what the slow ones meant.
+@Suite struct HotPathTests {
+    @Test func uuidTextParsesTheCanonicalFormInEitherCase() throws {
+        for _ in 0..<200 {
+            let uuid = UUID()
+            #expect(UUIDText.parse(uuid.uuidString) == uuid)
+            #expect(UUIDText.parse(uuid.uuidString.lowercased()) == uuid)
+        }
+        #expect(
+            UUIDText.parse("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")
+                == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+    }
+
+    @Test(arguments: [
+        "", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
+        "E621E1F8XC36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0", "{E621E1F8-C36C-495A-93FC-0C247A3E6E}",
+    ])
+    func uuidTextRefusesWhatFoundationRefuses(_ text: String) {
+        #expect(UUIDText.parse(text) == nil)
+        #expect(UUID(uuidString: text) == nil)
+    }
+
+    @Test func sqlIdentifierQuotesAndDoublesEmbeddedQuotes() {
+        #expect(sqlIdentifier("title") == "\"title\"")
+        #expect(sqlIdentifier("a\"b") == "\"a\"\"b\"")
+        #expect(sqlIdentifier("") == "\"\"")
+    }
+
+    @Test func twoNewObjectsWithOneUniqueValueConflictBeforeTheStoreIsTouched() throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+        let context = container.viewContext
+        try context.insertObject(forEntityName: "Item")["code"] = "x"
+        try context.insertObject(forEntityName: "Item")["code"] = "y"
+        try context.insertObject(forEntityName: "Item")["code"] = "x"
+        let error = try #require(throws: ConstraintConflictError.self) { try context.save() }
+        #expect(error.keys == ["code"])
+        #expect(error.values == ["\"x\""])
+        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(0)]])
+    }
+
+    @Test func distinctUniqueValuesSaveTogether() throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+        let context = container.viewContext
+        for code in ["x", "y", "X", "x "] { try context.insertObject(forEntityName: "Item")["code"] = code }
+        try context.save()
+        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(4)]])
+    }
+
+    /// Authors with a to-many `books` whose count rules are given.
+    private func shelfModel(optional: Bool, maxCount: Int) -> ManagedObjectModel {
+        ManagedObjectModel {
+            Entity("Shelf") {
+                Attribute("name", .string)
+                Relationship("books", to: "Volume", inverse: "shelf", toMany: true, optional: optional, maxCount: maxCount)
+            }
+            Entity("Volume") {
+                Attribute("title", .string)
+                Relationship("shelf", to: "Shelf", inverse: "books")
+            }
+        }
+    }
+
+    @Test func countRulesOnAToManyStillFailASave() throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: shelfModel(optional: false, maxCount: 1), storeURL: store.url)
+        let context = container.viewContext
+        let empty = try context.insertObject(forEntityName: "Shelf")
+        empty["name"] = "empty"
+        let full = try context.insertObject(forEntityName: "Shelf")
+        full["name"] = "full"
+        for title in ["a", "b"] {
+            let volume = try context.insertObject(forEntityName: "Volume")
+            volume["title"] = title
+            volume["shelf"] = full
+        }
+        let error = try #require(throws: ValidationError.self) { try context.save() }
+        #expect(Set(error.failures.map(\.rule)) == [.missingMandatoryProperty, .relationshipExceedsMaximumCount])
+    }
+
+    @Test func deletingOneOfManyLeavesTheInverseToManyUnloaded() throws {
+        let store = TemporaryStore()
+        do {
+            let container = try PersistentContainer(model: shelfModel(optional: true, maxCount: 0), storeURL: store.url)
+            let context = container.viewContext
+            let shelf = try context.insertObject(forEntityName: "Shelf")
+            for title in ["a", "b", "c"] {
+                let volume = try context.insertObject(forEntityName: "Volume")
+                volume["title"] = title
+                volume["shelf"] = shelf
+            }
+            try context.save()
+        }
+        let container = try PersistentContainer(model: shelfModel(optional: true, maxCount: 0), storeURL: store.url)
+        let context = container.viewContext
+        let volumes = try context.fetch(FetchRequest(entityName: "Volume", predicate: try FetchPredicate("title == 'a'")))
+        let volume = try #require(volumes.first)
+        let shelf = try #require(volume["shelf"] as? ManagedObject)
+        let position = try #require(shelf.schema.propertyIndex["books"])
+        context.delete(volume)
+        try context.save()
+        guard case .toManyFault = shelf.slots[position] else {
+            Issue.record("saving the delete loaded the shelf's books")
+            return
+        }
+        #expect((shelf["books"] as? [ManagedObject])?.count == 2)
+    }
+
+    @Test func streamingAFetchDoesNotKeepAnEntryPerRow() throws {
+        let store = TemporaryStore()
+        let count = ManagedObjectContext.minimumSweepThreshold * 2 + 100
+        do {
+            let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+            for i in 0..<count { try container.viewContext.insertObject(forEntityName: "Item")["code"] = "c\(i)" }
+            try container.viewContext.save()
+        }
+        let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+        let context = container.viewContext
+        var seen = 0
+        var kept: ManagedObject?
+        try context.forEach(FetchRequest(entityName: "Item")) { object in
+            if seen == 0 { kept = object }
+            seen += 1
+            return true
+        }
+        #expect(seen == count)
+        #expect(context.registry.count < ManagedObjectContext.minimumSweepThreshold * 2)
+        // A live object stays registered: fetching it again gives the same instance.
+        let first = try #require(kept)
+        #expect(try context.object(with: first.objectID) === first)
+    }
+}

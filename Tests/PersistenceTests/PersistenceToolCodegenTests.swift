@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// `persistence-tool model codegen`, run as the built binary.
+@Suite struct PersistenceToolCodegenTests {
+    @Test func writesTheFilesOfTheBooksModelAndNamesThem() throws {
+        let model = ModelFixtures.repositoryRoot
+            .appendingPathComponent("Sources/BookCatalog/Books.xcdatamodeld")
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tool-codegen-\(UUID().uuidString)")
+        let result = try ToolRun(["model", "codegen", model.path, "--output", output.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout
+                == "Author+Class.swift\nAuthor+Properties.swift\nBook+Properties.swift\nBooks+Model.swift\n")
+        let author = try String(
+            contentsOf: output.appendingPathComponent("Author+Class.swift"), encoding: .utf8)
+        #expect(author.contains("public final class Author: ManagedObject {}"))
+        let book = try String(
+            contentsOf: output.appendingPathComponent("Book+Properties.swift"), encoding: .utf8)
+        #expect(book.contains("extension Book {") && !book.contains("class Book"))
+        #expect(book.contains("public var color: Color? {"))
+    }
+
+    @Test func withoutOutputItIsAUsageError() throws {
+        let result = try ToolRun(["model", "codegen", "Books.xcdatamodeld"])
+        #expect(result.status == 64)
+        #expect(result.stderrLines.first == "Error: missing --output <dir>")
+    }
+}
