@@ -240,12 +240,18 @@ public struct StoreMigrator {
 
 extension StoreMigrator {
     /// Migrates an existing store file before a store opens it, when it was written with
-    /// one of `versions` and not with `model`; an empty database file is left alone.
+    /// one of `versions` and not with `model`; an empty database file is left alone, and so
+    /// is a store written with none of them: opening then refuses it as the store of another
+    /// model, as it would without migration.
     package static func migrateForOpening(_ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel]) throws {
         let probe = try Database(path: url.path, mode: .readOnly)
         let isEmpty = try probe.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'").int64Value == 0
         try probe.close()
         if isEmpty { return }
-        try StoreMigrator(storeURL: url, destination: model, versions: versions).migrate()
+        do {
+            try StoreMigrator(storeURL: url, destination: model, versions: versions).migrate()
+        } catch let error as MigrationError where error.kind == .unknownSourceModel {
+            return
+        }
     }
 }
