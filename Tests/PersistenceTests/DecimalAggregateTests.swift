@@ -87,7 +87,7 @@ import Testing
             // joiner has taken four rows when boom stops the statement at the fifth.
             #expect(throws: SQLiteError.self) { try db.query("SELECT joiner(x) FROM t WHERE boom(g)") }
             #expect(tracker.live == 0)
-            // Likewise for a statement reset after its first group.
+            // A statement reset after its first group runs again from the start.
             let statement = try db.prepare("SELECT g, joiner(x) FROM t GROUP BY g")
             #expect(try statement.step())
             statement.reset()

@@ -51,12 +51,14 @@ struct DecimalAggregate: DatabaseAggregate {
         case .text(let text):
             term = try decimal(text, from: .text(text))
         case .blob(let data):
-            throw DecimalAggregateError(function: result.rawValue, value: .blob(data), reason: "a blob is not a decimal number")
+            throw DecimalAggregateError(
+                function: result.rawValue, value: .blob(data), reason: "a blob is not a decimal number")
         }
         do {
             try sum.add(term)
         } catch {
-            throw DecimalAggregateError(function: result.rawValue, value: arguments[0], reason: error.description)
+            throw DecimalAggregateError(
+                function: result.rawValue, value: arguments[0], reason: error.description)
         }
     }
 
@@ -72,7 +74,8 @@ struct DecimalAggregate: DatabaseAggregate {
         do {
             return try DecimalText.parse(text)
         } catch {
-            throw DecimalAggregateError(function: result.rawValue, value: value, reason: error.description)
+            throw DecimalAggregateError(
+                function: result.rawValue, value: value, reason: error.description)
         }
     }
 }
