@@ -45,6 +45,24 @@ import Testing
         #expect(names(found) == ["tenths"])
     }
 
+    @Test func aDerivedSumOfThirtyNineDigitsIsRoundedToThirtyEightAndReadsBack() throws {
+        let store = TemporaryStore()
+        let nines = String(repeating: "9", count: 38)
+        do {
+            let context = try PersistentContainer(model: Self.model(derived: true), storeURL: store.url).viewContext
+            try Self.author(context, "nines", [nines, nines])
+            try context.save()
+        }
+        let context = try PersistentContainer(model: Self.model(derived: true), storeURL: store.url).viewContext
+        let author = try #require(try context.fetch(FetchRequest(entityName: "Author")).first)
+        // 199…998 (39 digits) rounds to 2 × 10³⁸.
+        let expected = "2" + String(repeating: "0", count: 38)
+        #expect(author.value(forKey: "total", as: Decimal.self).map(DecimalText.format) == expected)
+        let predicate = try FetchPredicate("books.@sum.price == 2E38 AND total == 2E38")
+        #expect(names(try context.fetch(FetchRequest(entityName: "Author", predicate: predicate))) == ["nines"])
+        #expect(try predicate.evaluate(with: author))
+    }
+
     @Test func aDerivedSumBeyondDecimalsRangeFailsTheSave() throws {
         let context = try PersistentContainer(model: Self.model(derived: true), storeURL: nil).viewContext
         try Self.author(context, "huge", Array(repeating: Self.huge, count: 4))

@@ -257,6 +257,11 @@ enum Number {
             }
         }
         if exact { return .integer(total) }
-        return .decimal(numbers.reduce(Decimal(0)) { $0 + $1.decimalValue })
+        // The arithmetic of SQL's decimal_sum; NaN on overflow, which aggregate() refuses.
+        var sum = DecimalSum()
+        for number in numbers {
+            do { try sum.add(number.decimalValue) } catch { return .decimal(.nan) }
+        }
+        return .decimal(sum.total)
     }
 }

@@ -7,8 +7,10 @@ import Foundation
 /// Terms are added with `Decimal`'s own addition, never through `Double`: a sum whose exact
 /// value has at most ``DecimalText/maximumSignificantDigits`` (38) significant digits is
 /// exact (`0.1 + 0.2` is `0.3`). A sum needing more digits, such as `1E+30 + 1E-30`, keeps
-/// only the leading 38 (39 when they fit in 128 bits) significant digits, as `Decimal`'s own
-/// arithmetic does. A sum beyond `Decimal`'s range (about 3.4 × 10¹⁶⁵ in magnitude) is an
+/// only its leading 38 significant digits: `Decimal`'s own addition keeps 38, or 39 when they
+/// fit in its 128-bit significand, and a 39th digit is rounded away here (half up), because
+/// the store's text (``DecimalText/parse(_:)``) holds 38 and a derived sum must read back.
+/// A sum beyond `Decimal`'s range (about 3.4 × 10¹⁶⁵ in magnitude) is an
 /// error, ``DecimalSumError``, never a NaN passed on. The average is the sum divided by the
 /// count with `Decimal` division, which keeps 38 significant digits and drops the rest
 /// (measured on Linux: -2 / 3 is `-0.66666666666666666666666666666666666666`).
@@ -27,11 +29,20 @@ package struct DecimalSum: Sendable {
     ///   the sum is then unchanged.
     package mutating func add(_ term: Decimal) throws(DecimalSumError) {
         guard !term.isNaN else { throw DecimalSumError(total: total, term: term) }
-        let next = total + term
+        var next = total + term
+        if !next.isNaN, next.significand >= Self.tenToThe38 {
+            // 39 significant digits: round the last one away.
+            var rounded = Decimal()
+            NSDecimalRound(&rounded, &next, -Int(next.exponent) - 1, .plain)
+            next = rounded
+        }
         guard !next.isNaN else { throw DecimalSumError(total: total, term: term) }
         total = next
         count += 1
     }
+
+    /// 10³⁸: a significand this large has 39 digits.
+    private static let tenToThe38 = Decimal(sign: .plus, exponent: 38, significand: 1)
 
     /// The mean of the terms (the sum divided by the count), or nil when there are none.
     package var average: Decimal? {
