@@ -8,8 +8,9 @@ import Foundation
 /// property's `SchemaProperty` (whose `AttributeDescription` payload costs a dozen
 /// retains and releases per copy), and produces the object's `[Slot]` directly, so filling
 /// an object is one array assignment. The common attribute types are decoded inline; any
-/// other type, and any value stored in an unexpected form, goes through `RowCodec.decode`,
-/// so the result is exactly what `RowCodec` gives.
+/// other type (binary data may be an external file's reference), and any value stored in an
+/// unexpected form, goes through `SQLiteStore.decodeColumn` and `RowCodec.decode`, so the
+/// result is exactly what they give.
 package struct RowDecodePlan: Sendable {
     /// How one property position is filled.
     enum Step: Sendable {
@@ -66,13 +67,17 @@ package struct RowDecodePlan: Sendable {
         self.steps = steps
     }
 
-    /// The slots of the statement's current row, whose table columns start at `firstColumn`.
+    /// The slots of the statement's current row (of `mapping`'s entity, with this primary
+    /// key), whose table columns start at `firstColumn`. Values not decoded inline go
+    /// through `store.decodeColumn`, which also reads external data files.
     ///
     /// - Throws: `StoreError.corruptValue` when a stored value cannot be read as its
-    ///   attribute's type.
+    ///   attribute's type; `StoreError.unreadableExternalData` for a missing external file.
     func slots(
-        of statement: Statement, firstColumn: Int32, schema: EntitySchema, storeIdentifier: String
+        of statement: Statement, firstColumn: Int32, mapping: EntityMapping, primaryKey: Int64, store: SQLiteStore
     ) throws -> [Slot] {
+        let schema = mapping.schema
+        let storeIdentifier = store.identifier
         var slots: [Slot] = []
         slots.reserveCapacity(steps.count)
         for position in steps.indices {
@@ -89,7 +94,8 @@ package struct RowDecodePlan: Sendable {
                 if let value = reader.fastDecode(raw) {
                     slots.append(.value(value))
                 } else if case .attribute(let attribute) = schema.properties[position] {
-                    slots.append(.value(try RowCodec.decode(raw, for: attribute, entity: schema.name)))
+                    slots.append(
+                        .value(try store.decodeColumn(raw, for: attribute, mapping: mapping, primaryKey: primaryKey)))
                 } else {
                     slots.append(.value(.null))
                 }
