@@ -35,6 +35,8 @@ extension ManagedObjectContext {
         try store.writeTransaction {
             try allocateKeys(for: inserted, into: &keys)
             if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, keys: &keys) }
+            // New rows are written in multi-row statements (see `SQLiteStore.insertRows`).
+            var batch = InsertBatch()
             for object in inserted {
                 let mapping = try mapping(of: object)
                 let columns = try columnValues(of: object, mapping: mapping, keys: keys)
@@ -42,11 +44,10 @@ extension ManagedObjectContext {
                 if trumped.contains(where: { $0.primaryKey == key && $0.rootName == object.schema.rootName }) {
                     try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
                 } else {
-                    try withConflictReporting(object) {
-                        try store.insertRow(mapping, primaryKey: key, columns: columns)
-                    }
+                    try queueInsert(object, mapping: mapping, primaryKey: key, columns: columns, into: &batch)
                 }
             }
+            try flushInserts(&batch)
             for object in updated {
                 let mapping = try mapping(of: object)
                 guard let key = object.objectID.primaryKey else { continue }
@@ -113,6 +114,7 @@ extension ManagedObjectContext {
     /// store is touched.
     private func checkUniquenessInMemory(_ objects: [ManagedObject]) throws {
         var seen: Set<UniquenessKey> = []
+        seen.reserveCapacity(objects.count)
         for object in objects {
             for constraint in object.schema.uniquenessConstraints {
                 let values = constraint.map { key in object.schema.propertyIndex[key].map { object.attributeValue(at: $0) } ?? .null }
