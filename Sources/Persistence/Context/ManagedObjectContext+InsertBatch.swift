@@ -50,7 +50,7 @@ extension ManagedObjectContext {
         guard let mapping = batch.mapping else { return }
         do {
             try store.insertRows(mapping, batch.rows)
-        } catch let error as SQLiteError where error.isUniqueConstraint && batch.rows.count > 1 {
+        } catch let error as SQLiteError where error.isUniqueConstraint {
             for (object, row) in zip(batch.objects, batch.rows) {
                 try withConflictReporting(object) {
                     try store.insertRow(mapping, primaryKey: row.primaryKey, columns: row.columns)

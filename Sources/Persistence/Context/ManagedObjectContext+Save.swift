@@ -48,15 +48,18 @@ extension ManagedObjectContext {
                 }
             }
             try flushInserts(&batch)
+            // Changed rows are written in multi-row statements (see `SQLiteStore.updateRows`).
+            var updates = UpdateBatch()
             for object in updated {
                 let mapping = try mapping(of: object)
                 guard let key = object.objectID.primaryKey else { continue }
                 let columns = try columnValues(of: object, mapping: mapping, keys: keys)
                 let changedColumns = Set(object.changedPositions().compactMap { mapping.columnIndex[$0] }).sorted()
-                try withConflictReporting(object) {
-                    try store.updateRow(mapping, primaryKey: key, columns: changedColumns, values: changedColumns.map { columns[$0] })
-                }
+                try queueUpdate(
+                    object, mapping: mapping, primaryKey: key, columns: changedColumns,
+                    values: changedColumns.map { columns[$0] }, into: &updates)
             }
+            try flushUpdates(&updates)
             for object in deleted {
                 guard let key = object.objectID.primaryKey else { continue }
                 try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
