@@ -16,25 +16,35 @@ public final class Catalog {
     /// The context the catalogue works in.
     public var context: ManagedObjectContext { container.viewContext }
 
-    /// The catalogue's model, read from the `Books.xcdatamodeld` resource.
+    /// The `Books.xcdatamodeld` resource: every version of the catalogue's model.
     ///
-    /// - Throws: `ModelError` if the resource is missing or invalid (a broken build).
-    public static func loadModel() throws -> ManagedObjectModel {
+    /// - Throws: `ModelError` if the resource is missing (a broken build).
+    public static func modelBundleURL() throws -> URL {
         guard let url = Bundle.module.url(forResource: "Books", withExtension: "xcdatamodeld") else {
             throw ModelError("Books.xcdatamodeld is missing from the BookCatalog bundle")
         }
-        return try ManagedObjectModel(contentsOf: url)
+        return url
     }
 
-    /// Opens (or creates) the catalogue store at `storeURL`; nil for an in-memory store.
+    /// The catalogue's model: the current version of `Books.xcdatamodeld`.
+    ///
+    /// - Throws: `ModelError` if the resource is missing or invalid (a broken build).
+    public static func loadModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel(contentsOf: modelBundleURL())
+    }
+
+    /// Opens (or creates) the catalogue store at `storeURL`; nil for an in-memory store. A
+    /// store written with an older version of the model is migrated first (copied aside to
+    /// `<store>.pre-migration`, then migrated in one transaction), so that a new release of
+    /// `books` keeps every book of an older one.
     ///
     /// - Throws: `StoreError` for a missing directory or a file that is not this
-    ///   catalogue's store (left untouched); `SQLiteError` for a file SQLite can't open.
+    ///   catalogue's store (left untouched); `MigrationError` for a store of an unknown
+    ///   model version (left untouched); `SQLiteError` for a file SQLite can't open.
     public init(storeURL: URL?) throws {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         container = try PersistentContainer(
-            model: try Self.loadModel(), storeURL: storeURL,
-            classes: BooksModel.classes)
+            modelBundle: try Self.modelBundleURL(), storeURL: storeURL, classes: BooksModel.classes)
         context.mergePolicy = .objectTrump
     }
 

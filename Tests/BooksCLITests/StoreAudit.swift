@@ -21,6 +21,7 @@ struct StoreAudit {
         ("books have authors that exist", danglingAuthors),
         ("primary-key counters are ahead of every key", primaryKeyCounters),
         ("unique UUIDs and author names", duplicates),
+        ("external data files match their rows", externalData),
     ]
 
     /// Every problem found by ``checks``, each prefixed with the check's name. Throws only
@@ -106,6 +107,41 @@ struct StoreAudit {
                 .int64Value ?? 0
             if counter < maxKey { found.append("\(table) counter \(counter) is behind key \(maxKey)") }
         }
+        return found
+    }
+
+    /// Every `external:<UUID>:<bytes>` reference in a BLOB column has its file, of that
+    /// size, and the external data folder holds no file without a reference (see
+    /// `ExternalDataStore`). The catalogue has no such attribute, so both lists stay empty
+    /// unless something writes where it must not.
+    static func externalData(_ database: Database) throws -> [String] {
+        guard let path = database.path else { return [] }
+        let directory = ExternalDataStore.directory(forStorePath: path)
+        var referenced: Set<String> = []
+        var found: [String] = []
+        let tables = try database.query(
+            // Entity tables only: `_metadata`, search indexes and the like start with `_`.
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'"
+        ).compactMap { $0.first?.textValue }
+        for table in tables {
+            let columns = try database.query("SELECT name FROM pragma_table_info(?) WHERE type = 'BLOB'", [.text(table)])
+                .compactMap { $0.first?.textValue }
+            for column in columns {
+                let rows = try database.query(
+                    "SELECT _id, \"\(column)\" FROM \"\(table)\" WHERE typeof(\"\(column)\") = 'text'")
+                for row in rows {
+                    guard let text = row[1].textValue, let reference = ExternalDataStore.Reference(text) else {
+                        continue
+                    }
+                    referenced.insert(reference.fileName)
+                    let file = directory + "/" + reference.fileName
+                    let size = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? NSNumber
+                    if size?.intValue != reference.byteCount { found.append("\(table) \(row[0]).\(column): \(file) is missing") }
+                }
+            }
+        }
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        found += files.filter { !referenced.contains($0) }.sorted().map { "\(directory)/\($0) is orphaned" }
         return found
     }
 

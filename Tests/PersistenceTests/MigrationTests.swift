@@ -149,18 +149,23 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: StoreMigrator.backupURL(for: store.url).path))
     }
 
-    @Test func aStoreFromAnUnknownVersionIsRefusedAndWithoutVersionsTheOldErrorStays() throws {
+    /// The migrator names an unknown version; opening refuses the store as another model's,
+    /// with or without versions to migrate from, and leaves it untouched.
+    @Test func aStoreFromAnUnknownVersionIsRefusedUntouched() throws {
         let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Book") { Attribute("pages", .integer32) } }
         let other = ManagedObjectModel(versionIdentifier: "x") { Entity("Book") { Attribute("pages", .integer64) } }
         let v2 = ManagedObjectModel(versionIdentifier: "2") { Entity("Book") { Attribute("title", .string) } }
         let store = TemporaryStore()
         try fill(store, v1, [["pages": 1]])
+        let before = try Data(contentsOf: store.url)
         let error = try #require(throws: MigrationError.self) {
-            try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [other])
+            try StoreMigrator(storeURL: store.url, destination: v2, versions: [other]).migrate()
         }
         #expect(error.kind == .unknownSourceModel)
         #expect(error.description.contains("match none of the 1 model versions given (x)"))
+        #expect(throws: StoreError.self) { try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [other]) }
         #expect(throws: StoreError.self) { try PersistentContainer(model: v2.copy(), storeURL: store.url) }
+        #expect(try Data(contentsOf: store.url) == before)
     }
 
     // MARK: - Helpers

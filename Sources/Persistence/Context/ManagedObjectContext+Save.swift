@@ -22,7 +22,7 @@ extension ManagedObjectContext {
         let deleted = pending.filter { $0.isDeleted }
         let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
         for object in inserted + updated { object.willSave() }
-        for object in inserted + updated { DerivedValues.compute(object) }
+        for object in inserted + updated { try DerivedValues.compute(object) }
 
         var failures: [ValidationFailure] = []
         for object in inserted + updated { failures += ObjectValidator.failures(of: object) }

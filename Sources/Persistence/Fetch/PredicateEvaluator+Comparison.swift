@@ -156,6 +156,12 @@ extension PredicateEvaluator {
             }
             if function == .avg && numbers.isEmpty { return .null }
             let sum = Number.sum(numbers)
+            if case .decimal(let total) = sum, total.isNaN {
+                // As SQL's decimal_sum: Decimal's NaN on overflow is never passed on.
+                throw FetchPredicateError(
+                    kind: .invalidValue, format: "",
+                    message: "\(operand) overflows: the sum of decimals is beyond Decimal's range (about 3.4e165)")
+            }
             guard function == .avg else { return sum.value }
             switch sum {
             case .decimal(let total): return .decimal(total / Decimal(numbers.count))
@@ -251,6 +257,11 @@ enum Number {
             }
         }
         if exact { return .integer(total) }
-        return .decimal(numbers.reduce(Decimal(0)) { $0 + $1.decimalValue })
+        // The arithmetic of SQL's decimal_sum; NaN on overflow, which aggregate() refuses.
+        var sum = DecimalSum()
+        for number in numbers {
+            do { try sum.add(number.decimalValue) } catch { return .decimal(.nan) }
+        }
+        return .decimal(sum.total)
     }
 }

@@ -31,7 +31,9 @@ import Foundation
 /// - **Key paths** through a nil to-one yield nil. Reading a key of a non-object throws.
 /// - **Collection operators**: `@count` (nil collection: 0); `@sum` skips nils, is 0 when
 ///   empty, an integer for integers, a decimal if any element is, a double if any is;
-///   `@avg` is a decimal for decimals, otherwise a double, nil when empty; `@min`/`@max`
+///   `@avg` is a decimal for decimals, otherwise a double, nil when empty (decimals add
+///   exactly, as `DecimalSum` and SQL's `decimal_sum` do; a decimal sum beyond `Decimal`'s
+///   range throws `.invalidValue`); `@min`/`@max`
 ///   use the ordering above and are nil when empty.
 /// - **Unbound variables** throw `.unboundVariable`.
 ///

@@ -133,13 +133,19 @@ extension PredicateSQLCompiler {
             case .sum:
                 switch kind {
                 case .integer, .bool: expression = "coalesce(sum(\(c)), 0)"
+                // Exact, as in memory: canonical Decimal text, compared through DECIMAL.
+                case .decimal: expression = "decimal_sum(\(c))"
                 default:
                     expression = "total(CAST(\(c) AS REAL))"
                     kind = .double
                 }
             case .avg:
-                expression = "avg(CAST(\(c) AS REAL))"
-                kind = .double
+                if kind == .decimal {
+                    expression = "decimal_avg(\(c))"
+                } else {
+                    expression = "avg(CAST(\(c) AS REAL))"
+                    kind = .double
+                }
             case .min: expression = kind == .decimal ? "min(\(c) COLLATE DECIMAL)" : "min(\(c))"
             case .max: expression = kind == .decimal ? "max(\(c) COLLATE DECIMAL)" : "max(\(c))"
             case .count: break

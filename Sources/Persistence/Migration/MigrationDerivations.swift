@@ -62,21 +62,30 @@ struct MigrationDerivations {
                     let summed = destination.schema.attribute(named: key), destination.table.column(named: key) != nil
                 else { continue }
                 var integers: [Int64: Int64] = [:]
-                var decimals: [Int64: Decimal] = [:]
-                for row in try database.query("SELECT \(owner), j.\(sqlIdentifier(key)) FROM \(from) WHERE \(owner) IS NOT NULL") {
-                    guard let owner = row[0].int64Value else { continue }
-                    switch (try? RowCodec.decode(row[1], for: summed, entity: destination.schema.name)) ?? .null {
-                    case .integer(let v): integers[owner, default: 0] &+= v
-                    case .double(let v): decimals[owner, default: 0] += Decimal(v)
-                    case .decimal(let v): decimals[owner, default: 0] += v
-                    default: break
+                var decimals: [Int64: DecimalSum] = [:]
+                do {
+                    for row in try database.query("SELECT \(owner), j.\(sqlIdentifier(key)) FROM \(from) WHERE \(owner) IS NOT NULL") {
+                        guard let owner = row[0].int64Value else { continue }
+                        switch (try? RowCodec.decode(row[1], for: summed, entity: destination.schema.name)) ?? .null {
+                        case .integer(let v): integers[owner, default: 0] &+= v
+                        case .double(let v): try decimals[owner, default: DecimalSum()].add(Decimal(v))
+                        case .decimal(let v): try decimals[owner, default: DecimalSum()].add(v)
+                        default: break
+                        }
                     }
+                    for (owner, integer) in integers where decimals[owner] != nil {
+                        try decimals[owner]?.add(Decimal(integer))
+                    }
+                } catch let error as DecimalSumError {
+                    // Exact, as a save computes it; an overflow rolls the migration back.
+                    throw ObjectAccessError(
+                        entity: step.entity, key: property, reason: "it derives '\(expression)', but \(error)")
                 }
                 for row in try database.query("SELECT src.\"_id\" FROM \(table) AS src\(filter)") {
                     guard let id = row[0].int64Value else { continue }
                     let integer = integers[id] ?? 0
                     if let decimal = decimals[id] {
-                        values.append((id, .decimal(decimal + Decimal(integer))))
+                        values.append((id, .decimal(decimal.total)))
                     } else {
                         values.append((id, .integer(integer)))
                     }

@@ -184,6 +184,7 @@ public struct StoreMigrator {
     /// Runs the plans in one immediate transaction on `database`.
     package static func run(_ plans: [MigrationPlan], on database: Database) throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
+        try DecimalAggregate.register(on: database)
         try database.execute("PRAGMA legacy_alter_table = ON")
         defer { try? database.execute("PRAGMA legacy_alter_table = OFF") }
         try database.inTransaction(.immediate) {
@@ -240,12 +241,18 @@ public struct StoreMigrator {
 
 extension StoreMigrator {
     /// Migrates an existing store file before a store opens it, when it was written with
-    /// one of `versions` and not with `model`; an empty database file is left alone.
+    /// one of `versions` and not with `model`; an empty database file is left alone, and so
+    /// is a store written with none of them: opening then refuses it as the store of another
+    /// model, as it would without migration.
     package static func migrateForOpening(_ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel]) throws {
         let probe = try Database(path: url.path, mode: .readOnly)
         let isEmpty = try probe.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'").int64Value == 0
         try probe.close()
         if isEmpty { return }
-        try StoreMigrator(storeURL: url, destination: model, versions: versions).migrate()
+        do {
+            try StoreMigrator(storeURL: url, destination: model, versions: versions).migrate()
+        } catch let error as MigrationError where error.kind == .unknownSourceModel {
+            return
+        }
     }
 }

@@ -108,7 +108,7 @@ private final class CollationBox {
 
 extension SQLiteValue {
     /// Reads a function argument ([`sqlite3_value_*`](https://sqlite.org/c3ref/value_blob.html)).
-    fileprivate init(sqliteValue value: OpaquePointer?) {
+    init(sqliteValue value: OpaquePointer?) {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER:
             self = .integer(sqlite3_value_int64(value))
@@ -128,7 +128,7 @@ extension SQLiteValue {
     }
 
     /// Sets a function's result ([`sqlite3_result_*`](https://sqlite.org/c3ref/result_blob.html)).
-    fileprivate func setResult(of context: OpaquePointer) {
+    func setResult(of context: OpaquePointer) {
         switch self {
         case .null:
             sqlite3_result_null(context)

@@ -8,7 +8,15 @@ extension SQLiteStore {
     /// - Throws: the body's error, after rolling back; `SQLiteError` when the database is
     ///   locked longer than the busy timeout.
     package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        try database.inTransaction(.immediate, body)
+        guard let externalData else { return try database.inTransaction(.immediate, body) }
+        // External data files it writes are removed if it fails; replaced ones once it commits.
+        return try externalData.transaction {
+            try database.inTransaction(.immediate) {
+                let result = try body()
+                try externalData.prepareToCommit()
+                return result
+            }
+        }
     }
 
     /// Reserves `count` new primary keys in `table` and returns the first. Keys are never
@@ -38,6 +46,7 @@ extension SQLiteStore {
     /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
     ///   SQLITE_CONSTRAINT_UNIQUE).
     package func insertRow(_ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue]) throws {
+        let columns = try externalizing(columns, columns: Array(columns.indices), mapping: mapping)
         let table = mapping.table
         let statement = try database.cachedStatement(mapping.insertSQL)
         var index: Int32 = 1
@@ -59,6 +68,8 @@ extension SQLiteStore {
         _ mapping: EntityMapping, primaryKey: Int64, columns: [Int], values: [SQLiteValue]
     ) throws {
         guard !columns.isEmpty else { return }
+        let values = try externalizing(
+            values, columns: columns, mapping: mapping, replacingRow: primaryKey)
         let table = mapping.table
         let assignments = columns.map { "\(sqlIdentifier(table.columns[$0].name)) = ?" }
         let sql = "UPDATE \(sqlIdentifier(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?"
@@ -74,6 +85,9 @@ extension SQLiteStore {
 
     /// Deletes a row.
     package func deleteRow(table: String, primaryKey: Int64) throws {
+        if let mapping = schema.tables[table] {
+            try removeExternalDataAfterCommit(table: mapping, primaryKey: primaryKey)
+        }
         let statement = try database.cachedStatement("DELETE FROM \(sqlIdentifier(table)) WHERE \"_id\" = ?")
         try statement.bind(primaryKey, at: 1)
         _ = try statement.step()
@@ -141,7 +155,8 @@ extension SQLiteStore {
                 let raw = statement.value(at: firstColumn + Int32(column))
                 switch mapping.schema.properties[position] {
                 case .attribute(let attribute):
-                    values[position] = try RowCodec.decode(raw, for: attribute, entity: mapping.schema.name)
+                    values[position] = try decodeColumn(
+                        raw, for: attribute, mapping: mapping, primaryKey: primaryKey)
                 case .relationship:
                     if case .integer(let key) = raw { values[position] = .integer(key) }
                 }

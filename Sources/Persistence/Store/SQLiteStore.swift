@@ -14,6 +14,9 @@ import Foundation
 package final class SQLiteStore {
     /// Options for opening a store.
     package struct Options: Sendable {
+        /// Values of attributes that allow external storage go to files beside the store
+        /// when they are larger than this many bytes (see `ExternalDataStore`).
+        package var externalStorageThreshold = ExternalDataStore.defaultThreshold
         /// Open an existing store without writing to it.
         package var readOnly = false
         /// Allow transformable attributes whose named transformer is not registered; their
@@ -35,6 +38,9 @@ package final class SQLiteStore {
     package let model: ManagedObjectModel
     /// The mapping of the model onto tables.
     package let schema: StoreSchema
+    /// The files beside the store that hold large binary values, or nil for an in-memory
+    /// store (which keeps every value in its row).
+    package let externalData: ExternalDataStore?
     /// The store file's path, or nil for an in-memory store.
     package let path: String?
     /// The store's unique identifier, recorded when it was created.
@@ -56,8 +62,13 @@ package final class SQLiteStore {
     package init(model: ManagedObjectModel, url: URL?, options: Options = Options()) throws {
         try model.freeze()
         self.model = model
-        self.schema = StoreSchema(model: model)
+        let schema = StoreSchema(model: model)
+        self.schema = schema
         if !options.passesThroughUnregisteredTransformers { try Self.checkTransformers(model) }
+        externalData = url.map {
+            ExternalDataStore(
+                storePath: $0.path, threshold: options.externalStorageThreshold, schema: schema)
+        }
         guard let url else {
             path = nil
             database = try Database.inMemory()
@@ -107,6 +118,8 @@ package final class SQLiteStore {
             try? database.close()
             throw error
         }
+        // Files a crash left without a row (see ExternalDataStore); a new store has none.
+        if !isNew, !options.readOnly { sweepExternalData() }
     }
 
     /// Closes the store's connection.
@@ -180,6 +193,7 @@ package final class SQLiteStore {
 
     private func registerFunctions() throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
+        try DecimalAggregate.register(on: database)
         try database.createFunction("canonical", argumentCount: 1) { arguments in
             guard case .text(let text) = arguments[0] else { return arguments[0] }
             return .text(CanonicalText.fold(text))

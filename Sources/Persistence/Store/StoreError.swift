@@ -14,6 +14,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case isADirectory(path: String)
     /// External data for a binary attribute could not be written or read.
     case externalData(path: String, reason: String)
+    /// A value stored in an external data file cannot be read back: the file is missing,
+    /// unreadable, or not the size its row records. `object` is the row (`Book/p12`).
+    case unreadableExternalData(object: String, attribute: String, path: String, reason: String)
 
     /// A sentence naming the file and what is wrong.
     public var description: String {
@@ -36,6 +39,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path) is a directory, not a store file"
         case .externalData(let path, let reason):
             return "External data \(path): \(reason)"
+        case .unreadableExternalData(let object, let attribute, let path, let reason):
+            return "The value of \(attribute) for \(object) is stored in the external data file "
+                + "\(path), but \(reason); the store's _SUPPORT folder must stay beside the store file"
         }
     }
 }
