@@ -37,9 +37,11 @@ extension SQLiteStore {
         let statement = try database.cachedStatement(sql)
         var index: Int32 = 1
         for row in rows {
+            // As `updateRow`: external values are written, and replaced ones removed on commit.
+            let values = try externalizing(row.values, columns: columns, mapping: mapping, replacingRow: row.primaryKey)
             try statement.bind(row.primaryKey, at: index)
             index += 1
-            for value in row.values {
+            for value in values {
                 try statement.bind(value, at: index)
                 index += 1
             }
