@@ -2,10 +2,10 @@ import Foundation
 
 extension SQLiteStore {
     /// How many rows of `mapping`'s table one INSERT statement writes (see
-    /// `insertRows(_:_:)`): 100, or fewer for a table so wide that 100 rows would pass
+    /// `insertRows(_:_:)`): 500, or fewer for a table so wide that 500 rows would pass
     /// SQLite's limit of 32,766 bound parameters.
     package static func rowsPerInsert(_ mapping: EntityMapping) -> Int {
-        max(1, min(100, 32_000 / parametersPerRow(mapping.table)))
+        max(1, min(500, 32_000 / parametersPerRow(mapping.table)))
     }
 
     /// Inserts several rows of one entity with one multi-row INSERT statement. Each row has
@@ -16,7 +16,7 @@ extension SQLiteStore {
     /// and may abort (a table with a search index and a UNIQUE index) runs under a
     /// statement savepoint, and FTS5 writes its pending terms to disk at every savepoint,
     /// so a statement per row wrote one index segment per row and then merged them: most
-    /// of the cost of a large insert. One statement per batch writes one segment per batch.
+    /// of the cost of a large insert. One statement per 500 rows writes one segment per 500 rows.
     ///
     /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
     ///   SQLITE_CONSTRAINT_UNIQUE); the statement's rows are then all left unwritten.

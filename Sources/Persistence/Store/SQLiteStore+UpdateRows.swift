@@ -2,10 +2,10 @@ import Foundation
 
 extension SQLiteStore {
     /// How many rows one multi-row UPDATE of `columnCount` columns writes (see
-    /// `updateRows(_:columns:rows:)`): 100, or fewer when 100 would pass SQLite's limit of
+    /// `updateRows(_:columns:rows:)`): 500, or fewer when 500 would pass SQLite's limit of
     /// 32,766 bound parameters.
     package static func rowsPerUpdate(columnCount: Int) -> Int {
-        max(1, min(100, 32_000 / (columnCount + 1)))
+        max(1, min(500, 32_000 / (columnCount + 1)))
     }
 
     /// Updates the same columns (by index into the table's columns) of several rows with one
