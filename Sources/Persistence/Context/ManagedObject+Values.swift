@@ -115,6 +115,14 @@ extension ManagedObject {
         return slots.indices.filter { !slots[$0].isSame(as: committed[$0]) }
     }
 
+    /// Whether any property differs from its committed value: `!changedPositions().isEmpty`
+    /// without building arrays (a save asks this of every changed object).
+    package var hasChangedValues: Bool {
+        guard !isFault else { return false }
+        guard let committed = committedSlots else { return slots.contains { $0.hasValue } }
+        return slots.indices.contains { !slots[$0].isSame(as: committed[$0]) }
+    }
+
     // MARK: - Internals
 
     /// The attribute value at a position, firing the fault first.

@@ -96,11 +96,11 @@ open class ManagedObject {
     /// must reach validation: removing the last member can break a minimum count).
     public var hasChanges: Bool {
         isInserted || isDeleted || pendingToMany.values.contains { !$0.added.isEmpty || !$0.removed.isEmpty }
-            || !changedValues().isEmpty
+            || hasChangedValues
     }
 
     /// Whether the object's values differ from the saved ones (for a saved object).
-    public var isUpdated: Bool { !isInserted && !isDeleted && !changedValues().isEmpty }
+    public var isUpdated: Bool { !isInserted && !isDeleted && hasChangedValues }
 }
 
 /// The arguments of `ManagedObject.init(_:)`, which only a context can make.

@@ -15,7 +15,10 @@ extension ManagedObjectContext {
         let pending = changed.values.filter { $0.hasChanges }
         guard !pending.isEmpty else { return }
         // Inserted objects in insertion order, so that keys follow it (deterministic stores).
-        let inserted = pending.filter { $0.isInserted }.sorted { $0.objectID.insertionNumber < $1.objectID.insertionNumber }
+        // Sorted on precomputed numbers: reading `objectID` in the comparator copied the ID
+        // (three strings retained and released) n log n times.
+        let inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
+            .sorted { $0.0 < $1.0 }.map(\.1)
         let deleted = pending.filter { $0.isDeleted }
         let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
         for object in inserted + updated { object.willSave() }
@@ -32,6 +35,8 @@ extension ManagedObjectContext {
         try store.writeTransaction {
             try allocateKeys(for: inserted, into: &keys)
             if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, keys: &keys) }
+            // New rows are written in multi-row statements (see `SQLiteStore.insertRows`).
+            var batch = InsertBatch()
             for object in inserted {
                 let mapping = try mapping(of: object)
                 let columns = try columnValues(of: object, mapping: mapping, keys: keys)
@@ -39,20 +44,22 @@ extension ManagedObjectContext {
                 if trumped.contains(where: { $0.primaryKey == key && $0.rootName == object.schema.rootName }) {
                     try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
                 } else {
-                    try withConflictReporting(object) {
-                        try store.insertRow(mapping, primaryKey: key, columns: columns)
-                    }
+                    try queueInsert(object, mapping: mapping, primaryKey: key, columns: columns, into: &batch)
                 }
             }
+            try flushInserts(&batch)
+            // Changed rows are written in multi-row statements (see `SQLiteStore.updateRows`).
+            var updates = UpdateBatch()
             for object in updated {
                 let mapping = try mapping(of: object)
                 guard let key = object.objectID.primaryKey else { continue }
                 let columns = try columnValues(of: object, mapping: mapping, keys: keys)
                 let changedColumns = Set(object.changedPositions().compactMap { mapping.columnIndex[$0] }).sorted()
-                try withConflictReporting(object) {
-                    try store.updateRow(mapping, primaryKey: key, columns: changedColumns, values: changedColumns.map { columns[$0] })
-                }
+                try queueUpdate(
+                    object, mapping: mapping, primaryKey: key, columns: changedColumns,
+                    values: changedColumns.map { columns[$0] }, into: &updates)
             }
+            try flushUpdates(&updates)
             for object in deleted {
                 guard let key = object.objectID.primaryKey else { continue }
                 try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
@@ -76,37 +83,13 @@ extension ManagedObjectContext {
         let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
         for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
             var next = try store.allocatePrimaryKeys(table: table, count: objects.count)
-            // In insertion order, so that rows (and to-manys read by `_id`) keep it.
-            for object in objects.sorted(by: { $0.objectID.insertionOrder < $1.objectID.insertionOrder }) {
+            // In insertion order, so that rows (and to-manys read by `_id`) keep it: `inserted`
+            // is sorted by insertion number, and grouping keeps each group in that order.
+            for object in objects {
                 keys[ObjectIdentifier(object)] = next
                 next += 1
             }
         }
-    }
-
-    /// Under object-trump merging, an inserted object whose unique values match an
-    /// existing row takes that row's key: the save updates the row instead of inserting.
-    private func adoptExistingRows(_ inserted: [ManagedObject], keys: inout [ObjectIdentifier: Int64]) throws -> [ObjectID] {
-        var adopted: [ObjectID] = []
-        for object in inserted where !object.schema.uniquenessConstraints.isEmpty {
-            let mapping = try mapping(of: object)
-            for constraint in object.schema.uniquenessConstraints {
-                let values = try constraint.map { key -> SQLiteValue in
-                    guard let position = object.schema.propertyIndex[key],
-                        case .attribute(let attribute) = object.schema.properties[position]
-                    else { return .null }
-                    return try RowCodec.encode(object.attributeValue(at: position), for: attribute, entity: object.schema.name)
-                }
-                if let existing = try store.primaryKey(in: mapping, matching: constraint, values: values) {
-                    keys[ObjectIdentifier(object)] = existing
-                    adopted.append(
-                        ObjectID(entityName: object.schema.name, rootName: object.schema.rootName,
-                                 storeIdentifier: store.identifier, key: .permanent(existing)))
-                    break
-                }
-            }
-        }
-        return adopted
     }
 
     private func columnValues(of object: ManagedObject, mapping: EntityMapping, keys: [ObjectIdentifier: Int64]) throws -> [SQLiteValue] {
@@ -134,6 +117,7 @@ extension ManagedObjectContext {
     /// store is touched.
     private func checkUniquenessInMemory(_ objects: [ManagedObject]) throws {
         var seen: Set<UniquenessKey> = []
+        seen.reserveCapacity(objects.count)
         for object in objects {
             for constraint in object.schema.uniquenessConstraints {
                 let values = constraint.map { key in object.schema.propertyIndex[key].map { object.attributeValue(at: $0) } ?? .null }
@@ -150,7 +134,7 @@ extension ManagedObjectContext {
     }
 
     /// Turns SQLite's UNIQUE failure into an error that names the constraint and values.
-    private func withConflictReporting(_ object: ManagedObject, _ body: () throws -> Void) throws {
+    func withConflictReporting(_ object: ManagedObject, _ body: () throws -> Void) throws {
         do { try body() } catch let error as SQLiteError where error.isUniqueConstraint {
             let constraint = object.schema.uniquenessConstraints.first { keys in
                 keys.allSatisfy { error.message.contains(".\($0)") }

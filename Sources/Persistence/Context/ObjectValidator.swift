@@ -81,6 +81,8 @@ struct ObjectValidator {
         case .decimal(let v):
             checkNumber(v, DecimalText.format(v), minimum, maximum, fail)
         case .date(let v):
+            // Most dates have no bounds: skip the costly Double → Decimal conversion.
+            guard minimum != nil || maximum != nil else { return }
             let seconds = Decimal(v.timeIntervalSinceReferenceDate)
             if let minimum, seconds < minimum {
                 fail(.dateTooSoon, "\(v)", "must be on or after \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: minimum).doubleValue))")
@@ -89,7 +91,8 @@ struct ObjectValidator {
                 fail(.dateTooLate, "\(v)", "must be on or before \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: maximum).doubleValue))")
             }
         case .string(let s):
-            let length = s.count
+            // Counting characters walks the whole string: only when a length is bounded.
+            let length = minimum == nil && maximum == nil ? 0 : s.count
             if let minimum, Decimal(length) < minimum {
                 fail(.stringTooShort, "\"\(s)\"", "must be at least \(minimum) characters")
             }
@@ -105,11 +108,15 @@ struct ObjectValidator {
         }
     }
 
+    /// `value` and `text` are only evaluated when a bound is set (the text only when one
+    /// fails): converting and formatting every valid number cost more than the check.
     private static func checkNumber(
-        _ value: Decimal, _ text: String, _ minimum: Decimal?, _ maximum: Decimal?,
+        _ value: @autoclosure () -> Decimal, _ text: @autoclosure () -> String, _ minimum: Decimal?, _ maximum: Decimal?,
         _ fail: (ValidationFailure.Rule, String, String) -> Void
     ) {
-        if let minimum, value < minimum { fail(.numberTooSmall, text, "must be at least \(DecimalText.format(minimum))") }
-        if let maximum, value > maximum { fail(.numberTooLarge, text, "must be at most \(DecimalText.format(maximum))") }
+        guard minimum != nil || maximum != nil else { return }
+        let value = value()
+        if let minimum, value < minimum { fail(.numberTooSmall, text(), "must be at least \(DecimalText.format(minimum))") }
+        if let maximum, value > maximum { fail(.numberTooLarge, text(), "must be at most \(DecimalText.format(maximum))") }
     }
 }

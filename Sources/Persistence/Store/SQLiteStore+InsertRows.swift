@@ -1,0 +1,57 @@
+import Foundation
+
+extension SQLiteStore {
+    /// How many rows of `mapping`'s table one INSERT statement writes (see
+    /// `insertRows(_:_:)`): 500, or fewer for a table so wide that 500 rows would pass
+    /// SQLite's limit of 32,766 bound parameters.
+    package static func rowsPerInsert(_ mapping: EntityMapping) -> Int {
+        max(1, min(500, 32_000 / parametersPerRow(mapping.table)))
+    }
+
+    /// Inserts several rows of one entity with one multi-row INSERT statement. Each row has
+    /// a primary key and a value per column of the table, in table order, as for
+    /// `insertRow(_:primaryKey:columns:)`; pass at most `rowsPerInsert(mapping)` rows.
+    ///
+    /// Why not a statement per row: inside a transaction, an INSERT that fires a trigger
+    /// and may abort (a table with a search index and a UNIQUE index) runs under a
+    /// statement savepoint, and FTS5 writes its pending terms to disk at every savepoint,
+    /// so a statement per row wrote one index segment per row and then merged them: most
+    /// of the cost of a large insert. One statement per 500 rows writes one segment per 500 rows.
+    ///
+    /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
+    ///   SQLITE_CONSTRAINT_UNIQUE); the statement's rows are then all left unwritten.
+    package func insertRows(_ mapping: EntityMapping, _ rows: [(primaryKey: Int64, columns: [SQLiteValue])]) throws {
+        guard rows.count > 1 else {
+            if let row = rows.first { try insertRow(mapping, primaryKey: row.primaryKey, columns: row.columns) }
+            return
+        }
+        let table = mapping.table
+        var names = ["\"_id\""]
+        if table.hasEntityColumn { names.append("\"_entity\"") }
+        names += table.columns.map { sqlIdentifier($0.name) }
+        let group = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        let sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES "
+            + Array(repeating: group, count: rows.count).joined(separator: ", ")
+        let statement = try database.cachedStatement(sql)
+        var index: Int32 = 1
+        for row in rows {
+            // Large values stored outside the file are written there first, as for one row.
+            let columns = try externalizing(row.columns, columns: Array(row.columns.indices), mapping: mapping)
+            try statement.bind(row.primaryKey, at: index)
+            index += 1
+            if table.hasEntityColumn {
+                try statement.bind(mapping.schema.name, at: index)
+                index += 1
+            }
+            for value in columns {
+                try statement.bind(value, at: index)
+                index += 1
+            }
+        }
+        _ = try statement.step()
+    }
+
+    private static func parametersPerRow(_ table: TableMapping) -> Int {
+        1 + (table.hasEntityColumn ? 1 : 0) + table.columns.count
+    }
+}
