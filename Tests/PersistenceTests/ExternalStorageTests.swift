@@ -467,6 +467,38 @@ import Testing
         #expect(missing.description.contains("the file is missing"))
     }
 
+    /// A fault cannot throw from a getter: when its row cannot be read it stays a fault in
+    /// its context (not taken for a deleted object) and loads once the file is back.
+    @Test func aFaultWhoseFileIsMissingStaysAFaultUntilTheFileIsBack() throws {
+        let folder = try ExternalStorageFolder()
+        let cover = Self.bytes(Self.threshold + 1)
+        let id: ObjectID
+        do {
+            let context = try folder.open().viewContext
+            let book = try context.insertObject(forEntityName: "Book")
+            book["title"] = "Back"
+            book["cover"] = cover
+            try context.save()
+            id = book.objectID
+        }
+        let file = folder.externalDirectory.appendingPathComponent(try folder.fileName(title: "Back"))
+        let saved = try Data(contentsOf: file)
+        try FileManager.default.removeItem(at: file)
+
+        let context = try folder.open().viewContext
+        // IDs come from keys alone: no row is decoded, so the missing file does not matter.
+        #expect(try context.fetchObjectIDs(FetchRequest(entityName: "Book")) == [id])
+        let book = try context.object(with: id)
+        #expect(book["cover"] == nil)
+        #expect(book.isFault)
+        #expect(book.managedObjectContext === context)
+
+        try saved.write(to: file)
+        #expect(book["cover"] as? Data == cover)
+        #expect(!book.isFault)
+        #expect(book["title"] as? String == "Back")
+    }
+
     @Test func referencesParseOnlyInTheirExactForm() {
         let id = UUID()
         let reference = ExternalDataStore.Reference(identifier: id, byteCount: 123)

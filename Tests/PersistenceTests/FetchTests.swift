@@ -25,6 +25,7 @@ import Testing
         #expect(after.first === joiner)
         #expect(!after.contains { $0 === dropped || $0 === deleted })
         #expect(try context.count(for: request) == after.count)
+        #expect(try context.fetchObjectIDs(request) == after.map(\.objectID))
         var limited = request
         limited.fetchLimit = 2
         limited.fetchOffset = 1

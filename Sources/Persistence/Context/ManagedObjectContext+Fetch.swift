@@ -64,7 +64,18 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `fetch(_:)`.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
-        try fetch(request).map(\.objectID)
+        var compiler = try FetchCompiler(schema: store.schema, entityName: request.entityName)
+        compiler.usesSearchIndexes = store.searchIndexesAreUsable
+        let query = try compiler.query(for: request)
+        // With unsaved changes of the entity the objects decide, as in `fetch`; without
+        // them only keys are read: no row is decoded and no object made.
+        guard unsavedCandidates(compiler.mapping.schema, request).isEmpty else { return try fetch(request).map(\.objectID) }
+        return try store.keysAndEntities(query).compactMap { row in
+            let id = ObjectID(
+                entityName: row.entity, rootName: query.table.name, storeIdentifier: store.identifier,
+                key: .permanent(row.key))
+            return registry[id]?.object?.isDeleted == true ? nil : id
+        }
     }
 
     /// The selected objects as dictionaries of the given key paths (all attributes when

@@ -205,12 +205,19 @@ public final class ManagedObjectContext {
         object.committedSlots = object.slots
     }
 
+    /// Loads a fault's row. A row that is gone (a dangling reference) detaches the object. A
+    /// row that cannot be read (the store locked past the busy timeout, a missing external
+    /// data file) leaves the object a fault, so that the next access tries again: a property
+    /// getter cannot throw, so the value reads as nil this time, but nothing is detached or
+    /// taken for a deletion. Fetches throw such errors.
     package func fulfillFault(_ object: ManagedObject, force: Bool = false) {
         guard object.isFault || force, let key = object.objectID.primaryKey,
             let table = store.schema.tables[object.schema.rootName]
         else { return }
+        let row: StoreRow?
+        do { row = try store.row(table: table, primaryKey: key) } catch { return }
         object.isFault = false
-        if let row = try? store.row(table: table, primaryKey: key) {
+        if let row {
             fill(object, from: row)
         } else if object.committedSlots == nil {
             // No such row (a dangling reference): the object belongs to no context.

@@ -128,7 +128,7 @@ extension SQLiteStore {
         let entityColumn = query.table.hasEntityColumn ? ", \(t).\"_entity\"" : ""
         let sql = "SELECT \(t).\"_id\"\(entityColumn)" + query.fromClause + query.whereClause + query.tail
         let statement = try database.cachedStatement(sql)
-        try statement.bind(query.arguments)
+        try statement.bind(query.arguments + query.orderingArguments)
         defer { statement.reset() }
         var result: [(Int64, String)] = []
         while try statement.step() {
