@@ -73,6 +73,42 @@ import Testing
                 "Can't set Author.total: it derives 'books.@sum.price', but the sum of decimals overflows: "))
     }
 
+    /// An Integer 64 sum past `Int64.max` does not wrap: the save stops, naming the value.
+    @Test func aDerivedIntegerSumPastItsTypeFailsTheSaveInsteadOfWrapping() throws {
+        let model = ManagedObjectModel(versionIdentifier: "1") {
+            Entity("Shelf") {
+                Attribute("name", .string)
+                Attribute("pages", .integer64, derived: "books.@sum.pages")
+                Relationship("books", to: "Book", inverse: "shelf", toMany: true)
+            }
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("pages", .integer64)
+                Relationship("shelf", to: "Shelf", inverse: "books")
+            }
+        }
+        let store = TemporaryStore()
+        let context = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let shelf = try context.make("Shelf", "long")
+        for index in 0..<2 {
+            let book = try context.make("Book", "tome \(index)")
+            book["pages"] = Int64.max
+            book.setObject(shelf, forKey: "shelf")
+        }
+        let error = try #require(throws: ObjectAccessError.self) { try context.save() }
+        #expect(error.entity == "Shelf" && error.key == "pages")
+        #expect(error.description.contains("it derives 'books.@sum.pages', whose value 18446744073709551614 does not fit"), "\(error)")
+        #expect(try store.rows("SELECT count(*) FROM Book")[0][0].int64Value == 0)
+
+        context.rollback()
+        let small = try context.make("Shelf", "short")
+        let book = try context.make("Book", "thin")
+        book["pages"] = Int64(12)
+        book.setObject(small, forKey: "shelf")
+        try context.save()
+        #expect(small["pages"] as? Int64 == 12)
+    }
+
     @Test func aMigrationDerivesTheSameExactSum() throws {
         let store = TemporaryStore()
         defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }

@@ -4,7 +4,8 @@ import Foundation
 enum DerivedValues {
     /// Recomputes every derived attribute of an object.
     ///
-    /// - Throws: ``ObjectAccessError`` when a Decimal `@sum` leaves `Decimal`'s range.
+    /// - Throws: ``ObjectAccessError`` when a Decimal `@sum` leaves `Decimal`'s range, or a
+    ///   derived value does not fit its attribute (an Integer 64 sum past its range).
     static func compute(_ object: ManagedObject) throws {
         for (position, derivation) in object.schema.derivations {
             guard case .attribute(let attribute) = object.schema.properties[position] else { continue }
@@ -16,7 +17,16 @@ enum DerivedValues {
                     entity: object.entityName, key: attribute.name,
                     reason: "it derives '\(derivation)', but \(error)")
             }
-            let converted = (try? AttributeValue.coerce(raw.anyValue, to: attribute)) ?? .null
+            let converted: AttributeValue
+            do {
+                converted = try AttributeValue.coerce(raw.anyValue, to: attribute)
+            } catch {
+                // Never silent garbage: a value the attribute cannot hold (an integer sum
+                // beyond the attribute's type, say) stops the save.
+                throw ObjectAccessError(
+                    entity: object.entityName, key: attribute.name,
+                    reason: "it derives '\(derivation)', whose value \(raw) does not fit: \(error)")
+            }
             if case .value(let current) = object.slots[position], current == converted { continue }
             object.setAttributeValue(converted, at: position, notify: false)
         }
@@ -52,7 +62,16 @@ enum DerivedValues {
             var isDecimal = false
             for destination in object.objects(forKey: relationship) {
                 switch attribute(key, of: destination) {
-                case .integer(let v): integer &+= v
+                case .integer(let v):
+                    // Past Int64 the sum goes on exactly as a decimal; the attribute's type
+                    // then decides whether it fits.
+                    let (sum, overflow) = integer.addingReportingOverflow(v)
+                    if overflow {
+                        try decimal.add(Decimal(v))
+                        isDecimal = true
+                    } else {
+                        integer = sum
+                    }
                 case .double(let v): try decimal.add(Decimal(v)); isDecimal = true
                 case .decimal(let v): try decimal.add(v); isDecimal = true
                 default: break
