@@ -60,10 +60,15 @@ extension ManagedObjectContext {
                     values: changedColumns.map { columns[$0] }, into: &updates)
             }
             try flushUpdates(&updates)
+            // Deleted rows go many per statement (see `SQLiteStore.deleteRows`), in key order.
+            var deletions: [String: [Int64]] = [:]
             for object in deleted {
                 guard let key = object.objectID.primaryKey else { continue }
                 try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
-                try store.deleteRow(table: object.schema.rootName, primaryKey: key)
+                deletions[object.schema.rootName, default: []].append(key)
+            }
+            for (table, keys) in deletions.sorted(by: { $0.key < $1.key }) {
+                try store.deleteRows(table: table, primaryKeys: keys.sorted())
             }
             try writeJoinRows(deleted: deleted, keys: keys)
         }

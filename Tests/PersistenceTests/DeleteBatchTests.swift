@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+@testable import Persistence
+
+/// A save deletes rows with multi-row `DELETE … WHERE "_id" IN (…)` statements.
+@Suite struct DeleteBatchTests {
+    /// 1,050 saved objects, 700 of them deleted in one save: more than one statement's worth,
+    /// in no particular order. Exactly the kept rows remain.
+    @Test func deletingManyObjectsRemovesExactlyTheirRows() throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+        let context = container.viewContext
+        var items: [ManagedObject] = []
+        for i in 0..<1050 {
+            let item = try context.insertObject(forEntityName: "Item")
+            item["code"] = "c\(i)"
+            items.append(item)
+        }
+        try context.save()
+        #expect(SQLiteStore.rowsPerDelete < 700)
+        for (i, item) in items.enumerated().reversed() where i % 3 != 0 { context.delete(item) }
+        try context.save()
+        let rows = try store.rows("SELECT code FROM Item ORDER BY _id")
+        #expect(rows == stride(from: 0, to: 1050, by: 3).map { [.text("c\($0)")] })
+        #expect(!context.hasChanges)
+        #expect(items.enumerated().allSatisfy { $0.offset % 3 == 0 || $0.element.managedObjectContext == nil })
+    }
+}
