@@ -83,16 +83,6 @@ extension SQLiteStore {
         _ = try statement.step()
     }
 
-    /// Deletes a row.
-    package func deleteRow(table: String, primaryKey: Int64) throws {
-        if let mapping = schema.tables[table] {
-            try removeExternalDataAfterCommit(table: mapping, primaryKey: primaryKey)
-        }
-        let statement = try database.cachedStatement("DELETE FROM \(sqlIdentifier(table)) WHERE \"_id\" = ?")
-        try statement.bind(primaryKey, at: 1)
-        _ = try statement.step()
-    }
-
     /// How many rows one `deleteRows(table:primaryKeys:)` statement deletes.
     package static let rowsPerDelete = 500
 
