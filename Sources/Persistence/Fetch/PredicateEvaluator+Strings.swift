@@ -144,6 +144,23 @@ extension String {
 final class RegexCache {
     private var compiled: [String: NSRegularExpression] = [:]
 
+    /// `pattern` with its non-ASCII runs folded as `[c]`, `[d]` fold the subject; ASCII
+    /// (escapes, classes, operators) is left as written. The pattern both evaluators use.
+    static func fold(pattern: String, _ options: PredicateNode.Options) -> String {
+        var folded = ""
+        var run = ""
+        for character in pattern {
+            if character.isASCII {
+                folded += PredicateEvaluator.fold(run, options)
+                run = ""
+                folded.append(character)
+            } else {
+                run.append(character)
+            }
+        }
+        return folded + PredicateEvaluator.fold(run, options)
+    }
+
     /// The regular expression that matches the whole (folded) subject against `pattern`.
     ///
     /// With `[c]` the expression is case-insensitive. Folding is applied only to the
@@ -156,18 +173,7 @@ final class RegexCache {
     {
         let key = "\(options.rawValue):\(pattern)"
         if let regex = compiled[key] { return regex }
-        var folded = ""
-        var run = ""
-        for character in pattern {
-            if character.isASCII {
-                folded += PredicateEvaluator.fold(run, options)
-                run = ""
-                folded.append(character)
-            } else {
-                run.append(character)
-            }
-        }
-        folded += PredicateEvaluator.fold(run, options)
+        let folded = Self.fold(pattern: pattern, options)
         let regexOptions: NSRegularExpression.Options =
             options.contains(.caseInsensitive) ? [.caseInsensitive] : []
         let regex: NSRegularExpression

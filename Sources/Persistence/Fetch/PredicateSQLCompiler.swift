@@ -308,18 +308,7 @@ package struct PredicateSQLCompiler {
             do { _ = try RegexCache().regex(for: text, options: options) } catch let error as FetchPredicateError {
                 throw failure(error.message)
             }
-            var pattern = ""
-            var run = ""
-            for character in text {
-                if character.isASCII {
-                    pattern += PredicateEvaluator.fold(run, options)
-                    run = ""
-                    pattern.append(character)
-                } else {
-                    run.append(character)
-                }
-            }
-            pattern += PredicateEvaluator.fold(run, options)
+            let pattern = RegexCache.fold(pattern: text, options)
             let flags = options.contains(.caseInsensitive) ? "(?i)" : ""
             return "coalesce(regexp(\(bind(.text(flags + "\\A(?:" + pattern + ")\\z"))), \(column)), 0)"
         }

@@ -35,18 +35,7 @@ extension SQLiteStore {
         let statement = try database.cachedStatement(sql)
         var index: Int32 = 1
         for row in rows {
-            // Large values stored outside the file are written there first, as for one row.
-            let columns = try externalizing(row.columns, columns: Array(row.columns.indices), mapping: mapping)
-            try statement.bind(row.primaryKey, at: index)
-            index += 1
-            if table.hasEntityColumn {
-                try statement.bind(mapping.schema.name, at: index)
-                index += 1
-            }
-            for value in columns {
-                try statement.bind(value, at: index)
-                index += 1
-            }
+            try bindInsertedRow(mapping, primaryKey: row.primaryKey, columns: row.columns, to: statement, at: &index)
         }
         _ = try statement.step()
     }

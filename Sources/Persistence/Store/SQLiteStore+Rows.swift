@@ -46,13 +46,22 @@ extension SQLiteStore {
     /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
     ///   SQLITE_CONSTRAINT_UNIQUE).
     package func insertRow(_ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue]) throws {
-        let columns = try externalizing(columns, columns: Array(columns.indices), mapping: mapping)
-        let table = mapping.table
         let statement = try database.cachedStatement(mapping.insertSQL)
         var index: Int32 = 1
+        try bindInsertedRow(mapping, primaryKey: primaryKey, columns: columns, to: statement, at: &index)
+        _ = try statement.step()
+    }
+
+    /// Binds one inserted row's parameters from `index` on: its key, its entity (in a table
+    /// with an `_entity` column) and its columns, large values first written outside the
+    /// file.
+    func bindInsertedRow(
+        _ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue], to statement: Statement, at index: inout Int32
+    ) throws {
+        let columns = try externalizing(columns, columns: Array(columns.indices), mapping: mapping)
         try statement.bind(primaryKey, at: index)
         index += 1
-        if table.hasEntityColumn {
+        if mapping.table.hasEntityColumn {
             try statement.bind(mapping.schema.name, at: index)
             index += 1
         }
@@ -60,7 +69,6 @@ extension SQLiteStore {
             try statement.bind(value, at: index)
             index += 1
         }
-        _ = try statement.step()
     }
 
     /// Updates the given columns (by index into the table's columns) of a row.
