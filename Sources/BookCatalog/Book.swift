@@ -10,23 +10,19 @@ import Persistence
 /// `Books+Generated.swift`. `Author` is "Class Definition": entirely generated.
 ///
 /// `publishMonthID` is transient, as in Core Data's "Handling Different Data Types" sample:
-/// `year * 1000 + month` of `publishDate` (in UTC, see `Catalog.calendarTimeZone`),
-/// computed when the book is fetched and whenever `publishDate` changes, never stored.
-/// `canonicalTitle` is derived by the model (`canonical:(title)`) and computed on save.
+/// `year * 1000 + month` of `publishDate` (in UTC, see `Catalog.calendarTimeZone`), never
+/// stored. As in the sample, it is computed when first read and again after `publishDate`
+/// changes (`computedTransients`), not for every fetched book: listing books without months
+/// computes none. `canonicalTitle` is derived by the model (`canonical:(title)`) and computed
+/// on save.
 public final class Book: ManagedObject {
-    /// Computes `publishMonthID` once the stored values are loaded.
-    public override func awakeFromFetch() { updatePublishMonthID() }
+    /// `publishMonthID` is computed on demand from `publishDate`.
+    public override class var computedTransients: [String: [String]] { ["publishMonthID": ["publishDate"]] }
 
-    /// Keeps `publishMonthID` current when `publishDate` changes.
-    public override func didChangeValue(forKey key: String) {
-        if key == "publishDate" { updatePublishMonthID() }
-    }
-
-    private func updatePublishMonthID() {
-        let id = value(forKey: "publishDate", as: Date.self).map { date -> String in
-            let (year, month) = DateText.yearMonth(of: date, timeZone: Catalog.calendarTimeZone)
-            return String(year * 1000 + month)
-        }
-        try? setPrimitiveValue(id, forKey: "publishMonthID")
+    /// `publishMonthID`: `year * 1000 + month` of `publishDate` as text; nil without a date.
+    public override func computeTransientValue(forKey key: String) -> Any? {
+        guard key == "publishMonthID", let date = value(forKey: "publishDate", as: Date.self) else { return nil }
+        let (year, month) = DateText.yearMonth(of: date, timeZone: Catalog.calendarTimeZone)
+        return String(year * 1000 + month)
     }
 }

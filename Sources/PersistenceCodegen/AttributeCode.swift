@@ -24,12 +24,17 @@ struct AttributeCode {
     let emptyValue: String?
     /// Whether the property is a Swift scalar ("Use Scalar Type" on a number or Boolean).
     let isScalar: Bool
+    /// The attribute's position among its entity's properties, which the getter reads by
+    /// (the name is checked there at run time); nil to read by name.
+    let position: Int?
 
-    /// Maps an attribute of `entity`; nil for an ObjectID attribute, which holds no values.
+    /// Maps an attribute of `entity`, at `position` among the entity's properties; nil for
+    /// an ObjectID attribute, which holds no values.
     ///
     /// - Throws: `CodegenError.unsupportedType` for an Undefined attribute.
-    init?(_ attribute: AttributeDescription, entity: String) throws {
+    init?(_ attribute: AttributeDescription, entity: String, position: Int? = nil) throws {
         self.attribute = attribute
+        self.position = position
         let scalar: Bool
         switch attribute.type {
         case .integer16: (valueType, emptyValue, scalar) = ("Int16", "0", true)
@@ -65,12 +70,21 @@ struct AttributeCode {
         let key = attribute.name
         let name = SwiftName.identifier(key)
         let getter: String
+        // Getters read by position (`value(at: 5, forKey: "title", default: "")`): no hash of
+        // the name per read. Without a known position they read by name.
+        let at = position.map { "at: \($0), " } ?? ""
         if attribute.type == .transformable {
-            getter = valueType == "Any" ? "self[\"\(key)\"]" : "self[\"\(key)\"] as? \(valueType)"
+            if valueType == "Any" {
+                getter = "self[\"\(key)\"]"
+            } else if let position {
+                getter = "transformedValue(at: \(position), forKey: \"\(key)\")"
+            } else {
+                getter = "self[\"\(key)\"] as? \(valueType)"
+            }
         } else if let emptyValue, !isOptional {
-            getter = "value(forKey: \"\(key)\", default: \(emptyValue))"
+            getter = "value(\(at)forKey: \"\(key)\", default: \(emptyValue))"
         } else {
-            getter = "value(forKey: \"\(key)\")"
+            getter = "value(\(at)forKey: \"\(key)\")"
         }
         var lines = documentation.map { "    /// " + $0 }
         if attribute.isDerived {

@@ -158,6 +158,9 @@ public struct CodeGenerator: Sendable {
             classOwners[name] = entity.name
             generated.append((entity, mode))
         }
+        // Properties' positions as the frozen model will have them, for getters that read by
+        // position; getters read by name if the model does not resolve.
+        let schemas = try? EntitySchema.resolve(model.entities)
         var sections: [Section] = []
         for (entity, mode) in generated {
             let name = className(of: entity)
@@ -165,7 +168,7 @@ public struct CodeGenerator: Sendable {
                 sections.append(Section(fileName: "\(name)+Class.swift", body: classBody(entity)))
             }
             sections.append(
-                Section(fileName: "\(name)+Properties.swift", body: try propertiesBody(entity)))
+                Section(fileName: "\(name)+Properties.swift", body: try propertiesBody(entity, schemas: schemas)))
         }
         guard !generated.isEmpty else { return [] }
         sections.append(
@@ -195,14 +198,17 @@ public struct CodeGenerator: Sendable {
         return doc.joined(separator: "\n") + "\n\(kind) \(name): \(parent) {}\n"
     }
 
-    private func propertiesBody(_ entity: EntityDescription) throws -> String {
+    private func propertiesBody(_ entity: EntityDescription, schemas: [String: EntitySchema]?) throws -> String {
         let owner = className(of: entity)
         for name in entity.attributes.map(\.name) + entity.relationships.map(\.name) {
             if let problem = SwiftName.problem(with: name) {
                 throw CodegenError.unusableName(entity: entity.name, property: name, reason: problem)
             }
         }
-        let attributes = try entity.attributes.compactMap { try AttributeCode($0, entity: entity.name) }
+        let schema = schemas?[entity.name]
+        let attributes = try entity.attributes.compactMap {
+            try AttributeCode($0, entity: entity.name, position: schema?.propertyIndex[$0.name])
+        }
         let relationships = entity.relationships.map {
             RelationshipCode(
                 relationship: $0, destinationClass: className(ofEntityNamed: $0.destinationEntityName))

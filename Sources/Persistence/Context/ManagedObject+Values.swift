@@ -62,15 +62,51 @@ extension ManagedObject {
     }
 
     /// A typed attribute value; `defaultValue` when the attribute has no value or is unknown.
+    ///
+    /// Inlinable, so that the conversion to `T` is specialised in the caller's module rather
+    /// than dispatched through `T`'s metadata on every read.
+    @inlinable
     public func value<T: AttributeValueConvertible>(forKey key: String, default defaultValue: T) -> T {
-        guard let position = schema.propertyIndex[key] else { return defaultValue }
-        return T(attributeValue: attributeValue(at: position)) ?? defaultValue
+        T(attributeValue: attributeValue(forKey: key)) ?? defaultValue
     }
 
     /// A typed attribute value, or nil when it has none (or is of another type).
+    @inlinable
     public func value<T: AttributeValueConvertible>(forKey key: String, as type: T.Type = T.self) -> T? {
-        guard let position = schema.propertyIndex[key] else { return nil }
-        return T(attributeValue: attributeValue(at: position))
+        T(attributeValue: attributeValue(forKey: key))
+    }
+
+    // MARK: - Access by position
+
+    /// A typed attribute value read by position, as generated getters read it:
+    /// `value(at: 5, forKey: "title", default: "")`; `defaultValue` when the attribute has no
+    /// value.
+    ///
+    /// `position` is the attribute's position in its entity (inherited properties first, then
+    /// the entity's own, attributes before relationships at each level), which the code
+    /// generator works out from the model; `key` is its name. The name at the position is
+    /// compared with `key` (two equal short strings compare as two machine words), so a
+    /// class used with another version of the model still reads the right attribute, found
+    /// by name then. A fault fires and a stale computed transient is computed first, as for
+    /// any read.
+    @inlinable
+    public func value<T: AttributeValueConvertible>(at position: Int, forKey key: String, default defaultValue: T) -> T {
+        T(attributeValue: attributeValue(at: position, forKey: key)) ?? defaultValue
+    }
+
+    /// A typed attribute value read by position (see `value(at:forKey:default:)`), or nil
+    /// when it has none.
+    @inlinable
+    public func value<T: AttributeValueConvertible>(at position: Int, forKey key: String, as type: T.Type = T.self) -> T? {
+        T(attributeValue: attributeValue(at: position, forKey: key))
+    }
+
+    /// A transformable attribute's app value read by position (see
+    /// `value(at:forKey:default:)`), or nil when it has none or it is not a `T`.
+    @inlinable
+    public func transformedValue<T>(at position: Int, forKey key: String, as type: T.Type = T.self) -> T? {
+        guard case .transformable(let value) = attributeValue(at: position, forKey: key) else { return nil }
+        return value as? T
     }
 
     /// A transformable attribute's value decoded as `T`: the app value a named transformer
@@ -125,9 +161,26 @@ extension ManagedObject {
 
     // MARK: - Internals
 
+    /// The value of the attribute named `key`; `.null` for an unknown key or a relationship.
+    @usableFromInline
+    package func attributeValue(forKey key: String) -> AttributeValue {
+        guard let position = schema.propertyIndex[key] else { return .null }
+        return attributeValue(at: position)
+    }
+
+    /// The value of the attribute at `position` when the entity's property there is named
+    /// `key`, else of the attribute named `key` wherever it is; `.null` for an unknown key.
+    @usableFromInline
+    package func attributeValue(at position: Int, forKey key: String) -> AttributeValue {
+        let names = schema.propertyNames
+        if position >= 0, position < names.count, names[position] == key { return attributeValue(at: position) }
+        return attributeValue(forKey: key)
+    }
+
     /// The attribute value at a position, firing the fault first.
     package func attributeValue(at position: Int) -> AttributeValue {
         fireFaultIfNeeded()
+        if staleTransients != 0 { computeTransientIfStale(at: position) }
         if case .value(let v) = slots[position] { return v }
         return .null
     }
@@ -136,6 +189,7 @@ extension ManagedObject {
     package func setAttributeValue(_ value: AttributeValue, at position: Int, notify: Bool = true) {
         fireFaultIfNeeded()
         slots[position] = .value(value)
+        if transientComputation != nil { attributeDidChange(at: position) }
         if notify {
             managedObjectContext?.objectDidChange(self)
             didChangeValue(forKey: schema.properties[position].name)
@@ -205,5 +259,6 @@ extension ManagedObject {
         }
         slots[position] = .value(converted)
         if committedSlots != nil { committedSlots?[position] = .value(converted) }
+        if transientComputation != nil { attributeDidChange(at: position) }
     }
 }

@@ -55,6 +55,10 @@ open class ManagedObject {
     public package(set) var isInserted = false
     /// Whether the object is marked for deletion at the next save.
     public package(set) var isDeleted = false
+    /// The class's transients computed on demand, resolved for the entity (nil for none).
+    package let transientComputation: TransientComputation?
+    /// Computed transients to compute at their next read, as a bit mask of positions.
+    package var staleTransients: UInt64 = 0
 
     /// Creates an object; called by the context only.
     public required init(_ construction: ObjectConstruction) {
@@ -63,6 +67,7 @@ open class ManagedObject {
         managedObjectContext = construction.context
         slots = construction.slots ?? Array(repeating: .value(.null), count: construction.schema.properties.count)
         isFault = construction.isFault
+        transientComputation = construction.transientComputation
     }
 
     /// Tells the context that its registry entry is now dead, so that it sweeps only when
@@ -82,6 +87,31 @@ open class ManagedObject {
 
     /// Called at the start of a save, before derived values and validation.
     open func willSave() {}
+
+    // MARK: - Transients computed on demand
+
+    /// The transient attributes this class computes on demand, each with the attributes its
+    /// value is computed from: `["publishMonthID": ["publishDate"]]`.
+    ///
+    /// Such a transient is computed by `computeTransientValue(forKey:)` when it is first read
+    /// after the object is fetched, inserted or rolled back, and again after one of the
+    /// attributes it depends on changes, as Core Data's "Handling Different Data Types"
+    /// sample does by hand with `primitiveValue(forKey:)`. Nothing is computed for objects
+    /// whose transient is never read: fetching 100,000 books no longer computes 100,000 month
+    /// IDs. The computed value counts as fetched, not as a change; setting the transient
+    /// yourself keeps your value until a dependency changes.
+    ///
+    /// Keys that are not transient attributes of the entity are ignored, as are transients
+    /// at positions 64 and above (an entity with more than 64 properties): those are computed
+    /// as soon as the object is fetched, inserted or changed instead.
+    open class var computedTransients: [String: [String]] { [:] }
+
+    /// Computes the value of a transient listed in `computedTransients`, from the object's
+    /// other values (read them through the usual getters); nil for no value.
+    ///
+    /// The value must be of the attribute's type (a `String` for a String attribute): any
+    /// other is a programmer error, as for the subscript's setter.
+    open func computeTransientValue(forKey key: String) -> Any? { nil }
 
     // MARK: - Entity
 
@@ -111,6 +141,8 @@ public struct ObjectConstruction {
     let isFault: Bool
     /// The slots to start with (a fetched row's, see `RowDecodePlan`); nil for empty ones.
     var slots: [Slot]? = nil
+    /// The class's transients computed on demand, for the entity.
+    var transientComputation: TransientComputation? = nil
 }
 
 /// Objects added to and removed from a to-many relationship that has not been loaded.

@@ -23,6 +23,10 @@ public final class ManagedObjectContext {
     var registrySweepThreshold = ManagedObjectContext.minimumSweepThreshold
     /// Objects of this context that have gone since the last sweep (see `register(_:as:)`).
     var deadObjectCount = 0
+    /// Each entity's class and computed transients, resolved once (see `objectKind(for:)`).
+    var objectKinds: [ObjectIdentifier: ObjectKind] = [:]
+    /// The kind last made: a fetch makes many objects of one entity in a row.
+    var lastObjectKind: ObjectKind?
     /// Objects with unsaved changes, held strongly until saved or rolled back.
     var changed: [ObjectIdentifier: ManagedObject] = [:]
     private var nextTemporaryKey: UInt64 = 1
@@ -60,6 +64,7 @@ public final class ManagedObjectContext {
             }
         }
         object.isInserted = true
+        object.invalidateComputedTransients()
         register(object, as: id)
         changed[ObjectIdentifier(object)] = object
         object.awakeFromInsert()
@@ -102,6 +107,7 @@ public final class ManagedObjectContext {
             } else if let committed = object.committedSlots {
                 object.slots = committed
                 object.isDeleted = false
+                object.invalidateComputedTransients()
             }
         }
         changed.removeAll()
@@ -126,6 +132,7 @@ public final class ManagedObjectContext {
             let pending = object.changedPositions().map { ($0, object.slots[$0]) }
             fulfillFault(object, force: true)
             for (position, slot) in pending { object.slots[position] = slot }
+            object.invalidateComputedTransients()
         } else {
             changed[ObjectIdentifier(object)] = nil
             object.isDeleted = false
@@ -169,9 +176,11 @@ public final class ManagedObjectContext {
     // MARK: - Internals
 
     func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil) -> ManagedObject {
-        let type = classes[schema.name] ?? ManagedObject.self
-        return type.init(
-            ObjectConstruction(schema: schema, objectID: id, context: self, isFault: isFault, slots: slots))
+        let kind = objectKind(for: schema)
+        return kind.type.init(
+            ObjectConstruction(
+                schema: schema, objectID: id, context: self, isFault: isFault, slots: slots,
+                transientComputation: kind.transientComputation))
     }
 
     package func objectDidChange(_ object: ManagedObject) {
@@ -201,6 +210,7 @@ public final class ManagedObjectContext {
         object.slots = row.slots
         object.committedSlots = nil
         object.isFault = false
+        object.invalidateComputedTransients()
         object.awakeFromFetch()
         object.committedSlots = object.slots
     }

@@ -39,6 +39,8 @@ package final class EntitySchema: Sendable {
     package let properties: [SchemaProperty]
     /// Each property's position in `properties`, by name.
     package let propertyIndex: [String: Int]
+    /// Each property's name, by position: to check a position generated code was given.
+    package let propertyNames: [String]
     /// The entity and all its descendants, transitively (the entity first).
     package let hierarchyNames: [String]
     /// Unique constraints, the entity's own and inherited ones.
@@ -61,6 +63,7 @@ package final class EntitySchema: Sendable {
         var index: [String: Int] = [:]
         for (position, property) in properties.enumerated() { index[property.name] = position }
         self.propertyIndex = index
+        self.propertyNames = properties.map(\.name)
         self.hierarchyNames = hierarchyNames
         self.uniquenessConstraints = uniquenessConstraints
         var derivations: [(position: Int, derivation: Derivation)] = []
@@ -102,7 +105,7 @@ package final class EntitySchema: Sendable {
     ///
     /// - Throws: `ModelError` for an unknown parent or an inheritance cycle (validation
     ///   reports these first; this is the last line of defence).
-    static func resolve(_ entities: [EntityDescription]) throws -> [String: EntitySchema] {
+    package static func resolve(_ entities: [EntityDescription]) throws -> [String: EntitySchema] {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var children: [String: [String]] = [:]
         for entity in entities {
