@@ -93,16 +93,16 @@ final class AwakeningBook: ManagedObject {
         #expect(fetched.hasChanges)
     }
 
-    @Test func objectsCountTheirDeathsForTheRegistrySweep() throws {
+    @Test func objectsLeaveTheRegistryWhenTheyGo() throws {
         let (_, context) = try BookFixture.make()
         context.reset()
-        let before = context.deadObjectCount
+        #expect(context.registry.isEmpty)
         do {
             let books = try context.fetch(FetchRequest(entityName: "Book"))
             #expect(books.count == 12)
-            #expect(context.deadObjectCount == before)
+            #expect(context.registry.count == 12)
         }
-        #expect(context.deadObjectCount == before + 12)
+        #expect(context.registry.isEmpty)
     }
 
     @Test func sectionsMergeObjectsOfOneKeyEvenWhenNotSortedByIt() throws {

@@ -70,9 +70,8 @@ open class ManagedObject {
         transientComputation = construction.transientComputation
     }
 
-    /// Tells the context that its registry entry is now dead, so that it sweeps only when
-    /// there is something to sweep.
-    deinit { managedObjectContext?.deadObjectCount += 1 }
+    /// Removes the object's registry entry, which does not keep it alive.
+    deinit { managedObjectContext?.unregister(objectID, identity: ObjectIdentifier(self)) }
 
     // MARK: - Lifecycle hooks
 

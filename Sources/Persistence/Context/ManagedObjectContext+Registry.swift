@@ -1,20 +1,17 @@
 extension ManagedObjectContext {
-    /// Registers `object` under `id`, sweeping out entries whose objects are gone once the
-    /// registry has doubled since the last sweep.
+    /// Registers `object` under `id`.
     ///
-    /// Entries are weak, but each still holds its ID: without the sweep, streaming a
-    /// million books through `forEach` kept a million dead entries (about 300 bytes each)
-    /// and `books list --by-month` grew past 64 MB. Sweeping at doubling keeps the cost
-    /// amortised constant per registration.
+    /// The entry does not keep the object alive, and costs no weak reference: the object
+    /// removes it in its `deinit` (see `unregister(_:identity:)`). A weak entry per object
+    /// cost a side-table allocation, and dead entries had to be swept out: about 20% of
+    /// fetching 100,000 books went to the registry.
     func register(_ object: ManagedObject, as id: ObjectID) {
-        sweepRegistryIfNeeded()
         registry[id] = WeakObject(object)
     }
 
     /// The live object registered under `id`, or a new one from `make`, registered in the
     /// same dictionary probe: a fetch asks once per row. `isNew` tells which.
     func registeredObject(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        sweepRegistryIfNeeded()
         func claim(_ entry: inout WeakObject) -> (object: ManagedObject, isNew: Bool) {
             if let existing = entry.object { return (existing, false) }
             let object = make()
@@ -24,26 +21,38 @@ extension ManagedObjectContext {
         return claim(&registry[id, default: WeakObject()])
     }
 
-    /// Removes dead entries once the registry has doubled since the last sweep, unless
-    /// hardly any object died meanwhile (objects count their deaths in `deinit`): fetching
-    /// 100k books into an array spent 9% of its time scanning live entries.
-    private func sweepRegistryIfNeeded() {
-        guard registry.count >= registrySweepThreshold else { return }
-        if deadObjectCount * 8 >= registry.count {
-            // Remove in place: when most entries are alive, this is one scan, not a rebuilt
-            // dictionary.
-            let dead = registry.compactMap { $0.value.object == nil ? $0.key : nil }
-            for id in dead { registry.removeValue(forKey: id) }
-            deadObjectCount = 0
-        }
-        registrySweepThreshold = Swift.max(Self.minimumSweepThreshold, registry.count * 2)
+    /// Removes the entry of the object with this identity, registered under `id`, as the
+    /// object goes; an entry under `id` for another object (one that took over the row) is
+    /// left alone.
+    ///
+    /// Every path that takes an object out of the registry while it lives (delete, rollback
+    /// of an insert, a save that re-keys it, reset, a dangling fault) removes its entry
+    /// before detaching it from the context, so an entry never outlives its object.
+    func unregister(_ id: ObjectID, identity: ObjectIdentifier) {
+        guard let index = registry.index(forKey: id), registry.values[index].holds(identity) else { return }
+        registry.remove(at: index)
     }
-
-    /// The registry size below which no sweep happens.
-    static let minimumSweepThreshold = 4_096
 }
 
-extension WeakObject {
+/// A registry entry: the object, neither retained nor weakly referenced. It is valid while
+/// the entry exists, because the object removes its entry when it goes (see
+/// `ManagedObjectContext.unregister(_:identity:)`).
+struct WeakObject {
+    private var reference: Unmanaged<ManagedObject>?
+
+    /// An entry for `object`.
+    init(_ object: ManagedObject) { reference = .passUnretained(object) }
+
     /// An empty entry, filled in place by `registeredObject(for:orMake:)`.
     init() {}
+
+    /// The registered object; nil for an empty entry.
+    var object: ManagedObject? { reference?.takeUnretainedValue() }
+
+    /// Whether the entry is for the object with this identity, told without retaining the
+    /// object (its `deinit` may be running).
+    func holds(_ identity: ObjectIdentifier) -> Bool {
+        guard let reference else { return false }
+        return UInt(bitPattern: reference.toOpaque()) == UInt(bitPattern: identity)
+    }
 }

@@ -16,13 +16,9 @@ public final class ManagedObjectContext {
     public var mergePolicy: MergePolicy = .error
 
     let classes: [String: ManagedObject.Type]
-    /// Registered objects by ID: held weakly while unchanged, so memory follows what the app
-    /// keeps, not what it has fetched.
+    /// Registered objects by ID: not retained while unchanged, so memory follows what the app
+    /// keeps, not what it has fetched; an object removes its entry when it goes.
     var registry: [ObjectID: WeakObject] = [:]
-    /// The registry size at which `register(_:as:)` next sweeps out dead entries.
-    var registrySweepThreshold = ManagedObjectContext.minimumSweepThreshold
-    /// Objects of this context that have gone since the last sweep (see `register(_:as:)`).
-    var deadObjectCount = 0
     /// Each entity's class and computed transients, resolved once (see `objectKind(for:)`).
     var objectKinds: [ObjectIdentifier: ObjectKind] = [:]
     /// The kind last made: a fetch makes many objects of one entity in a row.
@@ -269,10 +265,4 @@ public final class ManagedObjectContext {
         }
         object.committedSlots = object.slots
     }
-}
-
-/// A weak reference to an object, for the context's registry.
-struct WeakObject {
-    weak var object: ManagedObject?
-    init(_ object: ManagedObject) { self.object = object }
 }

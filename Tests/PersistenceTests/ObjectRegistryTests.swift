@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import Persistence
+
+/// The context's registry: entries that neither retain nor weakly reference their objects,
+/// removed by each object as it goes.
+@Suite struct ObjectRegistryTests {
+    @Test func aDyingObjectLeavesAnotherObjectsEntryUnderItsIDAlone() throws {
+        let (_, context) = try BookFixture.make()
+        context.reset()
+        let survivor = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
+        let id = survivor.objectID
+        do {
+            // An object that was registered under the same ID and replaced (as a stale
+            // object is when an insert takes over its row) goes without touching the entry.
+            let stale = try context.object(with: try #require(try context.fetch(FetchRequest(entityName: "Author")).first).objectID)
+            context.register(stale, as: id)
+            context.register(survivor, as: id)
+            #expect(context.registry[id]?.object === survivor)
+        }
+        #expect(context.registry[id]?.object === survivor)
+        #expect(try context.object(with: id) === survivor)
+    }
+
+    @Test func savedObjectsAreFoundUnderTheirPermanentIDsAndLeaveWhenTheyGo() throws {
+        let (container, context) = try BookFixture.make()
+        var id: ObjectID?
+        do {
+            let book = try context.insertObject(forEntityName: "Book")
+            book["title"] = "Dune"
+            try context.save()
+            id = book.objectID
+            #expect(try context.object(with: book.objectID) === book)
+        }
+        let permanent = try #require(id)
+        #expect(!permanent.isTemporaryID)
+        #expect(context.registry[permanent] == nil)
+        // A new object is made for the row, from the store.
+        #expect(try context.existingObject(with: permanent)["title"] as? String == "Dune")
+        _ = container
+    }
+
+    @Test func detachedObjectsOutliveTheRegistryWithoutTouchingIt() throws {
+        let (_, context) = try BookFixture.make()
+        let books = try context.fetch(FetchRequest(entityName: "Book"))
+        let inserted = try context.insertObject(forEntityName: "Book")
+        inserted["title"] = "Unsaved"
+        context.rollback()
+        #expect(inserted.managedObjectContext == nil)
+        context.reset()
+        #expect(context.registry.isEmpty)
+        #expect(books.allSatisfy { $0.managedObjectContext == nil })
+        // Refetching makes new objects, registered again, and dropping them empties it.
+        do {
+            let again = try context.fetch(FetchRequest(entityName: "Book"))
+            #expect(again.count == books.count)
+            #expect(zip(again, books).allSatisfy { $0 !== $1 })
+            #expect(context.registry.count == books.count)
+        }
+        #expect(context.registry.isEmpty)
+    }
+}
