@@ -12,13 +12,7 @@ extension ManagedObjectContext {
     /// The live object registered under `id`, or a new one from `make`, registered in the
     /// same dictionary probe: a fetch asks once per row. `isNew` tells which.
     func registeredObject(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        func claim(_ entry: inout WeakObject) -> (object: ManagedObject, isNew: Bool) {
-            if let existing = entry.object { return (existing, false) }
-            let object = make()
-            entry = WeakObject(object)
-            return (object, true)
-        }
-        return claim(&registry[id, default: WeakObject()])
+        registry.object(for: id, orMake: make)
     }
 
     /// Removes the entry of the object with this identity, registered under `id`, as the
@@ -29,8 +23,7 @@ extension ManagedObjectContext {
     /// of an insert, a save that re-keys it, reset, a dangling fault) removes its entry
     /// before detaching it from the context, so an entry never outlives its object.
     func unregister(_ id: ObjectID, identity: ObjectIdentifier) {
-        guard let index = registry.index(forKey: id), registry.values[index].holds(identity) else { return }
-        registry.remove(at: index)
+        registry.remove(id, ifHolding: identity)
     }
 }
 

@@ -18,7 +18,7 @@ public final class ManagedObjectContext {
     let classes: [String: ManagedObject.Type]
     /// Registered objects by ID: not retained while unchanged, so memory follows what the app
     /// keeps, not what it has fetched; an object removes its entry when it goes.
-    var registry: [ObjectID: WeakObject] = [:]
+    var registry = ObjectRegistry()
     /// Each entity's class and computed transients, resolved once (see `objectKind(for:)`).
     var objectKinds: [ObjectIdentifier: ObjectKind] = [:]
     /// The kind last made: a fetch makes many objects of one entity in a row.
