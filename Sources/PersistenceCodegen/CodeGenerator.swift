@@ -211,7 +211,8 @@ public struct CodeGenerator: Sendable {
         }
         let relationships = entity.relationships.map {
             RelationshipCode(
-                relationship: $0, destinationClass: className(ofEntityNamed: $0.destinationEntityName))
+                relationship: $0, destinationClass: className(ofEntityNamed: $0.destinationEntityName),
+                position: schema?.propertyIndex[$0.name])
         }
         var parts: [String] = []
         let keys =

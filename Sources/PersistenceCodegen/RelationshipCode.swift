@@ -8,6 +8,9 @@ struct RelationshipCode {
     let relationship: RelationshipDescription
     /// The destination's class: its generated or declared class, or `ManagedObject`.
     let destinationClass: String
+    /// The relationship's position among its entity's properties, which the getter reads by
+    /// (the name is checked there at run time); nil to read by name.
+    var position: Int? = nil
 
     /// The property's declared type: `Author?`, `Set<Book>`, `[Chapter]`.
     var propertyType: String {
@@ -22,15 +25,16 @@ struct RelationshipCode {
         let plain = destinationClass == "ManagedObject"
         var lines = documentation.map { "    /// " + $0 }
         lines.append("    public var \(name): \(propertyType) {")
+        let at = position.map { "at: \($0), " } ?? ""
         if !relationship.isToMany {
             let cast = plain ? "" : " as? \(destinationClass)"
-            lines.append("        get { object(forKey: \"\(key)\")\(cast) }")
+            lines.append("        get { object(\(at)forKey: \"\(key)\")\(cast) }")
             lines.append("        set { setObject(newValue, forKey: \"\(key)\") }")
         } else {
             let objects =
                 plain
-                ? "objects(forKey: \"\(key)\")"
-                : "objects(forKey: \"\(key)\").compactMap { $0 as? \(destinationClass) }"
+                ? "objects(\(at)forKey: \"\(key)\")"
+                : "objects(\(at)forKey: \"\(key)\").compactMap { $0 as? \(destinationClass) }"
             if relationship.isOrdered {
                 lines.append("        get { \(objects) }")
                 lines.append("        set { self[\"\(key)\"] = newValue }")
