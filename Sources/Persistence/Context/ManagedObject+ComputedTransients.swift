@@ -9,14 +9,30 @@ extension ManagedObject {
     package func computeTransientIfStale(at position: Int) {
         guard position < 64, staleTransients & (1 << UInt64(position)) != 0 else { return }
         staleTransients &= ~(1 << UInt64(position))
-        guard case .attribute(let attribute) = schema.properties[position] else { return }
-        let computed: AttributeValue
-        do { computed = try AttributeValue.coerce(computeTransientValue(forKey: attribute.name), to: attribute) } catch {
+        let value = computeTransientValue(forKey: schema.propertyNames[position])
+        storeComputedValue(fastCoerce(value, at: position) ?? coerceComputed(value, at: position), at: position)
+    }
+
+    /// The common results (nil, a String for a String attribute, a Date for a Date one)
+    /// converted without `AttributeValue.coerce`, which first tries the value as an
+    /// `AttributeValue` and copies the attribute's description; nil for any other.
+    private func fastCoerce(_ value: Any?, at position: Int) -> AttributeValue? {
+        guard let value else { return .null }
+        let bit: UInt64 = 1 << UInt64(position)
+        if let computation = transientComputation {
+            if computation.stringMask & bit != 0, let string = value as? String { return .string(string) }
+            if computation.dateMask & bit != 0, let date = value as? Date { return .date(date) }
+        }
+        return nil
+    }
+
+    private func coerceComputed(_ value: Any?, at position: Int) -> AttributeValue {
+        guard case .attribute(let attribute) = schema.properties[position] else { return .null }
+        do { return try AttributeValue.coerce(value, to: attribute) } catch {
             preconditionFailure(
                 "\(schema.name).computeTransientValue(forKey: \"\(attribute.name)\") returned a value that does not fit: "
                     + error.reason)
         }
-        storeComputedValue(computed, at: position)
     }
 
     /// Marks every computed transient stale (after the values were replaced wholesale), or,
@@ -70,6 +86,9 @@ extension ManagedObject {
 package final class TransientComputation: Sendable {
     /// The computed transients at positions under 64, as a bit mask.
     let lazyMask: UInt64
+    /// Those of `lazyMask` that are String attributes, and Date attributes.
+    let stringMask: UInt64
+    let dateMask: UInt64
     /// For each property position, the lazily computed transients that depend on it.
     let lazyDependents: [UInt64]
     /// Computed transients at positions 64 and above, computed whenever a value changes.
@@ -82,6 +101,8 @@ package final class TransientComputation: Sendable {
         let declared = type.computedTransients
         guard !declared.isEmpty else { return nil }
         var lazyMask: UInt64 = 0
+        var stringMask: UInt64 = 0
+        var dateMask: UInt64 = 0
         var lazyDependents = [UInt64](repeating: 0, count: schema.properties.count)
         var eagerPositions: [Int] = []
         var eagerDependents = [[Int]](repeating: [], count: schema.properties.count)
@@ -92,6 +113,8 @@ package final class TransientComputation: Sendable {
             let sources = dependencies.compactMap { schema.propertyIndex[$0] }
             if position < 64 {
                 lazyMask |= 1 << UInt64(position)
+                if attribute.type == .string { stringMask |= 1 << UInt64(position) }
+                if attribute.type == .date { dateMask |= 1 << UInt64(position) }
                 for source in sources { lazyDependents[source] |= 1 << UInt64(position) }
             } else {
                 eagerPositions.append(position)
@@ -100,6 +123,8 @@ package final class TransientComputation: Sendable {
         }
         guard lazyMask != 0 || !eagerPositions.isEmpty else { return nil }
         self.lazyMask = lazyMask
+        self.stringMask = stringMask
+        self.dateMask = dateMask
         self.lazyDependents = lazyDependents
         self.eagerPositions = eagerPositions
         self.eagerDependents = eagerDependents
