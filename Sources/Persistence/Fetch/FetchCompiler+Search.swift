@@ -172,7 +172,7 @@ extension FetchCompiler {
 
     /// `SELECT … AS "id"`: the primary keys of the fetched table's rows whose attribute
     /// matches `?` in its index, through the to-one steps.
-    private func indexLookup(_ path: SearchPath) -> String {
+    func indexLookup(_ path: SearchPath) -> String {
         let fts = sqlIdentifier(path.index.name)
         let match = "FROM \(fts) WHERE \(fts).\(sqlIdentifier(path.column.name)) MATCH ?"
         guard !path.steps.isEmpty else { return "SELECT rowid AS \"id\" " + match }

@@ -62,17 +62,17 @@ package struct RankedSearchPlanner {
         var tier = 0
         var better: [Int64] = []
         var tried: Set<String> = []
-        for candidate in [3, 2, 1] {
-            guard let rows = try indexCompiler.searchTierRows(text, keyPaths: request.searchKeyPaths, below: candidate)
+        tiers: for candidate in [3, 2, 1] {
+            guard let sets = try indexCompiler.searchTierRows(text, keyPaths: request.searchKeyPaths, below: candidate)
             else { continue }
-            let key = rows.sql + "\u{0}" + rows.arguments.map { $0.textValue ?? "" }.joined(separator: "\u{0}")
-            guard tried.insert(key).inserted else { continue }
-            let found = try store.database.query(
-                "SELECT \"id\" FROM (\(rows.sql)) LIMIT ?", rows.arguments + [.integer(Int64(Self.tierRowLimit + 1))])
-            if found.count <= Self.tierRowLimit {
-                tier = candidate
-                better = found.compactMap { $0.first?.int64Value }
-                break
+            for lookups in sets {
+                let key = lookups.map { $0.sql + "\u{0}" + ($0.arguments.first?.textValue ?? "") }.joined(separator: "\u{0}")
+                guard tried.insert(key).inserted else { continue }
+                if let rows = try read(lookups) {
+                    tier = candidate
+                    better = rows
+                    break tiers
+                }
             }
         }
 
@@ -110,6 +110,21 @@ package struct RankedSearchPlanner {
     }
 
     // MARK: - Internals
+
+    /// The primary keys the lookups find together, or nil past ``tierRowLimit``: each
+    /// lookup streams and stops at what is left of the limit (a lookup that reaches it may
+    /// have more rows, so that is a nil too).
+    private func read(_ lookups: [SearchLookup]) throws -> [Int64]? {
+        var keys: Set<Int64> = []
+        for lookup in lookups {
+            let left = Self.tierRowLimit + 1 - keys.count
+            let rows = try store.database.query(
+                "SELECT \"id\" FROM (\(lookup.sql)) LIMIT ?", lookup.arguments + [.integer(Int64(left))])
+            if rows.count >= left { return nil }
+            for row in rows { if let key = row.first?.int64Value { keys.insert(key) } }
+        }
+        return keys.sorted()
+    }
 
     /// Whether the walk reads rows in the request's order from an index: no sort key (the
     /// table's own order), or a first sort key that is a column of the table leading a
