@@ -122,8 +122,6 @@ import Testing
         ("a type change", Attribute("pages", .string), "Book.pages", "its type changes from Integer 32 to String"),
         ("a new required attribute without default", Attribute("isbn", .string, optional: false), "Book.isbn",
          "the new attribute is required but has no default value"),
-        ("optional to required without default", Attribute("pages", .integer32, optional: false), "Book.pages",
-         "it becomes required but has no default value"),
     ])
     func whatCannotBeInferredIsRefusedBeforeTheStoreIsTouched(
         _ change: String, _ attribute: Attribute, _ subject: String, _ reason: String

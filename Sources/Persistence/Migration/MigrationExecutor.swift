@@ -22,6 +22,9 @@ struct MigrationExecutor {
     let destinationSchema: StoreSchema
     /// The tables the store had before the migration.
     let existingTables: Set<String>
+    /// The store's files of external data, for values re-encoded in files; nil for an
+    /// in-memory database.
+    var files: MigrationFiles?
 
     init(plan: MigrationPlan, database: Database) throws {
         self.plan = plan
@@ -47,6 +50,8 @@ struct MigrationExecutor {
                 try copyRows(into: table)
             }
             for table in destinationSchema.joinTables { try copyLinks(into: table) }
+            try checkRequiredValues()
+            try reencodeTransformedValues()
             for table in sourceTableNames {
                 try database.execute("DROP TABLE \(sqlIdentifier(Self.aside(table)))")
             }
@@ -59,6 +64,7 @@ struct MigrationExecutor {
             try checkUniqueness()
             try createIndexes(unique: true)
         } else {
+            try reencodeTransformedValues()
             try dropStaleIndexes()
             try checkUniqueness()
             try createIndexes(unique: false)
@@ -357,14 +363,6 @@ struct MigrationExecutor {
                     reason: "existing objects violate the uniqueness constraint (\(keys.joined(separator: ", "))): "
                         + groups.joined(separator: "; "))
             }
-        }
-    }
-
-    private static func show(_ value: SQLiteValue) -> String {
-        switch value {
-        case .text(let t): return "'\(t)'"
-        case .null: return "nil"
-        default: return value.jsonText
         }
     }
 

@@ -73,13 +73,19 @@ public struct StoreMigrator {
     ///   for a file SQLite cannot open.
     public func plans() throws -> [MigrationPlan] {
         let stored = try Self.storedVersionHashes(at: storeURL.path)
+        let recorded = try Self.storedModelVersion(at: storeURL.path)
         do {
             if stored == destination.entityVersionHashesByName.mapValues(\.hexString) {
+                // Value transformers are not part of version hashes: a version may change one
+                // alone, which the version the store records tells.
+                if let plan = try Self.transformerPlan(from: recorded, to: destination, versions: versions) {
+                    return [plan]
+                }
                 // Indexes are not part of version hashes: a version may add or drop one alone.
                 let existing = try Self.storedIndexNames(at: storeURL.path, tables: Set(stored.keys))
                 return try MigrationPlan.indexSync(for: destination, existing: existing).map { [$0] } ?? []
             }
-            return try Self.plans(from: stored, to: destination, versions: versions)
+            return try Self.plans(from: stored, to: destination, versions: versions, recordedVersion: recorded)
         } catch var error as MigrationError {
             error.path = storeURL.path
             throw error
@@ -96,6 +102,7 @@ public struct StoreMigrator {
         let plans = try self.plans()
         guard !plans.isEmpty else { return [] }
         let path = storeURL.path
+        try Self.checkTransformers(of: plans, path: path)
         let database = try Database(path: path, mode: .mustExist, busyTimeout: busyTimeout)
         defer { try? database.close() }
         // Everything in the WAL must be in the file before it is copied.
@@ -109,7 +116,7 @@ public struct StoreMigrator {
         let backup = Self.backupURL(for: storeURL)
         try Self.copy(path, to: backup)
         do {
-            try Self.run(plans, on: database)
+            try Self.run(plans, on: database, storePath: path)
         } catch var error as MigrationError {
             try? FileManager.default.removeItem(at: backup)
             error.path = path
@@ -130,6 +137,7 @@ public struct StoreMigrator {
     public func dryRun() throws -> [MigrationPlan] {
         let plans = try self.plans()
         guard !plans.isEmpty else { return [] }
+        try Self.checkTransformers(of: plans, path: storeURL.path)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("persistence-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -142,7 +150,8 @@ public struct StoreMigrator {
         let database = try Database(path: copy.path, mode: .mustExist)
         defer { try? database.close() }
         do {
-            try Self.run(plans, on: database)
+            // Files of external data are read from the store's folder, written to the copy's.
+            try Self.run(plans, on: database, storePath: storeURL.path)
         } catch var error as MigrationError {
             error.path = storeURL.path
             throw error
@@ -152,16 +161,22 @@ public struct StoreMigrator {
 
     // MARK: - Internals
 
-    /// The plans from the version whose hashes are `stored` to `destination`.
+    /// The plans from the version whose hashes are `stored` to `destination`. Of several
+    /// versions with those hashes, the one named `recordedVersion` (the version the store
+    /// records) is the source, else the last.
     package static func plans(
-        from stored: [String: String], to destination: ManagedObjectModel, versions: [ManagedObjectModel]
+        from stored: [String: String], to destination: ManagedObjectModel, versions: [ManagedObjectModel],
+        recordedVersion: String? = nil
     ) throws -> [MigrationPlan] {
         func hashes(_ model: ManagedObjectModel) -> [String: String] {
             model.entityVersionHashesByName.mapValues(\.hexString)
         }
         let target = hashes(destination)
         if stored == target { return [] }  // (index-only differences: see `plans()`)
-        guard let sourceIndex = versions.lastIndex(where: { hashes($0) == stored }) else {
+        let recordedIndex = recordedVersion.flatMap { name in
+            versions.lastIndex { $0.versionIdentifier == name && hashes($0) == stored }
+        }
+        guard let sourceIndex = recordedIndex ?? versions.lastIndex(where: { hashes($0) == stored }) else {
             let names = versions.map { $0.versionIdentifier ?? "?" }
             throw MigrationError(
                 .unknownSourceModel,
@@ -181,15 +196,61 @@ public struct StoreMigrator {
         return try zip(chain, chain.dropFirst()).map { try MigrationPlan.infer(from: $0, to: $1) }
     }
 
-    /// Runs the plans in one immediate transaction on `database`.
-    package static func run(_ plans: [MigrationPlan], on database: Database) throws {
+    /// Runs the plans in one immediate transaction on `database`. Values kept in files of
+    /// external data are read beside `storePath` (default: the database's own path).
+    package static func run(_ plans: [MigrationPlan], on database: Database, storePath: String? = nil) throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
         try DecimalAggregate.register(on: database)
         try database.execute("PRAGMA legacy_alter_table = ON")
         defer { try? database.execute("PRAGMA legacy_alter_table = OFF") }
-        try database.inTransaction(.immediate) {
-            for plan in plans { try MigrationExecutor(plan: plan, database: database).run() }
+        let files = database.path.flatMap { path in
+            plans.last.map {
+                MigrationFiles(storePath: storePath ?? path, databasePath: path, schema: StoreSchema(model: $0.destination))
+            }
         }
+        func migrate() throws {
+            try database.inTransaction(.immediate) {
+                for plan in plans {
+                    var executor = try MigrationExecutor(plan: plan, database: database)
+                    executor.files = files
+                    try executor.run()
+                }
+                try files?.prepareToCommit()
+            }
+        }
+        if let files { try files.transaction(migrate) } else { try migrate() }
+    }
+
+    /// Refuses, before anything is touched, plans that change a value transformer that is
+    /// not registered.
+    private static func checkTransformers(of plans: [MigrationPlan], path: String) throws {
+        do {
+            for plan in plans { _ = try plan.transformerChanges() }
+        } catch var error as MigrationError {
+            error.path = path
+            throw error
+        }
+    }
+
+    /// For a store whose version hashes are the destination's: the plan from the version
+    /// the store records, when that is another of `versions` and a value transformer
+    /// changed since; nil otherwise.
+    package static func transformerPlan(
+        from recorded: String?, to destination: ManagedObjectModel, versions: [ManagedObjectModel]
+    ) throws -> MigrationPlan? {
+        guard let recorded, recorded != destination.versionIdentifier,
+            let writer = versions.last(where: { $0.versionIdentifier == recorded }),
+            writer.entityVersionHashesByName == destination.entityVersionHashesByName
+        else { return nil }
+        let plan = try MigrationPlan.infer(from: writer, to: destination)
+        return plan.steps.contains { $0.kind == .changeTransformer } ? plan : nil
+    }
+
+    /// The model version a store records (`modelVersion`), if any.
+    package static func storedModelVersion(at path: String) throws -> String? {
+        let database = try Database(path: path, mode: .readOnly)
+        defer { try? database.close() }
+        return try database.scalar("SELECT value FROM _metadata WHERE key = 'modelVersion'").textValue
     }
 
     /// The version hashes a store records, by entity name.
