@@ -142,6 +142,50 @@ import Testing
         ])
     }
 
+    /// A to-one made required: as for an attribute, refused only when an object has no
+    /// destination (a reference to an object that is gone counts as none).
+    @Test func aToOneMadeRequiredIsRefusedOnlyWhenAnObjectHasNoDestination() throws {
+        func model(_ version: String, optional: Bool) -> ManagedObjectModel {
+            ManagedObjectModel(versionIdentifier: version) {
+                Entity("Author") {
+                    Attribute("name", .string)
+                    Relationship("books", to: "Book", inverse: "author", toMany: true)
+                }
+                Entity("Book") {
+                    Attribute("title", .string)
+                    Relationship("author", to: "Author", inverse: "books", optional: optional)
+                }
+            }
+        }
+        let v1 = model("1", optional: true), v2 = model("2", optional: false)
+        let plan = try MigrationPlan.infer(from: v1, to: v2)
+        #expect(plan.steps.map(\.description) == ["Book.author: becomes required (refused if an object has no destination)"])
+        #expect(try MigrationPlan.infer(from: v2.copy(), to: v1.copy()).steps.map(\.kind) == [.makeOptional])
+
+        for orphans in [0, 1] {
+            let store = TemporaryStore()
+            defer { removeBackup(store) }
+            let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
+            let author = try context.make("Author", "Borges")
+            for title in ["Ficciones", "El Aleph"] { try context.make("Book", title).setObject(author, forKey: "author") }
+            if orphans > 0 { _ = try context.make("Book", "Anonymous") }
+            try context.save()
+            try context.store.close()
+            let before = try Data(contentsOf: store.url)
+            let migrator = StoreMigrator(storeURL: store.url, destination: v2.copy(), versions: [v1.copy()])
+            if orphans == 0 {
+                try migrator.migrate()
+                #expect(try store.rows("SELECT count(*) FROM Book WHERE author IS NOT NULL")[0][0].int64Value == 2)
+            } else {
+                let error = try #require(throws: MigrationError.self) { try migrator.migrate() }
+                #expect(error.kind == .invalidData)
+                #expect(error.description.contains("(Book.author): the relationship becomes required, but 1 Book "
+                    + "object has no destination (3 (title = 'Anonymous')); give those objects a destination"), "\(error)")
+                #expect(try Data(contentsOf: store.url) == before)
+            }
+        }
+    }
+
     // MARK: - Helpers
 
     func fill(_ store: TemporaryStore, _ model: ManagedObjectModel, _ entity: String, _ rows: [[String: Any?]]) throws {

@@ -1,21 +1,32 @@
-/// Optional → required without a default value: as in Core Data, the migration fails only
-/// when an object has no value. The check runs on the rebuilt tables inside the migration's
-/// transaction, so a refusal rolls everything back and the store is as it was.
+/// Optional → required without a default value (an attribute, or a to-one relationship): as
+/// in Core Data, the migration fails only when an object has no value. The check runs on
+/// the rebuilt tables inside the migration's transaction, after dangling references are
+/// cleared, so a refusal rolls everything back and the store is as it was.
 extension MigrationExecutor {
     /// How many objects a refusal names by key (and identifying value) before "…".
     static let objectsNamed = 5
 
     /// Refuses, naming how many and which, objects that have no value for an attribute
-    /// that becomes required and has no default value.
+    /// that becomes required and has no default value, or no destination for a to-one
+    /// relationship that becomes required.
     ///
     /// - Throws: `MigrationError` (`.invalidData`) naming entity, attribute, the number of
     ///   objects without a value, and the first few by key and identifying value.
     func checkRequiredValues() throws {
         for step in plan.steps where step.kind == .makeRequired {
             guard let property = step.property, let mapping = destinationSchema.entities[step.entity],
-                let attribute = mapping.schema.attribute(named: property), !attribute.isOptional,
-                attribute.defaultValue == nil, mapping.table.column(named: property) != nil
+                mapping.table.column(named: property) != nil
             else { continue }
+            let missing: String
+            if let attribute = mapping.schema.attribute(named: property) {
+                guard !attribute.isOptional, attribute.defaultValue == nil else { continue }
+                missing = "it becomes required and has no default value, but"
+            } else if let relationship = mapping.schema.relationship(named: property) {
+                guard !relationship.isOptional, !relationship.isToMany else { continue }
+                missing = "the relationship becomes required, but"
+            } else {
+                continue
+            }
             let table = sqlIdentifier(mapping.table.name)
             var conditions = ["\(sqlIdentifier(property)) IS NULL"]
             if mapping.table.hasEntityColumn {
@@ -36,11 +47,14 @@ extension MigrationExecutor {
             }
             if count > Int64(rows.count) { named.append("…") }
             let objects = count == 1 ? "1 \(step.entity) object has" : "\(count) \(step.entity) objects have"
+            let isAttribute = mapping.schema.attribute(named: property) != nil
             throw MigrationError(
                 .invalidData, entity: step.entity, property: property,
-                reason: "it becomes required and has no default value, but \(objects) no value "
-                    + "(\(named.joined(separator: ", "))); give it a default value in the new model, or "
-                    + "give those objects a value before migrating")
+                reason: "\(missing) \(objects) no \(isAttribute ? "value" : "destination") "
+                    + "(\(named.joined(separator: ", ")))"
+                    + (isAttribute
+                        ? "; give it a default value in the new model, or give those objects a value before migrating"
+                        : "; give those objects a destination before migrating, or keep it optional"))
         }
     }
 

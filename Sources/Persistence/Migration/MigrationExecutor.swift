@@ -50,7 +50,6 @@ struct MigrationExecutor {
                 try copyRows(into: table)
             }
             for table in destinationSchema.joinTables { try copyLinks(into: table) }
-            try checkRequiredValues()
             try reencodeTransformedValues()
             for table in sourceTableNames {
                 try database.execute("DROP TABLE \(sqlIdentifier(Self.aside(table)))")
@@ -59,6 +58,7 @@ struct MigrationExecutor {
             // inverse's column) and clearing dangling keys use them.
             try createIndexes(unique: false)
             try clearDanglingReferences()
+            try checkRequiredValues()
             try renamePrimaryKeyCounters()
             try MigrationDerivations(plan: plan, database: database, schema: destinationSchema).recompute()
             try checkUniqueness()

@@ -332,6 +332,15 @@ struct MigrationInference {
                 detail: relationship.isTransient ? "becomes transient: its links will be deleted" : "becomes stored; it starts empty",
                 losesData: relationship.isTransient))
         }
+        if was.isOptional, !relationship.isOptional, !relationship.isToMany, !relationship.isTransient {
+            // As an attribute without default: refused only if an object has no destination
+            // (`MigrationExecutor.checkRequiredValues`).
+            steps.append(MigrationStep(
+                .makeRequired, entity: entity, property: name,
+                detail: "becomes required (refused if an object has no destination)"))
+        } else if !was.isOptional, relationship.isOptional {
+            steps.append(MigrationStep(.makeOptional, entity: entity, property: name, detail: "becomes optional"))
+        }
         if was.isToMany != relationship.isToMany {
             steps.append(MigrationStep(
                 .changeCardinality, entity: entity, property: name,
