@@ -210,6 +210,7 @@ public struct StoreMigrator {
         }
         func migrate() throws {
             try database.inTransaction(.immediate) {
+                guard try isStillAtSource(of: plans, database) else { return }
                 for plan in plans {
                     var executor = try MigrationExecutor(plan: plan, database: database)
                     executor.files = files
@@ -219,6 +220,46 @@ public struct StoreMigrator {
             }
         }
         if let files { try files.transaction(migrate) } else { try migrate() }
+    }
+
+    /// Whether the store, now that the migration holds the write lock, is still at the
+    /// plans' source version: the plans were inferred before the lock, and another
+    /// connection may have migrated it since. False when it is at the destination already
+    /// (nothing to do: running the plans again would treat values written since as
+    /// missing).
+    ///
+    /// - Throws: `MigrationError` (`.unknownSourceModel`) when it is at neither.
+    private static func isStillAtSource(of plans: [MigrationPlan], _ database: Database) throws -> Bool {
+        guard let first = plans.first, let last = plans.last else { return false }
+        let stored = try versionHashes(in: database)
+        let source = first.source.entityVersionHashesByName.mapValues(\.hexString)
+        let destination = last.destination.entityVersionHashesByName.mapValues(\.hexString)
+        if stored == source {
+            // Equal hashes (a value transformer change): the version recorded tells.
+            if source == destination, let version = last.destination.versionIdentifier,
+                version != first.source.versionIdentifier,
+                try database.scalar("SELECT value FROM _metadata WHERE key = 'modelVersion'").textValue == version
+            {
+                return false
+            }
+            return true
+        }
+        if stored == destination { return false }
+        throw MigrationError(
+            .unknownSourceModel,
+            reason: "its version hashes changed while the migration waited for it (another connection "
+                + "migrated it to a version other than \(last.destinationVersionName))")
+    }
+
+    /// The version hashes recorded in an open store's `_metadata`, by entity name.
+    private static func versionHashes(in database: Database) throws -> [String: String] {
+        var stored: [String: String] = [:]
+        for row in try database.query("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%'") {
+            if let key = row[0].textValue, let value = row[1].textValue {
+                stored[String(key.dropFirst("versionHash.".count))] = value
+            }
+        }
+        return stored
     }
 
     /// Refuses, before anything is touched, plans that change a value transformer that is
@@ -261,13 +302,7 @@ public struct StoreMigrator {
         guard tables.contains("_metadata"),
             try database.scalar("SELECT value FROM _metadata WHERE key = 'format'").textValue == SQLiteStore.formatName
         else { throw StoreError.notAPersistenceStore(path: path) }
-        var stored: [String: String] = [:]
-        for row in try database.query("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%'") {
-            if let key = row[0].textValue, let value = row[1].textValue {
-                stored[String(key.dropFirst("versionHash.".count))] = value
-            }
-        }
-        return stored
+        return try versionHashes(in: database)
     }
 
     /// The names of the indexes a store keeps on the given tables (not SQLite's own).
