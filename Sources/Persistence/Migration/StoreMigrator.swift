@@ -19,7 +19,9 @@ import Foundation
 ///
 /// **Safety.** Before migrating, the WAL is checkpointed into the store file and the file
 /// is copied aside to `<store>.pre-migration` (see `backupURL(for:)`; an older copy is
-/// replaced), so a user can always go back by copying it over the store. The migration
+/// replaced), with hard links to its external-data files in the copy's own folder
+/// (`.<store>.pre-migration_SUPPORT`), so a user can always go back: open the copy, or copy
+/// it and its folder over the store and the store's folder. The migration
 /// then runs in one transaction: a failure mid-way (a uniqueness constraint that existing
 /// objects violate, a to-many becoming to-one where an object has several destinations,
 /// an I/O error) rolls it back, leaving the store exactly as it was, and removes the copy.
@@ -116,13 +118,14 @@ public struct StoreMigrator {
         let backup = Self.backupURL(for: storeURL)
         try Self.copy(path, to: backup)
         do {
+            try Self.backUpExternalData(of: storeURL)
             try Self.run(plans, on: database, storePath: path)
         } catch var error as MigrationError {
-            try? FileManager.default.removeItem(at: backup)
+            Self.removeBackup(of: storeURL)
             error.path = path
             throw error
         } catch {
-            try? FileManager.default.removeItem(at: backup)
+            Self.removeBackup(of: storeURL)
             throw error
         }
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
