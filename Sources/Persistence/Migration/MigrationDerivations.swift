@@ -4,7 +4,9 @@ import Foundation
 /// rules as a save (`DerivedValues`): the canonical, lowercase and uppercase forms of a
 /// string, a value through to-one key paths, and `@count` / `@sum` over a to-many stored
 /// through its to-one inverse. `now()` is set, to the time of the migration, only for a
-/// newly added attribute and only where it has no value.
+/// newly added attribute and only where it has no value. As in a save, an integer sum past
+/// `Int64` goes on exactly as a decimal, and a value its attribute cannot hold refuses the
+/// migration (`MigrationError.invalidData`, naming the object) instead of being stored.
 struct MigrationDerivations {
     let plan: MigrationPlan
     let database: Database

@@ -6,11 +6,14 @@ import Foundation
 /// (`_migrating_<name>`) and their indexes dropped; the destination schema's tables are
 /// created under their own names; rows are copied with one `INSERT … SELECT` per table that
 /// maps each column to its source column (renamed, defaulted, or read through an inverse
-/// for a relationship whose side moved); the old tables are dropped. Then dangling to-one
-/// references are cleared, primary-key counters follow renamed tables, derived attributes
-/// are recomputed, uniqueness constraints are checked (refusing, with the rows, when
-/// existing objects violate one), and the destination's indexes are created. Objects keep
-/// their primary keys.
+/// for a relationship whose side moved); values whose value transformer changed are
+/// re-encoded; the old tables are dropped. Then dangling to-one references are cleared,
+/// attributes and to-ones made required without a default are checked (refusing, naming
+/// the objects, when one has no value), primary-key counters follow renamed tables,
+/// derived attributes are recomputed (refusing a value that does not fit), uniqueness
+/// constraints are checked (refusing, with the rows, when existing objects violate one),
+/// and the destination's indexes are created. Objects keep their primary keys. A plan that
+/// keeps the tables only re-encodes values and brings the indexes in line.
 ///
 /// Tables that are not entity tables (join tables, search indexes) are left as they are
 /// when they already exist, and created when the destination schema has them and the store
