@@ -146,9 +146,25 @@ import Testing
         #expect(error.kind == .invalidData)
         #expect(error.description.contains(
             "(Item.payload): Item 2 holds bytes that the old transformer '\(names.old)' can't decode"), "\(error)")
+        #expect(error.description.contains("and the new one can't either;"), "\(error)")
         #expect(error.description.hasSuffix("the migration was rolled back and the store is as it was"))
         #expect(try Data(contentsOf: store.url) == before)
         #expect(try Self.payloads(store)[0] == "\(names.old):red")
+    }
+
+    /// A store opened with the new model without migration (equal hashes) holds values of
+    /// both encodings: those the new transformer already reads are kept as they are.
+    @Test func valuesAlreadyInTheNewEncodingAreKept() throws {
+        let names = Names()
+        names.register(names.old, names.new)
+        let v1 = Self.model("1", transformer: names.old), v2 = Self.model("2", transformer: names.new)
+        let store = TemporaryStore()
+        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
+        try Self.fill(store, v1, ["red"])
+        try Self.fill(store, v2.copy(), ["blue"])
+        #expect(try Self.payloads(store) == ["\(names.old):red", "\(names.new):blue"])
+        try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1, v2]).migrate()
+        #expect(try Self.payloads(store) == ["\(names.new):red", "\(names.new):blue"])
     }
 
     /// A value kept in a file beside the store gets a new file with the new bytes; a dry run

@@ -17,6 +17,8 @@ struct MigrationTransformerChange {
     let oldName: String?
     /// The old transformer, when the old side names one.
     private let oldTransformer: (any ValueTransforming)?
+    /// The new transformer, when the new side names one.
+    private let newTransformer: (any ValueTransforming)?
 
     /// The change a `changeTransformer` step stands for, or nil for another step.
     ///
@@ -43,22 +45,26 @@ struct MigrationTransformerChange {
         self.attribute = attribute
         self.oldName = was.valueTransformerName
         self.oldTransformer = was.valueTransformerName.flatMap { ValueTransformers.transformer(forName: $0) }
+        self.newTransformer = attribute.valueTransformerName.flatMap { ValueTransformers.transformer(forName: $0) }
     }
 
     /// The bytes the new transformer makes of the value the old one reads from `data`, the
-    /// stored bytes of the object with primary key `key`.
+    /// stored bytes of the object with primary key `key`. Bytes the old transformer can't
+    /// decode but the new one can are kept as they are: a store opened with the new model
+    /// without migration (equal version hashes) holds values written with it.
     ///
-    /// - Throws: `MigrationError` (`.invalidData`) naming the object when the old
-    ///   transformer cannot decode the bytes or the new one cannot encode the value.
+    /// - Throws: `MigrationError` (`.invalidData`) naming the object when neither
+    ///   transformer can decode the bytes or the new one cannot encode the value.
     func reencode(_ data: Data, key: Int64) throws -> Data {
         let value: Any
         do {
             value = try oldTransformer?.reverseTransformedValue(data) ?? data
         } catch {
+            if let newTransformer, (try? newTransformer.reverseTransformedValue(data)) != nil { return data }
             throw MigrationError(
                 .invalidData, entity: entity, property: attribute.name,
                 reason: "\(entity) \(key) holds bytes that the old transformer '\(oldName ?? "")' can't decode "
-                    + "(\(error))")
+                    + "(\(error))" + (newTransformer == nil ? "" : " and the new one can't either"))
         }
         do {
             guard case .blob(let bytes) = try RowCodec.encode(.transformable(value), for: attribute, entity: entity) else {
