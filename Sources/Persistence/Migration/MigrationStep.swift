@@ -19,10 +19,10 @@ public struct MigrationStep: Sendable, Hashable, CustomStringConvertible {
         case removeAttribute
         /// An attribute renamed through its renaming identifier; its values are kept.
         case renameAttribute
-        /// An optional attribute made required: existing nils get the default value; without
-        /// one, the migration is refused if an object has no value.
+        /// An optional attribute or to-one made required: existing nils get the attribute's
+        /// default value; without one, the migration is refused if an object has no value.
         case makeRequired
-        /// A required attribute made optional.
+        /// A required attribute or relationship made optional.
         case makeOptional
         /// An integer attribute widened (Integer 16 → 32 → 64); values are kept.
         case widenType
