@@ -69,4 +69,58 @@ import Testing
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(left == [".Books.sqlite_SUPPORT", "Books.sqlite"], "\(left)")
     }
+
+    /// A commit by another connection between the copy and the migration's write lock
+    /// makes the copy stale (and a commit's checkpoint could tear it): the store is copied
+    /// again, so the copy holds what the migration started from.
+    @Test func aWriteAfterTheCopyMakesItCopyAgain() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Book") { Attribute("title", .string) } }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Book") { Attribute("heading", .string, renamingIdentifier: "title") }
+        }
+        let store = TemporaryStore()
+        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
+        do {
+            let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
+            try context.insertObject(forEntityName: "Book")["title"] = "A"
+            try context.save()
+            try context.store.close()
+        }
+        final class Writes { var count = 0 }
+        let writes = Writes()
+        var migrator = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
+        migrator.afterCopyingAside = {
+            writes.count += 1
+            guard writes.count == 1 else { return }
+            let other = try Database(path: store.url.path, mode: .mustExist)
+            try other.execute("INSERT INTO Book (_id, title) VALUES (2, 'written between')")
+            try other.close()
+        }
+        try migrator.migrate()
+        #expect(writes.count == 2)
+        #expect(try store.rows("SELECT heading FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
+        let backup = try Database(path: StoreMigrator.backupURL(for: store.url).path, mode: .readOnly)
+        #expect(try backup.query("SELECT title FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
+        try backup.close()
+
+        // Writes every time: refused after the last attempt, the store as it was.
+        let again = TemporaryStore()
+        do {
+            let context = try PersistentContainer(model: v1.copy(), storeURL: again.url).viewContext
+            try context.insertObject(forEntityName: "Book")["title"] = "A"
+            try context.save()
+            try context.store.close()
+        }
+        var busy = StoreMigrator(storeURL: again.url, destination: v2, versions: [v1])
+        busy.afterCopyingAside = {
+            let other = try Database(path: again.url.path, mode: .mustExist)
+            try other.execute("INSERT INTO Book (title) VALUES ('more')")
+            try other.close()
+        }
+        let error = try #require(throws: MigrationError.self) { try busy.migrate() }
+        #expect(error.kind == .backupFailed)
+        #expect(error.description.contains("other connections wrote to it every time it was copied aside (3 times)"))
+        #expect(!FileManager.default.fileExists(atPath: StoreMigrator.backupURL(for: again.url).path))
+        #expect(try again.rows("SELECT title FROM Book WHERE title IS NOT NULL").count == 4)
+    }
 }

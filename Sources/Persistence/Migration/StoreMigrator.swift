@@ -36,6 +36,9 @@ public struct StoreMigrator {
     /// How long to wait, in seconds, for other connections' locks (and for readers to let
     /// the write-ahead log be checkpointed) before giving up.
     public var busyTimeout: Double = 10
+    /// Runs after the store is copied aside and before the migration takes the write lock
+    /// (tests use it to write from another connection in between).
+    package var afterCopyingAside: (() throws -> Void)?
 
     /// A migrator to `destination`, for a store written with one of `versions` (oldest first;
     /// `destination` may be among them).
@@ -107,6 +110,49 @@ public struct StoreMigrator {
         try Self.checkTransformers(of: plans, path: path)
         let database = try Database(path: path, mode: .mustExist, busyTimeout: busyTimeout)
         defer { try? database.close() }
+        // The copy is the store the migration starts from only if no other connection
+        // commits between the checkpoint and the migration's write lock (a commit can even
+        // checkpoint into the file while it is being copied): when one does, copy again.
+        var attempt = 1
+        while true {
+            let dataVersion = try database.scalar("PRAGMA data_version")
+            try copyAside(database)
+            do {
+                try afterCopyingAside?()
+                try Self.run(plans, on: database, storePath: path, unchangedSince: dataVersion)
+                break
+            } catch is StaleCopy where attempt < Self.copyAttempts {
+                attempt += 1
+            } catch is StaleCopy {
+                Self.removeBackup(of: storeURL)
+                throw MigrationError(
+                    .backupFailed, reason: "other connections wrote to it every time it was copied aside "
+                        + "(\(attempt) times); retry when they are done", path: path)
+            } catch var error as MigrationError {
+                Self.removeBackup(of: storeURL)
+                error.path = path
+                throw error
+            } catch {
+                Self.removeBackup(of: storeURL)
+                throw error
+            }
+        }
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return plans
+    }
+
+    /// How many times `migrate()` copies the store aside when other connections keep
+    /// writing to it meanwhile.
+    static let copyAttempts = 3
+
+    /// Thrown inside the migration's transaction when another connection committed since
+    /// the store was copied aside.
+    private struct StaleCopy: Error {}
+
+    /// Checkpoints the WAL into the store file and copies the file (and its external data
+    /// files) aside.
+    private func copyAside(_ database: Database) throws {
+        let path = storeURL.path
         // Everything in the WAL must be in the file before it is copied.
         let checkpoint = try database.query("PRAGMA wal_checkpoint(TRUNCATE)")
         if checkpoint.first?.first?.int64Value != 0 {
@@ -115,21 +161,13 @@ public struct StoreMigrator {
                     + "moved into the file before it is copied aside; close the other connections and retry",
                 path: path)
         }
-        let backup = Self.backupURL(for: storeURL)
-        try Self.copy(path, to: backup)
+        try Self.copy(path, to: Self.backupURL(for: storeURL))
         do {
             try Self.backUpExternalData(of: storeURL)
-            try Self.run(plans, on: database, storePath: path)
-        } catch var error as MigrationError {
-            Self.removeBackup(of: storeURL)
-            error.path = path
-            throw error
         } catch {
             Self.removeBackup(of: storeURL)
             throw error
         }
-        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return plans
     }
 
     /// Runs the migration on a temporary copy of the store and discards it: the plans are
@@ -200,8 +238,13 @@ public struct StoreMigrator {
     }
 
     /// Runs the plans in one immediate transaction on `database`. Values kept in files of
-    /// external data are read beside `storePath` (default: the database's own path).
-    package static func run(_ plans: [MigrationPlan], on database: Database, storePath: String? = nil) throws {
+    /// external data are read beside `storePath` (default: the database's own path). With
+    /// `dataVersion` (`PRAGMA data_version` read before the store was copied aside), throws
+    /// `StaleCopy` and changes nothing when another connection committed since.
+    package static func run(
+        _ plans: [MigrationPlan], on database: Database, storePath: String? = nil,
+        unchangedSince dataVersion: SQLiteValue? = nil
+    ) throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
         try DecimalAggregate.register(on: database)
         try database.execute("PRAGMA legacy_alter_table = ON")
@@ -213,6 +256,7 @@ public struct StoreMigrator {
         }
         func migrate() throws {
             try database.inTransaction(.immediate) {
+                if let dataVersion, try database.scalar("PRAGMA data_version") != dataVersion { throw StaleCopy() }
                 guard try isStillAtSource(of: plans, database) else { return }
                 for plan in plans {
                     var executor = try MigrationExecutor(plan: plan, database: database)
