@@ -123,4 +123,36 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: StoreMigrator.backupURL(for: again.url).path))
         #expect(try again.rows("SELECT title FROM Book WHERE title IS NOT NULL").count == 4)
     }
+
+    /// Two connections migrating at once: the one that finds the store migrated when it
+    /// gets the lock changes nothing and keeps the other's copy, the store from before.
+    @Test func aMigrationThatFindsTheStoreMigratedKeepsTheCopyFromBefore() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Book") { Attribute("title", .string) } }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Book") { Attribute("heading", .string, renamingIdentifier: "title") }
+        }
+        let store = TemporaryStore()
+        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
+        do {
+            let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
+            try context.insertObject(forEntityName: "Book")["title"] = "A"
+            try context.save()
+            try context.store.close()
+        }
+        var late = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
+        var others = 0
+        late.afterCopyingAside = {
+            others += 1
+            if others == 1 { try StoreMigrator(storeURL: store.url, destination: v2.copy(), versions: [v1.copy()]).migrate() }
+        }
+        try late.migrate()
+        #expect(others == 2)
+        #expect(try store.rows("SELECT heading FROM Book") == [[.text("A")]])
+        let backup = try Database(path: StoreMigrator.backupURL(for: store.url).path, mode: .readOnly)
+        #expect(try backup.query("SELECT title FROM Book") == [[.text("A")]])
+        try backup.close()
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.url.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(store.url.lastPathComponent + ".pre-migration.partial") }
+        #expect(leftovers.isEmpty)
+    }
 }

@@ -113,13 +113,19 @@ public struct StoreMigrator {
         // The copy is the store the migration starts from only if no other connection
         // commits between the checkpoint and the migration's write lock (a commit can even
         // checkpoint into the file while it is being copied): when one does, copy again.
+        // The copy takes the place of an older one only once the migration holds the lock and
+        // knows the store is still at the source: had another connection migrated it
+        // meanwhile, its copy, the real one from before, is kept.
         var attempt = 1
         while true {
             let dataVersion = try database.scalar("PRAGMA data_version")
-            try copyAside(database)
+            let partial = try copyAside(database)
+            defer { try? FileManager.default.removeItem(atPath: partial) }
             do {
                 try afterCopyingAside?()
-                try Self.run(plans, on: database, storePath: path, unchangedSince: dataVersion)
+                try Self.run(plans, on: database, storePath: path, unchangedSince: dataVersion) {
+                    try keepCopy(partial)
+                }
                 break
             } catch is StaleCopy where attempt < Self.copyAttempts {
                 attempt += 1
@@ -149,9 +155,9 @@ public struct StoreMigrator {
     /// the store was copied aside.
     private struct StaleCopy: Error {}
 
-    /// Checkpoints the WAL into the store file and copies the file (and its external data
-    /// files) aside.
-    private func copyAside(_ database: Database) throws {
+    /// Checkpoints the WAL into the store file and copies the file to a temporary name
+    /// beside the copy's, which it returns (`keepCopy(_:)` puts it in place).
+    private func copyAside(_ database: Database) throws -> String {
         let path = storeURL.path
         // Everything in the WAL must be in the file before it is copied.
         let checkpoint = try database.query("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -161,13 +167,29 @@ public struct StoreMigrator {
                     + "moved into the file before it is copied aside; close the other connections and retry",
                 path: path)
         }
-        try Self.copy(path, to: Self.backupURL(for: storeURL))
+        let backup = Self.backupURL(for: storeURL).path
+        let partial = backup + ".partial-\(UUID().uuidString)"
         do {
-            try Self.backUpExternalData(of: storeURL)
+            try FileManager.default.copyItem(atPath: path, toPath: partial)
         } catch {
-            Self.removeBackup(of: storeURL)
-            throw error
+            try? FileManager.default.removeItem(atPath: partial)
+            throw MigrationError(
+                .backupFailed, reason: "the copy \(backup) could not be written (\(error.localizedDescription))",
+                path: path)
         }
+        return partial
+    }
+
+    /// Puts the copy made by `copyAside` in place with rename(2), so that it is whole or
+    /// absent, replacing an older one, and gives it its external data files.
+    private func keepCopy(_ partial: String) throws {
+        let backup = Self.backupURL(for: storeURL).path
+        guard rename(partial, backup) == 0 else {
+            throw MigrationError(
+                .backupFailed, reason: "the copy \(backup) could not be written (\(String(cString: strerror(errno))))",
+                path: storeURL.path)
+        }
+        try Self.backUpExternalData(of: storeURL)
     }
 
     /// Runs the migration on a temporary copy of the store and discards it: the plans are
@@ -241,9 +263,11 @@ public struct StoreMigrator {
     /// external data are read beside `storePath` (default: the database's own path). With
     /// `dataVersion` (`PRAGMA data_version` read before the store was copied aside), throws
     /// `StaleCopy` and changes nothing when another connection committed since.
+    /// `beforeChanges` runs under the write lock once the store is known to be at the
+    /// plans' source, before anything is written.
     package static func run(
         _ plans: [MigrationPlan], on database: Database, storePath: String? = nil,
-        unchangedSince dataVersion: SQLiteValue? = nil
+        unchangedSince dataVersion: SQLiteValue? = nil, beforeChanges: () throws -> Void = {}
     ) throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
         try DecimalAggregate.register(on: database)
@@ -258,6 +282,7 @@ public struct StoreMigrator {
             try database.inTransaction(.immediate) {
                 if let dataVersion, try database.scalar("PRAGMA data_version") != dataVersion { throw StaleCopy() }
                 guard try isStillAtSource(of: plans, database) else { return }
+                try beforeChanges()
                 for plan in plans {
                     var executor = try MigrationExecutor(plan: plan, database: database)
                     executor.files = files
@@ -362,23 +387,6 @@ public struct StoreMigrator {
             guard let name = row[0].textValue, let table = row[1].textValue, tables.contains(table) else { return nil }
             return name
         })
-    }
-
-    /// Copies the store file aside: to a temporary name beside it, then renamed into place
-    /// with rename(2), so the copy is whole or absent.
-    private static func copy(_ path: String, to backup: URL) throws {
-        let partial = backup.path + ".partial-\(UUID().uuidString)"
-        do {
-            try FileManager.default.copyItem(atPath: path, toPath: partial)
-            guard rename(partial, backup.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: partial)
-            throw MigrationError(
-                .backupFailed, reason: "the copy \(backup.path) could not be written (\(error.localizedDescription))",
-                path: path)
-        }
     }
 }
 
