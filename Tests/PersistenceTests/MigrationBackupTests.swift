@@ -46,6 +46,25 @@ import Testing
         #expect(book["cover"] as? Data == cover)
     }
 
+    /// A migration refused before its copy is in place leaves an older copy alone.
+    @Test func aRefusalBeforeTheCopyIsInPlaceKeepsAnOlderCopy() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Book") { Attribute("title", .string) } }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") { Entity("Book") { Attribute("heading", .string) } }
+        let store = TemporaryStore()
+        let backup = StoreMigrator.backupURL(for: store.url)
+        defer { try? FileManager.default.removeItem(at: backup) }
+        _ = try PersistentContainer(model: v1.copy(), storeURL: store.url)
+        try Data("older copy".utf8).write(to: backup)
+        var busy = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
+        busy.afterCopyingAside = {
+            let other = try Database(path: store.url.path, mode: .mustExist)
+            try other.execute("INSERT INTO Book (title) VALUES ('more')")
+            try other.close()
+        }
+        #expect(throws: MigrationError.self) { try busy.migrate() }
+        #expect(try Data(contentsOf: backup) == Data("older copy".utf8))
+    }
+
     @Test func aFailedMigrationRemovesTheCopyAndItsFiles() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("backup-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -121,6 +140,9 @@ import Testing
         #expect(error.kind == .backupFailed)
         #expect(error.description.contains("other connections wrote to it every time it was copied aside (3 times)"))
         #expect(!FileManager.default.fileExists(atPath: StoreMigrator.backupURL(for: again.url).path))
+        let partials = try FileManager.default.contentsOfDirectory(atPath: again.url.deletingLastPathComponent().path)
+            .filter { $0.hasPrefix(again.url.lastPathComponent + ".pre-migration") }
+        #expect(partials.isEmpty)
         #expect(try again.rows("SELECT title FROM Book WHERE title IS NOT NULL").count == 4)
     }
 

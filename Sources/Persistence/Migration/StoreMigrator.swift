@@ -121,25 +121,26 @@ public struct StoreMigrator {
             let dataVersion = try database.scalar("PRAGMA data_version")
             let partial = try copyAside(database)
             defer { try? FileManager.default.removeItem(atPath: partial) }
+            var kept = false  // whether the copy replaced an older one (removed if this fails)
             do {
                 try afterCopyingAside?()
                 try Self.run(plans, on: database, storePath: path, unchangedSince: dataVersion) {
                     try keepCopy(partial)
+                    kept = true
                 }
                 break
             } catch is StaleCopy where attempt < Self.copyAttempts {
                 attempt += 1
             } catch is StaleCopy {
-                Self.removeBackup(of: storeURL)
                 throw MigrationError(
                     .backupFailed, reason: "other connections wrote to it every time it was copied aside "
                         + "(\(attempt) times); retry when they are done", path: path)
             } catch var error as MigrationError {
-                Self.removeBackup(of: storeURL)
+                if kept { Self.removeBackup(of: storeURL) }
                 error.path = path
                 throw error
             } catch {
-                Self.removeBackup(of: storeURL)
+                if kept { Self.removeBackup(of: storeURL) }
                 throw error
             }
         }
