@@ -12,7 +12,9 @@ extension SQLiteStore {
     /// - Throws: `SQLiteError` when an index cannot be made (a locked or full database).
     package func createMissingIndexes() throws {
         let prefix = "CREATE INDEX "
-        let wanted = schema.createStatements.filter { $0.hasPrefix(prefix) }
+        // Join tables' statements ("CREATE INDEX IF NOT EXISTS …") are
+        // `createMissingJoinTables`' business, with their tables.
+        let wanted = schema.createStatements.filter { $0.hasPrefix(prefix) && !$0.hasPrefix(prefix + "IF NOT EXISTS ") }
         guard !wanted.isEmpty else { return }
         var existing: Set<String> = []
         for row in try database.query("SELECT name FROM sqlite_master WHERE type = 'index'") {
