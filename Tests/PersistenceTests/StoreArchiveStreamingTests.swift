@@ -40,9 +40,10 @@ import Testing
         return (store, try PersistentContainer(model: relationshipModel(), storeURL: store.url))
     }
 
-    private static func text(_ context: ManagedObjectContext, pageSize: Int) throws -> String {
+    private static func text(_ context: ManagedObjectContext, pageSize: Int, budget: Int = 4_096) throws -> String {
         var writer = StoreArchiveWriter(context: context)
         writer.pageSize = pageSize
+        writer.destinationBudget = budget
         var text = ""
         try writer.write { text += $0 }
         return text
@@ -56,6 +57,10 @@ import Testing
         #expect(try JSONValue.parse(Data(whole.utf8)).rendered() == whole)
         for pageSize in [1, 2, 3, 7] {
             #expect(try Self.text(context, pageSize: pageSize) == whole, "page size \(pageSize)")
+        }
+        // Pages cut early by the number of destinations they reference.
+        for budget in [1, 4, 10] {
+            #expect(try Self.text(context, pageSize: 100, budget: budget) == whole, "budget \(budget)")
         }
         // References to deleted rows read as null or are left out, as they read.
         #expect(whole.contains(#""author": null"#))

@@ -7,8 +7,9 @@
 /// written. A to-one whose destination is gone (a No Action delete) is written as null,
 /// which is what it reads as.
 ///
-/// Objects are read and written a page at a time (`pageSize`), so memory follows the page,
-/// not the store: a page's relationship destinations are looked up in the store (one query
+/// Objects are read and written a page at a time (`pageSize` objects, fewer when they
+/// reference more than `destinationBudget` destinations), so memory follows the page, not
+/// the store: a page's relationship destinations are looked up in the store (one query
 /// per table) for their `@id` and document position, instead of a map of every object.
 /// A context with unsaved changes is the exception: its unsaved objects have no row to look
 /// up, so a map of every object's place is built first, as a fetch sees them.
@@ -17,6 +18,9 @@ package struct StoreArchiveWriter {
     package let context: ManagedObjectContext
     /// How many objects are read before they are written and released.
     package var pageSize = 256
+    /// How many relationship destinations a page may reference before it is written early:
+    /// an author with a thousand books weighs a thousand objects.
+    package var destinationBudget = 4_096
 
     /// Creates a writer for a context's objects.
     package init(context: ManagedObjectContext) { self.context = context }
@@ -43,19 +47,13 @@ package struct StoreArchiveWriter {
             let properties = schema.properties.enumerated()
                 .filter { !$0.element.isTransient }
                 .sorted { $0.element.name < $1.element.name }
-            var page: [ManagedObject] = []
+            var page: [(object: ManagedObject, destinations: [[ObjectID]])] = []
+            var destinationCount = 0
             var wroteItem = false
             func flush() throws {
                 guard !page.isEmpty else { return }
-                // Each relationship's destination IDs, read once per object.
-                let destinations = page.map { object in
-                    properties.map { _, property -> [ObjectID] in
-                        guard case .relationship(let r) = property else { return [] }
-                        return object.objectIDs(forRelationshipNamed: r.name)
-                    }
-                }
-                let places = try known ?? storedPlaces(of: destinations.joined().joined(), order: order)
-                for (object, ids) in zip(page, destinations) {
+                let places = try known ?? storedPlaces(of: page.lazy.flatMap { $0.destinations.joined() }, order: order)
+                for (object, ids) in page {
                     var fields: [(String, JSONValue)] = [("@id", .string(object.objectID.description))]
                     for ((position, property), ids) in zip(properties, ids) {
                         fields.append((property.name, try json(object, position, property, ids, places)))
@@ -70,10 +68,17 @@ package struct StoreArchiveWriter {
                     try emit(JSONValue.object(fields).rendered(indent: 2))
                 }
                 page.removeAll(keepingCapacity: true)
+                destinationCount = 0
             }
             try context.forEach(request) { object in
-                page.append(object)
-                if page.count >= pageSize { try flush() }
+                // Each relationship's destination IDs, read once per object.
+                let destinations = properties.map { _, property -> [ObjectID] in
+                    guard case .relationship(let r) = property else { return [] }
+                    return object.objectIDs(forRelationshipNamed: r.name)
+                }
+                page.append((object, destinations))
+                destinationCount += destinations.reduce(0) { $0 + $1.count }
+                if page.count >= pageSize || destinationCount >= destinationBudget { try flush() }
                 return true
             }
             try flush()
@@ -122,12 +127,17 @@ package struct StoreArchiveWriter {
             let sorted = keys.sorted()
             var start = 0
             while start < sorted.count {
-                let chunk = sorted[start..<min(sorted.count, start + 500)]
+                let chunk = sorted[start..<min(sorted.count, start + 512)]
                 start += chunk.count
+                // Padded to a power of two (repeating a key), so that at most ten statements
+                // are prepared and cached per table, not one per list length.
+                var width = 1
+                while width < chunk.count { width *= 2 }
                 var query = StoreQuery(table: table)
                 query.condition = "\(sqlIdentifier(table.name)).\"_id\" IN ("
-                    + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+                    + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
                 query.arguments = chunk.map(SQLiteValue.integer)
+                    + Array(repeating: .integer(chunk[chunk.startIndex]), count: width - chunk.count)
                 for row in try store.keysAndEntities(query) {
                     guard let rank = order[row.entity] else { continue }
                     let id = ObjectID(
