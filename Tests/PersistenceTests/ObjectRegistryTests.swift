@@ -14,8 +14,9 @@ import Testing
         do {
             // An object that was registered under the same ID and replaced (as a stale
             // object is when an insert takes over its row) goes without touching the entry.
-            let stale = try context.object(with: try #require(try context.fetch(FetchRequest(entityName: "Author")).first).objectID)
+            let stale = context.makeObject(schema: survivor.schema, id: id, isFault: true)
             context.register(stale, as: id)
+            #expect(context.registry[id]?.object === stale)
             context.register(survivor, as: id)
             #expect(context.registry[id]?.object === survivor)
         }

@@ -6,6 +6,9 @@ extension ManagedObjectContext {
     /// cost a side-table allocation, and dead entries had to be swept out: about 20% of
     /// fetching 100,000 books went to the registry.
     func register(_ object: ManagedObject, as id: ObjectID) {
+        // The object finds its entry by its own ID when it goes: under another ID, the
+        // entry would outlive it.
+        assert(id == object.objectID, "\(object.objectID) registered under \(id)")
         registry[id] = WeakObject(object)
     }
 
