@@ -24,6 +24,9 @@ struct AttributeCode {
     let emptyValue: String?
     /// Whether the property is a Swift scalar ("Use Scalar Type" on a number or Boolean).
     let isScalar: Bool
+    /// The attribute's position in its entity's resolved properties, for the typed setter
+    /// (see `setterStatement`); nil when unknown.
+    var position: Int? = nil
 
     /// Maps an attribute of `entity`; nil for an ObjectID attribute, which holds no values.
     ///
@@ -79,7 +82,7 @@ struct AttributeCode {
             lines += [
                 "    public var \(name): \(propertyType) {",
                 "        get { \(getter) }",
-                "        set { self[\"\(key)\"] = newValue }",
+                "        set { \(setterStatement) }",
                 "    }",
             ]
         }

@@ -202,11 +202,12 @@ public struct CodeGenerator: Sendable {
                 throw CodegenError.unusableName(entity: entity.name, property: name, reason: problem)
             }
         }
-        let attributes = try entity.attributes.compactMap { try AttributeCode($0, entity: entity.name) }
-        let relationships = entity.relationships.map {
+        var attributes = try entity.attributes.compactMap { try AttributeCode($0, entity: entity.name) }
+        var relationships = entity.relationships.map {
             RelationshipCode(
                 relationship: $0, destinationClass: className(ofEntityNamed: $0.destinationEntityName))
         }
+        assignPositions(&attributes, &relationships, of: entity)
         var parts: [String] = []
         let keys =
             attributes.map { $0.keyDeclaration(ownerClass: owner) }

@@ -8,6 +8,9 @@ struct RelationshipCode {
     let relationship: RelationshipDescription
     /// The destination's class: its generated or declared class, or `ManagedObject`.
     let destinationClass: String
+    /// The relationship's position in its entity's resolved properties, for the typed
+    /// setter (see `setterStatement`); nil when unknown.
+    var position: Int? = nil
 
     /// The property's declared type: `Author?`, `Set<Book>`, `[Chapter]`.
     var propertyType: String {
@@ -25,7 +28,7 @@ struct RelationshipCode {
         if !relationship.isToMany {
             let cast = plain ? "" : " as? \(destinationClass)"
             lines.append("        get { object(forKey: \"\(key)\")\(cast) }")
-            lines.append("        set { setObject(newValue, forKey: \"\(key)\") }")
+            lines.append("        set { \(toOneSetterStatement) }")
         } else {
             let objects =
                 plain

@@ -182,8 +182,10 @@ extension ManagedObject {
     /// which keeps adding n objects one by one linear. A self-link is still tested.
     package func inverseAdd(_ source: ManagedObject, key: String, isNew: Bool = false) {
         guard let position = schema.propertyIndex[key] else { return }
-        let relationship = relationship(at: position)
-        if relationship.isToMany {
+        // The plan, not `relationship(at:)`: copying the RelationshipDescription out of the
+        // schema per added object cost more than the append.
+        let plan = schema.plans[position]
+        if plan.kind == .toMany {
             fireFaultIfNeeded()
             if case .toManyFault = slots[position] {
                 pendingToMany[position, default: PendingToMany()].added.append(source)
@@ -202,9 +204,10 @@ extension ManagedObject {
             let previous = object(at: position)
             guard previous !== source else { return }
             slots[position] = .toOne(source)
-            if let previous, let inverse = relationship.inverseName { previous.inverseRemove(self, key: inverse) }
+            if let previous, let inverse = plan.inverseName { previous.inverseRemove(self, key: inverse) }
         }
-        managedObjectContext?.objectDidChange(self)
+        // An inserted object is already in the context's changed set.
+        if !isInserted { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Removes `source` from this object's side `key` of a relationship.

@@ -137,8 +137,10 @@ extension ManagedObject {
         fireFaultIfNeeded()
         slots[position] = .value(value)
         if notify {
-            managedObjectContext?.objectDidChange(self)
-            didChangeValue(forKey: schema.properties[position].name)
+            // An inserted object is in the context's changed set until it is saved, rolled
+            // back or deleted (which clears `isInserted`): no need to hash it in again.
+            if !isInserted { managedObjectContext?.objectDidChange(self) }
+            didChangeValue(forKey: schema.plans[position].name)
         }
     }
 
