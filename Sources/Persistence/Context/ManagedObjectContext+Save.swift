@@ -36,12 +36,15 @@ extension ManagedObjectContext {
             try allocateKeys(for: inserted, into: &keys)
             if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, keys: &keys) }
             // New rows are written in multi-row statements (see `SQLiteStore.insertRows`).
+            var plans = RowEncodePlans()
+            let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
             var batch = InsertBatch()
             for object in inserted {
-                let mapping = try mapping(of: object)
-                let columns = try columnValues(of: object, mapping: mapping, keys: keys)
+                let plan = try plans.plan(for: object, in: self)
+                let mapping = plan.mapping
+                let columns = try plan.values(of: object, keys: keys)
                 guard let key = keys[ObjectIdentifier(object)] else { continue }
-                if trumped.contains(where: { $0.primaryKey == key && $0.rootName == object.schema.rootName }) {
+                if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
                     try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
                 } else {
                     try queueInsert(object, mapping: mapping, primaryKey: key, columns: columns, into: &batch)
@@ -51,13 +54,13 @@ extension ManagedObjectContext {
             // Changed rows are written in multi-row statements (see `SQLiteStore.updateRows`).
             var updates = UpdateBatch()
             for object in updated {
-                let mapping = try mapping(of: object)
+                let plan = try plans.plan(for: object, in: self)
                 guard let key = object.objectID.primaryKey else { continue }
-                let columns = try columnValues(of: object, mapping: mapping, keys: keys)
-                let changedColumns = Set(object.changedPositions().compactMap { mapping.columnIndex[$0] }).sorted()
+                // Only the changed columns are encoded, not the whole row.
+                let changed = try plan.changedValues(of: object, positions: object.changedPositions(), keys: keys)
                 try queueUpdate(
-                    object, mapping: mapping, primaryKey: key, columns: changedColumns,
-                    values: changedColumns.map { columns[$0] }, into: &updates)
+                    object, mapping: plan.mapping, primaryKey: key, columns: changed.columns,
+                    values: changed.values, into: &updates)
             }
             try flushUpdates(&updates)
             // Deleted rows go many per statement (see `SQLiteStore.deleteRows`), in key order.
@@ -77,7 +80,7 @@ extension ManagedObjectContext {
 
     // MARK: - Steps
 
-    private func mapping(of object: ManagedObject) throws -> EntityMapping {
+    func mapping(of object: ManagedObject) throws -> EntityMapping {
         guard let mapping = store.schema.entities[object.schema.name] else {
             preconditionFailure("The store has no mapping for \(object.schema.name)")
         }
@@ -97,35 +100,22 @@ extension ManagedObjectContext {
         }
     }
 
-    private func columnValues(of object: ManagedObject, mapping: EntityMapping, keys: [ObjectIdentifier: Int64]) throws -> [SQLiteValue] {
-        var columns = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
-        for (position, column) in mapping.columnIndex.enumerated() {
-            guard let column else { continue }
-            switch object.schema.properties[position] {
-            case .attribute(let attribute):
-                columns[column] = try RowCodec.encode(object.attributeValue(at: position), for: attribute, entity: object.schema.name)
-            case .relationship:
-                switch object.slots[position] {
-                case .toOneFault(let id?): columns[column] = id.primaryKey.map(SQLiteValue.integer) ?? .null
-                case .toOne(let destination?):
-                    if let key = destination.objectID.primaryKey ?? keys[ObjectIdentifier(destination)] {
-                        columns[column] = .integer(key)
-                    }
-                default: break
-                }
-            }
-        }
-        return columns
-    }
-
     /// Two changed objects in this save with the same unique values conflict before the
     /// store is touched.
     private func checkUniquenessInMemory(_ objects: [ManagedObject]) throws {
         var seen: Set<UniquenessKey> = []
         seen.reserveCapacity(objects.count)
+        // Each entity's constraints as property positions, resolved once per save.
+        var positions: [ObjectIdentifier: [[Int?]]] = [:]
         for object in objects {
-            for constraint in object.schema.uniquenessConstraints {
-                let values = constraint.map { key in object.schema.propertyIndex[key].map { object.attributeValue(at: $0) } ?? .null }
+            let schema = object.schema
+            guard !schema.uniquenessConstraints.isEmpty else { continue }
+            let constraintPositions = positions[ObjectIdentifier(schema)] ?? schema.uniquenessConstraints.map { constraint in
+                constraint.map { schema.propertyIndex[$0] }
+            }
+            positions[ObjectIdentifier(schema)] = constraintPositions
+            for (constraint, keyPositions) in zip(schema.uniquenessConstraints, constraintPositions) {
+                let values = keyPositions.map { $0.map { object.attributeValue(at: $0) } ?? .null }
                 // As in the store's UNIQUE indexes, a nil value never conflicts.
                 if values.contains(where: \.isNull) { continue }
                 let signature = UniquenessKey(rootName: object.schema.rootName, constraint: constraint, values: values)
@@ -159,6 +149,8 @@ extension ManagedObjectContext {
                 registry[id] = nil
             }
         }
+        // Room for the new permanent IDs first: growing the table while re-keying rehashed it.
+        registry.reserveCapacity(registry.count + inserted.count)
         for object in inserted {
             guard let key = keys[ObjectIdentifier(object)] else { continue }
             registry[object.objectID] = nil

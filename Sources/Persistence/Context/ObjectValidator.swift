@@ -7,40 +7,59 @@ struct ObjectValidator {
     private static let referenceDate = Date(timeIntervalSinceReferenceDate: 0)
 
     /// The failures of an inserted or updated object.
+    ///
+    /// The object is walked through its entity's `PropertyPlan`s: most properties need only
+    /// a nil check, and copying each `SchemaProperty` out of the schema cost more than the
+    /// checks. The full descriptions are read only for the few properties with rules.
+    ///
+    /// Every property is still checked for nil (Core Data validates the whole object on
+    /// save), but an updated object's attribute values equal to its committed ones skip
+    /// the costlier rules (ranges, bounds, patterns): they passed them when they were saved,
+    /// or came from the store, whose rows only a validated save writes. Rows written behind
+    /// the library's back, or under a model whose rules have since been tightened, are the
+    /// exception, and Core Data does not re-check those either until they change.
     static func failures(of object: ManagedObject) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         let schema = object.schema
-        for (position, property) in schema.properties.enumerated() {
+        object.fireFaultIfNeeded()
+        let committed = object.isInserted ? nil : object.committedSlots
+        for (position, plan) in schema.plans.enumerated() {
             func fail(_ rule: ValidationFailure.Rule, _ value: String, _ requirement: String) {
                 failures.append(
                     ValidationFailure(
-                        object: object.objectID.description, entity: schema.name, property: property.name,
+                        object: object.objectID.description, entity: schema.name, property: plan.name,
                         rule: rule, value: value, requirement: requirement))
             }
-            switch property {
-            case .attribute(let attribute):
-                let value = object.attributeValue(at: position)
-                if value.isNull {
-                    if !attribute.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
+            switch plan.kind {
+            case .attribute, .derivedAttribute:
+                guard case .value(let value) = object.slots[position], !value.isNull else {
+                    if !plan.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
+                    continue
+                }
+                guard plan.needsValueCheck, case .attribute(let attribute) = schema.properties[position] else { continue }
+                if let committed, position < committed.count, object.slots[position].isSame(as: committed[position]) {
                     continue
                 }
                 let bounds = schema.bounds[position]
                 check(value, attribute, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
-            case .relationship(let relationship):
-                guard !relationship.isTransient else { continue }
-                if relationship.isToMany {
-                    // Only a constrained to-many is counted: an unconstrained one stays a fault.
-                    guard !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
-                    let count = object.objects(at: position).count
-                    if count == 0, !relationship.isOptional, relationship.minCount == 0 {
-                        fail(.missingMandatoryProperty, "(empty)", "is required")
-                    } else if relationship.minCount > 0, count < relationship.minCount {
-                        fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
-                    }
-                    if relationship.maxCount > 0, count > relationship.maxCount {
-                        fail(.relationshipExceedsMaximumCount, "(\(count) objects)", "must hold at most \(relationship.maxCount)")
-                    }
-                } else if !relationship.isOptional, object.object(at: position) == nil {
+            case .toMany:
+                guard !plan.isTransient else { continue }
+                // Only a constrained to-many is counted: an unconstrained one stays a fault.
+                guard !plan.isOptional || plan.needsValueCheck,
+                    case .relationship(let relationship) = schema.properties[position]
+                else { continue }
+                let count = object.objects(at: position).count
+                if count == 0, !relationship.isOptional, relationship.minCount == 0 {
+                    fail(.missingMandatoryProperty, "(empty)", "is required")
+                } else if relationship.minCount > 0, count < relationship.minCount {
+                    fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
+                }
+                if relationship.maxCount > 0, count > relationship.maxCount {
+                    fail(.relationshipExceedsMaximumCount, "(\(count) objects)", "must hold at most \(relationship.maxCount)")
+                }
+            case .toOne:
+                guard !plan.isTransient else { continue }
+                if !plan.isOptional, object.object(at: position) == nil {
                     fail(.missingMandatoryProperty, "nil", "is required")
                 }
             }

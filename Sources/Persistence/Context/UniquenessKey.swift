@@ -1,3 +1,5 @@
+import Foundation
+
 /// The values of one uniqueness constraint of one object, as a dictionary key: how a save
 /// finds two changed objects with the same unique values before touching the store.
 ///
@@ -10,22 +12,34 @@ struct UniquenessKey: Hashable {
     /// different orders).
     let constraint: [String]
     /// The constrained values, in the constraint's order.
-    let values: [AnyHashable]
+    let values: [Value]
 
     init(rootName: String, constraint: [String], values: [AttributeValue]) {
         self.rootName = rootName
         self.constraint = constraint
-        self.values = values.map(Self.hashable)
+        self.values = values.map(Value.init)
     }
 
-    private static func hashable(_ value: AttributeValue) -> AnyHashable {
-        switch value {
-        case .string(let v): return AnyHashable(v)
-        case .uuid(let v): return AnyHashable(v)
-        case .integer(let v): return AnyHashable(v)
-        case .date(let v): return AnyHashable(v)
-        case .data(let v): return AnyHashable(v)
-        default: return AnyHashable(value.description)
+    /// A constrained value, hashable without boxing it in `AnyHashable` (an allocation per
+    /// value, in a check every inserted object goes through).
+    enum Value: Hashable {
+        case string(String)
+        case uuid(UUID)
+        case integer(Int64)
+        case date(Date)
+        case data(Data)
+        /// Any other value, by its description.
+        case other(String)
+
+        init(_ value: AttributeValue) {
+            switch value {
+            case .string(let v): self = .string(v)
+            case .uuid(let v): self = .uuid(v)
+            case .integer(let v): self = .integer(v)
+            case .date(let v): self = .date(v)
+            case .data(let v): self = .data(v)
+            default: self = .other(value.description)
+            }
         }
     }
 }
