@@ -16,6 +16,9 @@ import Persistence
 struct AttributeCode {
     /// The attribute.
     let attribute: AttributeDescription
+    /// The attribute's position in its entity's resolved properties, for the typed setter
+    /// (see `setterStatement`); nil when unknown.
+    var setterPosition: Int? = nil
     /// The Swift type of the values, without `?`: `String`, `Int64`, `Color`, `Any`.
     let valueType: String
     /// Whether the property's type is optional.
@@ -24,9 +27,6 @@ struct AttributeCode {
     let emptyValue: String?
     /// Whether the property is a Swift scalar ("Use Scalar Type" on a number or Boolean).
     let isScalar: Bool
-    /// The attribute's position in its entity's resolved properties, for the typed setter
-    /// (see `setterStatement`); nil when unknown.
-    var position: Int? = nil
 
     /// Maps an attribute of `entity`; nil for an ObjectID attribute, which holds no values.
     ///

@@ -11,23 +11,27 @@ import Persistence
 /// back to the lookup, so a position that does not match the model the program runs
 /// with (an older generated file) is slower, never wrong.
 extension CodeGenerator {
-    /// Sets the position of each of `entity`'s own attributes and relationships.
-    func assignPositions(
-        _ attributes: inout [AttributeCode], _ relationships: inout [RelationshipCode],
-        of entity: EntityDescription
-    ) {
-        guard let inherited = inheritedPropertyCount(of: entity) else { return }
-        let attributeNames = entity.attributes.map(\.name)
-        for index in attributes.indices {
-            guard let offset = attributeNames.firstIndex(of: attributes[index].attribute.name) else { continue }
-            attributes[index].position = inherited + offset
+    /// `attributes` of `entity`, each with its setter's position.
+    func withSetterPositions(_ attributes: [AttributeCode], of entity: EntityDescription) -> [AttributeCode] {
+        guard let inherited = inheritedPropertyCount(of: entity) else { return attributes }
+        let names = entity.attributes.map(\.name)
+        return attributes.map { code in
+            var code = code
+            code.setterPosition = names.firstIndex(of: code.attribute.name).map { inherited + $0 }
+            return code
         }
-        let relationshipNames = entity.relationships.map(\.name)
-        for index in relationships.indices {
-            guard let offset = relationshipNames.firstIndex(of: relationships[index].relationship.name) else {
-                continue
+    }
+
+    /// `relationships` of `entity`, each with its setter's position.
+    func withSetterPositions(_ relationships: [RelationshipCode], of entity: EntityDescription) -> [RelationshipCode] {
+        guard let inherited = inheritedPropertyCount(of: entity) else { return relationships }
+        let names = entity.relationships.map(\.name)
+        return relationships.map { code in
+            var code = code
+            code.setterPosition = names.firstIndex(of: code.relationship.name).map {
+                inherited + entity.attributes.count + $0
             }
-            relationships[index].position = inherited + attributeNames.count + offset
+            return code
         }
     }
 
@@ -51,7 +55,7 @@ extension AttributeCode {
     /// (`setAttribute(newValue, forKey: "title", at: 1)`), by name otherwise.
     var setterStatement: String {
         let key = attribute.name
-        guard let position else { return "self[\"\(key)\"] = newValue" }
+        guard let position = setterPosition else { return "self[\"\(key)\"] = newValue" }
         if attribute.type == .transformable {
             guard valueType != "Any" else { return "self[\"\(key)\"] = newValue" }
             return "setTransformableAttribute(newValue, forKey: \"\(key)\", at: \(position))"
@@ -64,7 +68,7 @@ extension RelationshipCode {
     /// A to-one setter's statement, by position when it is known.
     var toOneSetterStatement: String {
         let key = relationship.name
-        guard let position else { return "setObject(newValue, forKey: \"\(key)\")" }
+        guard let position = setterPosition else { return "setObject(newValue, forKey: \"\(key)\")" }
         return "setObject(newValue, forKey: \"\(key)\", at: \(position))"
     }
 }

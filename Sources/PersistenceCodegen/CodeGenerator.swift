@@ -202,12 +202,11 @@ public struct CodeGenerator: Sendable {
                 throw CodegenError.unusableName(entity: entity.name, property: name, reason: problem)
             }
         }
-        var attributes = try entity.attributes.compactMap { try AttributeCode($0, entity: entity.name) }
-        var relationships = entity.relationships.map {
+        let attributes = try entity.attributes.compactMap { try AttributeCode($0, entity: entity.name) }
+        let relationships = entity.relationships.map {
             RelationshipCode(
                 relationship: $0, destinationClass: className(ofEntityNamed: $0.destinationEntityName))
         }
-        assignPositions(&attributes, &relationships, of: entity)
         var parts: [String] = []
         let keys =
             attributes.map { $0.keyDeclaration(ownerClass: owner) }
@@ -221,12 +220,14 @@ public struct CodeGenerator: Sendable {
         if !attributes.isEmpty {
             parts.append(
                 "    // MARK: - Attributes\n\n"
-                    + attributes.map { $0.declaration(ownerClass: owner) }.joined(separator: "\n\n"))
+                    + withSetterPositions(attributes, of: entity).map { $0.declaration(ownerClass: owner) }
+                    .joined(separator: "\n\n"))
         }
         if !relationships.isEmpty {
             parts.append(
                 "    // MARK: - Relationships\n\n"
-                    + relationships.map { $0.declaration() }.joined(separator: "\n\n"))
+                    + withSetterPositions(relationships, of: entity).map { $0.declaration() }
+                    .joined(separator: "\n\n"))
         }
         let skipped = entity.attributes.filter { $0.type == .objectID }.map { "`\($0.name)`" }
         if !skipped.isEmpty {

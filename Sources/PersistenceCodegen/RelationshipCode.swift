@@ -9,8 +9,8 @@ struct RelationshipCode {
     /// The destination's class: its generated or declared class, or `ManagedObject`.
     let destinationClass: String
     /// The relationship's position in its entity's resolved properties, for the typed
-    /// setter (see `setterStatement`); nil when unknown.
-    var position: Int? = nil
+    /// setter (see `toOneSetterStatement`); nil when unknown.
+    var setterPosition: Int? = nil
 
     /// The property's declared type: `Author?`, `Set<Book>`, `[Chapter]`.
     var propertyType: String {

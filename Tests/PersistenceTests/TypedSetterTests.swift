@@ -156,6 +156,24 @@ import Testing
         #expect(try store.rows("SELECT title, price FROM Book") == [[.text("Fine again"), .text("3")]])
     }
 
+    /// String lengths count characters, not bytes, whichever shortcut decides them.
+    @Test func stringLengthRulesCountCharacters() throws {
+        let store = TemporaryStore()
+        let context = try context(store)
+        let author = try context.insertObject(forEntityName: "Author")  // name: 1…20 characters
+        author["name"] = String(repeating: "é", count: 20)  // 40 bytes, 20 characters
+        try context.save()
+        author["name"] = String(repeating: "e\u{301}", count: 21)  // 21 characters, 63 bytes
+        let long = try #require(throws: ValidationError.self) { try context.save() }
+        #expect(long.failures.map(\.rule) == [.stringTooLong])
+        #expect(long.failures.first?.value.hasSuffix("(21 characters)") == true)
+        author["name"] = ""
+        let short = try #require(throws: ValidationError.self) { try context.save() }
+        #expect(short.failures.map(\.rule) == [.stringTooShort])
+        author["name"] = "Ann"
+        try context.save()
+    }
+
     /// An update writes the changed columns only: a column changed behind the context's
     /// back since the fetch keeps its value.
     @Test func anUpdateWritesOnlyTheChangedColumns() throws {

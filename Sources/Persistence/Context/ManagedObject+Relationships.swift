@@ -132,17 +132,19 @@ extension ManagedObject {
     }
 
     package func setObject(_ object: ManagedObject?, at position: Int) throws {
-        let relationship = relationship(at: position)
-        try checkDestination(object, relationship)
+        // The description is copied out of the schema only to check a destination; the
+        // plan has the rest.
+        if object != nil { try checkDestination(object, relationship(at: position)) }
+        let plan = schema.plans[position]
         let old = self.object(at: position)
         guard old !== object else { return }
         slots[position] = .toOne(object)
-        managedObjectContext?.objectDidChange(self)
-        if let inverse = relationship.inverseName {
+        if !isInserted { managedObjectContext?.objectDidChange(self) }
+        if let inverse = plan.inverseName {
             old?.inverseRemove(self, key: inverse)
             object?.inverseAdd(self, key: inverse, isNew: true)
         }
-        didChangeValue(forKey: relationship.name)
+        didChangeValue(forKey: plan.name)
     }
 
     package func setObjects(_ objects: [ManagedObject], at position: Int) throws {

@@ -21,14 +21,21 @@ extension ManagedObjectContext {
             .sorted { $0.0 < $1.0 }.map(\.1)
         let deleted = pending.filter { $0.isDeleted }
         let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
-        for object in inserted + updated { object.willSave() }
-        for object in inserted + updated { try DerivedValues.compute(object) }
+        // One array of the objects whose rows are written: each `inserted + updated` made a
+        // new one, retaining every object (registered objects' counts live in side tables,
+        // where a retain is several times dearer).
+        let saved = inserted + updated
+        for object in saved { object.willSave() }
+        for object in saved { try DerivedValues.compute(object) }
 
         var failures: [ValidationFailure] = []
-        for object in inserted + updated { failures += ObjectValidator.failures(of: object) }
+        for object in saved {
+            let objectFailures = ObjectValidator.failures(of: object)
+            if !objectFailures.isEmpty { failures += objectFailures }
+        }
         for object in deleted { failures += ObjectValidator.denyFailures(of: object) }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
-        try checkUniquenessInMemory(inserted + updated)
+        try checkUniquenessInMemory(saved)
 
         var keys: [ObjectIdentifier: Int64] = [:]
         var trumped: [ObjectID] = []
@@ -75,7 +82,7 @@ extension ManagedObjectContext {
             }
             try writeJoinRows(deleted: deleted, keys: keys)
         }
-        didSave(inserted: inserted, updated: updated, deleted: deleted, keys: keys, trumped: trumped)
+        didSave(inserted: inserted, saved: saved, deleted: deleted, keys: keys, trumped: trumped)
     }
 
     // MARK: - Steps
@@ -105,23 +112,16 @@ extension ManagedObjectContext {
     private func checkUniquenessInMemory(_ objects: [ManagedObject]) throws {
         var seen: Set<UniquenessKey> = []
         seen.reserveCapacity(objects.count)
-        // Each entity's constraints as property positions, resolved once per save.
-        var positions: [ObjectIdentifier: [[Int?]]] = [:]
+        var groups = UniquenessGroups()
         for object in objects {
-            let schema = object.schema
-            guard !schema.uniquenessConstraints.isEmpty else { continue }
-            let constraintPositions = positions[ObjectIdentifier(schema)] ?? schema.uniquenessConstraints.map { constraint in
-                constraint.map { schema.propertyIndex[$0] }
-            }
-            positions[ObjectIdentifier(schema)] = constraintPositions
-            for (constraint, keyPositions) in zip(schema.uniquenessConstraints, constraintPositions) {
-                let values = keyPositions.map { $0.map { object.attributeValue(at: $0) } ?? .null }
+            guard !object.schema.uniquenessConstraints.isEmpty else { continue }
+            for entry in groups.entries(for: object.schema) {
+                let values = entry.positions.map { $0.map { object.attributeValue(at: $0) } ?? .null }
                 // As in the store's UNIQUE indexes, a nil value never conflicts.
                 if values.contains(where: \.isNull) { continue }
-                let signature = UniquenessKey(rootName: object.schema.rootName, constraint: constraint, values: values)
-                if !seen.insert(signature).inserted {
+                if !seen.insert(UniquenessKey(group: entry.group, values: values)).inserted {
                     throw ConstraintConflictError(
-                        entity: object.schema.name, keys: constraint, values: values.map(\.description),
+                        entity: object.schema.name, keys: entry.constraint, values: values.map(\.description),
                         object: object.objectID.description)
                 }
             }
@@ -141,7 +141,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func didSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: Int64], trumped: [ObjectID]) {
+    private func didSave(inserted: [ManagedObject], saved: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: Int64], trumped: [ObjectID]) {
         for id in trumped {
             // A registered object for a row an insert took over is stale: reload it when used.
             if let stale = registry[id]?.object, !inserted.contains(where: { $0 === stale }) {
@@ -160,7 +160,7 @@ extension ManagedObjectContext {
             object.isInserted = false
             registry[object.objectID] = WeakObject(object)
         }
-        for object in inserted + updated { object.committedSlots = object.slots }
+        for object in saved { object.committedSlots = object.slots }
         for object in deleted {
             registry[object.objectID] = nil
             object.managedObjectContext = nil

@@ -32,16 +32,18 @@ struct ObjectValidator {
             }
             switch plan.kind {
             case .attribute, .derivedAttribute:
-                guard case .value(let value) = object.slots[position], !value.isNull else {
+                // Tested in place: binding the value copied (retained) it for every attribute.
+                if object.slots[position].isNullValue {
                     if !plan.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
                     continue
                 }
-                guard plan.needsValueCheck, case .attribute(let attribute) = schema.properties[position] else { continue }
+                guard plan.needsValueCheck, case .value(let value) = object.slots[position] else { continue }
                 if let committed, position < committed.count, object.slots[position].isSame(as: committed[position]) {
                     continue
                 }
+                guard let type = plan.attributeType else { continue }
                 let bounds = schema.bounds[position]
-                check(value, attribute, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
+                check(value, type, pattern: plan.pattern, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
             case .toMany:
                 guard !plan.isTransient else { continue }
                 // Only a constrained to-many is counted: an unconstrained one stays a fault.
@@ -86,13 +88,13 @@ struct ObjectValidator {
     }
 
     private static func check(
-        _ value: AttributeValue, _ attribute: AttributeDescription, minimum: Decimal?, maximum: Decimal?,
+        _ value: AttributeValue, _ type: AttributeType, pattern: String?, minimum: Decimal?, maximum: Decimal?,
         _ fail: (ValidationFailure.Rule, String, String) -> Void
     ) {
         switch value {
         case .integer(let v):
-            if let range = attribute.type.integerRange, !range.contains(v) {
-                fail(v < range.lowerBound ? .numberTooSmall : .numberTooLarge, String(v), "is outside the range of \(attribute.type.rawValue)")
+            if let range = type.integerRange, !range.contains(v) {
+                fail(v < range.lowerBound ? .numberTooSmall : .numberTooLarge, String(v), "is outside the range of \(type.rawValue)")
             }
             checkNumber(Decimal(v), String(v), minimum, maximum, fail)
         case .double(let v):
@@ -110,15 +112,16 @@ struct ObjectValidator {
                 fail(.dateTooLate, "\(v)", "must be on or before \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: maximum).doubleValue))")
             }
         case .string(let s):
-            // Counting characters walks the whole string: only when a length is bounded.
-            let length = minimum == nil && maximum == nil ? 0 : s.count
-            if let minimum, Decimal(length) < minimum {
+            // Counting characters walks the whole string, breaking graphemes: only when the
+            // cheap bounds cannot decide. A non-empty string has at least one character, and
+            // never more characters than UTF-8 bytes.
+            if let minimum, Decimal(s.isEmpty ? 0 : 1) < minimum, Decimal(s.count) < minimum {
                 fail(.stringTooShort, "\"\(s)\"", "must be at least \(minimum) characters")
             }
-            if let maximum, Decimal(length) > maximum {
-                fail(.stringTooLong, "\"\(s.prefix(40))…\" (\(length) characters)", "must be at most \(maximum) characters")
+            if let maximum, Decimal(s.utf8.count) > maximum, Decimal(s.count) > maximum {
+                fail(.stringTooLong, "\"\(s.prefix(40))…\" (\(s.count) characters)", "must be at most \(maximum) characters")
             }
-            if let pattern = attribute.regularExpressionString {
+            if let pattern {
                 let matches = (try? RegularExpressionCache.shared.matches(pattern: pattern, text: s)) ?? false
                 if !matches { fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/") }
             }
@@ -137,5 +140,17 @@ struct ObjectValidator {
         let value = value()
         if let minimum, value < minimum { fail(.numberTooSmall, text(), "must be at least \(DecimalText.format(minimum))") }
         if let maximum, value > maximum { fail(.numberTooLarge, text(), "must be at most \(DecimalText.format(maximum))") }
+    }
+}
+
+extension Slot {
+    /// Whether the slot holds no attribute value (nil, or not an attribute's slot), tested
+    /// without copying the value out.
+    var isNullValue: Bool {
+        switch self {
+        case .value(.null): return true
+        case .value: return false
+        default: return true
+        }
     }
 }

@@ -6,17 +6,15 @@ import Foundation
 /// Values are hashed as themselves rather than through their text descriptions, which made
 /// checking a 100k-object save cost as much as writing its rows.
 struct UniquenessKey: Hashable {
-    /// The table (root entity) the objects share.
-    let rootName: String
-    /// The constraint's keys (entities of one table may list their constraints in
-    /// different orders).
-    let constraint: [String]
+    /// The constraint of one table (root entity), numbered by the save (see
+    /// `UniquenessGroups`): hashing the table's and keys' names per object cost more than
+    /// the values.
+    let group: Int
     /// The constrained values, in the constraint's order.
     let values: [Value]
 
-    init(rootName: String, constraint: [String], values: [AttributeValue]) {
-        self.rootName = rootName
-        self.constraint = constraint
+    init(group: Int, values: [AttributeValue]) {
+        self.group = group
         self.values = values.map(Value.init)
     }
 
@@ -41,5 +39,49 @@ struct UniquenessKey: Hashable {
             default: self = .other(value.description)
             }
         }
+    }
+}
+
+/// The uniqueness constraints met during one save, each numbered once per table and key
+/// list (entities of one table may list their constraints in different orders, so the
+/// list is taken as it is), with each entity's constraints resolved to property positions.
+struct UniquenessGroups {
+    /// One constraint of an entity.
+    struct Entry {
+        /// The constraint's keys.
+        let constraint: [String]
+        /// Its number in this save.
+        let group: Int
+        /// Each key's property position (nil for an unknown key, whose value is nil).
+        let positions: [Int?]
+    }
+
+    private struct Name: Hashable {
+        let rootName: String
+        let constraint: [String]
+    }
+
+    private var numbers: [Name: Int] = [:]
+    private var entries: [ObjectIdentifier: [Entry]] = [:]
+    private var last: (schema: EntitySchema, entries: [Entry])?
+
+    /// The constraints of `schema`, resolved the first time the entity is met.
+    mutating func entries(for schema: EntitySchema) -> [Entry] {
+        if let last, last.schema === schema { return last.entries }
+        let id = ObjectIdentifier(schema)
+        let result: [Entry]
+        if let known = entries[id] {
+            result = known
+        } else {
+            result = schema.uniquenessConstraints.map { constraint in
+                let name = Name(rootName: schema.rootName, constraint: constraint)
+                let group = numbers[name] ?? numbers.count
+                numbers[name] = group
+                return Entry(constraint: constraint, group: group, positions: constraint.map { schema.propertyIndex[$0] })
+            }
+            entries[id] = result
+        }
+        last = (schema, result)
+        return result
     }
 }

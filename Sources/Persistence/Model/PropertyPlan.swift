@@ -36,6 +36,8 @@ package struct PropertyPlan: Sendable {
     package let inverseName: String?
     /// For an attribute: its default value, parsed once (nil for none or a relationship).
     package let defaultValue: AttributeValue?
+    /// For a String attribute: the regular expression its values must match in full.
+    package let pattern: String?
 
     /// Flattens one property; `bounded` says whether the entity parsed bounds for it.
     init(_ property: SchemaProperty, bounded: Bool) {
@@ -48,6 +50,7 @@ package struct PropertyPlan: Sendable {
             needsValueCheck = bounded || a.type.integerRange != nil || a.regularExpressionString != nil
             inverseName = nil
             defaultValue = a.defaultValue
+            pattern = a.regularExpressionString
         case .relationship(let r):
             name = r.name
             kind = r.isToMany ? .toMany : .toOne
@@ -56,6 +59,7 @@ package struct PropertyPlan: Sendable {
             needsValueCheck = r.minCount > 0 || r.maxCount > 0
             inverseName = r.inverseName
             defaultValue = nil
+            pattern = nil
         }
     }
 
@@ -63,6 +67,14 @@ package struct PropertyPlan: Sendable {
     package var settableAttributeType: AttributeType? {
         if case .attribute(let type) = kind { return type }
         return nil
+    }
+
+    /// The attribute's type, derived or not; nil for a relationship.
+    package var attributeType: AttributeType? {
+        switch kind {
+        case .attribute(let type), .derivedAttribute(let type): return type
+        case .toOne, .toMany: return nil
+        }
     }
 
     /// Whether the property is an attribute, derived or not.
