@@ -174,6 +174,32 @@ import Testing
         try context.save()
     }
 
+    /// An update taking an unchanged object's unique value is refused, naming the changed
+    /// object, and writes nothing; in a save with an insert the in-memory check still sees
+    /// every object.
+    @Test func anUpdateToAnotherObjectsUniqueValueIsRefused() throws {
+        let store = TemporaryStore()
+        let context = try context(store)
+        let first = try context.insertObject(forEntityName: "Item")
+        first["code"] = "a"
+        let second = try context.insertObject(forEntityName: "Item")
+        second["code"] = "b"
+        try context.save()
+        second["code"] = "a"
+        first["str"] = "touched"
+        let error = try #require(throws: ConstraintConflictError.self) { try context.save() }
+        #expect(error.object == second.objectID.description)
+        #expect(error.values == ["\"a\""])
+        #expect(try store.rows("SELECT code, str FROM Item ORDER BY _id") == [[.text("a"), .null], [.text("b"), .null]])
+        let third = try context.insertObject(forEntityName: "Item")
+        third["code"] = "c"
+        let mixed = try #require(throws: ConstraintConflictError.self) { try context.save() }
+        #expect(mixed.keys == ["code"])
+        second["code"] = "b"
+        try context.save()
+        #expect(try store.rows("SELECT code FROM Item ORDER BY _id") == [[.text("a")], [.text("b")], [.text("c")]])
+    }
+
     /// An update writes the changed columns only: a column changed behind the context's
     /// back since the fetch keeps its value.
     @Test func anUpdateWritesOnlyTheChangedColumns() throws {

@@ -7,13 +7,12 @@ import Foundation
 /// description's strings) out of the schema; the plan keeps only what encoding needs.
 struct RowEncodePlan {
     /// One stored property and its column.
+    /// (Small on purpose: each is copied per object and column.)
     struct Column {
         /// The property's position in the entity.
         let position: Int
         /// The column's index in the table's columns.
         let column: Int
-        /// The attribute, for its transformer and errors; nil for a to-one.
-        let attribute: AttributeDescription?
     }
 
     /// The entity's mapping to its table.
@@ -22,20 +21,21 @@ struct RowEncodePlan {
     let columns: [Column]
     /// The column of each property position; nil for one without a column.
     let columnOfPosition: [Int?]
+    /// The attribute at each position, for a transformable value's transformer; nil for a
+    /// relationship.
+    let attributes: [AttributeDescription?]
 
     /// The plan of `mapping`'s entity.
     init(_ mapping: EntityMapping) {
         self.mapping = mapping
-        var columns: [Column] = []
-        for (position, column) in mapping.columnIndex.enumerated() {
-            guard let column else { continue }
-            switch mapping.schema.properties[position] {
-            case .attribute(let attribute): columns.append(Column(position: position, column: column, attribute: attribute))
-            case .relationship: columns.append(Column(position: position, column: column, attribute: nil))
-            }
+        self.columns = mapping.columnIndex.enumerated().compactMap { position, column in
+            column.map { Column(position: position, column: $0) }
         }
-        self.columns = columns
         self.columnOfPosition = mapping.columnIndex
+        self.attributes = mapping.schema.properties.map { property in
+            if case .attribute(let attribute) = property { return attribute }
+            return nil
+        }
     }
 
     /// Every column value of an object's row, in column order.
@@ -46,8 +46,9 @@ struct RowEncodePlan {
     func values(of object: ManagedObject, keys: [ObjectIdentifier: Int64]) throws -> [SQLiteValue] {
         object.fireFaultIfNeeded()
         var values = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
+        let slots = object.slots  // one read of the object's array, not one per column
         for column in columns {
-            values[column.column] = try value(of: object, column, keys: keys)
+            values[column.column] = try value(of: slots[column.position], column, keys: keys)
         }
         return values
     }
@@ -62,18 +63,20 @@ struct RowEncodePlan {
         object.fireFaultIfNeeded()
         var changed: [(column: Int, value: SQLiteValue)] = []
         changed.reserveCapacity(positions.count)
+        let slots = object.slots
         for column in columns where positions.contains(column.position) {
-            changed.append((column.column, try value(of: object, column, keys: keys)))
+            changed.append((column.column, try value(of: slots[column.position], column, keys: keys)))
         }
         changed.sort { $0.column < $1.column }
         return (changed.map(\.column), changed.map(\.value))
     }
 
     /// One column's value.
-    private func value(of object: ManagedObject, _ column: Column, keys: [ObjectIdentifier: Int64]) throws -> SQLiteValue {
-        switch object.slots[column.position] {
+    private func value(of slot: Slot, _ column: Column, keys: [ObjectIdentifier: Int64]) throws -> SQLiteValue {
+        switch slot {
         case .value(let value):
-            guard let attribute = column.attribute else { return .null }
+            guard case .transformable = value else { return RowCodec.encodeUntransformed(value) }
+            guard let attribute = attributes[column.position] else { return .null }
             return try RowCodec.encode(value, for: attribute, entity: mapping.schema.name)
         case .toOneFault(let id?):
             return id.primaryKey.map(SQLiteValue.integer) ?? .null
