@@ -126,7 +126,12 @@ enum BooksCommandLine {
                 "text", help: "The words to look for.",
                 kind: .validated(ValueFormats.nonBlank), isRepeating: true)
         ],
-        options: [limit, json])
+        options: [
+            .value(
+                "limit", valueName: "n", kind: .integer(0...Int.max),
+                help: "Print the best N books (default \(SearchOptions.defaultLimit)); 0 prints every match."),
+            json,
+        ])
 
     private static let add = CommandSpec(
         name: "add",
@@ -183,7 +188,8 @@ enum BooksCommandLine {
             return .search(
                 SearchOptions(
                     text: parsed.strings("text").joined(separator: " "),
-                    limit: parsed.integer("limit"), json: parsed.flag("json")))
+                    limit: parsed.integer("limit").map { $0 == 0 ? nil : $0 } ?? SearchOptions.defaultLimit,
+                    json: parsed.flag("json")))
         case "add":
             return .add(
                 NewBookOptions(

@@ -49,8 +49,16 @@ struct CommandRunner {
             try printer().list(catalog, predicate: predicate, options: options)
         case .search(let options):
             let catalog = try openSeededCatalog()
-            let results = try catalog.search(options.text, limit: options.limit)
+            // One book past the limit tells whether more match, without counting them all.
+            var results = try catalog.search(options.text, limit: options.limit.map { $0 < Int.max ? $0 + 1 : $0 })
+            let limited = options.limit.flatMap { results.count > $0 ? $0 : nil }
+            if let limit = limited { results.removeLast(results.count - limit) }
             try printer().search(results, query: options.text, json: options.json, catalog: catalog)
+            if let limit = limited {
+                Terminal.write(
+                    "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
+                    to: STDERR_FILENO)
+            }
         case .add(let options):
             let catalog = try openCatalog()
             let book = try catalog.add(

@@ -63,8 +63,14 @@ struct SearchOptions: Equatable, Sendable {
     /// The query: the words given, joined by single spaces (`books search marquez cien` and
     /// `books search "marquez cien"` are the same query).
     var text: String
-    /// `--limit N`: print at most this many books (at least 1).
-    var limit: Int?
+    /// `--limit N`: print at most the best N books; nil (`--limit 0`) prints every match.
+    ///
+    /// A search prints the best ``defaultLimit`` by default: a common word matches thousands
+    /// of books in a large catalogue, more than a terminal shows, and the best matches come
+    /// first. (`gh search` does the same.) When more match, a note on standard error says so.
+    var limit: Int? = Self.defaultLimit
+    /// How many books a search prints when `--limit` is not given.
+    static let defaultLimit = 50
     /// `--json`: print JSON instead of text.
     var json = false
 }

@@ -94,9 +94,18 @@ enum StoreCommands {
             are strings; integers and floating-point numbers are numbers ("inf", "-inf" and
             "nan" as strings); Decimals are strings with every digit; Booleans true or false;
             Dates ISO 8601 in UTC; Binary and Transformable values base64 of the stored bytes.
-            Transient attributes are left out, derived ones included. Nothing is written.
+            Transient attributes are left out, derived ones included. The store is not changed.
+            Objects are written as they are read, so memory stays flat for any store size; the
+            document goes to standard output, or to --output's file, only once it is complete:
+            on an error nothing is printed and no file is left.
             """,
-        arguments: [store], options: [model, version],
+        arguments: [store],
+        options: [
+            model, version,
+            ToolCommand.Option(
+                name: "--output", valueName: "file",
+                help: "Write the document to this file (replaced only when complete) instead of standard output."),
+        ],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
             let loaded = try ModelCommands.load(
@@ -107,9 +116,7 @@ enum StoreCommands {
                 path, loaded, arguments, readOnly: !FileManager.default.isWritableFile(atPath: path)
             )
             defer { try? container.viewContext.store.close() }
-            do { output.print(try StoreArchive.exportJSON(from: container.viewContext)) } catch {
-                throw failure(error, file: nil)
-            }
+            try exportStreaming(container.viewContext, to: arguments.values["--output"])
             return .success
         })
 

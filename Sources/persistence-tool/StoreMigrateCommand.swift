@@ -16,9 +16,12 @@ enum StoreMigrateCommand {
             are listed. The store is then copied to <store>.pre-migration and migrated in one
             transaction. With --dry-run the migration runs on a temporary copy and the store is
             not changed. A store already at the version is left as it is (exit 0). A change
-            that cannot be inferred, or data the new version refuses (a violated uniqueness
-            constraint), exits 65 with the reason and leaves the store byte-for-byte as it was;
-            a missing store or model exits 66.
+            of a value transformer is found through the version the store records; its
+            values are re-encoded, which needs both transformers registered, so this tool
+            (which has none of an app's) shows the step and refuses it. A change that cannot
+            be inferred, or data the new version refuses (a violated uniqueness constraint,
+            an object with no value for an attribute made required), exits 65 with the reason
+            and leaves the store byte-for-byte as it was; a missing store or model exits 66.
             """,
         arguments: [ToolCommand.Argument(name: "store", help: "The store file.")],
         options: [

@@ -65,7 +65,15 @@ import Testing
 
     @Test func doubleDashEndsOptions() throws {
         let command = try parse("search", "--json", "--", "--help", "-x")
-        #expect(command.action == .search(SearchOptions(text: "--help -x", limit: nil, json: true)))
+        #expect(command.action == .search(SearchOptions(text: "--help -x", limit: 50, json: true)))
+    }
+
+    @Test func searchPrintsTheBestFiftyUnlessTold() throws {
+        #expect(try parse("search", "ring").action == .search(SearchOptions(text: "ring", limit: 50)))
+        #expect(try parse("search", "ring", "--limit", "0").action == .search(SearchOptions(text: "ring", limit: nil)))
+        #expect(
+            usageError("search", "ring", "--limit", "-1")?.message
+                == "The value '-1' is invalid for '--limit <n>': must be at least 0")
     }
 
     @Test func negativeNumbersAreValuesNotOptions() throws {
@@ -149,7 +157,7 @@ import Testing
             help.contains(
                 "\nUSAGE: books search <text> ... [--limit <n>] [--json] [--store <path>]\n"))
         #expect(help.contains("\nARGUMENTS:\n  <text>                  The words to look for.\n"))
-        #expect(help.contains("\n  --limit <n>             Print at most N books.\n"))
+        #expect(help.contains("\n  --limit <n>             Print the best N books (default 50); 0 prints every\n"))
         #expect(help.contains("\n  --store <path>          The catalogue store"))
         #expect(!help.contains("SUBCOMMANDS"))
     }

@@ -392,4 +392,28 @@ import Testing
         #expect(miss.status == 0)
         #expect(miss.stdout == "No books match \"qqqqzz\".\n", "\(miss.stdout.prefix(300))")
     }
+
+    @Test func searchPrintsTheBestFiftyAndSaysWhenMoreMatch() throws {
+        let sandbox = try BooksSandbox()
+        // About 9% of synthetic titles have the word "light": about 90 of 1,000 books.
+        let seed = try sandbox.run(["seed", "--count", "1000"])
+        try #require(seed.status == 0, "\(seed.stderr)")
+        let all = try sandbox.run(["search", "light", "--limit", "0"])
+        #expect(all.status == 0 && all.stderr.isEmpty, "\(all.stderr)")
+        let every = all.stdoutLines.filter { !$0.isEmpty }
+        try #require(every.count > 50, "only \(every.count) books match 'light'")
+
+        let best = try sandbox.run(["search", "light"])
+        #expect(best.status == 0)
+        #expect(best.stdoutLines.filter { !$0.isEmpty } == Array(every.prefix(50)))
+        #expect(best.stderr == "More books match; these are the best 50. Use --limit N to see more, --limit 0 to see all.\n")
+
+        let three = try sandbox.run(["search", "light", "--limit", "3", "--json"])
+        #expect(three.status == 0 && three.stderr.contains("the best 3."))
+        let exact = try sandbox.run(["search", "light", "--limit", String(every.count)])
+        #expect(exact.stderr.isEmpty, "no note when every match is shown: \(exact.stderr)")
+        #expect(exact.stdout == all.stdout)
+        let huge = try sandbox.run(["search", "light", "--limit", String(Int.max)])
+        #expect(huge.status == 0 && huge.stdout == all.stdout && huge.stderr.isEmpty)
+    }
 }

@@ -122,8 +122,6 @@ import Testing
         ("a type change", Attribute("pages", .string), "Book.pages", "its type changes from Integer 32 to String"),
         ("a new required attribute without default", Attribute("isbn", .string, optional: false), "Book.isbn",
          "the new attribute is required but has no default value"),
-        ("optional to required without default", Attribute("pages", .integer32, optional: false), "Book.pages",
-         "it becomes required but has no default value"),
     ])
     func whatCannotBeInferredIsRefusedBeforeTheStoreIsTouched(
         _ change: String, _ attribute: Attribute, _ subject: String, _ reason: String
@@ -210,5 +208,40 @@ extension MigrationTests {
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
         defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         #expect(try store.rows("SELECT heading FROM Book ORDER BY heading").compactMap { $0[0].textValue } == ["A", "B"])
+    }
+}
+
+extension MigrationTests {
+    /// Plans are inferred before the write lock: a migrator whose store another connection
+    /// migrated meanwhile must not run them again (it would take the values written since
+    /// for new, empty columns).
+    @Test func plansInferredBeforeAnotherConnectionMigratedAreNotRunAgain() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Book") { Attribute("title", .string) } }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Book") {
+                Attribute("title", .string)
+                Attribute("note", .string)
+            }
+        }
+        let v3 = ManagedObjectModel(versionIdentifier: "3") { Entity("Book") { Attribute("heading", .string) } }
+        let store = TemporaryStore()
+        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
+        try fill(store, v1, [["title": "A"]])
+        let stale = try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans()
+        let container = try PersistentContainer(model: v2.copy(), storeURL: store.url, migratingFrom: [v1.copy()])
+        let book = try #require(try container.viewContext.fetch(FetchRequest(entityName: "Book")).first)
+        book["note"] = "written after the migration"
+        try container.viewContext.save()
+        try container.viewContext.store.close()
+
+        let database = try Database(path: store.url.path, mode: .mustExist)
+        try StoreMigrator.run(stale, on: database)
+        #expect(try database.query("SELECT note FROM Book") == [[.text("written after the migration")]])
+        // A store at neither end of the plans is refused.
+        let other = try StoreMigrator.plans(
+            from: v3.entityVersionHashesByName.mapValues(\.hexString), to: v1.copy(), versions: [v3])
+        let error = try #require(throws: MigrationError.self) { try StoreMigrator.run(other, on: database) }
+        #expect(error.description.contains("its version hashes changed while the migration waited for it"))
+        try database.close()
     }
 }

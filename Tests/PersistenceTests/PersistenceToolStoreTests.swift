@@ -204,7 +204,7 @@ import Testing
         let cases: [([String], String, String)] = [
             (
                 ["store", "export", "s.sqlite"], "Error: missing option --model <path>",
-                "Usage: persistence-tool store export <store> --model <path> [--version <name>]"
+                "Usage: persistence-tool store export <store> --model <path> [--version <name>] [--output <file>]"
             ),
             (
                 ["store", "import", "s.sqlite", "--model", "m"], "Error: missing argument <file>",

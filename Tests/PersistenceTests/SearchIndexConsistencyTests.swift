@@ -137,8 +137,9 @@ import Testing
         let store = TemporaryStore()
         try Self.seed(store)
         #expect(try Self.indexObjects(store) == [
-            "_search_Author", "_search_Author_delete", "_search_Author_insert", "_search_Author_update",
-            "_search_Book", "_search_Book_delete", "_search_Book_insert", "_search_Book_update",
+            "_search_Author", "_search_Author_content", "_search_Author_delete", "_search_Author_insert",
+            "_search_Author_update", "_search_Book", "_search_Book_content", "_search_Book_delete",
+            "_search_Book_insert", "_search_Book_update",
             "_search_Note", "_search_Note_content", "_search_Note_delete", "_search_Note_insert", "_search_Note_update",
         ])
         let hashes = try store.rows("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%' ORDER BY key")
@@ -152,7 +153,7 @@ import Testing
         #expect(try Self.indexObjects(store).isEmpty)
 
         let context = try Self.openBooks(store)
-        #expect(try Self.indexObjects(store).count == 13)
+        #expect(try Self.indexObjects(store).count == 15)
         try context.store.checkSearchIndexes()
         #expect(try Self.searched(context, "lodz").count == 1)
         #expect(try Self.searched(context, "елка").count == 1)

@@ -119,6 +119,51 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: fixture.store.path + ".pre-migration"))
     }
 
+    /// A value transformer change alone (equal version hashes) is found through the version
+    /// the store records; the tool registers no app transformers, so it shows the step and
+    /// refuses, naming the transformer, without touching the store.
+    @Test func aTransformerChangeIsShownByADryRunAndRefusedWithoutTheTransformer() throws {
+        let old = "OldCover-\(UUID().uuidString)", new = "NewCover-\(UUID().uuidString)"
+        ValueTransformers.register(MigrationTransformerTests.PrefixTransformer(prefix: old), forName: old)
+        defer { ValueTransformers.unregister(name: old) }
+        func version(_ name: String, _ transformer: String) -> ManagedObjectModel {
+            ManagedObjectModel(versionIdentifier: name) {
+                Entity("Book") {
+                    Attribute("name", .string)
+                    Attribute("cover", .transformable, transformer: transformer)
+                }
+            }
+        }
+        let fixture = try Fixture([("Books", version("1", old)), ("Books2", version("2", new))])
+        let before = try fixture.bytes()
+        for extra in [["--dry-run"], []] {
+            let result = try fixture.run(extra)
+            #expect(result.status == 65, "\(result)")
+            #expect(result.stdout == """
+                Migration from model version 1 to 2:
+                  Book.cover: value transformer changes from '\(old)' to '\(new)': every stored value is re-encoded
+                No values will be lost.
+
+                """)
+            #expect(result.stderr == "error: The store \(fixture.store.path) can't be migrated (Book.cover): its value "
+                + "transformer changes from '\(old)' to '\(new)', but no transformer is registered under '\(old)', so "
+                + "the stored values can't be re-encoded; register it with ValueTransformers.register(_:forName:) "
+                + "before migrating; nothing was changed\n")
+            #expect(try fixture.bytes() == before)
+        }
+        #expect(!FileManager.default.fileExists(atPath: fixture.store.path + ".pre-migration"))
+    }
+
+    /// Optional → required without a default goes through when every object has a value.
+    @Test func aRequiredAttributeWithoutDefaultMigratesWhenNoValueIsMissing() throws {
+        let v2 = ManagedObjectModel(versionIdentifier: "2") { Entity("Book") { Attribute("name", .string, optional: false) } }
+        let fixture = try Fixture([("Books", Self.v1), ("Books2", v2)])
+        let result = try fixture.run(["--dry-run"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("  Book.name: becomes required (no default value: refused if an object has no value)\n"))
+        #expect(result.stdout.hasSuffix("Dry run: the data fits model version 2; the store was not changed.\n"))
+    }
+
     @Test func aMissingStoreExits66() throws {
         let result = try ToolRun(["store", "migrate", "/nonexistent/Books.sqlite", "--model", "/nonexistent/M.xcdatamodeld"])
         #expect(result.status == 66)

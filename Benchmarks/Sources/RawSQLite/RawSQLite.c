@@ -43,6 +43,7 @@ static const char *schema_sql =
     "\"price\" TEXT, \"publishDate\" REAL, \"title\" TEXT, \"uuid\" TEXT, \"author\" INTEGER);"
     "CREATE UNIQUE INDEX \"Author_unique_name\" ON \"Author\" (\"name\");"
     "CREATE INDEX \"Book_publishDate_index\" ON \"Book\" (\"publishDate\");"
+    "CREATE INDEX \"Book_title_index\" ON \"Book\" (\"title\");"
     "CREATE INDEX \"Book_author_index\" ON \"Book\" (\"author\");"
     "CREATE UNIQUE INDEX \"Book_unique_uuid\" ON \"Book\" (\"uuid\");";
 

@@ -3,6 +3,7 @@
 #include "RawSearchIndex.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *table_names[2] = {"_search_Author", "_search_Book"};
@@ -29,10 +30,17 @@ int raw_search_create(sqlite3 *db, raw_search_shape shape) {
     char sql[512];
     for (int book = 0; book < 2; book++) {
         if (!wanted(shape, book)) continue;
+        // The content view gives each row's indexed form, as the store's does.
         snprintf(sql, sizeof sql,
-                 "CREATE VIRTUAL TABLE \"%s\" USING fts5(\"%s\", content='%s', content_rowid='_id', tokenize='trigram case_sensitive 1')",
-                 table_names[book], columns[book], content_tables[book]);
+                 "CREATE VIEW \"%s_content\" AS SELECT \"_id\", ' ' || \"%s\" || ' ' || CASE WHEN \"%s\" "
+                 "GLOB '*[^ 0-9a-z]*' THEN char(1, 1, 1) ELSE '' END AS \"%s\" FROM \"%s\"",
+                 table_names[book], columns[book], columns[book], columns[book], content_tables[book]);
         int rc = raw_exec(db, sql);
+        if (rc) return rc;
+        snprintf(sql, sizeof sql,
+                 "CREATE VIRTUAL TABLE \"%s\" USING fts5(\"%s\", content='%s_content', content_rowid='_id', tokenize='trigram case_sensitive 1')",
+                 table_names[book], columns[book], table_names[book]);
+        rc = raw_exec(db, sql);
         if (rc) return rc;
     }
     return 0;
@@ -55,11 +63,25 @@ int raw_search_prepare(sqlite3 *db, raw_search_shape shape, raw_index_writer *in
     return 0;
 }
 
+// The indexed form, as the store's index holds it: the canonical text between spaces, then
+// three U+0001 when the text holds a byte other than a space, 0-9 or a-z.
 static int run(sqlite3_stmt *s, int64_t key, const char *text, const char *what) {
+    size_t length = strlen(text);
+    char small[512], *form = length + 6 <= sizeof small ? small : malloc(length + 6);
+    int exotic = 0;
+    for (const char *c = text; *c; c++) {
+        if (!(*c == ' ' || (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z'))) { exotic = 1; break; }
+    }
+    form[0] = ' ';
+    memcpy(form + 1, text, length);
+    form[length + 1] = ' ';
+    size_t end = length + 2;
+    if (exotic) { form[end++] = 1; form[end++] = 1; form[end++] = 1; }
     sqlite3_bind_int64(s, 1, key);
-    sqlite3_bind_text(s, 2, text, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, 2, form, (int)end, SQLITE_TRANSIENT);
     int rc = sqlite3_step(s);
     sqlite3_reset(s);
+    if (form != small) free(form);
     return rc == SQLITE_DONE ? 0 : raw_fail(sqlite3_db_handle(s), rc, what);
 }
 

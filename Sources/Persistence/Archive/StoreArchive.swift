@@ -32,13 +32,15 @@ public enum StoreArchive {
     /// Every object the context can fetch, as archive JSON text (pretty, two-space indent,
     /// no final newline). Unsaved changes count, as in a fetch.
     ///
-    /// The objects and the text are built in memory: about 3 KB per object (300 MB for
-    /// 100,000 books), so very large stores want a streaming export, which this is not.
+    /// Objects are read a page at a time, but the text is returned whole: for a large store
+    /// use `exportJSON(from:to:)`, which writes the same bytes to a file as they are made.
     ///
     /// - Throws: `SQLiteError` or `StoreError` when the store cannot be read;
     ///   `ValueTransformerError` when a transformable value cannot be encoded.
     public static func exportJSON(from context: ManagedObjectContext) throws -> String {
-        try StoreArchiveWriter(context: context).document().rendered()
+        var text = ""
+        try StoreArchiveWriter(context: context).write { text += $0 }
+        return text
     }
 
     /// Inserts the objects of archive JSON into the context and saves them in one save: all

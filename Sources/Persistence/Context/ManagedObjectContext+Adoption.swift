@@ -13,6 +13,10 @@ extension ManagedObjectContext {
     /// object. Seeding new rows, where nothing matches, so costs one query per batch
     /// instead of one per object; the result is the same either way.
     ///
+    /// The adopted row's join-table links are dropped here (see `dropJoinRows(ofAdopted:)`):
+    /// object-trump means the inserted object's state wins, so the links it has, written
+    /// later in the save, replace the row's old ones instead of adding to them.
+    ///
     /// - Returns: the IDs of the adopted rows; `keys` maps each adopting object to its row.
     func adoptExistingRows(_ inserted: [ManagedObject], keys: inout [ObjectIdentifier: Int64]) throws -> [ObjectID] {
         var adopted: [ObjectID] = []
@@ -29,6 +33,7 @@ extension ManagedObjectContext {
                     let values = try uniqueValues(of: object, constraint)
                     if let existing = try store.primaryKey(in: mapping, matching: constraint, values: values) {
                         keys[ObjectIdentifier(object)] = existing
+                        try dropJoinRows(ofAdopted: object, key: existing)
                         adopted.append(
                             ObjectID(entityName: object.schema.name, rootName: object.schema.rootName,
                                      storeIdentifier: store.identifier, key: .permanent(existing)))
@@ -39,6 +44,28 @@ extension ManagedObjectContext {
             start = end
         }
         return adopted
+    }
+
+    /// Removes the links an adopted row has through the relationships of `object`'s
+    /// entity: every join table of its to-many relationships (many-to-many, ordered,
+    /// inverse-less), and the join table of an ordered to-many that is the inverse of one
+    /// of its to-ones (the row's old place in another object's ordered list). Links that
+    /// other objects hold through inverse-less to-manys stay: the inserted object does not
+    /// model them, and the row they point at is updated, not replaced.
+    private func dropJoinRows(ofAdopted object: ManagedObject, key: Int64) throws {
+        let schema = store.schema
+        guard !schema.joinTables.isEmpty else { return }
+        for case .relationship(let r) in object.schema.properties where !r.isTransient {
+            if let side = schema.joinSide(entity: object.schema.name, relationship: r.name) {
+                try store.deleteJoinRows(side, own: key)
+                // A relationship that is its own inverse (`friends`) keeps a row per direction.
+                if r.inverseName == r.name { try store.deleteJoinRows(side, other: key) }
+            } else if !r.isToMany, let inverse = r.inverseName,
+                let side = schema.joinSide(entity: r.destinationEntityName, relationship: inverse)
+            {
+                try store.deleteJoinRows(side, other: key)
+            }
+        }
     }
 
     /// An entity and the position of one of its uniqueness constraints.

@@ -38,7 +38,9 @@ extension ManagedObjectContext {
         let query = try compiler.query(for: request)
         let pending = unsavedCandidates(compiler.mapping.schema, request)
         guard !pending.isEmpty else {
-            try store.rows(query) { row in
+            // A limited search of a common term reads only the rows that can be its answer.
+            let narrowed = try RankedSearchPlanner(store: store).narrowedQuery(for: request)
+            try store.rows(narrowed ?? query) { row in
                 let object = self.object(for: row)
                 if object.isDeleted { return true }
                 return try body(object)

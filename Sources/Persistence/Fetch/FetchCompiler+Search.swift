@@ -77,14 +77,9 @@ extension FetchCompiler {
         let indexed = usesSearchIndexes
             ? Array(words.filter(SearchText.isIndexable).prefix(max(1, 480 / paths.count))) : []
         if !indexed.isEmpty {
-            let sets = indexed.map { word in
-                paths.map { path in
-                    arguments.append(.text(SearchText.ftsQuery(word)))
-                    return indexLookup(path)
-                }.joined(separator: " UNION ")
-            }
-            let rows = sets.count == 1 ? sets[0] : sets.map { "SELECT \"id\" FROM (\($0))" }.joined(separator: " INTERSECT ")
-            conditions.append("\(sqlIdentifier(rootAlias)).\"_id\" IN (\(rows))")
+            let rows = indexRows(indexed.map(SearchText.ftsQuery), paths)
+            arguments += rows.arguments
+            conditions.append("\(sqlIdentifier(rootAlias)).\"_id\" IN (\(rows.sql))")
         }
         for word in words where !indexed.contains(word) {
             conditions.append("(" + fields.map { "coalesce(instr(\($0), ?), 0) > 0" }.joined(separator: " OR ") + ")")
@@ -160,9 +155,24 @@ extension FetchCompiler {
         }
     }
 
+    /// A compound `SELECT "id" …` of the primary keys of the rows that match every FTS5
+    /// query of `queries` in some attribute of `paths`: per query the union over the
+    /// attributes, and the intersection of those sets.
+    func indexRows(_ queries: [String], _ paths: [SearchPath]) -> (sql: String, arguments: [SQLiteValue]) {
+        var arguments: [SQLiteValue] = []
+        let sets = queries.map { query in
+            paths.map { path in
+                arguments.append(.text(query))
+                return indexLookup(path)
+            }.joined(separator: " UNION ")
+        }
+        let sql = sets.count == 1 ? sets[0] : sets.map { "SELECT \"id\" FROM (\($0))" }.joined(separator: " INTERSECT ")
+        return (sql, arguments)
+    }
+
     /// `SELECT … AS "id"`: the primary keys of the fetched table's rows whose attribute
     /// matches `?` in its index, through the to-one steps.
-    private func indexLookup(_ path: SearchPath) -> String {
+    func indexLookup(_ path: SearchPath) -> String {
         let fts = sqlIdentifier(path.index.name)
         let match = "FROM \(fts) WHERE \(fts).\(sqlIdentifier(path.column.name)) MATCH ?"
         guard !path.steps.isEmpty else { return "SELECT rowid AS \"id\" " + match }

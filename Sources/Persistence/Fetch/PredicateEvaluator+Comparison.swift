@@ -225,11 +225,22 @@ enum Number {
         }
     }
 
-    /// Compares by value: as Double if either is a double, as Decimal if either is a
-    /// decimal, else as Int64. `nil` when unordered (NaN).
+    /// Compares by value, exactly: as SQLite compares the stored values, so that the SQL
+    /// compiler and the evaluator agree. `nil` when unordered (NaN).
+    ///
+    /// - Two integers, two doubles, two decimals: as themselves.
+    /// - An integer and a double: exactly, as SQLite compares INTEGER with REAL (not
+    ///   through `Double(integer)`, which rounds past 2⁵³).
+    /// - A decimal and a double: the double as its shortest round-trip decimal (`0.1` is
+    ///   0.1), compared digit by digit (see `DecimalText.compare(_:_:)`).
+    /// - A decimal and an integer: as decimals.
     static func compare(_ l: Number, _ r: Number) -> ComparisonResult? {
         switch (l, r) {
         case (.integer(let a), .integer(let b)): return PredicateEvaluator.compare(a, b)
+        case (.decimal(let a), .double(let b)): return DecimalText.compare(a, b)
+        case (.double(let a), .decimal(let b)): return DecimalText.compare(b, a).map(\.reversed)
+        case (.integer(let a), .double(let b)): return exactCompare(a, b)
+        case (.double(let a), .integer(let b)): return exactCompare(b, a).map(\.reversed)
         case (.double, _), (_, .double):
             let a = l.doubleValue, b = r.doubleValue
             if a.isNaN || b.isNaN { return nil }
@@ -239,6 +250,18 @@ enum Number {
             if a.isNaN || b.isNaN { return nil }
             return PredicateEvaluator.compare(a, b)
         }
+    }
+
+    /// An integer against a double, exactly (SQLite's `sqlite3IntFloatCompare`); nil for NaN.
+    static func exactCompare(_ integer: Int64, _ double: Double) -> ComparisonResult? {
+        if double.isNaN { return nil }
+        // 2⁶³ is exact as a Double; every Int64 is below it and at or above -2⁶³.
+        if double >= 9_223_372_036_854_775_808.0 { return .orderedAscending }
+        if double < -9_223_372_036_854_775_808.0 { return .orderedDescending }
+        let whole = double.rounded(.towardZero)
+        let order = PredicateEvaluator.compare(integer, Int64(whole))
+        if order != .orderedSame { return order }
+        return PredicateEvaluator.compare(Double(0), double - whole)
     }
 
     /// The sum: a double if any term is, else a decimal if any term is (or the integers
@@ -263,5 +286,16 @@ enum Number {
             do { try sum.add(number.decimalValue) } catch { return .decimal(.nan) }
         }
         return .decimal(sum.total)
+    }
+}
+
+extension ComparisonResult {
+    /// The order of the same two values swapped.
+    var reversed: ComparisonResult {
+        switch self {
+        case .orderedAscending: .orderedDescending
+        case .orderedDescending: .orderedAscending
+        case .orderedSame: .orderedSame
+        }
     }
 }

@@ -168,7 +168,7 @@ package struct PredicateSQLCompiler {
 
     // MARK: - Operators
 
-    private mutating func bind(_ value: SQLiteValue) -> String {
+    mutating func bind(_ value: SQLiteValue) -> String {
         arguments.append(value)
         return "?"
     }
@@ -245,13 +245,13 @@ package struct PredicateSQLCompiler {
             guard let number = Number(PredicateValue(literal)) else { throw mismatch(target, literal, op) }
             if number.doubleValue.isNaN { return op == .notEqualTo ? "1" : "0" }
             switch (kind, number) {
+            case (.decimal, .double(let d)):
+                return decimalColumn(target.sql, op, comparedWith: d)
+            case (.double, .decimal(let d)):
+                return doubleColumn(doubleColumnValue(target.sql), op, comparedWith: d)
             case (.double, _), (_, .double):
                 // Compared as Double; NaN, stored as text, is unordered.
-                if kind == .double {
-                    lhs = "(CASE WHEN typeof(\(target.sql)) = 'text' THEN NULL ELSE \(target.sql) END)"
-                } else if kind == .decimal {
-                    lhs = "CAST(\(target.sql) AS REAL)"
-                }
+                if kind == .double { lhs = doubleColumnValue(target.sql) }
                 value = .real(number.doubleValue)
             case (.decimal, _):
                 value = .text(DecimalText.format(number.decimalValue))
@@ -264,11 +264,16 @@ package struct PredicateSQLCompiler {
             }
         default: throw mismatch(target, literal, op)
         }
-        let placeholder = bind(value)
+        return comparison(lhs, op, bind(value), suffix: suffix)
+    }
+
+    /// `lhs op rhs` where a NULL side makes `==` and the orderings false and `!=` true, as
+    /// in the evaluator.
+    func comparison(_ lhs: String, _ op: PredicateNode.Operator, _ rhs: String, suffix: String = "") -> String {
         switch op {
-        case .equalTo: return "coalesce(\(lhs) = \(placeholder)\(suffix), 0)"
-        case .notEqualTo: return "(NOT coalesce(\(lhs) = \(placeholder)\(suffix), 0))"
-        default: return "coalesce(\(lhs) \(op.rawValue) \(placeholder)\(suffix), 0)"
+        case .equalTo: return "coalesce(\(lhs) = \(rhs)\(suffix), 0)"
+        case .notEqualTo: return "(NOT coalesce(\(lhs) = \(rhs)\(suffix), 0))"
+        default: return "coalesce(\(lhs) \(op.rawValue) \(rhs)\(suffix), 0)"
         }
     }
 

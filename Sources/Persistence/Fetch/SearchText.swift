@@ -30,9 +30,10 @@ package struct SearchText: Sendable, Equatable {
         words = phrase.split(separator: " ").map(String.init)
     }
 
-    /// Whether `word` is long enough for the trigram index.
+    /// Whether `word` is looked up in the trigram index: long enough for a trigram, and free
+    /// of U+0001, which the index uses for its marker (`SearchIndexMapping.exoticMarker`).
     package static func isIndexable(_ word: String) -> Bool {
-        word.unicodeScalars.count >= indexedWordLength
+        word.unicodeScalars.count >= indexedWordLength && !word.unicodeScalars.contains("\u{1}")
     }
 
     /// `word` as an FTS5 query that matches it literally: a string in double quotes, inner

@@ -4,7 +4,9 @@ import Foundation
 /// rules as a save (`DerivedValues`): the canonical, lowercase and uppercase forms of a
 /// string, a value through to-one key paths, and `@count` / `@sum` over a to-many stored
 /// through its to-one inverse. `now()` is set, to the time of the migration, only for a
-/// newly added attribute and only where it has no value.
+/// newly added attribute and only where it has no value. As in a save, an integer sum past
+/// `Int64` goes on exactly as a decimal, and a value its attribute cannot hold refuses the
+/// migration (`MigrationError.invalidData`, naming the object) instead of being stored.
 struct MigrationDerivations {
     let plan: MigrationPlan
     let database: Database
@@ -63,23 +65,35 @@ struct MigrationDerivations {
                 else { continue }
                 var integers: [Int64: Int64] = [:]
                 var decimals: [Int64: DecimalSum] = [:]
+                var summing: Int64 = 0  // the object whose sum is being added to, for errors
                 do {
                     for row in try database.query("SELECT \(owner), j.\(sqlIdentifier(key)) FROM \(from) WHERE \(owner) IS NOT NULL") {
                         guard let owner = row[0].int64Value else { continue }
+                        summing = owner
                         switch (try? RowCodec.decode(row[1], for: summed, entity: destination.schema.name)) ?? .null {
-                        case .integer(let v): integers[owner, default: 0] &+= v
+                        case .integer(let v):
+                            // As a save sums: past Int64 the sum goes on exactly as a decimal,
+                            // and the attribute's type then decides whether it fits.
+                            let (sum, overflow) = integers[owner, default: 0].addingReportingOverflow(v)
+                            if overflow {
+                                try decimals[owner, default: DecimalSum()].add(Decimal(v))
+                            } else {
+                                integers[owner] = sum
+                            }
                         case .double(let v): try decimals[owner, default: DecimalSum()].add(Decimal(v))
                         case .decimal(let v): try decimals[owner, default: DecimalSum()].add(v)
                         default: break
                         }
                     }
                     for (owner, integer) in integers where decimals[owner] != nil {
+                        summing = owner
                         try decimals[owner]?.add(Decimal(integer))
                     }
                 } catch let error as DecimalSumError {
                     // Exact, as a save computes it; an overflow rolls the migration back.
-                    throw ObjectAccessError(
-                        entity: step.entity, key: property, reason: "it derives '\(expression)', but \(error)")
+                    throw MigrationError(
+                        .invalidData, entity: step.entity, property: property,
+                        reason: "it derives '\(expression)', but for \(step.entity) \(summing) \(error)")
                 }
                 for row in try database.query("SELECT src.\"_id\" FROM \(table) AS src\(filter)") {
                     guard let id = row[0].int64Value else { continue }
@@ -93,7 +107,17 @@ struct MigrationDerivations {
             }
             let update = try database.prepare("UPDATE \(table) SET \(sqlIdentifier(property)) = ? WHERE \"_id\" = ?")
             for (id, raw) in values {
-                let value = (try? AttributeValue.coerce(raw.anyValue, to: attribute)) ?? .null
+                let value: AttributeValue
+                do {
+                    value = try AttributeValue.coerce(raw.anyValue, to: attribute)
+                } catch {
+                    // Never silent garbage, as in a save: a value the attribute can't hold
+                    // (an integer sum past its type) refuses the migration, naming the object.
+                    throw MigrationError(
+                        .invalidData, entity: step.entity, property: property,
+                        reason: "it derives '\(expression)', whose value \(raw) for \(step.entity) \(id) "
+                            + "does not fit: \(error)")
+                }
                 try update.run([try RowCodec.encode(value, for: attribute, entity: step.entity), .integer(id)])
             }
         }

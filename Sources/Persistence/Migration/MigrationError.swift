@@ -1,8 +1,9 @@
 /// Why a store cannot be migrated, naming the store, entity, property and reason.
 ///
-/// Errors of inference (`cannotInfer`, `unknownSourceModel`) are thrown before anything is
-/// written; errors found in the data while migrating (`constraintViolated`,
-/// `tooManyDestinations`) roll the migration back, so the store stays exactly as it was.
+/// Errors of inference (`cannotInfer`, `unknownSourceModel`, `missingValueTransformer`) are
+/// thrown before anything is written; errors found in the data while migrating
+/// (`constraintViolated`, `tooManyDestinations`, `invalidData`) roll the migration back, so
+/// the store stays exactly as it was.
 public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public enum Kind: Sendable, Hashable {
@@ -17,6 +18,13 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         case tooManyDestinations
         /// The copy of the store made before migrating could not be written.
         case backupFailed
+        /// Existing objects hold values the new model cannot take: a nil in an attribute
+        /// that becomes required, a derived value that does not fit its attribute, stored
+        /// bytes a value transformer cannot decode or encode.
+        case invalidData
+        /// A transformable attribute changes its value transformer, and the old or the new
+        /// transformer is not registered, so the stored values cannot be re-encoded.
+        case missingValueTransformer
     }
 
     /// What went wrong.
@@ -50,11 +58,13 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
                 + "nothing was changed"
         case .unknownSourceModel:
             return "\(store) can't be migrated: \(reason); nothing was changed"
-        case .constraintViolated, .tooManyDestinations:
+        case .constraintViolated, .tooManyDestinations, .invalidData:
             return "\(store) can't be migrated\(subject): \(reason); the migration was rolled back "
                 + "and the store is as it was"
         case .backupFailed:
             return "\(store) can't be migrated: \(reason); nothing was changed"
+        case .missingValueTransformer:
+            return "\(store) can't be migrated\(subject): \(reason); nothing was changed"
         }
     }
 }

@@ -6,11 +6,14 @@ import Foundation
 /// (`_migrating_<name>`) and their indexes dropped; the destination schema's tables are
 /// created under their own names; rows are copied with one `INSERT … SELECT` per table that
 /// maps each column to its source column (renamed, defaulted, or read through an inverse
-/// for a relationship whose side moved); the old tables are dropped. Then dangling to-one
-/// references are cleared, primary-key counters follow renamed tables, derived attributes
-/// are recomputed, uniqueness constraints are checked (refusing, with the rows, when
-/// existing objects violate one), and the destination's indexes are created. Objects keep
-/// their primary keys.
+/// for a relationship whose side moved); values whose value transformer changed are
+/// re-encoded; the old tables are dropped. Then dangling to-one references are cleared,
+/// attributes and to-ones made required without a default are checked (refusing, naming
+/// the objects, when one has no value), primary-key counters follow renamed tables,
+/// derived attributes are recomputed (refusing a value that does not fit), uniqueness
+/// constraints are checked (refusing, with the rows, when existing objects violate one),
+/// and the destination's indexes are created. Objects keep their primary keys. A plan that
+/// keeps the tables only re-encodes values and brings the indexes in line.
 ///
 /// Tables that are not entity tables (join tables, search indexes) are left as they are
 /// when they already exist, and created when the destination schema has them and the store
@@ -22,6 +25,9 @@ struct MigrationExecutor {
     let destinationSchema: StoreSchema
     /// The tables the store had before the migration.
     let existingTables: Set<String>
+    /// The store's files of external data, for values re-encoded in files; nil for an
+    /// in-memory database.
+    var files: MigrationFiles?
 
     init(plan: MigrationPlan, database: Database) throws {
         self.plan = plan
@@ -47,6 +53,7 @@ struct MigrationExecutor {
                 try copyRows(into: table)
             }
             for table in destinationSchema.joinTables { try copyLinks(into: table) }
+            try reencodeTransformedValues()
             for table in sourceTableNames {
                 try database.execute("DROP TABLE \(sqlIdentifier(Self.aside(table)))")
             }
@@ -54,11 +61,13 @@ struct MigrationExecutor {
             // inverse's column) and clearing dangling keys use them.
             try createIndexes(unique: false)
             try clearDanglingReferences()
+            try checkRequiredValues()
             try renamePrimaryKeyCounters()
             try MigrationDerivations(plan: plan, database: database, schema: destinationSchema).recompute()
             try checkUniqueness()
             try createIndexes(unique: true)
         } else {
+            try reencodeTransformedValues()
             try dropStaleIndexes()
             try checkUniqueness()
             try createIndexes(unique: false)
@@ -357,14 +366,6 @@ struct MigrationExecutor {
                     reason: "existing objects violate the uniqueness constraint (\(keys.joined(separator: ", "))): "
                         + groups.joined(separator: "; "))
             }
-        }
-    }
-
-    private static func show(_ value: SQLiteValue) -> String {
-        switch value {
-        case .text(let t): return "'\(t)'"
-        case .null: return "nil"
-        default: return value.jsonText
         }
     }
 

@@ -7,14 +7,16 @@
 /// removal loses data).
 ///
 /// Supported: adding an attribute that is optional, has a default or is derived; removing
-/// one; renames; optional → required with a default; required → optional; Integer and Float
-/// widening; adding, removing and renaming relationships; to-one ↔ to-many; ordered ↔
-/// unordered; adding and removing entities; version hash modifiers; indexes and uniqueness
-/// constraints. Refused (`MigrationError.cannotInfer`): other type changes, a new required
-/// attribute or to-one without a default, optional → required without a default, an
-/// attribute becoming a relationship or back, an entity moving in its hierarchy, a
-/// relationship pointing at an unrelated entity, and two destination elements claiming one
-/// source element.
+/// one; renames; optional → required (objects without a value get the default; with no
+/// default the migration is refused if an object has no value, as Core Data's is);
+/// required → optional; Integer and Float widening; a transformable attribute's value
+/// transformer (its values are re-encoded); adding, removing and renaming relationships;
+/// to-one ↔ to-many; ordered ↔ unordered; adding and removing entities; version hash
+/// modifiers; indexes and uniqueness constraints. Refused (`MigrationError.cannotInfer`):
+/// other type changes, a new required attribute or to-one without a default, an attribute
+/// becoming a relationship or back, an entity moving in its hierarchy, a relationship
+/// pointing at an unrelated entity, and two destination elements claiming one source
+/// element.
 struct MigrationInference {
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
@@ -246,17 +248,26 @@ struct MigrationInference {
         }
         if attribute.isDerived { return }
         if was.isOptional && !attribute.isOptional {
-            guard let value = attribute.defaultValueString, attribute.defaultValue != nil else {
-                throw MigrationError(
-                    .cannotInfer, entity: entity, property: name,
-                    reason: "it becomes required but has no default value for the objects that have "
-                        + "no value; give it a default value")
+            // As Core Data: without a default the migration fails only if an object has no
+            // value, which only the data can tell (`MigrationExecutor.checkRequiredValues`).
+            if let value = attribute.defaultValueString, attribute.defaultValue != nil {
+                steps.append(MigrationStep(
+                    .makeRequired, entity: entity, property: name,
+                    detail: "becomes required; objects without a value get the default \(value)"))
+            } else {
+                steps.append(MigrationStep(
+                    .makeRequired, entity: entity, property: name,
+                    detail: "becomes required (no default value: refused if an object has no value)"))
             }
-            steps.append(MigrationStep(
-                .makeRequired, entity: entity, property: name,
-                detail: "becomes required; objects without a value get the default \(value)"))
         } else if !was.isOptional && attribute.isOptional {
             steps.append(MigrationStep(.makeOptional, entity: entity, property: name, detail: "becomes optional"))
+        }
+        if attribute.type == .transformable, was.valueTransformerName != attribute.valueTransformerName {
+            // Not part of the version hash (as in Core Data), so only seen with both models.
+            steps.append(MigrationStep(
+                .changeTransformer, entity: entity, property: name,
+                detail: "value transformer changes from \(Self.transformerName(was)) to "
+                    + "\(Self.transformerName(attribute)): every stored value is re-encoded"))
         }
         if was.isIndexed != attribute.isIndexed {
             steps.append(MigrationStep(
@@ -268,6 +279,11 @@ struct MigrationInference {
                 .changeHashModifier, entity: entity, property: name,
                 detail: "version hash modifier changed (no schema change)"))
         }
+    }
+
+    /// An attribute's transformer as a step names it: quoted, or "none (bytes as stored)".
+    static func transformerName(_ attribute: AttributeDescription) -> String {
+        attribute.valueTransformerName.map { "'\($0)'" } ?? "none (bytes as stored)"
     }
 
     private mutating func added(_ relationship: RelationshipDescription, entity: String) throws {
@@ -315,6 +331,15 @@ struct MigrationInference {
                 .changeTransience, entity: entity, property: name,
                 detail: relationship.isTransient ? "becomes transient: its links will be deleted" : "becomes stored; it starts empty",
                 losesData: relationship.isTransient))
+        }
+        if was.isOptional, !relationship.isOptional, !relationship.isToMany, !relationship.isTransient {
+            // As an attribute without default: refused only if an object has no destination
+            // (`MigrationExecutor.checkRequiredValues`).
+            steps.append(MigrationStep(
+                .makeRequired, entity: entity, property: name,
+                detail: "becomes required (refused if an object has no destination)"))
+        } else if !was.isOptional, relationship.isOptional {
+            steps.append(MigrationStep(.makeOptional, entity: entity, property: name, detail: "becomes optional"))
         }
         if was.isToMany != relationship.isToMany {
             steps.append(MigrationStep(

@@ -25,9 +25,10 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
         steps.contains { !Self.modelOnlyKinds.contains($0.kind) }
     }
 
-    /// Changes that leave the tables as they are (indexes are created and dropped in place).
+    /// Changes that leave the tables as they are (indexes are created and dropped in place,
+    /// values re-encoded for a new value transformer in place).
     package static let modelOnlyKinds: Set<MigrationStep.Kind> = [
-        .changeHashModifier, .makeOptional, .addIndex, .removeIndex,
+        .changeHashModifier, .makeOptional, .addIndex, .removeIndex, .changeTransformer,
     ]
 
     /// Whether existing values are lost by some step.

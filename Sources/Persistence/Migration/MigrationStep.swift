@@ -19,9 +19,10 @@ public struct MigrationStep: Sendable, Hashable, CustomStringConvertible {
         case removeAttribute
         /// An attribute renamed through its renaming identifier; its values are kept.
         case renameAttribute
-        /// An optional attribute made required: existing nils get the default value.
+        /// An optional attribute or to-one made required: existing nils get the attribute's
+        /// default value; without one, the migration is refused if an object has no value.
         case makeRequired
-        /// A required attribute made optional.
+        /// A required attribute or relationship made optional.
         case makeOptional
         /// An integer attribute widened (Integer 16 → 32 → 64); values are kept.
         case widenType
@@ -51,6 +52,9 @@ public struct MigrationStep: Sendable, Hashable, CustomStringConvertible {
         case recomputeDerived
         /// A property made transient or stored (a transient has no column).
         case changeTransience
+        /// A transformable attribute's value transformer changed: every stored value is
+        /// decoded with the old transformer and encoded with the new one.
+        case changeTransformer
     }
 
     /// The kind of change.

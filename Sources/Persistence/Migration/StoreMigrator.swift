@@ -19,7 +19,9 @@ import Foundation
 ///
 /// **Safety.** Before migrating, the WAL is checkpointed into the store file and the file
 /// is copied aside to `<store>.pre-migration` (see `backupURL(for:)`; an older copy is
-/// replaced), so a user can always go back by copying it over the store. The migration
+/// replaced), with hard links to its external-data files in the copy's own folder
+/// (`.<store>.pre-migration_SUPPORT`), so a user can always go back: open the copy, or copy
+/// it and its folder over the store and the store's folder. The migration
 /// then runs in one transaction: a failure mid-way (a uniqueness constraint that existing
 /// objects violate, a to-many becoming to-one where an object has several destinations,
 /// an I/O error) rolls it back, leaving the store exactly as it was, and removes the copy.
@@ -34,6 +36,9 @@ public struct StoreMigrator {
     /// How long to wait, in seconds, for other connections' locks (and for readers to let
     /// the write-ahead log be checkpointed) before giving up.
     public var busyTimeout: Double = 10
+    /// Runs after the store is copied aside and before the migration takes the write lock
+    /// (tests use it to write from another connection in between).
+    package var afterCopyingAside: (() throws -> Void)?
 
     /// A migrator to `destination`, for a store written with one of `versions` (oldest first;
     /// `destination` may be among them).
@@ -73,13 +78,19 @@ public struct StoreMigrator {
     ///   for a file SQLite cannot open.
     public func plans() throws -> [MigrationPlan] {
         let stored = try Self.storedVersionHashes(at: storeURL.path)
+        let recorded = try Self.storedModelVersion(at: storeURL.path)
         do {
             if stored == destination.entityVersionHashesByName.mapValues(\.hexString) {
+                // Value transformers are not part of version hashes: a version may change one
+                // alone, which the version the store records tells.
+                if let plan = try Self.transformerPlan(from: recorded, to: destination, versions: versions) {
+                    return [plan]
+                }
                 // Indexes are not part of version hashes: a version may add or drop one alone.
                 let existing = try Self.storedIndexNames(at: storeURL.path, tables: Set(stored.keys))
                 return try MigrationPlan.indexSync(for: destination, existing: existing).map { [$0] } ?? []
             }
-            return try Self.plans(from: stored, to: destination, versions: versions)
+            return try Self.plans(from: stored, to: destination, versions: versions, recordedVersion: recorded)
         } catch var error as MigrationError {
             error.path = storeURL.path
             throw error
@@ -96,8 +107,59 @@ public struct StoreMigrator {
         let plans = try self.plans()
         guard !plans.isEmpty else { return [] }
         let path = storeURL.path
+        try Self.checkTransformers(of: plans, path: path)
         let database = try Database(path: path, mode: .mustExist, busyTimeout: busyTimeout)
         defer { try? database.close() }
+        // The copy is the store the migration starts from only if no other connection
+        // commits between the checkpoint and the migration's write lock (a commit can even
+        // checkpoint into the file while it is being copied): when one does, copy again.
+        // The copy takes the place of an older one only once the migration holds the lock and
+        // knows the store is still at the source: had another connection migrated it
+        // meanwhile, its copy, the real one from before, is kept.
+        var attempt = 1
+        while true {
+            let dataVersion = try database.scalar("PRAGMA data_version")
+            let partial = try copyAside(database)
+            defer { try? FileManager.default.removeItem(atPath: partial) }
+            var kept = false  // whether the copy replaced an older one (removed if this fails)
+            do {
+                try afterCopyingAside?()
+                try Self.run(plans, on: database, storePath: path, unchangedSince: dataVersion) {
+                    try keepCopy(partial)
+                    kept = true
+                }
+                break
+            } catch is StaleCopy where attempt < Self.copyAttempts {
+                attempt += 1
+            } catch is StaleCopy {
+                throw MigrationError(
+                    .backupFailed, reason: "other connections wrote to it every time it was copied aside "
+                        + "(\(attempt) times); retry when they are done", path: path)
+            } catch var error as MigrationError {
+                if kept { Self.removeBackup(of: storeURL) }
+                error.path = path
+                throw error
+            } catch {
+                if kept { Self.removeBackup(of: storeURL) }
+                throw error
+            }
+        }
+        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return plans
+    }
+
+    /// How many times `migrate()` copies the store aside when other connections keep
+    /// writing to it meanwhile.
+    static let copyAttempts = 3
+
+    /// Thrown inside the migration's transaction when another connection committed since
+    /// the store was copied aside.
+    private struct StaleCopy: Error {}
+
+    /// Checkpoints the WAL into the store file and copies the file to a temporary name
+    /// beside the copy's, which it returns (`keepCopy(_:)` puts it in place).
+    private func copyAside(_ database: Database) throws -> String {
+        let path = storeURL.path
         // Everything in the WAL must be in the file before it is copied.
         let checkpoint = try database.query("PRAGMA wal_checkpoint(TRUNCATE)")
         if checkpoint.first?.first?.int64Value != 0 {
@@ -106,20 +168,29 @@ public struct StoreMigrator {
                     + "moved into the file before it is copied aside; close the other connections and retry",
                 path: path)
         }
-        let backup = Self.backupURL(for: storeURL)
-        try Self.copy(path, to: backup)
+        let backup = Self.backupURL(for: storeURL).path
+        let partial = backup + ".partial-\(UUID().uuidString)"
         do {
-            try Self.run(plans, on: database)
-        } catch var error as MigrationError {
-            try? FileManager.default.removeItem(at: backup)
-            error.path = path
-            throw error
+            try FileManager.default.copyItem(atPath: path, toPath: partial)
         } catch {
-            try? FileManager.default.removeItem(at: backup)
-            throw error
+            try? FileManager.default.removeItem(atPath: partial)
+            throw MigrationError(
+                .backupFailed, reason: "the copy \(backup) could not be written (\(error.localizedDescription))",
+                path: path)
         }
-        try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        return plans
+        return partial
+    }
+
+    /// Puts the copy made by `copyAside` in place with rename(2), so that it is whole or
+    /// absent, replacing an older one, and gives it its external data files.
+    private func keepCopy(_ partial: String) throws {
+        let backup = Self.backupURL(for: storeURL).path
+        guard rename(partial, backup) == 0 else {
+            throw MigrationError(
+                .backupFailed, reason: "the copy \(backup) could not be written (\(String(cString: strerror(errno))))",
+                path: storeURL.path)
+        }
+        try Self.backUpExternalData(of: storeURL)
     }
 
     /// Runs the migration on a temporary copy of the store and discards it: the plans are
@@ -130,6 +201,7 @@ public struct StoreMigrator {
     public func dryRun() throws -> [MigrationPlan] {
         let plans = try self.plans()
         guard !plans.isEmpty else { return [] }
+        try Self.checkTransformers(of: plans, path: storeURL.path)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("persistence-migration-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -142,7 +214,8 @@ public struct StoreMigrator {
         let database = try Database(path: copy.path, mode: .mustExist)
         defer { try? database.close() }
         do {
-            try Self.run(plans, on: database)
+            // Files of external data are read from the store's folder, written to the copy's.
+            try Self.run(plans, on: database, storePath: storeURL.path)
         } catch var error as MigrationError {
             error.path = storeURL.path
             throw error
@@ -152,16 +225,22 @@ public struct StoreMigrator {
 
     // MARK: - Internals
 
-    /// The plans from the version whose hashes are `stored` to `destination`.
+    /// The plans from the version whose hashes are `stored` to `destination`. Of several
+    /// versions with those hashes, the one named `recordedVersion` (the version the store
+    /// records) is the source, else the last.
     package static func plans(
-        from stored: [String: String], to destination: ManagedObjectModel, versions: [ManagedObjectModel]
+        from stored: [String: String], to destination: ManagedObjectModel, versions: [ManagedObjectModel],
+        recordedVersion: String? = nil
     ) throws -> [MigrationPlan] {
         func hashes(_ model: ManagedObjectModel) -> [String: String] {
             model.entityVersionHashesByName.mapValues(\.hexString)
         }
         let target = hashes(destination)
         if stored == target { return [] }  // (index-only differences: see `plans()`)
-        guard let sourceIndex = versions.lastIndex(where: { hashes($0) == stored }) else {
+        let recordedIndex = recordedVersion.flatMap { name in
+            versions.lastIndex { $0.versionIdentifier == name && hashes($0) == stored }
+        }
+        guard let sourceIndex = recordedIndex ?? versions.lastIndex(where: { hashes($0) == stored }) else {
             let names = versions.map { $0.versionIdentifier ?? "?" }
             throw MigrationError(
                 .unknownSourceModel,
@@ -181,15 +260,111 @@ public struct StoreMigrator {
         return try zip(chain, chain.dropFirst()).map { try MigrationPlan.infer(from: $0, to: $1) }
     }
 
-    /// Runs the plans in one immediate transaction on `database`.
-    package static func run(_ plans: [MigrationPlan], on database: Database) throws {
+    /// Runs the plans in one immediate transaction on `database`. Values kept in files of
+    /// external data are read beside `storePath` (default: the database's own path). With
+    /// `dataVersion` (`PRAGMA data_version` read before the store was copied aside), throws
+    /// `StaleCopy` and changes nothing when another connection committed since.
+    /// `beforeChanges` runs under the write lock once the store is known to be at the
+    /// plans' source, before anything is written.
+    package static func run(
+        _ plans: [MigrationPlan], on database: Database, storePath: String? = nil,
+        unchangedSince dataVersion: SQLiteValue? = nil, beforeChanges: () throws -> Void = {}
+    ) throws {
         try database.createCollation("DECIMAL") { DecimalText.compare($0, $1) }
         try DecimalAggregate.register(on: database)
         try database.execute("PRAGMA legacy_alter_table = ON")
         defer { try? database.execute("PRAGMA legacy_alter_table = OFF") }
-        try database.inTransaction(.immediate) {
-            for plan in plans { try MigrationExecutor(plan: plan, database: database).run() }
+        let files = database.path.flatMap { path in
+            plans.last.map {
+                MigrationFiles(storePath: storePath ?? path, databasePath: path, schema: StoreSchema(model: $0.destination))
+            }
         }
+        func migrate() throws {
+            try database.inTransaction(.immediate) {
+                if let dataVersion, try database.scalar("PRAGMA data_version") != dataVersion { throw StaleCopy() }
+                guard try isStillAtSource(of: plans, database) else { return }
+                try beforeChanges()
+                for plan in plans {
+                    var executor = try MigrationExecutor(plan: plan, database: database)
+                    executor.files = files
+                    try executor.run()
+                }
+                try files?.prepareToCommit()
+            }
+        }
+        if let files { try files.transaction(migrate) } else { try migrate() }
+    }
+
+    /// Whether the store, now that the migration holds the write lock, is still at the
+    /// plans' source version: the plans were inferred before the lock, and another
+    /// connection may have migrated it since. False when it is at the destination already
+    /// (nothing to do: running the plans again would treat values written since as
+    /// missing).
+    ///
+    /// - Throws: `MigrationError` (`.unknownSourceModel`) when it is at neither.
+    private static func isStillAtSource(of plans: [MigrationPlan], _ database: Database) throws -> Bool {
+        guard let first = plans.first, let last = plans.last else { return false }
+        let stored = try versionHashes(in: database)
+        let source = first.source.entityVersionHashesByName.mapValues(\.hexString)
+        let destination = last.destination.entityVersionHashesByName.mapValues(\.hexString)
+        if stored == source {
+            // Equal hashes (a value transformer change): the version recorded tells.
+            if source == destination, let version = last.destination.versionIdentifier,
+                version != first.source.versionIdentifier,
+                try database.scalar("SELECT value FROM _metadata WHERE key = 'modelVersion'").textValue == version
+            {
+                return false
+            }
+            return true
+        }
+        if stored == destination { return false }
+        throw MigrationError(
+            .unknownSourceModel,
+            reason: "its version hashes changed while the migration waited for it (another connection "
+                + "migrated it to a version other than \(last.destinationVersionName))")
+    }
+
+    /// The version hashes recorded in an open store's `_metadata`, by entity name.
+    private static func versionHashes(in database: Database) throws -> [String: String] {
+        var stored: [String: String] = [:]
+        for row in try database.query("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%'") {
+            if let key = row[0].textValue, let value = row[1].textValue {
+                stored[String(key.dropFirst("versionHash.".count))] = value
+            }
+        }
+        return stored
+    }
+
+    /// Refuses, before anything is touched, plans that change a value transformer that is
+    /// not registered.
+    private static func checkTransformers(of plans: [MigrationPlan], path: String) throws {
+        do {
+            for plan in plans { _ = try plan.transformerChanges() }
+        } catch var error as MigrationError {
+            error.path = path
+            throw error
+        }
+    }
+
+    /// For a store whose version hashes are the destination's: the plan from the version
+    /// the store records, when that is another of `versions` and a value transformer
+    /// changed since; nil otherwise.
+    package static func transformerPlan(
+        from recorded: String?, to destination: ManagedObjectModel, versions: [ManagedObjectModel]
+    ) throws -> MigrationPlan? {
+        guard let recorded, recorded != destination.versionIdentifier,
+            let writer = versions.last(where: { $0.versionIdentifier == recorded }),
+            writer.entityVersionHashesByName == destination.entityVersionHashesByName
+        else { return nil }
+        let plan = try MigrationPlan.infer(from: writer, to: destination)
+        return plan.steps.contains { $0.kind == .changeTransformer } ? plan : nil
+    }
+
+    /// The model version a store records (`modelVersion`), if any.
+    package static func storedModelVersion(at path: String) throws -> String? {
+        let database = try Database(path: path, mode: .readOnly)
+        defer { try? database.close() }
+        return try database.scalar("SELECT value FROM _metadata WHERE key = 'modelVersion'").textValue
     }
 
     /// The version hashes a store records, by entity name.
@@ -200,13 +375,7 @@ public struct StoreMigrator {
         guard tables.contains("_metadata"),
             try database.scalar("SELECT value FROM _metadata WHERE key = 'format'").textValue == SQLiteStore.formatName
         else { throw StoreError.notAPersistenceStore(path: path) }
-        var stored: [String: String] = [:]
-        for row in try database.query("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%'") {
-            if let key = row[0].textValue, let value = row[1].textValue {
-                stored[String(key.dropFirst("versionHash.".count))] = value
-            }
-        }
-        return stored
+        return try versionHashes(in: database)
     }
 
     /// The names of the indexes a store keeps on the given tables (not SQLite's own).
@@ -219,23 +388,6 @@ public struct StoreMigrator {
             guard let name = row[0].textValue, let table = row[1].textValue, tables.contains(table) else { return nil }
             return name
         })
-    }
-
-    /// Copies the store file aside: to a temporary name beside it, then renamed into place
-    /// with rename(2), so the copy is whole or absent.
-    private static func copy(_ path: String, to backup: URL) throws {
-        let partial = backup.path + ".partial-\(UUID().uuidString)"
-        do {
-            try FileManager.default.copyItem(atPath: path, toPath: partial)
-            guard rename(partial, backup.path) == 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: partial)
-            throw MigrationError(
-                .backupFailed, reason: "the copy \(backup.path) could not be written (\(error.localizedDescription))",
-                path: path)
-        }
     }
 }
 

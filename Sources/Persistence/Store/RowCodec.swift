@@ -14,6 +14,13 @@ import Foundation
 /// | URI | TEXT | the absolute string |
 /// | Binary | BLOB | the bytes (or an external reference, see `ExternalDataStore`) |
 /// | Transformable | BLOB | the named transformer's bytes, else JSON of an `Encodable` value |
+///
+/// Negative zero in a Double or Float attribute reads back from the store as `0.0`: SQLite
+/// keeps an integral REAL as an integer on disk, which has no sign. This is deliberate:
+/// storing `-0.0` apart (as text, as NaN is) would make it sort after every number and
+/// drop out of SQL comparisons and sums, while `-0.0 == 0.0` everywhere else; Core Data's
+/// SQLite store behaves the same. The saving context keeps the `-0.0` it was given until
+/// the object is re-read. `DoubleSignedZeroTests` pins this.
 package enum RowCodec {
     /// The SQLite value that stores `value` in a column of `attribute`.
     ///

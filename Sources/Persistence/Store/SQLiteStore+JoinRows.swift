@@ -61,6 +61,14 @@ extension SQLiteStore {
         try statement.run([.integer(own)])
     }
 
+    /// Removes every link to `other` on `side` (the row's place in other objects'
+    /// relationships through that side).
+    package func deleteJoinRows(_ side: JoinSide, other: Int64) throws {
+        let statement = try database.cachedStatement(
+            "DELETE FROM \(sqlIdentifier(side.table.name)) WHERE \(sqlIdentifier(side.otherColumn)) = ?")
+        try statement.run([.integer(other)])
+    }
+
     /// Removes the link between `own` and `other`.
     package func deleteJoinRow(_ side: JoinSide, own: Int64, other: Int64) throws {
         let statement = try database.cachedStatement(

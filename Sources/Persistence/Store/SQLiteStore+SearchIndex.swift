@@ -21,6 +21,8 @@ extension SQLiteStore {
         try database.createFunction("search_rank", argumentCount: -1) { arguments in
             .integer(Int64(SearchText.rank(arguments)))
         }
+        // The ranked search walks the sort key's index (see RankedSearchPlanner).
+        if !readOnly { try createMissingIndexes() }
         let wanted = schema.searchIndexes
         let changes = try searchIndexChanges(wanted)
         guard !changes.stale.isEmpty || !changes.obsolete.isEmpty else {

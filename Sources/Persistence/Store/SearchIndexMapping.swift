@@ -7,10 +7,20 @@
 /// trigram index answers a substring query of three or more characters from the index
 /// alone, which is what a search box needs.
 ///
+/// **Indexed form.** Each value is indexed as ``indexedForm``: its canonical text between two
+/// spaces, followed by the marker ``exoticMarker`` when the text holds any character other
+/// than a space, `0`–`9` or `a`–`z`. The spaces let a phrase query find a word at the start
+/// or end of the text (`" ring"`, `"ring "`), the marker finds every row where a word may
+/// start or end at another character; together they give the ranked search its cheap
+/// supersets of the best tiers (`FetchCompiler.searchTierRows`). A search word never holds
+/// a space, and a word holding U+0001 is never looked up in the index
+/// (`SearchText.isIndexable`), so neither ever changes which rows a word finds.
+///
 /// **External content.** The FTS table stores only the index, not a copy of the text: its
-/// content is the table itself (`content='Book'`) when every indexed attribute already holds
-/// canonical text (a `canonical:(x)` derivation, as `Book.canonicalTitle`), or else a view
-/// `_search_<Table>_content` that applies `canonical()` to the columns. Measured on 200,000
+/// content is a view `_search_<Table>_content` that gives each row's indexed form, computed
+/// with built-in SQL functions only when every indexed attribute already holds canonical
+/// text (a `canonical:(x)` derivation, as `Book.canonicalTitle`), else through
+/// `canonical()`. Measured on 200,000
 /// synthetic titles here, a plain FTS table (with its own copy of the text) was 25% slower to
 /// fill and 23% larger than external content; a contentless table was as small and as fast,
 /// but cannot be rebuilt from the table or checked against it, which external content can
@@ -43,11 +53,19 @@ package struct SearchIndexMapping: Sendable, Equatable {
         /// derivation), so it is indexed as it is, without calling `canonical()`.
         package let isCanonical: Bool
 
-        /// The SQL for the indexed value of this column in `row` (`new`, `old`, or a table
+        /// The SQL for the canonical value of this column in `row` (`new`, `old`, or a table
         /// alias).
         package func valueSQL(in row: String) -> String {
             let column = "\(sqlIdentifier(row)).\(sqlIdentifier(name))"
             return isCanonical ? column : "canonical(\(column))"
+        }
+
+        /// The SQL for the indexed form (``SearchIndexMapping/indexedForm(_:)``) of this
+        /// column in `row`.
+        package func indexedSQL(in row: String) -> String {
+            let value = valueSQL(in: row)
+            return "' ' || \(value) || ' ' || CASE WHEN \(value) GLOB '*[^ 0-9a-z]*' "
+                + "THEN char(1, 1, 1) ELSE '' END"
         }
     }
 
@@ -59,10 +77,19 @@ package struct SearchIndexMapping: Sendable, Equatable {
     /// The FTS5 table's name: `_search_<Table>`.
     package var name: String { "_search_\(table)" }
 
-    /// The view the index reads its content from when some column needs folding, else nil
-    /// (the content is the table itself).
-    package var contentViewName: String? {
-        columns.allSatisfy(\.isCanonical) ? nil : "_search_\(table)_content"
+    /// The view the index reads its content from: each row's indexed forms.
+    package var contentViewName: String? { "_search_\(table)_content" }
+
+    /// Three U+0001 characters: the trigram that marks an indexed form whose text holds a
+    /// character other than a space, `0`–`9` or `a`–`z`.
+    package static let exoticMarker = "\u{1}\u{1}\u{1}"
+
+    /// The indexed form of canonical text, as the index's content view computes it: the
+    /// text between spaces, then ``exoticMarker`` when the text holds a character other than
+    /// a space, `0`–`9` or `a`–`z`.
+    package static func indexedForm(_ canonical: String) -> String {
+        let plain = canonical.utf8.allSatisfy { $0 == 0x20 || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+        return " " + canonical + " " + (plain ? "" : exoticMarker)
     }
 
     /// The names of the triggers that keep the index in step.
@@ -80,23 +107,18 @@ package struct SearchIndexMapping: Sendable, Equatable {
         let t = sqlIdentifier(table)
         let names = columns.map { sqlIdentifier($0.name) }.joined(separator: ", ")
         var statements: [String] = []
-        let content: String
-        if let view = contentViewName {
-            let values = columns.map { "\($0.valueSQL(in: table)) AS \(sqlIdentifier($0.name))" }
-            statements.append(
-                "CREATE VIEW \(sqlIdentifier(view)) AS SELECT \(t).\"_id\" AS \"_id\", "
-                    + values.joined(separator: ", ") + " FROM \(t)")
-            content = view
-        } else {
-            content = table
-        }
+        let content = contentViewName ?? table
+        let values = columns.map { "\($0.indexedSQL(in: table)) AS \(sqlIdentifier($0.name))" }
+        statements.append(
+            "CREATE VIEW \(sqlIdentifier(content)) AS SELECT \(t).\"_id\" AS \"_id\", "
+                + values.joined(separator: ", ") + " FROM \(t)")
         statements.append(
             "CREATE VIRTUAL TABLE \(fts) USING fts5(\(names), content=\(sqlLiteral(content)), "
                 + "content_rowid='_id', tokenize='trigram case_sensitive 1')")
         let insertNew = "INSERT INTO \(fts) (rowid, \(names)) VALUES (new.\"_id\", "
-            + columns.map { $0.valueSQL(in: "new") }.joined(separator: ", ") + ");"
+            + columns.map { $0.indexedSQL(in: "new") }.joined(separator: ", ") + ");"
         let deleteOld = "INSERT INTO \(fts) (\(fts), rowid, \(names)) VALUES ('delete', old.\"_id\", "
-            + columns.map { $0.valueSQL(in: "old") }.joined(separator: ", ") + ");"
+            + columns.map { $0.indexedSQL(in: "old") }.joined(separator: ", ") + ");"
         let watched = (["_id"] + columns.map(\.name)).map(sqlIdentifier).joined(separator: ", ")
         let triggers = triggerNames.map(sqlIdentifier)
         statements.append("CREATE TRIGGER \(triggers[0]) AFTER INSERT ON \(t) BEGIN \(insertNew) END")
@@ -125,7 +147,7 @@ package struct SearchIndexMapping: Sendable, Equatable {
     /// `searchIndex.<Table>`: a different signature on open means the index is rebuilt.
     /// It includes ``CanonicalText/version``, so a change to the folding rebuilds it too.
     package var signature: String {
-        "v1 fold\(CanonicalText.version) trigram "
+        "v2 fold\(CanonicalText.version) trigram padded "
             + columns.map { "\($0.name)\($0.isCanonical ? "" : "*")" }.joined(separator: ",")
     }
 }
