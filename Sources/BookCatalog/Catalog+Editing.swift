@@ -50,6 +50,10 @@ extension Catalog {
     ///
     /// - Parameter progress: called after each batch with the number of books done.
     public func seedSynthetic(count: Int, batchSize: Int = 5_000, progress: (Int) -> Void = { _ in }) throws {
+        try withBulkLoadSettings { try seedSyntheticBatches(count: count, batchSize: batchSize, progress: progress) }
+    }
+
+    private func seedSyntheticBatches(count: Int, batchSize: Int, progress: (Int) -> Void) throws {
         var done = 0
         while done < count {
             let end = min(count, done + batchSize)

@@ -24,8 +24,9 @@ struct AttributeCode {
     let emptyValue: String?
     /// Whether the property is a Swift scalar ("Use Scalar Type" on a number or Boolean).
     let isScalar: Bool
-    /// The attribute's position among its entity's properties, which the getter reads by
-    /// (the name is checked there at run time); nil to read by name.
+    /// The attribute's position among its entity's properties, which the getter and the
+    /// typed setter read and write by (the name is checked there at run time, and a
+    /// mismatch falls back to the lookup by name); nil to go by name.
     let position: Int?
 
     /// Maps an attribute of `entity`, at `position` among the entity's properties; nil for
@@ -93,7 +94,7 @@ struct AttributeCode {
             lines += [
                 "    public var \(name): \(propertyType) {",
                 "        get { \(getter) }",
-                "        set { self[\"\(key)\"] = newValue }",
+                "        set { \(setterStatement) }",
                 "    }",
             ]
         }
@@ -120,5 +121,19 @@ struct AttributeCode {
             lines.append("Derived from `\(derivation)` when the object is saved; read-only.")
         }
         return lines
+    }
+}
+
+extension AttributeCode {
+    /// The setter's statement: by position and type when both are known
+    /// (`setAttribute(newValue, forKey: "title", at: 1)`), by name otherwise.
+    var setterStatement: String {
+        let key = attribute.name
+        guard let position else { return "self[\"\(key)\"] = newValue" }
+        if attribute.type == .transformable {
+            guard valueType != "Any" else { return "self[\"\(key)\"] = newValue" }
+            return "setTransformableAttribute(newValue, forKey: \"\(key)\", at: \(position))"
+        }
+        return "setAttribute(newValue, forKey: \"\(key)\", at: \(position))"
     }
 }

@@ -158,8 +158,8 @@ public struct CodeGenerator: Sendable {
             classOwners[name] = entity.name
             generated.append((entity, mode))
         }
-        // Properties' positions as the frozen model will have them, for getters that read by
-        // position; getters read by name if the model does not resolve.
+        // Properties' positions as the frozen model will have them, for accessors that read
+        // and write by position; they go by name if the model does not resolve.
         let schemas = try? EntitySchema.resolve(model.entities)
         var sections: [Section] = []
         for (entity, mode) in generated {
@@ -227,12 +227,14 @@ public struct CodeGenerator: Sendable {
         if !attributes.isEmpty {
             parts.append(
                 "    // MARK: - Attributes\n\n"
-                    + attributes.map { $0.declaration(ownerClass: owner) }.joined(separator: "\n\n"))
+                    + attributes.map { $0.declaration(ownerClass: owner) }
+                    .joined(separator: "\n\n"))
         }
         if !relationships.isEmpty {
             parts.append(
                 "    // MARK: - Relationships\n\n"
-                    + relationships.map { $0.declaration() }.joined(separator: "\n\n"))
+                    + relationships.map { $0.declaration() }
+                    .joined(separator: "\n\n"))
         }
         let skipped = entity.attributes.filter { $0.type == .objectID }.map { "`\($0.name)`" }
         if !skipped.isEmpty {

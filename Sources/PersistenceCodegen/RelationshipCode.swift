@@ -29,7 +29,7 @@ struct RelationshipCode {
         if !relationship.isToMany {
             let cast = plain ? "" : " as? \(destinationClass)"
             lines.append("        get { object(\(at)forKey: \"\(key)\")\(cast) }")
-            lines.append("        set { setObject(newValue, forKey: \"\(key)\") }")
+            lines.append("        set { \(toOneSetterStatement) }")
         } else {
             let objects =
                 plain
@@ -81,5 +81,17 @@ struct RelationshipCode {
         kind += ", delete rule \(relationship.deleteRule.rawValue)"
         if relationship.isTransient { kind += ", transient" }
         return ["The `\(relationship.name)` relationship: \(kind)."]
+    }
+}
+
+extension RelationshipCode {
+    /// A to-one setter's statement: by position when it is known
+    /// (`setObject(newValue, forKey: "author", at: 7)`, which checks the name there and
+    /// falls back to the lookup, so a stale position is slower, never wrong), by name
+    /// otherwise.
+    var toOneSetterStatement: String {
+        let key = relationship.name
+        guard let position else { return "setObject(newValue, forKey: \"\(key)\")" }
+        return "setObject(newValue, forKey: \"\(key)\", at: \(position))"
     }
 }

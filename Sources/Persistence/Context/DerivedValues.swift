@@ -8,23 +8,30 @@ enum DerivedValues {
     ///   derived value does not fit its attribute (an Integer 64 sum past its range).
     static func compute(_ object: ManagedObject) throws {
         for (position, derivation) in object.schema.derivations {
-            guard case .attribute(let attribute) = object.schema.properties[position] else { continue }
+            let plan = object.schema.plans[position]
+            guard case .derivedAttribute(let type) = plan.kind else { continue }
             let raw: AttributeValue
             do {
                 raw = try value(of: derivation, on: object)
             } catch {
                 throw ObjectAccessError(
-                    entity: object.entityName, key: attribute.name,
+                    entity: object.entityName, key: plan.name,
                     reason: "it derives '\(derivation)', but \(error)")
             }
             let converted: AttributeValue
             do {
-                converted = try AttributeValue.coerce(raw.anyValue, to: attribute)
+                // A value already of the attribute's kind needs no trip through `Any`.
+                if raw.isStored(as: type) {
+                    converted = raw
+                } else {
+                    guard case .attribute(let attribute) = object.schema.properties[position] else { continue }
+                    converted = try AttributeValue.coerce(raw.anyValue, to: attribute)
+                }
             } catch {
                 // Never silent garbage: a value the attribute cannot hold (an integer sum
                 // beyond the attribute's type, say) stops the save.
                 throw ObjectAccessError(
-                    entity: object.entityName, key: attribute.name,
+                    entity: object.entityName, key: plan.name,
                     reason: "it derives '\(derivation)', whose value \(raw) does not fit: \(error)")
             }
             if case .value(let current) = object.slots[position], current == converted { continue }
@@ -80,6 +87,19 @@ enum DerivedValues {
             guard isDecimal else { return .integer(integer) }
             try decimal.add(Decimal(integer))
             return .decimal(decimal.total)
+        }
+    }
+}
+
+extension AttributeValue {
+    /// Whether an attribute of `type` holds this value as it is: what
+    /// `coerce(_:to:)` would return unchanged (a Float attribute rounds, so only Double).
+    fileprivate func isStored(as type: AttributeType) -> Bool {
+        switch (self, type) {
+        case (.null, _): return true
+        case (.string, .string), (.decimal, .decimal), (.date, .date), (.double, .double): return true
+        case (.integer, .integer16), (.integer, .integer32), (.integer, .integer64): return true
+        default: return false
         }
     }
 }

@@ -132,17 +132,19 @@ extension ManagedObject {
     }
 
     package func setObject(_ object: ManagedObject?, at position: Int) throws {
-        let relationship = relationship(at: position)
-        try checkDestination(object, relationship)
+        // The description is copied out of the schema only to check a destination; the
+        // plan has the rest.
+        if object != nil { try checkDestination(object, relationship(at: position)) }
+        let plan = schema.plans[position]
         let old = self.object(at: position)
         guard old !== object else { return }
         slots[position] = .toOne(object)
-        managedObjectContext?.objectDidChange(self)
-        if let inverse = relationship.inverseName {
+        if !isInserted { managedObjectContext?.objectDidChange(self) }
+        if let inverse = plan.inverseName {
             old?.inverseRemove(self, key: inverse)
             object?.inverseAdd(self, key: inverse, isNew: true)
         }
-        didChangeValue(forKey: relationship.name)
+        didChangeValue(forKey: plan.name)
     }
 
     package func setObjects(_ objects: [ManagedObject], at position: Int) throws {
@@ -182,8 +184,10 @@ extension ManagedObject {
     /// which keeps adding n objects one by one linear. A self-link is still tested.
     package func inverseAdd(_ source: ManagedObject, key: String, isNew: Bool = false) {
         guard let position = schema.propertyIndex[key] else { return }
-        let relationship = relationship(at: position)
-        if relationship.isToMany {
+        // The plan, not `relationship(at:)`: copying the RelationshipDescription out of the
+        // schema per added object cost more than the append.
+        let plan = schema.plans[position]
+        if plan.kind == .toMany {
             fireFaultIfNeeded()
             if case .toManyFault = slots[position] {
                 pendingToMany[position, default: PendingToMany()].added.append(source)
@@ -202,9 +206,10 @@ extension ManagedObject {
             let previous = object(at: position)
             guard previous !== source else { return }
             slots[position] = .toOne(source)
-            if let previous, let inverse = relationship.inverseName { previous.inverseRemove(self, key: inverse) }
+            if let previous, let inverse = plan.inverseName { previous.inverseRemove(self, key: inverse) }
         }
-        managedObjectContext?.objectDidChange(self)
+        // An inserted object is already in the context's changed set.
+        if !isInserted { managedObjectContext?.objectDidChange(self) }
     }
 
     /// Removes `source` from this object's side `key` of a relationship.

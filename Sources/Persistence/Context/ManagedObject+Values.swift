@@ -191,8 +191,10 @@ extension ManagedObject {
         slots[position] = .value(value)
         if transientComputation != nil { attributeDidChange(at: position) }
         if notify {
-            managedObjectContext?.objectDidChange(self)
-            didChangeValue(forKey: schema.properties[position].name)
+            // An inserted object is in the context's changed set until it is saved, rolled
+            // back or deleted (which clears `isInserted`): no need to hash it in again.
+            if !isInserted { managedObjectContext?.objectDidChange(self) }
+            didChangeValue(forKey: schema.plans[position].name)
         }
     }
 

@@ -21,14 +21,21 @@ extension ManagedObjectContext {
             .sorted { $0.0 < $1.0 }.map(\.1)
         let deleted = pending.filter { $0.isDeleted }
         let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
-        for object in inserted + updated { object.willSave() }
-        for object in inserted + updated { try DerivedValues.compute(object) }
+        // One array of the objects whose rows are written: each `inserted + updated` made a
+        // new one, retaining every object (registered objects' counts live in side tables,
+        // where a retain is several times dearer).
+        let saved = inserted + updated
+        for object in saved { object.willSave() }
+        for object in saved { try DerivedValues.compute(object) }
 
         var failures: [ValidationFailure] = []
-        for object in inserted + updated { failures += ObjectValidator.failures(of: object) }
+        for object in saved {
+            let objectFailures = ObjectValidator.failures(of: object)
+            if !objectFailures.isEmpty { failures += objectFailures }
+        }
         for object in deleted { failures += ObjectValidator.denyFailures(of: object) }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
-        try checkUniquenessInMemory(inserted + updated)
+        try checkUniquenessInMemory(saved, skippingUnchanged: inserted.isEmpty)
 
         var keys: [ObjectIdentifier: Int64] = [:]
         var trumped: [ObjectID] = []
@@ -36,12 +43,15 @@ extension ManagedObjectContext {
             try allocateKeys(for: inserted, into: &keys)
             if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, keys: &keys) }
             // New rows are written in multi-row statements (see `SQLiteStore.insertRows`).
+            var plans = RowEncodePlans()
+            let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
             var batch = InsertBatch()
             for object in inserted {
-                let mapping = try mapping(of: object)
-                let columns = try columnValues(of: object, mapping: mapping, keys: keys)
+                let plan = try plans.plan(for: object, in: self)
+                let mapping = plan.mapping
+                let columns = try plan.values(of: object, keys: keys)
                 guard let key = keys[ObjectIdentifier(object)] else { continue }
-                if trumped.contains(where: { $0.primaryKey == key && $0.rootName == object.schema.rootName }) {
+                if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
                     try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
                 } else {
                     try queueInsert(object, mapping: mapping, primaryKey: key, columns: columns, into: &batch)
@@ -51,13 +61,13 @@ extension ManagedObjectContext {
             // Changed rows are written in multi-row statements (see `SQLiteStore.updateRows`).
             var updates = UpdateBatch()
             for object in updated {
-                let mapping = try mapping(of: object)
+                let plan = try plans.plan(for: object, in: self)
                 guard let key = object.objectID.primaryKey else { continue }
-                let columns = try columnValues(of: object, mapping: mapping, keys: keys)
-                let changedColumns = Set(object.changedPositions().compactMap { mapping.columnIndex[$0] }).sorted()
+                // Only the changed columns are encoded, not the whole row.
+                let changed = try plan.changedValues(of: object, positions: object.changedPositions(), keys: keys)
                 try queueUpdate(
-                    object, mapping: mapping, primaryKey: key, columns: changedColumns,
-                    values: changedColumns.map { columns[$0] }, into: &updates)
+                    object, mapping: plan.mapping, primaryKey: key, columns: changed.columns,
+                    values: changed.values, into: &updates)
             }
             try flushUpdates(&updates)
             // Deleted rows go many per statement (see `SQLiteStore.deleteRows`), in key order.
@@ -72,12 +82,12 @@ extension ManagedObjectContext {
             }
             try writeJoinRows(deleted: deleted, keys: keys)
         }
-        didSave(inserted: inserted, updated: updated, deleted: deleted, keys: keys, trumped: trumped)
+        didSave(inserted: inserted, saved: saved, deleted: deleted, keys: keys, trumped: trumped)
     }
 
     // MARK: - Steps
 
-    private func mapping(of object: ManagedObject) throws -> EntityMapping {
+    func mapping(of object: ManagedObject) throws -> EntityMapping {
         guard let mapping = store.schema.entities[object.schema.name] else {
             preconditionFailure("The store has no mapping for \(object.schema.name)")
         }
@@ -97,41 +107,33 @@ extension ManagedObjectContext {
         }
     }
 
-    private func columnValues(of object: ManagedObject, mapping: EntityMapping, keys: [ObjectIdentifier: Int64]) throws -> [SQLiteValue] {
-        var columns = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
-        for (position, column) in mapping.columnIndex.enumerated() {
-            guard let column else { continue }
-            switch object.schema.properties[position] {
-            case .attribute(let attribute):
-                columns[column] = try RowCodec.encode(object.attributeValue(at: position), for: attribute, entity: object.schema.name)
-            case .relationship:
-                switch object.slots[position] {
-                case .toOneFault(let id?): columns[column] = id.primaryKey.map(SQLiteValue.integer) ?? .null
-                case .toOne(let destination?):
-                    if let key = destination.objectID.primaryKey ?? keys[ObjectIdentifier(destination)] {
-                        columns[column] = .integer(key)
-                    }
-                default: break
-                }
-            }
-        }
-        return columns
-    }
-
     /// Two changed objects in this save with the same unique values conflict before the
     /// store is touched.
-    private func checkUniquenessInMemory(_ objects: [ManagedObject]) throws {
+    ///
+    /// With `skippingUnchanged` (a save without inserted objects), an updated object whose
+    /// constrained values are the saved ones is left out: it cannot conflict with another
+    /// unchanged one, and an object changed to its values is refused by the store's UNIQUE
+    /// index, reported naming the changed object. With inserted objects every object
+    /// counts, so that an insert meets the conflict here rather than taking over the
+    /// updated object's row under object-trump merging.
+    private func checkUniquenessInMemory(_ objects: [ManagedObject], skippingUnchanged: Bool = false) throws {
         var seen: Set<UniquenessKey> = []
         seen.reserveCapacity(objects.count)
+        var groups = UniquenessGroups()
         for object in objects {
-            for constraint in object.schema.uniquenessConstraints {
-                let values = constraint.map { key in object.schema.propertyIndex[key].map { object.attributeValue(at: $0) } ?? .null }
+            guard !object.schema.uniquenessConstraints.isEmpty else { continue }
+            for entry in groups.entries(for: object.schema) {
+                if skippingUnchanged, !object.isInserted, let committed = object.committedSlots,
+                    entry.positions.allSatisfy({ $0.map { object.slots[$0].isSame(as: committed[$0]) } ?? true })
+                {
+                    continue
+                }
+                let values = entry.positions.map { $0.map { object.attributeValue(at: $0) } ?? .null }
                 // As in the store's UNIQUE indexes, a nil value never conflicts.
                 if values.contains(where: \.isNull) { continue }
-                let signature = UniquenessKey(rootName: object.schema.rootName, constraint: constraint, values: values)
-                if !seen.insert(signature).inserted {
+                if !seen.insert(UniquenessKey(group: entry.group, values: values)).inserted {
                     throw ConstraintConflictError(
-                        entity: object.schema.name, keys: constraint, values: values.map(\.description),
+                        entity: object.schema.name, keys: entry.constraint, values: values.map(\.description),
                         object: object.objectID.description)
                 }
             }
@@ -151,7 +153,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func didSave(inserted: [ManagedObject], updated: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: Int64], trumped: [ObjectID]) {
+    private func didSave(inserted: [ManagedObject], saved: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: Int64], trumped: [ObjectID]) {
         for id in trumped {
             // A registered object for a row an insert took over is stale: reload it when used.
             if let stale = registry[id]?.object, !inserted.contains(where: { $0 === stale }) {
@@ -159,6 +161,8 @@ extension ManagedObjectContext {
                 registry[id] = nil
             }
         }
+        // Re-keying removes an entry for each one it adds, so the registry does not grow here
+        // (reserving room first only rehashed it: a quarter of this function, by profile).
         for object in inserted {
             guard let key = keys[ObjectIdentifier(object)] else { continue }
             registry[object.objectID] = nil
@@ -168,7 +172,7 @@ extension ManagedObjectContext {
             object.isInserted = false
             registry[object.objectID] = WeakObject(object)
         }
-        for object in inserted + updated { object.committedSlots = object.slots }
+        for object in saved { object.committedSlots = object.slots }
         for object in deleted {
             registry[object.objectID] = nil
             object.managedObjectContext = nil

@@ -52,13 +52,7 @@ public final class ManagedObjectContext {
             entityName: name, rootName: schema.rootName, storeIdentifier: store.identifier,
             key: .temporary(nextTemporaryKey))
         nextTemporaryKey += 1
-        let object = makeObject(schema: schema, id: id, isFault: false)
-        for (position, property) in schema.properties.enumerated() {
-            switch property {
-            case .attribute(let a): object.slots[position] = .value(a.defaultValue ?? .null)
-            case .relationship(let r): object.slots[position] = r.isToMany ? .toMany([]) : .toOne(nil)
-            }
-        }
+        let object = makeObject(schema: schema, id: id, isFault: false, slots: schema.plans.map(\.initialSlot))
         object.isInserted = true
         object.invalidateComputedTransients()
         register(object, as: id)

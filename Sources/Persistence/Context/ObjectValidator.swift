@@ -7,40 +7,61 @@ struct ObjectValidator {
     private static let referenceDate = Date(timeIntervalSinceReferenceDate: 0)
 
     /// The failures of an inserted or updated object.
+    ///
+    /// The object is walked through its entity's `PropertyPlan`s: most properties need only
+    /// a nil check, and copying each `SchemaProperty` out of the schema cost more than the
+    /// checks. The full descriptions are read only for the few properties with rules.
+    ///
+    /// Every property is still checked for nil (Core Data validates the whole object on
+    /// save), but an updated object's attribute values equal to its committed ones skip
+    /// the costlier rules (ranges, bounds, patterns): they passed them when they were saved,
+    /// or came from the store, whose rows only a validated save writes. Rows written behind
+    /// the library's back, or under a model whose rules have since been tightened, are the
+    /// exception, and Core Data does not re-check those either until they change.
     static func failures(of object: ManagedObject) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
         let schema = object.schema
-        for (position, property) in schema.properties.enumerated() {
+        object.fireFaultIfNeeded()
+        let committed = object.isInserted ? nil : object.committedSlots
+        for (position, plan) in schema.plans.enumerated() {
             func fail(_ rule: ValidationFailure.Rule, _ value: String, _ requirement: String) {
                 failures.append(
                     ValidationFailure(
-                        object: object.objectID.description, entity: schema.name, property: property.name,
+                        object: object.objectID.description, entity: schema.name, property: plan.name,
                         rule: rule, value: value, requirement: requirement))
             }
-            switch property {
-            case .attribute(let attribute):
-                let value = object.attributeValue(at: position)
-                if value.isNull {
-                    if !attribute.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
+            switch plan.kind {
+            case .attribute, .derivedAttribute:
+                // Tested in place: binding the value copied (retained) it for every attribute.
+                if object.slots[position].isNullValue {
+                    if !plan.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
                     continue
                 }
+                guard plan.needsValueCheck, case .value(let value) = object.slots[position] else { continue }
+                if let committed, position < committed.count, object.slots[position].isSame(as: committed[position]) {
+                    continue
+                }
+                guard let type = plan.attributeType else { continue }
                 let bounds = schema.bounds[position]
-                check(value, attribute, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
-            case .relationship(let relationship):
-                guard !relationship.isTransient else { continue }
-                if relationship.isToMany {
-                    // Only a constrained to-many is counted: an unconstrained one stays a fault.
-                    guard !relationship.isOptional || relationship.minCount > 0 || relationship.maxCount > 0 else { continue }
-                    let count = object.objects(at: position).count
-                    if count == 0, !relationship.isOptional, relationship.minCount == 0 {
-                        fail(.missingMandatoryProperty, "(empty)", "is required")
-                    } else if relationship.minCount > 0, count < relationship.minCount {
-                        fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
-                    }
-                    if relationship.maxCount > 0, count > relationship.maxCount {
-                        fail(.relationshipExceedsMaximumCount, "(\(count) objects)", "must hold at most \(relationship.maxCount)")
-                    }
-                } else if !relationship.isOptional, object.object(at: position) == nil {
+                check(value, type, pattern: plan.pattern, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
+            case .toMany:
+                guard !plan.isTransient else { continue }
+                // Only a constrained to-many is counted: an unconstrained one stays a fault.
+                guard !plan.isOptional || plan.needsValueCheck,
+                    case .relationship(let relationship) = schema.properties[position]
+                else { continue }
+                let count = object.objects(at: position).count
+                if count == 0, !relationship.isOptional, relationship.minCount == 0 {
+                    fail(.missingMandatoryProperty, "(empty)", "is required")
+                } else if relationship.minCount > 0, count < relationship.minCount {
+                    fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
+                }
+                if relationship.maxCount > 0, count > relationship.maxCount {
+                    fail(.relationshipExceedsMaximumCount, "(\(count) objects)", "must hold at most \(relationship.maxCount)")
+                }
+            case .toOne:
+                guard !plan.isTransient else { continue }
+                if !plan.isOptional, object.object(at: position) == nil {
                     fail(.missingMandatoryProperty, "nil", "is required")
                 }
             }
@@ -67,13 +88,13 @@ struct ObjectValidator {
     }
 
     private static func check(
-        _ value: AttributeValue, _ attribute: AttributeDescription, minimum: Decimal?, maximum: Decimal?,
+        _ value: AttributeValue, _ type: AttributeType, pattern: String?, minimum: Decimal?, maximum: Decimal?,
         _ fail: (ValidationFailure.Rule, String, String) -> Void
     ) {
         switch value {
         case .integer(let v):
-            if let range = attribute.type.integerRange, !range.contains(v) {
-                fail(v < range.lowerBound ? .numberTooSmall : .numberTooLarge, String(v), "is outside the range of \(attribute.type.rawValue)")
+            if let range = type.integerRange, !range.contains(v) {
+                fail(v < range.lowerBound ? .numberTooSmall : .numberTooLarge, String(v), "is outside the range of \(type.rawValue)")
             }
             checkNumber(Decimal(v), String(v), minimum, maximum, fail)
         case .double(let v):
@@ -91,15 +112,16 @@ struct ObjectValidator {
                 fail(.dateTooLate, "\(v)", "must be on or before \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: maximum).doubleValue))")
             }
         case .string(let s):
-            // Counting characters walks the whole string: only when a length is bounded.
-            let length = minimum == nil && maximum == nil ? 0 : s.count
-            if let minimum, Decimal(length) < minimum {
+            // Counting characters walks the whole string, breaking graphemes: only when the
+            // cheap bounds cannot decide. A non-empty string has at least one character, and
+            // never more characters than UTF-8 bytes.
+            if let minimum, Decimal(s.isEmpty ? 0 : 1) < minimum, Decimal(s.count) < minimum {
                 fail(.stringTooShort, "\"\(s)\"", "must be at least \(minimum) characters")
             }
-            if let maximum, Decimal(length) > maximum {
-                fail(.stringTooLong, "\"\(s.prefix(40))…\" (\(length) characters)", "must be at most \(maximum) characters")
+            if let maximum, Decimal(s.utf8.count) > maximum, Decimal(s.count) > maximum {
+                fail(.stringTooLong, "\"\(s.prefix(40))…\" (\(s.count) characters)", "must be at most \(maximum) characters")
             }
-            if let pattern = attribute.regularExpressionString {
+            if let pattern {
                 let matches = (try? RegularExpressionCache.shared.matches(pattern: pattern, text: s)) ?? false
                 if !matches { fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/") }
             }
@@ -118,5 +140,17 @@ struct ObjectValidator {
         let value = value()
         if let minimum, value < minimum { fail(.numberTooSmall, text(), "must be at least \(DecimalText.format(minimum))") }
         if let maximum, value > maximum { fail(.numberTooLarge, text(), "must be at most \(DecimalText.format(maximum))") }
+    }
+}
+
+extension Slot {
+    /// Whether the slot holds no attribute value (nil, or not an attribute's slot), tested
+    /// without copying the value out.
+    var isNullValue: Bool {
+        switch self {
+        case .value(.null): return true
+        case .value: return false
+        default: return true
+        }
     }
 }

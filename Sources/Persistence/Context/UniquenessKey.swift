@@ -1,31 +1,87 @@
+import Foundation
+
 /// The values of one uniqueness constraint of one object, as a dictionary key: how a save
 /// finds two changed objects with the same unique values before touching the store.
 ///
 /// Values are hashed as themselves rather than through their text descriptions, which made
 /// checking a 100k-object save cost as much as writing its rows.
 struct UniquenessKey: Hashable {
-    /// The table (root entity) the objects share.
-    let rootName: String
-    /// The constraint's keys (entities of one table may list their constraints in
-    /// different orders).
-    let constraint: [String]
+    /// The constraint of one table (root entity), numbered by the save (see
+    /// `UniquenessGroups`): hashing the table's and keys' names per object cost more than
+    /// the values.
+    let group: Int
     /// The constrained values, in the constraint's order.
-    let values: [AnyHashable]
+    let values: [Value]
 
-    init(rootName: String, constraint: [String], values: [AttributeValue]) {
-        self.rootName = rootName
-        self.constraint = constraint
-        self.values = values.map(Self.hashable)
+    init(group: Int, values: [AttributeValue]) {
+        self.group = group
+        self.values = values.map(Value.init)
     }
 
-    private static func hashable(_ value: AttributeValue) -> AnyHashable {
-        switch value {
-        case .string(let v): return AnyHashable(v)
-        case .uuid(let v): return AnyHashable(v)
-        case .integer(let v): return AnyHashable(v)
-        case .date(let v): return AnyHashable(v)
-        case .data(let v): return AnyHashable(v)
-        default: return AnyHashable(value.description)
+    /// A constrained value, hashable without boxing it in `AnyHashable` (an allocation per
+    /// value, in a check every inserted object goes through).
+    enum Value: Hashable {
+        case string(String)
+        case uuid(UUID)
+        case integer(Int64)
+        case date(Date)
+        case data(Data)
+        /// Any other value, by its description.
+        case other(String)
+
+        init(_ value: AttributeValue) {
+            switch value {
+            case .string(let v): self = .string(v)
+            case .uuid(let v): self = .uuid(v)
+            case .integer(let v): self = .integer(v)
+            case .date(let v): self = .date(v)
+            case .data(let v): self = .data(v)
+            default: self = .other(value.description)
+            }
         }
+    }
+}
+
+/// The uniqueness constraints met during one save, each numbered once per table and key
+/// list (entities of one table may list their constraints in different orders, so the
+/// list is taken as it is), with each entity's constraints resolved to property positions.
+struct UniquenessGroups {
+    /// One constraint of an entity.
+    struct Entry {
+        /// The constraint's keys.
+        let constraint: [String]
+        /// Its number in this save.
+        let group: Int
+        /// Each key's property position (nil for an unknown key, whose value is nil).
+        let positions: [Int?]
+    }
+
+    private struct Name: Hashable {
+        let rootName: String
+        let constraint: [String]
+    }
+
+    private var numbers: [Name: Int] = [:]
+    private var entries: [ObjectIdentifier: [Entry]] = [:]
+    private var last: (schema: EntitySchema, entries: [Entry])?
+
+    /// The constraints of `schema`, resolved the first time the entity is met.
+    mutating func entries(for schema: EntitySchema) -> [Entry] {
+        if let last, last.schema === schema { return last.entries }
+        let id = ObjectIdentifier(schema)
+        let result: [Entry]
+        if let known = entries[id] {
+            result = known
+        } else {
+            result = schema.uniquenessConstraints.map { constraint in
+                let name = Name(rootName: schema.rootName, constraint: constraint)
+                let group = numbers[name] ?? numbers.count
+                numbers[name] = group
+                return Entry(constraint: constraint, group: group, positions: constraint.map { schema.propertyIndex[$0] })
+            }
+            entries[id] = result
+        }
+        last = (schema, result)
+        return result
     }
 }

@@ -50,6 +50,8 @@ package final class EntitySchema: Sendable {
     package let derivations: [(position: Int, derivation: Derivation)]
     /// Each attribute's `minValueString`/`maxValueString`, parsed, by property position.
     package let bounds: [Int: (minimum: Decimal?, maximum: Decimal?)]
+    /// Each property flattened for the per-object paths (see `PropertyPlan`), by position.
+    package let plans: [PropertyPlan]
 
     init(
         entity: EntityDescription, ancestors: [String], properties: [SchemaProperty],
@@ -79,6 +81,7 @@ package final class EntitySchema: Sendable {
         }
         self.derivations = derivations
         self.bounds = bounds
+        self.plans = Self.plans(for: properties, bounds: bounds)
     }
 
     /// Whether the entity cannot have instances of its own.

@@ -71,6 +71,10 @@ final class SQLiteConnection {
         }
         if useWAL { try connection.run("PRAGMA journal_mode=WAL") }
         try connection.run("PRAGMA foreign_keys=ON")
+        // Statement journals (and other temporary files) in memory: a save writes up to 500
+        // rows per statement, and such a statement's journal outgrew SQLite's in-memory
+        // threshold and spilled to a temporary file, written and read back page by page.
+        try connection.run("PRAGMA temp_store=MEMORY")
         return connection
     }
 

@@ -28,6 +28,13 @@ package enum RowCodec {
     package static func encode(_ value: AttributeValue, for attribute: AttributeDescription, entity: String)
         throws -> SQLiteValue
     {
+        if case .transformable(let v) = value { return .blob(try transform(v, attribute: attribute, entity: entity)) }
+        return encodeUntransformed(value)
+    }
+
+    /// The SQLite value that stores `value`, for every value but a transformable one (which
+    /// needs its attribute's transformer: use `encode(_:for:entity:)`); `.null` for that.
+    package static func encodeUntransformed(_ value: AttributeValue) -> SQLiteValue {
         switch value {
         case .null: return .null
         case .integer(let v): return .integer(v)
@@ -39,8 +46,7 @@ package enum RowCodec {
         case .uuid(let v): return .text(v.uuidString)
         case .url(let v): return .text(v.absoluteString)
         case .data(let v): return .blob(v)
-        case .transformable(let v):
-            return .blob(try transform(v, attribute: attribute, entity: entity))
+        case .transformable: return .null
         }
     }
 
