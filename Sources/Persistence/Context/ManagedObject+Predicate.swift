@@ -12,8 +12,10 @@ extension ManagedObject: PredicateEvaluable {
             throw FetchPredicateError(
                 kind: .unknownKey, format: "", message: "\(schema.name) has no property named '\(key)'")
         }
-        switch schema.properties[position] {
-        case .attribute:
+        // The flat plan, not `schema.properties[position]`, whose payload a switch would copy
+        // (a dozen strings retained and released per object read).
+        switch schema.plans[position].kind {
+        case .attribute, .derivedAttribute:
             switch attributeValue(at: position) {
             case .null: return .null
             case .integer(let v): return .integer(v)
@@ -30,9 +32,8 @@ extension ManagedObject: PredicateEvaluable {
                 if let bytes = v as? TransformableBytes { return .data(bytes.data) }
                 return .null
             }
-        case .relationship(let r):
-            if r.isToMany { return .collection(objects(at: position).map { .object($0) }) }
-            return object(at: position).map { .object($0) } ?? .null
+        case .toMany: return .collection(objects(at: position).map { .object($0) })
+        case .toOne: return object(at: position).map { .object($0) } ?? .null
         }
     }
 }
