@@ -69,7 +69,7 @@ final class SQLiteConnection {
             error.sql = nil  // the failure is the file's, not this pragma's
             throw error
         }
-        if useWAL { try connection.run("PRAGMA journal_mode=WAL") }
+        if useWAL { try connection.switchToWAL(waitingUpTo: milliseconds) }
         try connection.run("PRAGMA foreign_keys=ON")
         // Statement journals (and other temporary files) in memory: a save writes up to 500
         // rows per statement, and such a statement's journal outgrew SQLite's in-memory
@@ -79,6 +79,27 @@ final class SQLiteConnection {
     }
 
     /// Prepares and runs one statement to completion, discarding its rows.
+    /// `PRAGMA journal_mode=WAL`, retried while another connection holds the lock it needs.
+    ///
+    /// Switching a store into WAL mode needs an exclusive lock, and SQLite answers
+    /// `SQLITE_BUSY` at once, without calling the busy handler, when another process holds
+    /// a lock on the file (seen when two processes create one store at the same moment:
+    /// one is still writing the new schema). So this waits the way the busy timeout would:
+    /// short sleeps, up to `milliseconds` in all, then the error.
+    private func switchToWAL(waitingUpTo milliseconds: Double) throws {
+        var waited = 0.0
+        var pause = 1.0
+        while true {
+            do {
+                return try run("PRAGMA journal_mode=WAL")
+            } catch let error as SQLiteError where error.isBusy && waited < milliseconds {
+                usleep(UInt32(pause * 1000))
+                waited += pause
+                pause = min(pause * 2, 50)
+            }
+        }
+    }
+
     private func run(_ sql: String) throws {
         let statement = try prepare(sql, persistent: false)
         while try statement.step() {}
