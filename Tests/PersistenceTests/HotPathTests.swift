@@ -16,6 +16,17 @@ import Testing
                 == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
     }
 
+    @Test func uuidTextFormatsAsFoundationDoes() {
+        let fixed = UUID(uuid: (0x00, 0x01, 0x0A, 0x0F, 0x10, 0x9F, 0xA0, 0xFF, 0x5A, 0xE6, 0x21, 0xC3, 0x6C, 0x49, 0xFE, 0xED))
+        #expect(UUIDText.format(fixed) == "00010A0F-109F-A0FF-5AE6-21C36C49FEED")
+        #expect(UUIDText.format(fixed) == fixed.uuidString)
+        for _ in 0..<200 {
+            let uuid = UUID()
+            #expect(UUIDText.format(uuid) == uuid.uuidString)
+            #expect(UUIDText.parse(UUIDText.format(uuid)) == uuid)
+        }
+    }
+
     @Test(arguments: [
         "", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
         "E621E1F8XC36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0", "{E621E1F8-C36C-495A-93FC-0C247A3E6E}",

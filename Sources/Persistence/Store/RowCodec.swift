@@ -43,7 +43,7 @@ package enum RowCodec {
         case .bool(let v): return .integer(v ? 1 : 0)
         case .string(let v): return .text(v)
         case .date(let v): return .real(v.timeIntervalSince1970)
-        case .uuid(let v): return .text(v.uuidString)
+        case .uuid(let v): return .text(UUIDText.format(v))
         case .url(let v): return .text(v.absoluteString)
         case .data(let v): return .blob(v)
         case .transformable: return .null
