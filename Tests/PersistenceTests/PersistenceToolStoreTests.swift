@@ -311,8 +311,8 @@ import Testing
     // MARK: - Helpers
 
     /// A SampleModel (version 1) store holding a person and two cars, with its directory and
-    /// `--model` arguments.
-    private static func sampleStore() throws -> (directory: URL, store: String, model: [String]) {
+    /// `--model` arguments. The export tests use it too.
+    static func sampleStore() throws -> (directory: URL, store: String, model: [String]) {
         let directory = try ModelFixtures.temporaryDirectory()
         let model = ["--model", ModelFixtures.sampleBundle.path, "--version", "SampleModel"]
         let store = directory.appendingPathComponent("s.sqlite").path
