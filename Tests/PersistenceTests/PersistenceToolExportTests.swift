@@ -17,7 +17,7 @@ import Testing
         let written = try ToolRun(["store", "export", sample.store, "--output", file] + sample.model)
         #expect(written.status == 0 && written.stdout == "" && written.stderr == "", "\(written)")
         #expect(try String(contentsOfFile: file, encoding: .utf8) == printed.stdout)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: sample.directory.path).sorted() == ["out.json", "s.sqlite"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sample.directory.path).sorted() == ["in.json", "out.json", "s.sqlite"])
     }
 
     @Test func anUnwritableOutputFileFailsWithNothingWritten() throws {
