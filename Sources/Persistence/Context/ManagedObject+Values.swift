@@ -145,6 +145,9 @@ extension ManagedObject {
     /// Property positions whose values differ from the committed ones.
     package func changedPositions() -> [Int] {
         guard !isFault else { return [] }
+        // One read of the slot array: `slots` in the closure re-read the property (an
+        // exclusivity check and a retain of the array) for every position.
+        let slots = self.slots
         guard let committed = committedSlots else {
             return slots.indices.filter { slots[$0].hasValue }
         }
@@ -155,6 +158,7 @@ extension ManagedObject {
     /// without building arrays (a save asks this of every changed object).
     package var hasChangedValues: Bool {
         guard !isFault else { return false }
+        let slots = self.slots  // one read of the array, as in `changedPositions()`
         guard let committed = committedSlots else { return slots.contains { $0.hasValue } }
         return slots.indices.contains { !slots[$0].isSame(as: committed[$0]) }
     }

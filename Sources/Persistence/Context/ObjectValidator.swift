@@ -23,6 +23,8 @@ struct ObjectValidator {
         let schema = object.schema
         object.fireFaultIfNeeded()
         let committed = object.isInserted ? nil : object.committedSlots
+        // One read of the slot array for the whole walk, not two or three per property.
+        let slots = object.slots
         for (position, plan) in schema.plans.enumerated() {
             func fail(_ rule: ValidationFailure.Rule, _ value: String, _ requirement: String) {
                 failures.append(
@@ -33,12 +35,12 @@ struct ObjectValidator {
             switch plan.kind {
             case .attribute, .derivedAttribute:
                 // Tested in place: binding the value copied (retained) it for every attribute.
-                if object.slots[position].isNullValue {
+                if slots[position].isNullValue {
                     if !plan.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
                     continue
                 }
-                guard plan.needsValueCheck, case .value(let value) = object.slots[position] else { continue }
-                if let committed, position < committed.count, object.slots[position].isSame(as: committed[position]) {
+                guard plan.needsValueCheck, case .value(let value) = slots[position] else { continue }
+                if let committed, position < committed.count, slots[position].isSame(as: committed[position]) {
                     continue
                 }
                 guard let type = plan.attributeType else { continue }
