@@ -39,6 +39,9 @@ extension ManagedObjectContext {
 
         var keys: [ObjectIdentifier: Int64] = [:]
         var trumped: [ObjectID] = []
+        // A large save runs with a larger page cache (see `SQLiteStore.raisePageCache`).
+        let pageCache = try store.raisePageCache(forRows: saved.count + deleted.count)
+        defer { store.restorePageCache(pageCache) }
         try store.writeTransaction {
             try allocateKeys(for: inserted, into: &keys)
             if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, keys: &keys) }
