@@ -9,7 +9,7 @@ extension ManagedObjectContext {
         // The object finds its entry by its own ID when it goes: under another ID, the
         // entry would outlive it.
         assert(id == object.objectID, "\(object.objectID) registered under \(id)")
-        registry[id] = WeakObject(object)
+        registry[id] = RegistryEntry(object)
     }
 
     /// The live object registered under `id`, or a new one from `make`, registered in the
@@ -33,7 +33,7 @@ extension ManagedObjectContext {
 /// A registry entry: the object, neither retained nor weakly referenced. It is valid while
 /// the entry exists, because the object removes its entry when it goes (see
 /// `ManagedObjectContext.unregister(_:identity:)`).
-struct WeakObject {
+struct RegistryEntry {
     private var reference: Unmanaged<ManagedObject>?
 
     /// An entry for `object`.

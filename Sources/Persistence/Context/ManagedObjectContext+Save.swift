@@ -173,7 +173,7 @@ extension ManagedObjectContext {
                 entityName: object.schema.name, rootName: object.schema.rootName,
                 storeIdentifier: store.identifier, key: .permanent(key))
             object.isInserted = false
-            registry[object.objectID] = WeakObject(object)
+            registry[object.objectID] = RegistryEntry(object)
         }
         for object in saved { object.committedSlots = object.slots }
         for object in deleted {

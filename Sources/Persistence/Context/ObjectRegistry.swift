@@ -1,6 +1,6 @@
 /// The objects a context has registered (uniquing: one object per row), by ID.
 ///
-/// Entries are `WeakObject`s: they neither retain nor weakly reference their objects, which
+/// Entries are `RegistryEntry`s: they neither retain nor weakly reference their objects, which
 /// remove their own entries as they go (see `ManagedObjectContext.unregister(_:identity:)`).
 /// Entries are kept per root entity and store, keyed by the row's primary key (or an unsaved
 /// object's number): a fetch of 100,000 books then hashes one integer per row into a table
@@ -11,8 +11,8 @@ struct ObjectRegistry {
     private struct Table {
         let rootName: String
         let storeIdentifier: String
-        var saved: [Int64: WeakObject] = [:]
-        var unsaved: [UInt64: WeakObject] = [:]
+        var saved: [Int64: RegistryEntry] = [:]
+        var unsaved: [UInt64: RegistryEntry] = [:]
     }
 
     /// The tables, few (one per root entity in use): found by a linear search whose string
@@ -20,7 +20,7 @@ struct ObjectRegistry {
     private var tables: [Table] = []
 
     /// The entry under `id`, if any. Setting nil removes it.
-    subscript(id: ObjectID) -> WeakObject? {
+    subscript(id: ObjectID) -> RegistryEntry? {
         get {
             guard let table = tableIndex(of: id) else { return nil }
             switch id.key {
@@ -39,16 +39,16 @@ struct ObjectRegistry {
 
     /// The live object under `id`, or a new one from `make`, registered in the same probe.
     mutating func object(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        func claim(_ entry: inout WeakObject) -> (object: ManagedObject, isNew: Bool) {
+        func claim(_ entry: inout RegistryEntry) -> (object: ManagedObject, isNew: Bool) {
             if let existing = entry.object { return (existing, false) }
             let object = make()
-            entry = WeakObject(object)
+            entry = RegistryEntry(object)
             return (object, true)
         }
         let table = tableIndex(creating: id)
         switch id.key {
-        case .permanent(let key): return claim(&tables[table].saved[key, default: WeakObject()])
-        case .temporary(let number): return claim(&tables[table].unsaved[number, default: WeakObject()])
+        case .permanent(let key): return claim(&tables[table].saved[key, default: RegistryEntry()])
+        case .temporary(let number): return claim(&tables[table].unsaved[number, default: RegistryEntry()])
         }
     }
 
@@ -69,7 +69,7 @@ struct ObjectRegistry {
     }
 
     /// Every entry.
-    var values: [WeakObject] { tables.flatMap { Array($0.saved.values) + Array($0.unsaved.values) } }
+    var values: [RegistryEntry] { tables.flatMap { Array($0.saved.values) + Array($0.unsaved.values) } }
 
     /// The number of entries.
     var count: Int { tables.reduce(0) { $0 + $1.saved.count + $1.unsaved.count } }
