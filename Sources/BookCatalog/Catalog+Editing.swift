@@ -50,7 +50,7 @@ extension Catalog {
     ///
     /// - Parameter progress: called after each batch with the number of books done.
     public func seedSynthetic(count: Int, batchSize: Int = 5_000, progress: (Int) -> Void = { _ in }) throws {
-        try withBulkLoadSettings { try seedSyntheticBatches(count: count, batchSize: batchSize, progress: progress) }
+        try withBulkLoadSettings(rows: count) { try seedSyntheticBatches(count: count, batchSize: batchSize, progress: progress) }
     }
 
     private func seedSyntheticBatches(count: Int, batchSize: Int, progress: (Int) -> Void) throws {
