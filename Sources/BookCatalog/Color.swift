@@ -66,13 +66,17 @@ public struct ColorToDataTransformer: ValueTransforming {
 
     /// Decodes bytes written by `transformedValue(_:)`.
     public func reverseTransformedValue(_ data: Data) throws -> Any {
-        let bytes = [UInt8](data)
-        guard bytes.count == 5, bytes[0] == 1 else {
+        // Read in place: copying the bytes into an array cost an allocation per fetched book.
+        let color = data.withUnsafeBytes { bytes -> Color? in
+            guard bytes.count == 5, bytes[0] == 1 else { return nil }
+            return Color(red: bytes[1], green: bytes[2], blue: bytes[3], alpha: bytes[4])
+        }
+        guard let color else {
             throw ValueTransformerError(
                 attribute: "Book.color", transformerName: Self.name,
-                reason: "expected 5 bytes of format 1, found \(bytes.count) bytes")
+                reason: "expected 5 bytes of format 1, found \(data.count) bytes")
         }
-        return Color(red: bytes[1], green: bytes[2], blue: bytes[3], alpha: bytes[4])
+        return color
     }
 }
 

@@ -149,9 +149,21 @@ package enum RowCodec {
         guard let transformer = ValueTransformers.transformer(forName: transformerName) else {
             return TransformableBytes(data)
         }
+        return try reverseTransform(
+            data, with: transformer, transformerName: transformerName, attribute: attribute.name, entity: entity)
+    }
+
+    /// Decodes a transformable attribute's stored bytes with its transformer.
+    ///
+    /// - Throws: `ValueTransformerError` naming `entity.attribute` and the transformer when
+    ///   the bytes cannot be decoded.
+    package static func reverseTransform(
+        _ data: Data, with transformer: any ValueTransforming, transformerName: String, attribute: String,
+        entity: String
+    ) throws -> Any {
         do { return try transformer.reverseTransformedValue(data) } catch {
             throw ValueTransformerError(
-                attribute: "\(entity).\(attribute.name)", transformerName: transformerName,
+                attribute: "\(entity).\(attribute)", transformerName: transformerName,
                 reason: "the stored bytes could not be decoded (\(error))")
         }
     }

@@ -171,12 +171,23 @@ extension SQLiteStore {
         try statement.bind(query.arguments + query.orderingArguments)
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
         let rootMapping = schema.entities[table.name]
+        // Each entity's plan, with its value transformers looked up once for the whole read.
+        let rootPlan = rootMapping?.decodePlan.resolvingTransformers()
+        var plans: [String: RowDecodePlan] = [:]
         while try statement.step() {
             let primaryKey = statement.int64(at: 0)
             var mapping = rootMapping
-            if table.hasEntityColumn { mapping = schema.entities[statement.string(at: 1)] }
-            guard let mapping else { continue }
-            let slots = try mapping.decodePlan.slots(
+            var plan = rootPlan
+            if table.hasEntityColumn {
+                let entity = statement.string(at: 1)
+                mapping = schema.entities[entity]
+                if let mapping, entity != table.name {
+                    plan = plans[entity] ?? mapping.decodePlan.resolvingTransformers()
+                    plans[entity] = plan
+                }
+            }
+            guard let mapping, let plan else { continue }
+            let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
             if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, slots: slots)) { break }
         }
