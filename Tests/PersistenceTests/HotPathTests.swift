@@ -30,6 +30,9 @@ import Testing
     @Test(arguments: [
         "", "not a uuid", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8-C36C-495A-93FC-0C247A3E6E5G",
         "E621E1F8XC36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5F0", "{E621E1F8-C36C-495A-93FC-0C247A3E6E}",
+        // Bytes next to the digits' and letters' ranges, and a non-ASCII one (36 bytes in all).
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5:", "/621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5@",
+        "E621E1F8-C36C-495A-93FC-0C247A3E6E5`", "E621E1F8-C36C-495A-93FC-0C247A3E6E5g", "E621E1F8-C36C-495A-93FC-0C247A3E6Eé",
     ])
     func uuidTextRefusesWhatFoundationRefuses(_ text: String) {
         #expect(UUIDText.parse(text) == nil)
