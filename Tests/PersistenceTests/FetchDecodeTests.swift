@@ -123,4 +123,39 @@ final class AwakeningBook: ManagedObject {
             _ = try context.fetchSections(request, sectionKeyPath: "title.name")
         }
     }
+
+    /// A one-key section path is read by position (the usual `publishMonthID`): objects of
+    /// sub-entities, which share their parent's positions, get the same names as the key-path
+    /// walk gives, and a key the entity lacks is still refused.
+    @Test func oneKeySectionsOfSubEntitiesMatchTheKeyPathWalk() throws {
+        let model = ManagedObjectModel {
+            Entity("Media") {
+                Attribute("kind", .string, optional: true)
+                Attribute("made", .date, optional: true)
+            }
+            Entity("Photo", parent: "Media") { Attribute("width", .integer32, optional: true) }
+            Entity("Recording", parent: "Media") { Attribute("seconds", .integer32, optional: true) }
+        }
+        let context = try PersistentContainer(model: model, storeURL: nil).viewContext
+        for (entity, kind) in [("Photo", "still"), ("Recording", "sound"), ("Photo", nil), ("Media", "still")] {
+            let object = try context.insertObject(forEntityName: entity)
+            object["kind"] = kind
+            object["made"] = kind.map { _ in Date(timeIntervalSince1970: 86_400) }
+        }
+        try context.save()
+        context.reset()
+        let request = FetchRequest(entityName: "Media", sortDescriptors: [.init("kind")])
+        let sections = try context.fetchSections(request, sectionKeyPath: "kind")
+        #expect(sections.map(\.name) == ["", "sound", "still"])
+        #expect(sections.map { $0.objects.map(\.entityName).sorted() } == [["Photo"], ["Recording"], ["Media", "Photo"]])
+        let walker = PredicateEvaluator(.alwaysTrue)
+        for key in ["kind", "made"] {
+            for section in try context.fetchSections(request, sectionKeyPath: key) {
+                for object in section.objects {
+                    #expect(try walker.walk(.object(object), [key]).sectionName == section.name)
+                }
+            }
+        }
+        #expect(throws: (any Error).self) { _ = try context.fetchSections(request, sectionKeyPath: "width") }
+    }
 }

@@ -12,6 +12,11 @@ extension ManagedObject: PredicateEvaluable {
             throw FetchPredicateError(
                 kind: .unknownKey, format: "", message: "\(schema.name) has no property named '\(key)'")
         }
+        return predicateValue(at: position)
+    }
+
+    /// The value of the property at `position` of the object's entity, as a predicate sees it.
+    package func predicateValue(at position: Int) -> PredicateValue {
         // The flat plan, not `schema.properties[position]`, whose payload a switch would copy
         // (a dozen strings retained and released per object read).
         switch schema.plans[position].kind {

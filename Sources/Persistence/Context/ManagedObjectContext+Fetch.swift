@@ -106,8 +106,18 @@ extension ManagedObjectContext {
         // The key path is split once, not per object.
         let components = sectionKeyPath.split(separator: ".").map(String.init)
         let walker = PredicateEvaluator(.alwaysTrue)
+        // A property of the fetched entity itself (the usual section key) is read by its
+        // position, which sub-entities share, instead of walking the key path per object.
+        let position = components.count == 1
+            ? store.model.schema(for: request.entityName)?.propertyIndex[components[0]] : nil
         for object in try fetch(request) {
-            let name = try walker.walk(.object(object), components).sectionName
+            let name: String
+            let names = object.schema.propertyNames
+            if let position, position < names.count, names[position] == components[0] {
+                name = object.predicateValue(at: position).sectionName
+            } else {
+                name = try walker.walk(.object(object), components).sectionName
+            }
             // Sorted by the section key, an object usually joins the last section.
             if let last = sections.indices.last, sections[last].name == name {
                 sections[last].objects.append(object)
