@@ -24,6 +24,29 @@ import Testing
         #expect(try context.object(with: id) === survivor)
     }
 
+    /// IDs share their names through a scope; two IDs of one row are equal (and find one
+    /// registry entry) whichever scopes they were made with.
+    @Test func idsOfOneRowAreEqualAcrossScopes() throws {
+        let (_, context) = try BookFixture.make()
+        let book = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
+        let id = book.objectID
+        let copy = ObjectID(
+            entityName: id.entityName, rootName: id.rootName, storeIdentifier: id.storeIdentifier, key: id.key)
+        #expect(copy.scope !== id.scope)
+        #expect(copy == id && copy.hashValue == id.hashValue)
+        #expect(try context.object(with: copy) === book)
+        // The fetched object's ID shares the store's scope for the entity.
+        #expect(id.scope === context.store.idScope(entityName: "Book", rootName: id.rootName))
+        // Another store, another table or another key is another row.
+        for other in [
+            ObjectID(entityName: id.entityName, rootName: id.rootName, storeIdentifier: "other", key: id.key),
+            ObjectID(entityName: id.entityName, rootName: "Author", storeIdentifier: id.storeIdentifier, key: id.key),
+            ObjectID(scope: id.scope, key: .permanent(-1)),
+        ] {
+            #expect(other != id)
+        }
+    }
+
     @Test func savedObjectsAreFoundUnderTheirPermanentIDsAndLeaveWhenTheyGo() throws {
         let (container, context) = try BookFixture.make()
         var id: ObjectID?

@@ -74,8 +74,7 @@ extension ManagedObjectContext {
         guard unsavedCandidates(compiler.mapping.schema, request).isEmpty else { return try fetch(request).map(\.objectID) }
         return try store.keysAndEntities(query).compactMap { row in
             let id = ObjectID(
-                entityName: row.entity, rootName: query.table.name, storeIdentifier: store.identifier,
-                key: .permanent(row.key))
+                scope: store.idScope(entityName: row.entity, rootName: query.table.name), key: .permanent(row.key))
             return registry[id]?.object?.isDeleted == true ? nil : id
         }
     }

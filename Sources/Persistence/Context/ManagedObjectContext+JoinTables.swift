@@ -48,7 +48,7 @@ extension ManagedObjectContext {
         guard let rows = try? store.keysAndEntities(query) else { return nil }
         return rows.map { row in
             ObjectID(
-                entityName: row.entity, rootName: destination.schema.rootName, storeIdentifier: store.identifier,
+                scope: store.idScope(entityName: row.entity, rootName: destination.schema.rootName),
                 key: .permanent(row.key))
         }
     }

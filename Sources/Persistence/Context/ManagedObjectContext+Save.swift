@@ -169,9 +169,7 @@ extension ManagedObjectContext {
         for object in inserted {
             guard let key = keys[ObjectIdentifier(object)] else { continue }
             registry[object.objectID] = nil
-            object.objectID = ObjectID(
-                entityName: object.schema.name, rootName: object.schema.rootName,
-                storeIdentifier: store.identifier, key: .permanent(key))
+            object.objectID = ObjectID(scope: object.objectID.scope, key: .permanent(key))
             object.isInserted = false
             registry[object.objectID] = RegistryEntry(object)
         }

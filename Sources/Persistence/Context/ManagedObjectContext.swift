@@ -49,8 +49,7 @@ public final class ManagedObjectContext {
             throw ObjectAccessError(entity: name, key: name, reason: "\(name) is abstract: insert one of its sub-entities")
         }
         let id = ObjectID(
-            entityName: name, rootName: schema.rootName, storeIdentifier: store.identifier,
-            key: .temporary(nextTemporaryKey))
+            scope: store.idScope(entityName: name, rootName: schema.rootName), key: .temporary(nextTemporaryKey))
         nextTemporaryKey += 1
         let object = makeObject(schema: schema, id: id, isFault: false, slots: schema.plans.map(\.initialSlot))
         object.isInserted = true
@@ -180,9 +179,7 @@ public final class ManagedObjectContext {
     /// The registered object for a fetched row, or a new one filled from it. A registered
     /// object with unsaved changes keeps them.
     package func object(for row: StoreRow) -> ManagedObject {
-        let id = ObjectID(
-            entityName: row.mapping.schema.name, rootName: row.mapping.schema.rootName,
-            storeIdentifier: store.identifier, key: .permanent(row.primaryKey))
+        let id = ObjectID(scope: row.idScope, key: .permanent(row.primaryKey))
         // A new object is made with the row's slots, so that filling does not replace a fresh array.
         let (object, isNew) = registeredObject(for: id) {
             makeObject(schema: row.mapping.schema, id: id, isFault: true, slots: row.slots)

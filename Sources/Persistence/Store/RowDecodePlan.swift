@@ -17,11 +17,14 @@ package struct RowDecodePlan: Sendable {
         /// A stored attribute: the column's offset among the table's columns, and how to read it.
         case attribute(column: Int32, reader: Reader)
         /// A transformable attribute whose transformer was looked up for this read (see
-        /// `resolvingTransformers()`): its column and the transformer.
+        /// `resolved(for:)`): its column and the transformer.
         case transformed(column: Int32, transformer: any ValueTransforming, transformerName: String)
         /// A to-one relationship stored as the destination's `_id`; the destination's entity
         /// and root entity name its object ID.
         case toOne(column: Int32, entityName: String, rootName: String)
+        /// A to-one relationship, as `toOne`, with the destination IDs' scope made for this
+        /// read (see `resolved(for:)`).
+        case toOneInScope(column: Int32, scope: ObjectID.Scope)
         /// A to-many relationship: a fault until first used.
         case toMany
         /// A property without a column: a transient attribute's default (`.null` for none).
@@ -34,7 +37,7 @@ package struct RowDecodePlan: Sendable {
     enum Reader: Sendable {
         case integer, boolean, double, decimal, date, string, uuid
         /// A transformable attribute that names a value transformer: resolved once per read
-        /// by `resolvingTransformers()`, since the registry takes a lock per lookup.
+        /// by `resolved(for:)`, since the registry takes a lock per lookup.
         case transformable(transformerName: String)
         /// Anything else (binary, URI, transformable without a transformer): through
         /// `RowCodec.decode`.
@@ -43,6 +46,8 @@ package struct RowDecodePlan: Sendable {
 
     /// A step per property position of the entity.
     private(set) var steps: [Step]
+    /// The scope of the rows' own IDs, set by `resolved(for:)`.
+    private(set) var idScope: ObjectID.Scope?
 
     /// The plan for `schema`'s rows in `table`; `columnIndex` is `EntityMapping.columnIndex`.
     init(schema: EntitySchema, table: TableMapping, columnIndex: [Int?]) {
@@ -74,17 +79,27 @@ package struct RowDecodePlan: Sendable {
         self.steps = steps
     }
 
-    /// The plan with each transformable attribute's transformer looked up now, for one read
-    /// of many rows: looking it up per row took the registry's lock 100,000 times to fetch
-    /// 100,000 books. An attribute whose transformer is not registered is read through
-    /// `RowCodec.decode`, which passes its bytes through (see `RowCodec`).
-    func resolvingTransformers() -> RowDecodePlan {
+    /// The plan for one read of many rows from `store`: each transformable attribute's
+    /// transformer looked up and each ID scope made now, not per row. Looking transformers up
+    /// per row took the registry's lock 100,000 times to fetch 100,000 books. An attribute
+    /// whose transformer is not registered is read through `RowCodec.decode`, which passes
+    /// its bytes through (see `RowCodec`).
+    func resolved(for store: SQLiteStore, entityName: String, rootName: String) -> RowDecodePlan {
         var resolved = self
+        resolved.idScope = store.idScope(entityName: entityName, rootName: rootName)
         for (position, step) in steps.enumerated() {
-            guard case .attribute(let column, .transformable(let name)) = step else { continue }
-            resolved.steps[position] =
-                ValueTransformers.transformer(forName: name).map { .transformed(column: column, transformer: $0, transformerName: name) }
-                ?? .attribute(column: column, reader: .general)
+            switch step {
+            case .attribute(let column, .transformable(let name)):
+                resolved.steps[position] =
+                    ValueTransformers.transformer(forName: name).map {
+                        .transformed(column: column, transformer: $0, transformerName: name)
+                    } ?? .attribute(column: column, reader: .general)
+            case .toOne(let column, let entityName, let rootName):
+                resolved.steps[position] = .toOneInScope(
+                    column: column, scope: store.idScope(entityName: entityName, rootName: rootName))
+            default:
+                continue
+            }
         }
         return resolved
     }
@@ -99,7 +114,6 @@ package struct RowDecodePlan: Sendable {
         of statement: Statement, firstColumn: Int32, mapping: EntityMapping, primaryKey: Int64, store: SQLiteStore
     ) throws -> [Slot] {
         let schema = mapping.schema
-        let storeIdentifier = store.identifier
         var slots: [Slot] = []
         slots.reserveCapacity(steps.count)
         for position in steps.indices {
@@ -137,11 +151,14 @@ package struct RowDecodePlan: Sendable {
                 }
             case .toOne(let column, let entityName, let rootName):
                 if case .integer(let key) = statement.value(at: firstColumn + column) {
-                    slots.append(
-                        .toOneFault(
-                            ObjectID(
-                                entityName: entityName, rootName: rootName, storeIdentifier: storeIdentifier,
-                                key: .permanent(key))))
+                    let scope = store.idScope(entityName: entityName, rootName: rootName)
+                    slots.append(.toOneFault(ObjectID(scope: scope, key: .permanent(key))))
+                } else {
+                    slots.append(.toOne(nil))
+                }
+            case .toOneInScope(let column, let scope):
+                if case .integer(let key) = statement.value(at: firstColumn + column) {
+                    slots.append(.toOneFault(ObjectID(scope: scope, key: .permanent(key))))
                 } else {
                     slots.append(.toOne(nil))
                 }

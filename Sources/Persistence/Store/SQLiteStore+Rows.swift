@@ -172,7 +172,7 @@ extension SQLiteStore {
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
         let rootMapping = schema.entities[table.name]
         // Each entity's plan, with its value transformers looked up once for the whole read.
-        let rootPlan = rootMapping?.decodePlan.resolvingTransformers()
+        let rootPlan = rootMapping.map { $0.decodePlan.resolved(for: self, entityName: $0.schema.name, rootName: table.name) }
         var plans: [String: RowDecodePlan] = [:]
         while try statement.step() {
             let primaryKey = statement.int64(at: 0)
@@ -182,14 +182,14 @@ extension SQLiteStore {
                 let entity = statement.string(at: 1)
                 mapping = schema.entities[entity]
                 if let mapping, entity != table.name {
-                    plan = plans[entity] ?? mapping.decodePlan.resolvingTransformers()
+                    plan = plans[entity] ?? mapping.decodePlan.resolved(for: self, entityName: entity, rootName: table.name)
                     plans[entity] = plan
                 }
             }
-            guard let mapping, let plan else { continue }
+            guard let mapping, let plan, let idScope = plan.idScope else { continue }
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
-            if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, slots: slots)) { break }
+            if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, idScope: idScope, slots: slots)) { break }
         }
     }
 

@@ -44,7 +44,11 @@ package final class SQLiteStore {
     /// The store file's path, or nil for an in-memory store.
     package let path: String?
     /// The store's unique identifier, recorded when it was created.
-    package private(set) var identifier: String = ""
+    package private(set) var identifier: String = "" {
+        didSet { idScopes.removeAll() }
+    }
+    /// The scopes of this store's object IDs, by entity name (see `idScope(entityName:rootName:)`).
+    private var idScopes: [String: ObjectID.Scope] = [:]
     /// Whether searches can use the search indexes: false only for a read-only store whose
     /// indexes are missing or stale (see `prepareSearchIndexes`), which searches by scanning.
     /// Setting it to false makes searches scan (for measuring the index against a scan).
@@ -246,5 +250,16 @@ extension Data {
             out.append(digits[Int(byte & 0xF)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension SQLiteStore {
+    /// The scope shared by the IDs of `entityName`'s objects in this store: made once per
+    /// entity, so that the IDs of fetched and inserted objects need no strings of their own.
+    package func idScope(entityName: String, rootName: String) -> ObjectID.Scope {
+        if let scope = idScopes[entityName] { return scope }
+        let scope = ObjectID.Scope(entityName: entityName, rootName: rootName, storeIdentifier: identifier)
+        idScopes[entityName] = scope
+        return scope
     }
 }

@@ -6,6 +6,8 @@ package struct StoreRow {
     package let mapping: EntityMapping
     /// The row's `_id`.
     package let primaryKey: Int64
+    /// The scope of the row's object ID, shared by the rows of one read.
+    package let idScope: ObjectID.Scope
     /// A slot per property position of `mapping.schema`.
     package var slots: [Slot]
 }
