@@ -139,7 +139,7 @@ public enum StoreArchive {
             throw failure("the model has no entity named '\(entityName)'")
         }
         guard let row = try context.store.row(table: table, primaryKey: key),
-            schema.includes(row.mapping.schema.name)
+            schema.includes(row.schema.name)
         else {
             throw failure("there is no \(entityName) with this ID in the store")
         }

@@ -182,7 +182,7 @@ public final class ManagedObjectContext {
         let id = ObjectID(scope: row.idScope, key: .permanent(row.primaryKey))
         // A new object is made with the row's slots, so that filling does not replace a fresh array.
         let (object, isNew) = registeredObject(for: id) {
-            makeObject(schema: row.mapping.schema, id: id, isFault: true, slots: row.slots)
+            makeObject(schema: row.schema, id: id, isFault: true, slots: row.slots)
         }
         if isNew || object.isFault { fill(object, from: row) }
         return object

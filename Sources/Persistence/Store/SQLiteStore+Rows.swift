@@ -170,26 +170,32 @@ extension SQLiteStore {
         defer { statement.reset() }
         try statement.bind(query.arguments + query.orderingArguments)
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
-        let rootMapping = schema.entities[table.name]
-        // Each entity's plan, with its value transformers looked up once for the whole read.
-        let rootPlan = rootMapping.map { $0.decodePlan.resolved(for: self, entityName: $0.schema.name, rootName: table.name) }
-        var plans: [String: RowDecodePlan] = [:]
-        while try statement.step() {
+        // Each entity's plan, with its value transformers and ID scopes made once for the
+        // whole read. Mappings and plans are passed along, never copied per row: a copy
+        // retains every array and string they hold.
+        func read(_ mapping: EntityMapping, _ plan: RowDecodePlan) throws -> Bool {
+            guard let idScope = plan.idScope else { return true }
             let primaryKey = statement.int64(at: 0)
-            var mapping = rootMapping
-            var plan = rootPlan
-            if table.hasEntityColumn {
-                let entity = statement.string(at: 1)
-                mapping = schema.entities[entity]
-                if let mapping, entity != table.name {
-                    plan = plans[entity] ?? mapping.decodePlan.resolved(for: self, entityName: entity, rootName: table.name)
-                    plans[entity] = plan
-                }
-            }
-            guard let mapping, let plan, let idScope = plan.idScope else { continue }
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
-            if try !body(StoreRow(mapping: mapping, primaryKey: primaryKey, idScope: idScope, slots: slots)) { break }
+            return try body(StoreRow(schema: mapping.schema, primaryKey: primaryKey, idScope: idScope, slots: slots))
+        }
+        guard table.hasEntityColumn else {
+            guard let mapping = schema.entities[table.name] else { return }
+            let plan = mapping.decodePlan.resolved(for: self, entityName: mapping.schema.name, rootName: table.name)
+            while try statement.step() {
+                if try !read(mapping, plan) { break }
+            }
+            return
+        }
+        // A hierarchy's table: each row names its entity.
+        var plans: [String: RowDecodePlan] = [:]
+        while try statement.step() {
+            let entity = statement.string(at: 1)
+            guard let mapping = schema.entities[entity] else { continue }
+            let plan = plans[entity] ?? mapping.decodePlan.resolved(for: self, entityName: entity, rootName: table.name)
+            plans[entity] = plan
+            if try !read(mapping, plan) { break }
         }
     }
 
