@@ -84,4 +84,76 @@ import Testing
         }
         #expect(context.registry.isEmpty)
     }
+
+    /// Objects refer to their context without a weak reference: the context detaches every
+    /// object that refers to it when it goes, registered, changed or not.
+    @Test func objectsOutlivingTheirContextBelongToNone() throws {
+        var fetched: [ManagedObject] = []
+        var unsaved: ManagedObject?
+        do {
+            let (container, context) = try BookFixture.make()
+            context.reset()
+            fetched = try context.fetch(FetchRequest(entityName: "Book"))
+            unsaved = try context.insertObject(forEntityName: "Book")
+            unsaved?["title"] = "Unsaved"
+            fetched[1]["title"] = "Changed"
+            _ = container
+        }
+        #expect(fetched.allSatisfy { $0.managedObjectContext == nil })
+        #expect(unsaved?.managedObjectContext == nil)
+        // Values already loaded still read; to-ones that were never loaded read as nil.
+        #expect(fetched[1]["title"] as? String == "Changed")
+        #expect(fetched.allSatisfy { $0.object(forKey: "author") == nil })
+    }
+
+    /// A stale object, whose row an object-trump insert took over, has no registry entry but
+    /// still belongs to the context: it reloads the row's new values while the context lives,
+    /// and is detached with the rest when the context goes.
+    @Test func aStaleObjectIsDetachedWhenItsContextGoes() throws {
+        let store = TemporaryStore()
+        var stale: ManagedObject?
+        do {
+            let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+            let context = container.viewContext
+            let old = try context.insertObject(forEntityName: "Item")
+            old["code"] = "c1"
+            old["str"] = "old"
+            try context.save()
+            stale = old
+            context.mergePolicy = .objectTrump
+            let new = try context.insertObject(forEntityName: "Item")
+            new["code"] = "c1"
+            new["str"] = "new"
+            try context.save()
+            #expect(new.objectID == old.objectID)
+            #expect(try context.object(with: old.objectID) === new)
+            #expect(old.managedObjectContext === context)
+            #expect(old["str"] as? String == "new")
+            #expect(context.strays.count == 1)
+            _ = container
+        }
+        #expect(stale?.managedObjectContext == nil)
+        #expect(stale?["str"] as? String == "new")
+    }
+
+    /// Deleting a stale object (same ID as the object that took over its row) detaches it
+    /// and takes out its own entry only: the registered object keeps its entry.
+    @Test func deletingAStaleObjectLeavesTheRegisteredOneAlone() throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+        let context = container.viewContext
+        let old = try context.insertObject(forEntityName: "Item")
+        old["code"] = "c1"
+        try context.save()
+        context.mergePolicy = .objectTrump
+        let new = try context.insertObject(forEntityName: "Item")
+        new["code"] = "c1"
+        try context.save()
+        context.delete(old)
+        try context.save()
+        #expect(old.managedObjectContext == nil)
+        #expect(context.strays.isEmpty)
+        #expect(context.registry[new.objectID].map { $0.holds(ObjectIdentifier(new)) } == true)
+        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(0)]])
+    }
 }

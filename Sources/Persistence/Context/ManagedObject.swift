@@ -33,8 +33,13 @@ open class ManagedObject {
     /// The object's ID: temporary until the object is first saved.
     public package(set) var objectID: ObjectID
     /// The context the object belongs to; nil once the object is deleted and saved, or its
-    /// context is reset.
-    public package(set) weak var managedObjectContext: ManagedObjectContext?
+    /// context is reset or gone.
+    ///
+    /// Not a weak reference: a weak one gave the context a side table, which sent every
+    /// retain and release of the context down the runtime's slow path (and cost one atomic
+    /// operation per object made). The context instead sets this to nil in every object that
+    /// refers to it before it goes (see `ManagedObjectContext.detachAll()`).
+    public package(set) unowned var managedObjectContext: ManagedObjectContext?
 
     /// A value per property position. Any change drops the membership caches.
     package var slots: [Slot] {

@@ -37,8 +37,7 @@ extension ManagedObjectContext {
             if next.isInserted {
                 next.isInserted = false
                 changed[ObjectIdentifier(next)] = nil
-                registry[next.objectID] = nil
-                next.managedObjectContext = nil
+                detach(next)
             } else {
                 next.isDeleted = true
                 changed[ObjectIdentifier(next)] = next

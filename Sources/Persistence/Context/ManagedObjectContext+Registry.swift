@@ -9,7 +9,22 @@ extension ManagedObjectContext {
         // The object finds its entry by its own ID when it goes: under another ID, the
         // entry would outlive it.
         assert(id == object.objectID, "\(object.objectID) registered under \(id)")
+        if let previous = registry[id]?.object, previous !== object { stray(previous) }
         registry[id] = RegistryEntry(object)
+        if !strays.isEmpty { strays[ObjectIdentifier(object)] = nil }
+    }
+
+    /// Takes a live object out of the context: its own registry or stray entry goes (not
+    /// another object's under the same ID), and it belongs to no context.
+    func detach(_ object: ManagedObject) {
+        unregister(object.objectID, identity: ObjectIdentifier(object))
+        object.managedObjectContext = nil
+    }
+
+    /// Keeps track of an object that loses its registry entry to another but still belongs
+    /// to the context, so that the context can detach it when it goes.
+    func stray(_ object: ManagedObject) {
+        strays[ObjectIdentifier(object)] = RegistryEntry(object)
     }
 
     /// The live object registered under `id`, or a new one from `make`, registered in the
@@ -27,6 +42,7 @@ extension ManagedObjectContext {
     /// before detaching it from the context, so an entry never outlives its object.
     func unregister(_ id: ObjectID, identity: ObjectIdentifier) {
         registry.remove(id, ifHolding: identity)
+        if !strays.isEmpty { strays[identity] = nil }
     }
 }
 

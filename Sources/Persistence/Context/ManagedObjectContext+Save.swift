@@ -162,6 +162,7 @@ extension ManagedObjectContext {
             if let stale = registry[id]?.object, !inserted.contains(where: { $0 === stale }) {
                 stale.isFault = true
                 registry[id] = nil
+                stray(stale)
             }
         }
         // Re-keying removes an entry for each one it adds, so the registry does not grow here
@@ -174,10 +175,7 @@ extension ManagedObjectContext {
             registry[object.objectID] = RegistryEntry(object)
         }
         for object in saved { object.committedSlots = object.slots }
-        for object in deleted {
-            registry[object.objectID] = nil
-            object.managedObjectContext = nil
-        }
+        for object in deleted { detach(object) }
         // The store now holds what pending inverse edits described.
         for object in changed.values { object.pendingToMany.removeAll() }
         changed.removeAll()

@@ -25,12 +25,21 @@ public final class ManagedObjectContext {
     var lastObjectKind: ObjectKind?
     /// Objects with unsaved changes, held strongly until saved or rolled back.
     var changed: [ObjectIdentifier: ManagedObject] = [:]
+    /// Objects that still belong to the context but have no registry entry: a stale object
+    /// whose row an insert took over. Not retained; each removes its entry as it goes. With
+    /// the registry and `changed`, they are every object whose `managedObjectContext` is
+    /// this context.
+    var strays: [ObjectIdentifier: RegistryEntry] = [:]
     private var nextTemporaryKey: UInt64 = 1
 
     package init(store: SQLiteStore, classes: [String: ManagedObject.Type]) {
         self.store = store
         self.classes = classes
     }
+
+    /// Detaches every object that still refers to the context (see
+    /// `ManagedObject.managedObjectContext`).
+    deinit { detachAll() }
 
     /// The frozen model of the context's store.
     public var model: ManagedObjectModel { store.model }
@@ -91,8 +100,7 @@ public final class ManagedObjectContext {
             object.pendingToMany.removeAll()
             if object.isInserted {
                 object.isInserted = false
-                registry[object.objectID] = nil
-                object.managedObjectContext = nil
+                detach(object)
             } else if let committed = object.committedSlots {
                 object.slots = committed
                 object.isDeleted = false
@@ -107,10 +115,17 @@ public final class ManagedObjectContext {
 
     /// Forgets every object: registered objects are detached and unsaved changes dropped.
     public func reset() {
-        for case let object? in registry.values.map(\.object) { object.managedObjectContext = nil }
-        for object in changed.values { object.managedObjectContext = nil }
+        detachAll()
         registry.removeAll()
+        strays.removeAll()
         changed.removeAll()
+    }
+
+    /// Sets the context of every object that refers to it to nil.
+    private func detachAll() {
+        for case let object? in registry.values.map(\.object) { object.managedObjectContext = nil }
+        for case let object? in strays.values.map(\.object) { object.managedObjectContext = nil }
+        for object in changed.values { object.managedObjectContext = nil }
     }
 
     /// Reloads an object's values from the store when next touched. With `mergeChanges`,
@@ -218,8 +233,7 @@ public final class ManagedObjectContext {
             fill(object, from: row)
         } else if object.committedSlots == nil {
             // No such row (a dangling reference): the object belongs to no context.
-            registry[object.objectID] = nil
-            object.managedObjectContext = nil
+            detach(object)
         }
     }
 
