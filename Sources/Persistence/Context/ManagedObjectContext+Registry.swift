@@ -61,6 +61,9 @@ struct RegistryEntry {
     /// The registered object; nil for an empty entry.
     var object: ManagedObject? { reference?.takeUnretainedValue() }
 
+    /// Whether the entry holds an object, told without retaining it.
+    var isOccupied: Bool { reference != nil }
+
     /// Whether the entry is for the object with this identity, told without retaining the
     /// object (its `deinit` may be running).
     func holds(_ identity: ObjectIdentifier) -> Bool {

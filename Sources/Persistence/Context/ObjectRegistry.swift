@@ -11,8 +11,8 @@ struct ObjectRegistry {
     private struct Table {
         let rootName: String
         let storeIdentifier: String
-        var saved: [Int64: RegistryEntry] = [:]
-        var unsaved: [UInt64: RegistryEntry] = [:]
+        var saved = RegistryTable()
+        var unsaved = RegistryTable()
     }
 
     /// The tables, few (one per root entity in use): found by a linear search whose string
@@ -24,31 +24,27 @@ struct ObjectRegistry {
         get {
             guard let table = tableIndex(of: id) else { return nil }
             switch id.key {
-            case .permanent(let key): return tables[table].saved[key]
+            case .permanent(let key): return tables[table].saved[UInt64(bitPattern: key)]
             case .temporary(let number): return tables[table].unsaved[number]
             }
         }
         set {
             guard let table = newValue == nil ? tableIndex(of: id) : tableIndex(creating: id) else { return }
-            switch id.key {
-            case .permanent(let key): tables[table].saved[key] = newValue
-            case .temporary(let number): tables[table].unsaved[number] = newValue
+            switch (id.key, newValue) {
+            case (.permanent(let key), let entry?): tables[table].saved.set(entry, forKey: UInt64(bitPattern: key))
+            case (.permanent(let key), nil): tables[table].saved.remove(UInt64(bitPattern: key))
+            case (.temporary(let number), let entry?): tables[table].unsaved.set(entry, forKey: number)
+            case (.temporary(let number), nil): tables[table].unsaved.remove(number)
             }
         }
     }
 
     /// The live object under `id`, or a new one from `make`, registered in the same probe.
     mutating func object(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        func claim(_ entry: inout RegistryEntry) -> (object: ManagedObject, isNew: Bool) {
-            if let existing = entry.object { return (existing, false) }
-            let object = make()
-            entry = RegistryEntry(object)
-            return (object, true)
-        }
         let table = tableIndex(creating: id)
         switch id.key {
-        case .permanent(let key): return claim(&tables[table].saved[key, default: RegistryEntry()])
-        case .temporary(let number): return claim(&tables[table].unsaved[number, default: RegistryEntry()])
+        case .permanent(let key): return tables[table].saved.object(forKey: UInt64(bitPattern: key), orMake: make)
+        case .temporary(let number): return tables[table].unsaved.object(forKey: number, orMake: make)
         }
     }
 
@@ -56,23 +52,20 @@ struct ObjectRegistry {
     mutating func remove(_ id: ObjectID, ifHolding identity: ObjectIdentifier) {
         guard let table = tableIndex(of: id) else { return }
         switch id.key {
-        case .permanent(let key):
-            guard let index = tables[table].saved.index(forKey: key), tables[table].saved.values[index].holds(identity)
-            else { return }
-            tables[table].saved.remove(at: index)
-        case .temporary(let number):
-            guard let index = tables[table].unsaved.index(forKey: number),
-                tables[table].unsaved.values[index].holds(identity)
-            else { return }
-            tables[table].unsaved.remove(at: index)
+        case .permanent(let key): tables[table].saved.remove(UInt64(bitPattern: key), ifHolding: identity)
+        case .temporary(let number): tables[table].unsaved.remove(number, ifHolding: identity)
         }
     }
 
     /// Every entry.
-    var values: [RegistryEntry] { tables.flatMap { Array($0.saved.values) + Array($0.unsaved.values) } }
+    var values: [RegistryEntry] { tables.flatMap { $0.saved.entries + $0.unsaved.entries } }
 
     /// The number of entries.
-    var count: Int { tables.reduce(0) { $0 + $1.saved.count + $1.unsaved.count } }
+    var count: Int {
+        var count = 0
+        for table in tables { count += table.saved.count + table.unsaved.count }
+        return count
+    }
 
     /// Whether there is no entry.
     var isEmpty: Bool { count == 0 }
