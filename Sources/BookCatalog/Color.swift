@@ -61,7 +61,8 @@ public struct ColorToDataTransformer: ValueTransforming {
         guard let color = value as? Color else {
             throw ValueTransformerError(attribute: "Book.color", transformerName: Self.name, reason: "expected a Color, got \(type(of: value))")
         }
-        return Data([1, color.red, color.green, color.blue, color.alpha])
+        // From a tuple's bytes: an array literal cost an allocation per book saved.
+        return withUnsafeBytes(of: (UInt8(1), color.red, color.green, color.blue, color.alpha)) { Data($0) }
     }
 
     /// Decodes bytes written by `transformedValue(_:)`.

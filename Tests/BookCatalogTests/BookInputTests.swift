@@ -64,5 +64,7 @@ import Persistence
         #expect(throws: ValueTransformerError.self) { try transformer.reverseTransformedValue(Data([2, 1, 2, 3, 4])) }
         #expect(throws: ValueTransformerError.self) { try transformer.reverseTransformedValue(Data()) }
         #expect(throws: ValueTransformerError.self) { try transformer.transformedValue("not a color") }
+        // Format 1, then red, green, blue and alpha: the bytes every store holds.
+        #expect(try transformer.transformedValue(Color(red: 0x1E, green: 0x90, blue: 0xFF, alpha: 7)) == Data([1, 0x1E, 0x90, 0xFF, 7]))
     }
 }
