@@ -115,16 +115,8 @@ import Testing
         do {
             let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
             let context = container.viewContext
-            let old = try context.insertObject(forEntityName: "Item")
-            old["code"] = "c1"
-            old["str"] = "old"
-            try context.save()
+            let (old, new) = try Self.insertTakingOverARow(in: context)
             stale = old
-            context.mergePolicy = .objectTrump
-            let new = try context.insertObject(forEntityName: "Item")
-            new["code"] = "c1"
-            new["str"] = "new"
-            try context.save()
             #expect(new.objectID == old.objectID)
             #expect(try context.object(with: old.objectID) === new)
             #expect(old.managedObjectContext === context)
@@ -142,18 +134,27 @@ import Testing
         let store = TemporaryStore()
         let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
         let context = container.viewContext
-        let old = try context.insertObject(forEntityName: "Item")
-        old["code"] = "c1"
-        try context.save()
-        context.mergePolicy = .objectTrump
-        let new = try context.insertObject(forEntityName: "Item")
-        new["code"] = "c1"
-        try context.save()
+        let (old, new) = try Self.insertTakingOverARow(in: context)
         context.delete(old)
         try context.save()
         #expect(old.managedObjectContext == nil)
         #expect(context.strays.isEmpty)
         #expect(context.registry[new.objectID].map { $0.holds(ObjectIdentifier(new)) } == true)
         #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(0)]])
+    }
+
+    /// Saves an item ("old"), then under object-trump merging an insert with its unique code
+    /// ("new"), which takes over its row and leaves the old object stale.
+    private static func insertTakingOverARow(in context: ManagedObjectContext) throws -> (old: ManagedObject, new: ManagedObject) {
+        let old = try context.insertObject(forEntityName: "Item")
+        old["code"] = "c1"
+        old["str"] = "old"
+        try context.save()
+        context.mergePolicy = .objectTrump
+        let new = try context.insertObject(forEntityName: "Item")
+        new["code"] = "c1"
+        new["str"] = "new"
+        try context.save()
+        return (old, new)
     }
 }

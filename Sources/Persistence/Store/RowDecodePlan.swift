@@ -46,7 +46,9 @@ package struct RowDecodePlan: Sendable {
 
     /// A step per property position of the entity.
     private(set) var steps: [Step]
-    /// The scope of the rows' own IDs, set by `resolved(for:)`.
+    /// The entity's name and its root entity's (its table's).
+    let entityName: String, rootName: String
+    /// The scope of the rows' own IDs, made by `resolved(for:)`.
     private(set) var idScope: ObjectID.Scope?
 
     /// The plan for `schema`'s rows in `table`; `columnIndex` is `EntityMapping.columnIndex`.
@@ -77,6 +79,8 @@ package struct RowDecodePlan: Sendable {
             }
         }
         self.steps = steps
+        entityName = schema.name
+        rootName = schema.rootName
     }
 
     /// The plan for one read of many rows from `store`: each transformable attribute's
@@ -84,7 +88,7 @@ package struct RowDecodePlan: Sendable {
     /// per row took the registry's lock 100,000 times to fetch 100,000 books. An attribute
     /// whose transformer is not registered is read through `RowCodec.decode`, which passes
     /// its bytes through (see `RowCodec`).
-    func resolved(for store: SQLiteStore, entityName: String, rootName: String) -> RowDecodePlan {
+    func resolved(for store: SQLiteStore) -> RowDecodePlan {
         var resolved = self
         resolved.idScope = store.idScope(entityName: entityName, rootName: rootName)
         for (position, step) in steps.enumerated() {
@@ -94,9 +98,9 @@ package struct RowDecodePlan: Sendable {
                     ValueTransformers.transformer(forName: name).map {
                         .transformed(column: column, transformer: $0, transformerName: name)
                     } ?? .attribute(column: column, reader: .general)
-            case .toOne(let column, let entityName, let rootName):
+            case .toOne(let column, let destination, let destinationRoot):
                 resolved.steps[position] = .toOneInScope(
-                    column: column, scope: store.idScope(entityName: entityName, rootName: rootName))
+                    column: column, scope: store.idScope(entityName: destination, rootName: destinationRoot))
             default:
                 continue
             }

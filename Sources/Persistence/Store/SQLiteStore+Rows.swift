@@ -174,7 +174,7 @@ extension SQLiteStore {
         // whole read. Mappings and plans are passed along, never copied per row: a copy
         // retains every array and string they hold.
         func read(_ mapping: EntityMapping, _ plan: RowDecodePlan) throws -> Bool {
-            guard let idScope = plan.idScope else { return true }
+            let idScope = plan.idScope ?? idScope(entityName: plan.entityName, rootName: plan.rootName)
             let primaryKey = statement.int64(at: 0)
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
@@ -182,7 +182,7 @@ extension SQLiteStore {
         }
         guard table.hasEntityColumn else {
             guard let mapping = schema.entities[table.name] else { return }
-            let plan = mapping.decodePlan.resolved(for: self, entityName: mapping.schema.name, rootName: table.name)
+            let plan = mapping.decodePlan.resolved(for: self)
             while try statement.step() {
                 if try !read(mapping, plan) { break }
             }
@@ -193,7 +193,7 @@ extension SQLiteStore {
         while try statement.step() {
             let entity = statement.string(at: 1)
             guard let mapping = schema.entities[entity] else { continue }
-            let plan = plans[entity] ?? mapping.decodePlan.resolved(for: self, entityName: entity, rootName: table.name)
+            let plan = plans[entity] ?? mapping.decodePlan.resolved(for: self)
             plans[entity] = plan
             if try !read(mapping, plan) { break }
         }
