@@ -39,6 +39,20 @@ import Testing
         #expect(UUID(uuidString: text) == nil)
     }
 
+    /// Transformable values are equal when hashable and equal, or the same class instance;
+    /// any other pair counts as different, so a save writes it.
+    @Test func transformableValuesCompareByValueOrIdentity() {
+        final class Box {}
+        struct Opaque { var n: Int }
+        let box = Box()
+        #expect(AttributeValue.transformable(box) == .transformable(box))
+        #expect(AttributeValue.transformable(Box()) != .transformable(Box()))
+        #expect(AttributeValue.transformable([1, 2]) == .transformable([1, 2]))
+        #expect(AttributeValue.transformable([1, 2]) != .transformable([2, 1]))
+        #expect(AttributeValue.transformable(Opaque(n: 1)) != .transformable(Opaque(n: 1)))
+        #expect(AttributeValue.transformable(box) != .transformable(Opaque(n: 1)))
+    }
+
     @Test func sqlIdentifierQuotesAndDoublesEmbeddedQuotes() {
         #expect(sqlIdentifier("title") == "\"title\"")
         #expect(sqlIdentifier("a\"b") == "\"a\"\"b\"")

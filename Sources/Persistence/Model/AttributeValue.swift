@@ -84,9 +84,9 @@ extension AttributeValue: Equatable {
         case (.data(let a), .data(let b)): return a == b
         case (.transformable(let a), .transformable(let b)):
             if let a = a as? AnyHashable, let b = b as? AnyHashable { return a == b }
-            if let a = a as AnyObject?, let b = b as AnyObject?, type(of: a) is AnyClass {
-                return a === b
-            }
+            // Instances of classes are the same value when they are the same instance; other
+            // values that cannot be compared count as different (a change to save).
+            if type(of: a) is AnyClass, type(of: b) is AnyClass { return (a as AnyObject) === (b as AnyObject) }
             return false
         default: return false
         }
