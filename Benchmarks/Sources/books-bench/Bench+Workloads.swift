@@ -28,10 +28,13 @@ extension Bench {
     mutating func fetchWorkload() throws {
         try ensureTemplates()
         let n = options.books
+        var kept = Samples()
         let (r, p) = try rounds("fetch") {
             var rows: Int64 = 0
             let seconds = try time { rows = try RawSide.fetchAll(path: rawTemplate) }
             try expect(Int(rows) == n, "raw fetch read \(rows) rows, expected \(n)")
+            kept.add(try time { rows = try RawSide.fetchAllKept(path: rawTemplate) })
+            try expect(Int(rows) == n, "raw fetch keeping values read \(rows) rows, expected \(n)")
             return seconds
         } persistence: {
             let (seconds, rows) = try PersistenceSide.fetchAll(path: persistenceTemplate)
@@ -39,6 +42,11 @@ extension Bench {
             return seconds
         }
         record(ResultRow(workload: "2. fetch all, read every attribute", size: "\(n)", raw: r, persistence: p, target: .ratio(1.5)))
+        // For scale, not the target: raw C that copies every value out and keeps every row
+        // until the end, as the objects do (raw_fetch_all_kept).
+        record(ResultRow(
+            workload: "2. for scale: fetch all against raw C keeping every value", size: "\(n)", raw: kept,
+            persistence: p, target: .none))
     }
 
     /// 3. Fetch sorted by publication date and group into month sections.

@@ -52,6 +52,12 @@ int raw_insert(const char *path, int create_schema, raw_search_shape shape,
 /// optimised away; `rows` is the number of rows read.
 int raw_fetch_all(const char *path, int64_t *rows, int64_t *checksum);
 
+/// Workload 2 as a C program that keeps the books would do it: every row's values copied out
+/// into a struct (text copied, the UUID parsed into 16 bytes, the price parsed into digits and
+/// an exponent, the color's bytes copied), all rows kept until the end, then freed. Not the
+/// target's floor (that is raw_fetch_all): the same work as Persistence's objects, for scale.
+int raw_fetch_all_kept(const char *path, int64_t *rows, int64_t *checksum);
+
 /// Reads every book sorted by publication date (newest first, then title) and groups
 /// them into months (UTC); returns the number of sections and rows.
 int raw_fetch_months(const char *path, int64_t *sections, int64_t *rows);
