@@ -44,6 +44,45 @@ import Testing
                 "the bytes are not a value the transformer 'ColorTransformer' can read"))
     }
 
+    /// Stored bytes the transformer cannot read make a fetch throw, naming the row's own
+    /// entity (a sub-entity's row in its root's table too), the attribute and the transformer;
+    /// rows whose bytes are readable are still read.
+    @Test func undecodableTransformableBytesMakeAFetchThrowNamingEntityAndAttribute() throws {
+        ValueTransformers.register(ColorTransformer(), forName: "ColorTransformer")
+        let model = try ManagedObjectModel(contentsOf: ModelFixtures.sampleBundle, version: "SampleModel")
+        let file = TemporaryStore()
+        do {
+            let container = try PersistentContainer(model: model, storeURL: file.url)
+            let context = container.viewContext
+            let person = try context.insertObject(forEntityName: "Person")
+            try person.setValue("Ada", forKey: "firstName")
+            try person.setValue(UUID(), forKey: "id")
+            try person.setValue(Date(timeIntervalSince1970: 0), forKey: "updatedAt")
+            for (entity, plate) in [("Car", "AB-1"), ("Car", "AB-2"), ("ExpensiveSportCar", "LUX-1")] {
+                let car = try context.insertObject(forEntityName: entity)
+                try car.setValue(plate, forKey: "numberPlate")
+                try car.setValue(Color(red: 1, green: 2, blue: 3), forKey: "color")
+                try car.setValue(person, forKey: "owner")
+            }
+            try context.save()
+            try context.store.close()
+        }
+        let database = try Database(path: file.url.path, mode: .mustExist)
+        try database.execute("UPDATE Car SET color = x'01' WHERE numberPlate IN ('AB-1', 'LUX-1')")
+        try database.close()
+
+        let context = try PersistentContainer(model: model, storeURL: file.url).viewContext
+        for (plate, entity) in [("AB-1", "Car"), ("LUX-1", "ExpensiveSportCar")] {
+            let request = FetchRequest(entityName: "Car", predicate: try FetchPredicate("numberPlate == %@", plate))
+            let error = try #require(throws: ValueTransformerError.self) { try context.fetch(request) }
+            #expect(error.attribute == "\(entity).color")
+            #expect(error.transformerName == "ColorTransformer")
+            #expect(error.reason.hasPrefix("the stored bytes could not be decoded"))
+        }
+        let readable = FetchRequest(entityName: "Car", predicate: try FetchPredicate("numberPlate == 'AB-2'"))
+        #expect(try context.fetch(readable).first?.value(forKey: "color") as? Color == Color(red: 1, green: 2, blue: 3))
+    }
+
     @Test func everyAttributeIsReadBackAfterReopening() throws {
         ValueTransformers.register(ColorTransformer(), forName: "ColorTransformer")
         let model = try ManagedObjectModel(
