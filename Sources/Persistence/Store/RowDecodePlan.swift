@@ -46,10 +46,6 @@ package struct RowDecodePlan: Sendable {
 
     /// A step per property position of the entity.
     private(set) var steps: [Step]
-    /// The entity's name and its root entity's (its table's).
-    let entityName: String, rootName: String
-    /// The scope of the rows' own IDs, made by `resolved(for:)`.
-    private(set) var idScope: ObjectID.Scope?
 
     /// The plan for `schema`'s rows in `table`; `columnIndex` is `EntityMapping.columnIndex`.
     init(schema: EntitySchema, table: TableMapping, columnIndex: [Int?]) {
@@ -79,18 +75,15 @@ package struct RowDecodePlan: Sendable {
             }
         }
         self.steps = steps
-        entityName = schema.name
-        rootName = schema.rootName
     }
 
     /// The plan for one read of many rows from `store`: each transformable attribute's
-    /// transformer looked up and each ID scope made now, not per row. Looking transformers up
-    /// per row took the registry's lock 100,000 times to fetch 100,000 books. An attribute
-    /// whose transformer is not registered is read through `RowCodec.decode`, which passes
-    /// its bytes through (see `RowCodec`).
+    /// transformer looked up and each to-one's ID scope made now, not per row. Looking
+    /// transformers up per row took the registry's lock 100,000 times to fetch 100,000 books.
+    /// An attribute whose transformer is not registered is read through `RowCodec.decode`,
+    /// which passes its bytes through (see `RowCodec`).
     func resolved(for store: SQLiteStore) -> RowDecodePlan {
         var resolved = self
-        resolved.idScope = store.idScope(entityName: entityName, rootName: rootName)
         for (position, step) in steps.enumerated() {
             switch step {
             case .attribute(let column, .transformable(let name)):
@@ -118,6 +111,16 @@ package struct RowDecodePlan: Sendable {
         of statement: Statement, firstColumn: Int32, mapping: EntityMapping, primaryKey: Int64, store: SQLiteStore
     ) throws -> [Slot] {
         let schema = mapping.schema
+        // A value not decoded inline: through `RowCodec.decode`, or an external data file.
+        func decoded(_ raw: SQLiteValue, at position: Int) throws -> Slot {
+            guard case .attribute(let attribute) = schema.properties[position] else { return .value(.null) }
+            return .value(try store.decodeColumn(raw, for: attribute, mapping: mapping, primaryKey: primaryKey))
+        }
+        // A to-one's destination ID from its column, in `scope`.
+        func destination(at column: Int32, in scope: @autoclosure () -> ObjectID.Scope) -> Slot {
+            guard case .integer(let key) = statement.value(at: firstColumn + column) else { return .toOne(nil) }
+            return .toOneFault(ObjectID(scope: scope(), key: .permanent(key)))
+        }
         var slots: [Slot] = []
         slots.reserveCapacity(steps.count)
         for position in steps.indices {
@@ -131,41 +134,22 @@ package struct RowDecodePlan: Sendable {
                     continue
                 }
                 let raw = statement.value(at: firstColumn + column)
-                if let value = reader.fastDecode(raw) {
-                    slots.append(.value(value))
-                } else if case .attribute(let attribute) = schema.properties[position] {
-                    slots.append(
-                        .value(try store.decodeColumn(raw, for: attribute, mapping: mapping, primaryKey: primaryKey)))
-                } else {
-                    slots.append(.value(.null))
-                }
+                slots.append(try reader.fastDecode(raw).map(Slot.value) ?? decoded(raw, at: position))
             case .transformed(let column, let transformer, let transformerName):
                 let raw = statement.value(at: firstColumn + column)
-                if case .blob(let data) = raw {
-                    let value = try RowCodec.reverseTransform(
-                        data, with: transformer, transformerName: transformerName,
-                        attribute: schema.propertyNames[position], entity: schema.name)
-                    slots.append(.value(.transformable(value)))
-                } else if case .attribute(let attribute) = schema.properties[position] {
+                guard case .blob(let data) = raw else {
                     // NULL, or an external data file's reference.
-                    slots.append(
-                        .value(try store.decodeColumn(raw, for: attribute, mapping: mapping, primaryKey: primaryKey)))
-                } else {
-                    slots.append(.value(.null))
+                    slots.append(try decoded(raw, at: position))
+                    continue
                 }
+                let value = try RowCodec.reverseTransform(
+                    data, with: transformer, transformerName: transformerName,
+                    attribute: schema.propertyNames[position], entity: schema.name)
+                slots.append(.value(.transformable(value)))
             case .toOne(let column, let entityName, let rootName):
-                if case .integer(let key) = statement.value(at: firstColumn + column) {
-                    let scope = store.idScope(entityName: entityName, rootName: rootName)
-                    slots.append(.toOneFault(ObjectID(scope: scope, key: .permanent(key))))
-                } else {
-                    slots.append(.toOne(nil))
-                }
+                slots.append(destination(at: column, in: store.idScope(entityName: entityName, rootName: rootName)))
             case .toOneInScope(let column, let scope):
-                if case .integer(let key) = statement.value(at: firstColumn + column) {
-                    slots.append(.toOneFault(ObjectID(scope: scope, key: .permanent(key))))
-                } else {
-                    slots.append(.toOne(nil))
-                }
+                slots.append(destination(at: column, in: scope))
             case .toMany:
                 slots.append(.toManyFault)
             case .constant(let value):

@@ -170,11 +170,10 @@ extension SQLiteStore {
         defer { statement.reset() }
         try statement.bind(query.arguments + query.orderingArguments)
         let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
-        // Each entity's plan, with its value transformers and ID scopes made once for the
-        // whole read. Mappings and plans are passed along, never copied per row: a copy
-        // retains every array and string they hold.
-        func read(_ mapping: EntityMapping, _ plan: RowDecodePlan) throws -> Bool {
-            let idScope = plan.idScope ?? idScope(entityName: plan.entityName, rootName: plan.rootName)
+        // Each entity's plan (its value transformers and to-ones' ID scopes resolved) and the
+        // scope of its rows' IDs, made once for the whole read. Mappings and plans are passed
+        // along, never copied per row: a copy retains every array and string they hold.
+        func read(_ mapping: EntityMapping, _ plan: RowDecodePlan, _ idScope: ObjectID.Scope) throws -> Bool {
             let primaryKey = statement.int64(at: 0)
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
@@ -183,19 +182,21 @@ extension SQLiteStore {
         guard table.hasEntityColumn else {
             guard let mapping = schema.entities[table.name] else { return }
             let plan = mapping.decodePlan.resolved(for: self)
+            let scope = idScope(entityName: mapping.schema.name, rootName: table.name)
             while try statement.step() {
-                if try !read(mapping, plan) { break }
+                if try !read(mapping, plan, scope) { break }
             }
             return
         }
         // A hierarchy's table: each row names its entity.
-        var plans: [String: RowDecodePlan] = [:]
+        var readers: [String: (plan: RowDecodePlan, scope: ObjectID.Scope)] = [:]
         while try statement.step() {
             let entity = statement.string(at: 1)
             guard let mapping = schema.entities[entity] else { continue }
-            let plan = plans[entity] ?? mapping.decodePlan.resolved(for: self)
-            plans[entity] = plan
-            if try !read(mapping, plan) { break }
+            let reader = readers[entity]
+                ?? (mapping.decodePlan.resolved(for: self), idScope(entityName: entity, rootName: table.name))
+            readers[entity] = reader
+            if try !read(mapping, reader.plan, reader.scope) { break }
         }
     }
 
