@@ -41,12 +41,11 @@ struct RegistryTable {
     /// The object under `key`, or a new one from `make`, registered in the same probe.
     /// `make` must not change the table.
     mutating func object(forKey key: UInt64, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+        // An occupied bucket always holds an object: found means registered.
         let (index, found) = probe(for: key)
         if found, let existing = buckets[index].entry.object { return (existing, false) }
         let object = make()
-        if found { buckets[index].entry = RegistryEntry(object) } else {
-            insert(Bucket(key: key, entry: RegistryEntry(object)), at: index)
-        }
+        insert(Bucket(key: key, entry: RegistryEntry(object)), at: index)
         return (object, true)
     }
 
