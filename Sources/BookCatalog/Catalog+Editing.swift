@@ -50,22 +50,8 @@ extension Catalog {
     ///
     /// - Parameter progress: called after each batch with the number of books done.
     public func seedSynthetic(count: Int, batchSize: Int = 5_000, progress: (Int) -> Void = { _ in }) throws {
-        try withBulkLoadSettings(rows: count) { try seedSyntheticBatches(count: count, batchSize: batchSize, progress: progress) }
-    }
-
-    private func seedSyntheticBatches(count: Int, batchSize: Int, progress: (Int) -> Void) throws {
-        var done = 0
-        while done < count {
-            let end = min(count, done + batchSize)
-            var authors = try authorsByName()
-            for index in done..<end {
-                let book = try context.insert(Book.self)
-                apply(SyntheticBooks.book(index), to: book, authors: &authors)
-            }
-            try context.save()
-            context.reset()
-            done = end
-            progress(done)
+        try withBulkLoadSettings(rows: count) {
+            try seedBatches(count: count, batchSize: batchSize, progress: progress, book: SyntheticBooks.book)
         }
     }
 }

@@ -42,19 +42,21 @@ extension Catalog {
     /// - Returns: the number of books given.
     @discardableResult
     public func seed(_ books: [SeedBook], batchSize: Int, progress: (Int) -> Void = { _ in }) throws -> Int {
+        try seedBatches(count: books.count, batchSize: batchSize, progress: progress) { books[$0] }
+        return books.count
+    }
+
+    /// Saves books `0..<count`, made by `book`, `batchSize` per transaction.
+    func seedBatches(count: Int, batchSize: Int, progress: (Int) -> Void, book: (Int) -> SeedBook) throws {
         let size = max(1, batchSize)
+        var authors = try authorsByName()
         var done = 0
-        while done < books.count {
-            let end = min(books.count, done + size)
-            do { try seed(Array(books[done..<end])) } catch {
-                context.rollback()
-                throw error
-            }
-            context.reset()
+        while done < count {
+            let end = min(count, done + size)
+            try save((done..<end).map(book), authors: &authors)
             done = end
             progress(done)
         }
-        return books.count
     }
 }
 

@@ -12,8 +12,22 @@ extension ManagedObjectContext {
     ///   policy; `ValueTransformerError`; `SQLiteError` for a store that cannot be written
     ///   (read-only, locked past the busy timeout, full disk).
     public func save() throws {
+        try save(inserting: [])
+    }
+
+    /// Saves every change and writes batch inserts' rows in the same transaction, after the
+    /// objects: a row may link to an object inserted by this save (Core Data would need two
+    /// transactions, a save and then an `NSBatchInsertRequest`). Everything is written, or
+    /// nothing is.
+    ///
+    /// The rows are checked as `execute(_:)` checks them, and registered objects they made
+    /// stale are reloaded when next used.
+    ///
+    /// - Throws: as `save()` and `execute(_:)`.
+    public func save(inserting batches: [BatchInsertRequest]) throws {
         let pending = changed.values.filter { $0.hasChanges }
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty || !batches.isEmpty else { return }
+        let writers = try batches.map { try BatchInsertWriter($0, context: self) }
         // Inserted objects in insertion order, so that keys follow it (deterministic stores).
         // Sorted on precomputed numbers: reading `objectID` in the comparator copied the ID
         // (three strings retained and released) n log n times.
@@ -40,7 +54,7 @@ extension ManagedObjectContext {
         var keys: [ObjectIdentifier: Int64] = [:]
         var trumped: [ObjectID] = []
         // A large save runs with a larger page cache (see `SQLiteStore.raisePageCache`).
-        let pageCache = try store.raisePageCache(forRows: saved.count + deleted.count)
+        let pageCache = try store.raisePageCache(forRows: saved.count + deleted.count + batches.reduce(0) { $0 + $1.count })
         defer { store.restorePageCache(pageCache) }
         try store.writeTransaction {
             try allocateKeys(for: inserted, into: &keys)
@@ -84,8 +98,10 @@ extension ManagedObjectContext {
                 try store.deleteRows(table: table, primaryKeys: keys.sorted())
             }
             try writeJoinRows(deleted: deleted, keys: keys)
+            for writer in writers { try writer.write(keys: keys) }
         }
         didSave(inserted: inserted, saved: saved, deleted: deleted, keys: keys, trumped: trumped)
+        refreshObjects(staleAfter: writers)
     }
 
     // MARK: - Steps

@@ -51,15 +51,8 @@ public final class ManagedObjectContext {
     /// - Throws: `ObjectAccessError` for an unknown or abstract entity.
     @discardableResult
     public func insertObject(forEntityName name: String) throws -> ManagedObject {
-        guard let schema = store.model.schema(for: name) else {
-            throw ObjectAccessError(entity: name, key: name, reason: "the model has no entity named '\(name)'")
-        }
-        guard !schema.isAbstract else {
-            throw ObjectAccessError(entity: name, key: name, reason: "\(name) is abstract: insert one of its sub-entities")
-        }
-        let id = ObjectID(
-            scope: store.idScope(entityName: name, rootName: schema.rootName), key: .temporary(nextTemporaryKey))
-        nextTemporaryKey += 1
+        let schema = try insertableSchema(named: name)
+        let id = makeTemporaryID(for: schema)
         let object = makeObject(schema: schema, id: id, isFault: false, slots: schema.plans.map(\.initialSlot))
         object.isInserted = true
         object.invalidateComputedTransients()
@@ -80,6 +73,25 @@ public final class ManagedObjectContext {
             preconditionFailure("\(name) is registered as \(type) but made another class")
         }
         return object
+    }
+
+    /// The entity named `name`, if objects or rows of it can be inserted.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown or abstract entity.
+    func insertableSchema(named name: String) throws -> EntitySchema {
+        guard let schema = store.model.schema(for: name) else {
+            throw ObjectAccessError(entity: name, key: name, reason: "the model has no entity named '\(name)'")
+        }
+        guard !schema.isAbstract else {
+            throw ObjectAccessError(entity: name, key: name, reason: "\(name) is abstract: insert one of its sub-entities")
+        }
+        return schema
+    }
+
+    /// A new temporary ID of the entity, unique in this context.
+    func makeTemporaryID(for schema: EntitySchema) -> ObjectID {
+        defer { nextTemporaryKey += 1 }
+        return ObjectID(scope: store.idScope(entityName: schema.name, rootName: schema.rootName), key: .temporary(nextTemporaryKey))
     }
 
     // MARK: - Changes

@@ -22,10 +22,17 @@ extension SQLiteStore {
     /// so a statement per row wrote one index segment per row and then merged them: most
     /// of the cost of a large insert. One statement per `rowsPerInsert` rows writes one segment per statement.
     ///
+    /// With `updatingConflicts`, a row whose unique values are already stored updates that
+    /// row's columns instead (an upsert, as a batch insert under object-trump merging
+    /// writes): the stored row keeps its primary key, so links to it stay, and the search
+    /// index follows through its update trigger.
+    ///
     /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
     ///   SQLITE_CONSTRAINT_UNIQUE); the statement's rows are then all left unwritten.
-    package func insertRows(_ mapping: EntityMapping, _ rows: [(primaryKey: Int64, columns: [SQLiteValue])]) throws {
-        guard rows.count > 1 else {
+    package func insertRows(
+        _ mapping: EntityMapping, _ rows: [(primaryKey: Int64, columns: [SQLiteValue])], updatingConflicts: Bool = false
+    ) throws {
+        guard rows.count > 1 || updatingConflicts else {
             if let row = rows.first { try insertRow(mapping, primaryKey: row.primaryKey, columns: row.columns) }
             return
         }
@@ -34,8 +41,14 @@ extension SQLiteStore {
         if table.hasEntityColumn { names.append("\"_entity\"") }
         names += table.columns.map { sqlIdentifier($0.name) }
         let group = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
-        let sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES "
+        var sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES "
             + Array(repeating: group, count: rows.count).joined(separator: ", ")
+        if updatingConflicts {
+            // Without a conflict target the clause covers every UNIQUE index of the table
+            // (SQLite 3.35+); the primary key cannot conflict, since keys are allocated fresh.
+            let assignments = names.dropFirst().map { "\($0) = excluded.\($0)" }
+            sql += assignments.isEmpty ? " ON CONFLICT DO NOTHING" : " ON CONFLICT DO UPDATE SET " + assignments.joined(separator: ", ")
+        }
         // Only a full statement is kept in the cache: one cached per row count (a save's last
         // statement has any count) would keep thousands of large programs alive.
         let statement = try rows.count == Self.rowsPerInsert(mapping) ? database.cachedStatement(sql) : database.prepare(sql)

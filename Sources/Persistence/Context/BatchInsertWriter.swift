@@ -1,0 +1,231 @@
+import Foundation
+
+/// Writes the rows of one ``BatchInsertRequest`` inside a write transaction, as a save writes
+/// inserted objects: each row is filled, given its derived values, validated, checked for
+/// uniqueness, encoded, and written many rows per statement.
+///
+/// One unregistered object of the entity carries each row in turn through the save's own
+/// steps (`DerivedValues`, `ObjectValidator`, `RowEncodePlan`), so the rules are the ones
+/// every save applies, without an object, a registry entry and a change record per row.
+final class BatchInsertWriter {
+    let request: BatchInsertRequest
+    let template: BatchInsertTemplate
+    private let context: ManagedObjectContext
+    private let plan: RowEncodePlan
+    /// Whether a row whose unique values are stored updates that row (object-trump).
+    private let updatesConflicts: Bool
+    /// The positions of the to-ones a row may set.
+    private let toOnePositions: [Int]
+
+    /// Checks that the request can run in `context`.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown or abstract entity;
+    ///   `BatchInsertError` for an upsert of an entity with data stored outside the file.
+    init(_ request: BatchInsertRequest, context: ManagedObjectContext) throws {
+        let schema = try context.insertableSchema(named: request.entityName)
+        let store = context.store
+        guard let mapping = store.schema.entities[schema.name] else {
+            preconditionFailure("The store has no mapping for \(schema.name)")
+        }
+        self.request = request
+        self.context = context
+        let template = BatchInsertTemplate(schema: schema, model: store.model)
+        self.template = template
+        plan = RowEncodePlan(mapping)
+        updatesConflicts = context.mergePolicy == .objectTrump && !schema.uniquenessConstraints.isEmpty
+        toOnePositions = schema.plans.indices.filter { position in
+            schema.plans[position].kind == .toOne && template.relationshipRefusals[position] == nil
+        }
+        // An updated row's external file is named for the row that replaced it; rather than
+        // leave files behind, such an entity's rows are merged by saving objects.
+        if updatesConflicts, let external = store.externalData?.externalColumns[schema.name], !external.isEmpty {
+            throw BatchInsertError(
+                entity: schema.name,
+                reason: "it keeps \(external.map(\.attribute.name).joined(separator: ", ")) outside the store file, "
+                    + "and a batch insert cannot merge such rows with stored ones: insert objects, or use the .error merge policy")
+        }
+    }
+
+    /// Whether rows may have updated stored rows (object-trump merging, with constraints):
+    /// registered objects of the entity's table may then be stale.
+    var mayUpdateStoredRows: Bool { updatesConflicts }
+
+    /// The inverse to-manys that the rows' to-ones add to: each destination entity and the
+    /// inverse's name. Registered destinations that have loaded one are now missing rows.
+    var inverseLinks: [(destinationEntity: String, inverse: String)] {
+        toOnePositions.compactMap { position in
+            guard let inverse = template.schema.plans[position].inverseName,
+                case .relationship(let relationship) = template.schema.properties[position]
+            else { return nil }
+            return (relationship.destinationEntityName, inverse)
+        }
+    }
+
+    /// Writes every row. Call inside a write transaction: on a throw the caller rolls it back.
+    ///
+    /// - Parameter keys: the primary keys of objects inserted by the same save, for rows
+    ///   whose to-ones point at them.
+    /// - Throws: the error of a row's `fill`; `ObjectAccessError` for a derived value that
+    ///   does not fit or a destination that cannot be linked; `ValidationError` with the
+    ///   failures of the first invalid row; `ConstraintConflictError` for two rows with the
+    ///   same unique values, or (under `.error`) a row whose values are stored;
+    ///   `ValueTransformerError`; `SQLiteError`.
+    func write(keys: [ObjectIdentifier: Int64]) throws {
+        let schema = template.schema
+        let store = context.store
+        let scratch = ManagedObject(
+            ObjectConstruction(
+                schema: schema, objectID: context.makeTemporaryID(for: schema), context: context, isFault: false,
+                slots: template.initialSlots))
+        scratch.isInserted = true
+        // Unregistered: detached when done, so that nothing refers to the context after it.
+        defer { scratch.managedObjectContext = nil }
+
+        var groups = UniquenessGroups()
+        let constraints = groups.entries(for: schema)
+        var seen: Set<UniquenessKey> = []
+        var linked: Set<ObjectIdentifier> = []
+        var pending = PendingRows(capacity: SQLiteStore.rowsPerInsert(plan.mapping))
+        for index in 0..<request.count {
+            var row = BatchInsertRow(template: template, index: index)
+            try request.fill(index, &row)
+            scratch.slots = row.takeSlots()
+            try checkDestinations(of: scratch, row: index, keys: keys, linked: &linked)
+            do { try DerivedValues.compute(scratch) } catch var error as ObjectAccessError {
+                error.reason += " (\(template.rowName(index)))"
+                throw error
+            }
+            let failures = ObjectValidator.failures(of: scratch)
+            if !failures.isEmpty {
+                throw ValidationError(failures: failures.map { failure in
+                    var failure = failure
+                    failure.object = template.rowName(index)
+                    return failure
+                })
+            }
+            var constrained: [[AttributeValue]] = []
+            for entry in constraints {
+                let values = entry.positions.map { $0.map { scratch.attributeValue(at: $0) } ?? .null }
+                constrained.append(values)
+                // As in the store's UNIQUE indexes, a nil value never conflicts.
+                if values.contains(where: \.isNull) { continue }
+                if !seen.insert(UniquenessKey(group: entry.group, values: values)).inserted {
+                    throw ConstraintConflictError(
+                        entity: schema.name, keys: entry.constraint, values: values.map(\.description),
+                        object: template.rowName(index))
+                }
+            }
+            pending.append(index: index, columns: try plan.values(of: scratch, keys: keys), constrained: constrained)
+            if pending.isFull { try flush(&pending, store: store) }
+        }
+        try flush(&pending, store: store)
+    }
+
+    /// Writes the pending rows with one statement under newly allocated keys. When SQLite
+    /// refuses it for a uniqueness conflict, the rows are written one by one so that the
+    /// error names the row and its values.
+    private func flush(_ pending: inout PendingRows, store: SQLiteStore) throws {
+        guard !pending.rows.isEmpty else { return }
+        var next = try store.allocatePrimaryKeys(table: template.schema.rootName, count: pending.rows.count)
+        for i in pending.rows.indices {
+            pending.rows[i].primaryKey = next
+            next += 1
+        }
+        do {
+            try store.insertRows(plan.mapping, pending.rows, updatingConflicts: updatesConflicts)
+        } catch let error as SQLiteError where error.isUniqueConstraint {
+            for (i, row) in pending.rows.enumerated() {
+                do {
+                    try store.insertRows(plan.mapping, [row], updatingConflicts: updatesConflicts)
+                } catch let rowError as SQLiteError where rowError.isUniqueConstraint {
+                    throw conflict(rowError, row: pending.indexes[i], constrained: pending.constrained[i])
+                }
+            }
+            throw error
+        }
+        pending.removeAll()
+    }
+
+    /// The error for a row the store refused: the constraint SQLite names, with the row's values.
+    private func conflict(_ error: SQLiteError, row: Int, constrained: [[AttributeValue]]) -> ConstraintConflictError {
+        let constraints = template.schema.uniquenessConstraints
+        let index = constraints.firstIndex { keys in keys.allSatisfy { error.message.contains(".\($0)") } } ?? 0
+        let values = index < constrained.count ? constrained[index].map(\.description) : []
+        return ConstraintConflictError(
+            entity: template.schema.name, keys: constraints.indices.contains(index) ? constraints[index] : [],
+            values: values, object: template.rowName(row))
+    }
+
+    /// Checks each destination a row links to, once per request: it must belong to the
+    /// context, not be deleted, and have a row (saved, or inserted by the same save).
+    private func checkDestinations(
+        of scratch: ManagedObject, row: Int, keys: [ObjectIdentifier: Int64], linked: inout Set<ObjectIdentifier>
+    ) throws {
+        for position in toOnePositions {
+            guard case .toOne(let destination?) = scratch.slots[position],
+                !linked.contains(ObjectIdentifier(destination))
+            else { continue }
+            var reason: String?
+            if destination.managedObjectContext !== context {
+                reason = "the object belongs to another context"
+            } else if destination.isDeleted {
+                reason = "the object is deleted"
+            } else if destination.objectID.primaryKey == nil {
+                if keys[ObjectIdentifier(destination)] == nil {
+                    reason = "the object is inserted but not saved: save it first, or write the rows with save(inserting:)"
+                }
+            } else {
+                destination.fireFaultIfNeeded()
+                if destination.isFault || destination.managedObjectContext == nil {
+                    reason = "\(destination.objectID) is no longer in the store"
+                }
+            }
+            if let reason {
+                throw ObjectAccessError(
+                    entity: template.schema.name, key: template.schema.plans[position].name,
+                    reason: "\(reason) (\(template.rowName(row)))")
+            }
+            linked.insert(ObjectIdentifier(destination))
+        }
+    }
+}
+
+/// Rows encoded and waiting for their statement, with what a conflict message needs.
+private struct PendingRows {
+    let capacity: Int
+    var rows: [(primaryKey: Int64, columns: [SQLiteValue])] = []
+    /// Each row's number in the request.
+    var indexes: [Int] = []
+    /// Each row's values of each uniqueness constraint.
+    var constrained: [[[AttributeValue]]] = []
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        rows.reserveCapacity(capacity)
+    }
+
+    var isFull: Bool { rows.count >= capacity }
+
+    mutating func append(index: Int, columns: [SQLiteValue], constrained: [[AttributeValue]]) {
+        rows.append((0, columns))
+        indexes.append(index)
+        self.constrained.append(constrained)
+    }
+
+    mutating func removeAll() {
+        rows.removeAll(keepingCapacity: true)
+        indexes.removeAll(keepingCapacity: true)
+        constrained.removeAll(keepingCapacity: true)
+    }
+}
+
+/// A batch insert that cannot run for its entity, whatever its rows.
+public struct BatchInsertError: Error, Sendable, CustomStringConvertible {
+    /// The entity of the request.
+    public var entity: String
+    /// Why the request cannot run.
+    public var reason: String
+
+    /// "A batch insert of Book cannot run: …".
+    public var description: String { "A batch insert of \(entity) cannot run: \(reason)" }
+}
