@@ -90,8 +90,7 @@ public final class Catalog {
     /// through the same derived values, validation and uniqueness checks as a saved object;
     /// under the catalogue's object-trump merging a stored UUID updates its book.
     func save(_ books: [SeedBook], authors: inout [String: Author]) throws {
-        for book in books { _ = author(named: book.author, in: &authors) }
-        let linked = authors
+        let linked = books.map { author(named: $0.author, in: &authors) }
         let rows = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
             let book = books[index]
             try row.setAttribute(book.uuid, forKey: "uuid")
@@ -99,7 +98,7 @@ public final class Catalog {
             try row.setAttribute(book.publishDate, forKey: "publishDate")
             try row.setAttribute(book.price, forKey: "price")
             try row.setValue(book.color, forKey: "color")
-            try row.setObject(linked[book.author], forKey: "author")
+            try row.setObject(linked[index], forKey: "author")
         }
         do { try context.save(inserting: [rows]) } catch {
             context.rollback()

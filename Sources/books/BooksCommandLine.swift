@@ -100,7 +100,7 @@ enum BooksCommandLine {
                 help: "Also add N synthetic books (0 to 10000000)."),
             .value(
                 "batch-size", valueName: "n", kind: .integer(1...1_000_000),
-                help: "Save every N books (default 5000)."),
+                help: "Save every N books (default \(SeedOptions.defaultBatchSize))."),
         ])
 
     private static let list = CommandSpec(

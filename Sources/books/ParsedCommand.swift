@@ -35,8 +35,11 @@ struct ParsedCommand: Equatable, Sendable {
 
 /// The options of `books seed`.
 struct SeedOptions: Equatable, Sendable {
-    /// The batch size when `--batch-size` is not given.
-    static let defaultBatchSize = 5_000
+    /// The batch size when `--batch-size` is not given: five full insert statements of
+    /// 4,000 rows. Seeding 100,000 books took 1.70 s in batches of 5,000 and 1.43 s in
+    /// batches of 20,000 (fewer commits, search index merges and odd-sized statements),
+    /// for 5 MB more memory; 50,000 saved only 0.03 s more, for 10 MB more.
+    static let defaultBatchSize = 20_000
 
     /// `--file PATH`: a seed file to load instead of the bundled one.
     var file: String?

@@ -91,12 +91,24 @@ public struct BatchInsertRow {
     /// any other pairing takes the coercing path of `setValue(_:forKey:)`.
     ///
     /// - Throws: as `setValue(_:forKey:)`.
+    ///
+    /// Inlinable, so that it is specialised for `T` in the caller's module: unspecialised,
+    /// each call looked up `T?`'s metadata at run time.
+    @inlinable
     public mutating func setAttribute<T: AttributeValueStorable>(_ value: T?, forKey key: String) throws {
-        let position = try settablePosition(of: key)
-        guard template.schema.plans[position].settableAttributeType == T.storedAttributeType else {
-            return try setValue(value, forKey: key)
+        if try !setStoredValue(value.map(\.storedAttributeValue) ?? .null, of: T.storedAttributeType, forKey: key) {
+            try setValue(value, forKey: key)
         }
-        slots[position] = .value(value?.storedAttributeValue ?? .null)
+    }
+
+    /// Sets an attribute of `type` to `value`, as it is; false, setting nothing, when the
+    /// attribute is of another type.
+    @usableFromInline
+    mutating func setStoredValue(_ value: AttributeValue, of type: AttributeType, forKey key: String) throws -> Bool {
+        let position = try settablePosition(of: key)
+        guard template.schema.plans[position].settableAttributeType == type else { return false }
+        slots[position] = .value(value)
+        return true
     }
 
     /// Sets a to-one relationship. The destination must be of the relationship's entity,
@@ -132,7 +144,8 @@ public struct BatchInsertRow {
         guard let position = schema.propertyIndex[key] else {
             throw refusal(key, "\(schema.name) has no property named '\(key)'")
         }
-        if case .attribute(let attribute) = schema.properties[position], attribute.isDerived {
+        // The plan, not the description: copying a `SchemaProperty` per value cost more than setting it.
+        if case .derivedAttribute = schema.plans[position].kind, case .attribute(let attribute) = schema.properties[position] {
             throw refusal(key, "it is derived from '\(attribute.derivationExpression ?? "")' and computed on save")
         }
         return position
