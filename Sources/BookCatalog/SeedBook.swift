@@ -21,7 +21,9 @@ public struct SeedBook: Sendable, Hashable {
     /// `color` (#RRGGBB). Other keys (`language`, `datePrecision`) are ignored.
     ///
     /// - Throws: `CatalogInputError` naming the file, the entry and the field, for
-    ///   malformed JSON or a malformed value.
+    ///   malformed JSON, a malformed value, or a UUID an earlier entry already has (the
+    ///   file would otherwise say two things about one book, and which one won would
+    ///   depend on how the seed is batched).
     public static func decode(_ data: Data, file: String = "books.json") throws -> [SeedBook] {
         let json: Any
         do { json = try JSONSerialization.jsonObject(with: data) } catch {
@@ -32,6 +34,7 @@ public struct SeedBook: Sendable, Hashable {
         guard let entries = json as? [Any] else {
             throw CatalogInputError(field: "seed file", value: file, reason: "expected a JSON array of books")
         }
+        var firstEntry: [UUID: Int] = [:]
         return try entries.enumerated().map { index, entry in
             let place = "\(file) entry \(index + 1)"
             guard let object = entry as? [String: Any] else {
@@ -48,6 +51,11 @@ public struct SeedBook: Sendable, Hashable {
             guard let uuid = UUID(uuidString: try string("uuid")) else {
                 throw CatalogInputError(field: "\(place): uuid", value: try string("uuid"), reason: "expected a UUID")
             }
+            if let first = firstEntry[uuid] {
+                throw CatalogInputError(
+                    field: "\(place): uuid", value: try string("uuid"), reason: "entry \(first + 1) has the same UUID")
+            }
+            firstEntry[uuid] = index
             let color = try object["color"].map { value -> Color in
                 guard let text = value as? String else {
                     throw CatalogInputError(field: "\(place): color", value: "\(value)", reason: "expected #RRGGBB")

@@ -75,6 +75,11 @@ import Testing
          "entry 1: price '19,99'"),
         ("a newline in a value",
          "[{\"uuid\": \"x\\ny\"}]", "entry 1: uuid 'x\\ny': expected a UUID"),
+        ("a repeated UUID",
+         "[{\"uuid\": \"00000000-0000-4000-8000-000000000001\", \"title\": \"T\", \"author\": \"A\", \"publishDate\": \"2023-02-03\", \"price\": \"1\"},"
+            + " {\"uuid\": \"00000000-0000-4000-8000-000000000002\", \"title\": \"U\", \"author\": \"A\", \"publishDate\": \"2023-02-03\", \"price\": \"1\"},"
+            + " {\"uuid\": \"00000000-0000-4000-8000-000000000001\", \"title\": \"V\", \"author\": \"A\", \"publishDate\": \"2023-02-03\", \"price\": \"1\"}]",
+         "entry 3: uuid '00000000-0000-4000-8000-000000000001': entry 1 has the same UUID"),
     ]
 
     @Test(arguments: malformedFiles)
