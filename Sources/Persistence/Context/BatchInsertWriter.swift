@@ -84,7 +84,9 @@ final class BatchInsertWriter {
         var groups = UniquenessGroups()
         let constraints = groups.entries(for: schema)
         var seen: Set<UniquenessKey> = []
-        var linked: Set<ObjectIdentifier> = []
+        // Held, not just named: a destination released between rows could otherwise leave
+        // its identifier to a new object that was never checked.
+        var linked: [ObjectIdentifier: ManagedObject] = [:]
         var pending = PendingRows(capacity: SQLiteStore.rowsPerInsert(plan.mapping))
         for index in 0..<request.count {
             var row = BatchInsertRow(template: template, index: index)
@@ -159,11 +161,11 @@ final class BatchInsertWriter {
     /// Checks each destination a row links to, once per request: it must belong to the
     /// context, not be deleted, and have a row (saved, or inserted by the same save).
     private func checkDestinations(
-        of scratch: ManagedObject, row: Int, keys: [ObjectIdentifier: Int64], linked: inout Set<ObjectIdentifier>
+        of scratch: ManagedObject, row: Int, keys: [ObjectIdentifier: Int64], linked: inout [ObjectIdentifier: ManagedObject]
     ) throws {
         for position in toOnePositions {
             guard case .toOne(let destination?) = scratch.slots[position],
-                !linked.contains(ObjectIdentifier(destination))
+                linked[ObjectIdentifier(destination)] == nil
             else { continue }
             var reason: String?
             if destination.managedObjectContext !== context {
@@ -185,7 +187,7 @@ final class BatchInsertWriter {
                     entity: template.schema.name, key: template.schema.plans[position].name,
                     reason: "\(reason) (\(template.rowName(row)))")
             }
-            linked.insert(ObjectIdentifier(destination))
+            linked[ObjectIdentifier(destination)] = destination
         }
     }
 }
