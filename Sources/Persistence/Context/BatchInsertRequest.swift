@@ -18,11 +18,15 @@ import Foundation
 /// ```
 ///
 /// Under the `.objectTrump` merge policy a row whose unique values are already stored
-/// updates that row (an upsert), as an inserted object would take it over; under `.error`
-/// the request fails naming the row and values. A row sets attributes and to-one
+/// updates that row (an upsert): its columns replace the stored ones, and the stored row
+/// keeps its primary key, so what links to it stays linked, its many-to-many links
+/// included (a row sets no to-many, so it has none to put in their place; an inserted
+/// object that takes a row over replaces them with its own). Under `.error` the request
+/// fails naming the row and values. A row sets attributes and to-one
 /// relationships kept in a column whose inverse, if any, is an unordered to-many; to-many
 /// relationships are set from their other side (Core Data's batch insert sets no
-/// relationships at all).
+/// relationships at all). Derived `@count` and `@sum` values that a destination keeps over
+/// such a to-many are recomputed from the store after the rows are written.
 public struct BatchInsertRequest {
     /// The entity of the rows (not abstract).
     public let entityName: String
@@ -80,6 +84,7 @@ public struct BatchInsertRow {
                 throw refusal(key, error.reason)
             }
         case .relationship:
+            if let refusal = template.relationshipRefusals[position] { throw self.refusal(key, refusal) }
             guard value == nil || value is ManagedObject else {
                 throw refusal(key, "expected a ManagedObject, got \(type(of: value!))")
             }

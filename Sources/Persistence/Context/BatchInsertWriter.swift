@@ -2,7 +2,8 @@ import Foundation
 
 /// Writes the rows of one ``BatchInsertRequest`` inside a write transaction, as a save writes
 /// inserted objects: each row is filled, given its derived values, validated, checked for
-/// uniqueness, encoded, and written many rows per statement.
+/// uniqueness, encoded, and written many rows per statement; then the destinations' derived
+/// aggregates over the to-manys the rows joined are brought up to date.
 ///
 /// One unregistered object of the entity carries each row in turn through the save's own
 /// steps (`DerivedValues`, `ObjectValidator`, `RowEncodePlan`), so the rules are the ones
@@ -10,12 +11,15 @@ import Foundation
 final class BatchInsertWriter {
     let request: BatchInsertRequest
     let template: BatchInsertTemplate
-    private let context: ManagedObjectContext
-    private let plan: RowEncodePlan
-    /// Whether a row whose unique values are stored updates that row (object-trump).
-    private let updatesConflicts: Bool
+    let context: ManagedObjectContext
+    let plan: RowEncodePlan
+    /// Whether a row whose unique values are stored updates that row (object-trump merging,
+    /// with constraints): registered objects of the entity's table may then be stale.
+    let updatesConflicts: Bool
     /// The positions of the to-ones a row may set.
-    private let toOnePositions: [Int]
+    let toOnePositions: [Int]
+    /// The to-ones whose destinations keep derived aggregates over their inverse.
+    let aggregatedLinks: [AggregatedLink]
 
     /// Checks that the request can run in `context`.
     ///
@@ -33,9 +37,11 @@ final class BatchInsertWriter {
         self.template = template
         plan = RowEncodePlan(mapping)
         updatesConflicts = context.mergePolicy == .objectTrump && !schema.uniquenessConstraints.isEmpty
-        toOnePositions = schema.plans.indices.filter { position in
+        let toOnePositions = schema.plans.indices.filter { position in
             schema.plans[position].kind == .toOne && template.relationshipRefusals[position] == nil
         }
+        self.toOnePositions = toOnePositions
+        aggregatedLinks = Self.aggregatedLinks(of: template, positions: toOnePositions, model: store.model)
         // An updated row's external file is named for the row that replaced it; rather than
         // leave files behind, such an entity's rows are merged by saving objects.
         if updatesConflicts, let external = store.externalData?.externalColumns[schema.name], !external.isEmpty {
@@ -45,10 +51,6 @@ final class BatchInsertWriter {
                     + "and a batch insert cannot merge such rows with stored ones: insert objects, or use the .error merge policy")
         }
     }
-
-    /// Whether rows may have updated stored rows (object-trump merging, with constraints):
-    /// registered objects of the entity's table may then be stale.
-    var mayUpdateStoredRows: Bool { updatesConflicts }
 
     /// The inverse to-manys that the rows' to-ones add to: each destination entity and the
     /// inverse's name. Registered destinations that have loaded one are now missing rows.
@@ -81,46 +83,71 @@ final class BatchInsertWriter {
         // Unregistered: detached when done, so that nothing refers to the context after it.
         defer { scratch.managedObjectContext = nil }
 
-        var groups = UniquenessGroups()
-        let constraints = groups.entries(for: schema)
-        var seen: Set<UniquenessKey> = []
-        // Held, not just named: a destination released between rows could otherwise leave
-        // its identifier to a new object that was never checked.
-        var linked: [ObjectIdentifier: ManagedObject] = [:]
-        var pending = PendingRows(capacity: SQLiteStore.rowsPerInsert(plan.mapping))
-        for index in 0..<request.count {
-            var row = BatchInsertRow(template: template, index: index)
-            try request.fill(index, &row)
-            scratch.slots = row.takeSlots()
-            try checkDestinations(of: scratch, row: index, keys: keys, linked: &linked)
-            do { try DerivedValues.compute(scratch) } catch var error as ObjectAccessError {
-                error.reason += " (\(template.rowName(index)))"
-                throw error
+        var rows = RowChecks(schema: schema)
+        let left = try notingDestinationsLeft {
+            var pending = PendingRows(capacity: SQLiteStore.rowsPerInsert(plan.mapping))
+            for index in 0..<request.count {
+                var row = BatchInsertRow(template: template, index: index)
+                try request.fill(index, &row)
+                scratch.slots = row.takeSlots()
+                let constrained = try prepare(scratch, row: index, keys: keys, checks: &rows)
+                pending.append(index: index, columns: try plan.values(of: scratch, keys: keys), constrained: constrained)
+                if pending.isFull { try flush(&pending, store: store) }
             }
-            let failures = ObjectValidator.failures(of: scratch)
-            if !failures.isEmpty {
-                throw ValidationError(failures: failures.map { failure in
-                    var failure = failure
-                    failure.object = template.rowName(index)
-                    return failure
-                })
-            }
-            var constrained: [[AttributeValue]] = []
-            for entry in constraints {
-                let values = entry.positions.map { $0.map { scratch.attributeValue(at: $0) } ?? .null }
-                constrained.append(values)
-                // As in the store's UNIQUE indexes, a nil value never conflicts.
-                if values.contains(where: \.isNull) { continue }
-                if !seen.insert(UniquenessKey(group: entry.group, values: values)).inserted {
-                    throw ConstraintConflictError(
-                        entity: schema.name, keys: entry.constraint, values: values.map(\.description),
-                        object: template.rowName(index))
-                }
-            }
-            pending.append(index: index, columns: try plan.values(of: scratch, keys: keys), constrained: constrained)
-            if pending.isFull { try flush(&pending, store: store) }
+            try flush(&pending, store: store)
         }
-        try flush(&pending, store: store)
+        try updateAggregates(linked: rows.linked.values, left: left, keys: keys)
+    }
+
+    /// What the checks of one request's rows remember from row to row.
+    private struct RowChecks {
+        var groups = UniquenessGroups()
+        let constraints: [UniquenessGroups.Entry]
+        /// Every row's unique values so far.
+        var seen: Set<UniquenessKey> = []
+        /// The destinations checked so far. Held, not just named: a destination released
+        /// between rows could otherwise leave its identifier to an object never checked.
+        var linked: [ObjectIdentifier: ManagedObject] = [:]
+
+        init(schema: EntitySchema) {
+            constraints = groups.entries(for: schema)
+        }
+    }
+
+    /// Takes the row in `scratch` through a save's steps: its destinations are checked, its
+    /// derived values computed, its rules validated, and its unique values checked against
+    /// the rows before it.
+    ///
+    /// - Returns: the row's values of each uniqueness constraint, for a conflict message.
+    private func prepare(
+        _ scratch: ManagedObject, row index: Int, keys: [ObjectIdentifier: Int64], checks: inout RowChecks
+    ) throws -> [[AttributeValue]] {
+        try checkDestinations(of: scratch, row: index, keys: keys, linked: &checks.linked)
+        do { try DerivedValues.compute(scratch) } catch var error as ObjectAccessError {
+            error.reason += " (\(template.rowName(index)))"
+            throw error
+        }
+        let failures = ObjectValidator.failures(of: scratch)
+        if !failures.isEmpty {
+            throw ValidationError(failures: failures.map { failure in
+                var failure = failure
+                failure.object = template.rowName(index)
+                return failure
+            })
+        }
+        var constrained: [[AttributeValue]] = []
+        for entry in checks.constraints {
+            let values = entry.positions.map { $0.map { scratch.attributeValue(at: $0) } ?? .null }
+            constrained.append(values)
+            // As in the store's UNIQUE indexes, a nil value never conflicts.
+            if values.contains(where: \.isNull) { continue }
+            if !checks.seen.insert(UniquenessKey(group: entry.group, values: values)).inserted {
+                throw ConstraintConflictError(
+                    entity: template.schema.name, keys: entry.constraint, values: values.map(\.description),
+                    object: template.rowName(index))
+            }
+        }
+        return constrained
     }
 
     /// Writes the pending rows with one statement under newly allocated keys. When SQLite

@@ -8,34 +8,39 @@ enum DerivedValues {
     ///   derived value does not fit its attribute (an Integer 64 sum past its range).
     static func compute(_ object: ManagedObject) throws {
         for (position, derivation) in object.schema.derivations {
-            let plan = object.schema.plans[position]
-            guard case .derivedAttribute(let type) = plan.kind else { continue }
+            guard case .derivedAttribute = object.schema.plans[position].kind else { continue }
             let raw: AttributeValue
             do {
                 raw = try value(of: derivation, on: object)
             } catch {
                 throw ObjectAccessError(
-                    entity: object.entityName, key: plan.name,
+                    entity: object.entityName, key: object.schema.plans[position].name,
                     reason: "it derives '\(derivation)', but \(error)")
             }
-            let converted: AttributeValue
-            do {
-                // A value already of the attribute's kind needs no trip through `Any`.
-                if raw.isStored(as: type) {
-                    converted = raw
-                } else {
-                    guard case .attribute(let attribute) = object.schema.properties[position] else { continue }
-                    converted = try AttributeValue.coerce(raw.anyValue, to: attribute)
-                }
-            } catch {
-                // Never silent garbage: a value the attribute cannot hold (an integer sum
-                // beyond the attribute's type, say) stops the save.
-                throw ObjectAccessError(
-                    entity: object.entityName, key: plan.name,
-                    reason: "it derives '\(derivation)', whose value \(raw) does not fit: \(error)")
-            }
+            guard let converted = try converted(raw, at: position, of: object.schema, derivation: derivation) else { continue }
             if case .value(let current) = object.slots[position], current == converted { continue }
             object.setAttributeValue(converted, at: position, notify: false)
+        }
+    }
+
+    /// A derived value as the attribute at `position` holds it; nil when the position is not a
+    /// derived attribute.
+    ///
+    /// - Throws: ``ObjectAccessError`` when the attribute cannot hold the value (an integer
+    ///   sum beyond the attribute's type, say): never silent garbage.
+    static func converted(
+        _ raw: AttributeValue, at position: Int, of schema: EntitySchema, derivation: Derivation
+    ) throws -> AttributeValue? {
+        guard case .derivedAttribute(let type) = schema.plans[position].kind else { return nil }
+        // A value already of the attribute's kind needs no trip through `Any`.
+        if raw.isStored(as: type) { return raw }
+        guard case .attribute(let attribute) = schema.properties[position] else { return nil }
+        do {
+            return try AttributeValue.coerce(raw.anyValue, to: attribute)
+        } catch {
+            throw ObjectAccessError(
+                entity: schema.name, key: attribute.name,
+                reason: "it derives '\(derivation)', whose value \(raw) does not fit: \(error)")
         }
     }
 
@@ -64,30 +69,36 @@ enum DerivedValues {
         case .count(let relationship):
             return .integer(Int64(object.objects(forKey: relationship).count))
         case .sum(let relationship, let key):
-            var integer: Int64 = 0
-            var decimal = DecimalSum()
-            var isDecimal = false
-            for destination in object.objects(forKey: relationship) {
-                switch attribute(key, of: destination) {
-                case .integer(let v):
-                    // Past Int64 the sum goes on exactly as a decimal; the attribute's type
-                    // then decides whether it fits.
-                    let (sum, overflow) = integer.addingReportingOverflow(v)
-                    if overflow {
-                        try decimal.add(Decimal(v))
-                        isDecimal = true
-                    } else {
-                        integer = sum
-                    }
-                case .double(let v): try decimal.add(Decimal(v)); isDecimal = true
-                case .decimal(let v): try decimal.add(v); isDecimal = true
-                default: break
-                }
-            }
-            guard isDecimal else { return .integer(integer) }
-            try decimal.add(Decimal(integer))
-            return .decimal(decimal.total)
+            return try sum(of: object.objects(forKey: relationship).lazy.map { attribute(key, of: $0) })
         }
+    }
+
+    /// The sum of the numbers among `values` (others count as nothing): an integer while the
+    /// integers fit Int64, exactly as a decimal past that or once a Double or Decimal is met.
+    static func sum(of values: some Sequence<AttributeValue>) throws(DecimalSumError) -> AttributeValue {
+        var integer: Int64 = 0
+        var decimal = DecimalSum()
+        var isDecimal = false
+        for value in values {
+            switch value {
+            case .integer(let v):
+                // Past Int64 the sum goes on exactly as a decimal; the attribute's type
+                // then decides whether it fits.
+                let (sum, overflow) = integer.addingReportingOverflow(v)
+                if overflow {
+                    try decimal.add(Decimal(v))
+                    isDecimal = true
+                } else {
+                    integer = sum
+                }
+            case .double(let v): try decimal.add(Decimal(v)); isDecimal = true
+            case .decimal(let v): try decimal.add(v); isDecimal = true
+            default: break
+            }
+        }
+        guard isDecimal else { return .integer(integer) }
+        try decimal.add(Decimal(integer))
+        return .decimal(decimal.total)
     }
 }
 

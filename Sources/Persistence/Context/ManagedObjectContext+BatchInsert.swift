@@ -28,7 +28,7 @@ extension ManagedObjectContext {
 
     /// Reloads, when next used, the registered objects that batch rows made stale.
     func refreshObjects(staleAfter writers: [BatchInsertWriter]) {
-        let updatedRoots = Set(writers.filter(\.mayUpdateStoredRows).map(\.template.schema.rootName))
+        let updatedRoots = Set(writers.filter(\.updatesConflicts).map(\.template.schema.rootName))
         let links = writers.flatMap(\.inverseLinks)
         guard !updatedRoots.isEmpty || !links.isEmpty else { return }
         for case let object? in registry.values.map(\.object) where !object.isFault && !object.isInserted {
