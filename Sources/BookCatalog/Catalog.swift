@@ -139,20 +139,6 @@ public final class Catalog {
 
     // MARK: - Reading
 
-    /// The catalogue's books with these UUIDs, in a few queries rather than one per book.
-    func existingBooks(uuids: [UUID]) throws -> [UUID: Book] {
-        var result: [UUID: Book] = [:]
-        var start = 0
-        while start < uuids.count {
-            // Well under SQLite's limit on bound parameters per statement.
-            let chunk = Array(uuids[start..<min(uuids.count, start + 500)])
-            let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("uuid IN %@", chunk))
-            for case let book as Book in try context.fetch(request) { result[book.uuid] = book }
-            start += chunk.count
-        }
-        return result
-    }
-
     /// The book with this UUID, if the catalogue has it.
     public func existingBook(uuid: UUID) throws -> Book? {
         var request = FetchRequest(entityName: "Book")

@@ -12,16 +12,26 @@ extension Bench {
         let values = data.cValues(canonical: false)
         let raw = path("raw-insert.sqlite")
         let persistence = path("persistence-insert.sqlite")
+        let batch = path("persistence-batch-insert.sqlite")
+        var batched = Samples()
         let (r, p) = try rounds("insert") {
             removeStore(raw)
             return try time { try RawSide.insert(values, path: raw, create: true, shape: shape) }
         } persistence: {
             removeStore(persistence)
-            return try PersistenceSide.insert(data, path: persistence)
+            let seconds = try PersistenceSide.insert(data, path: persistence)
+            removeStore(batch)
+            batched.add(try PersistenceSide.batchInsert(data, path: batch))
+            return seconds
         }
         try copyStore(raw, to: rawTemplate)
         try copyStore(persistence, to: persistenceTemplate)
         record(ResultRow(workload: "1. insert + save", size: "\(options.books)", raw: r, persistence: p, target: .ratio(1.5)))
+        // For scale, not the target: the rows without an object each, as `books seed` writes them.
+        record(ResultRow(
+            workload: "1. for scale: the same books as batch rows (`BatchInsertRequest`)", size: "\(options.books)", raw: r,
+            persistence: batched, target: .none))
+        removeStore(batch)
     }
 
     /// 2. Fetch all N books as objects and read every attribute.

@@ -41,6 +41,33 @@ enum PersistenceSide {
         }
     }
 
+    /// Workload 1, for scale: the same books written as batch rows (`BatchInsertRequest`),
+    /// without an object each, their authors inserted as objects and saved with them in one
+    /// save (`save(inserting:)`), as `books seed` writes. Timed as `insert(_:path:)`.
+    static func batchInsert(_ data: BookData, path: String) throws -> Double {
+        try time {
+            let container = try open(path)
+            let context = container.viewContext
+            let authors = try data.authorNames.map { name in
+                let author = try context.insert(Author.self)
+                author.name = name
+                return author
+            }
+            let books = data.books
+            let authorIndexes = data.authorIndexes
+            let rows = BatchInsertRequest(entityName: "Book", count: books.count) { i, row in
+                let seed = books[i]
+                try row.setAttribute(seed.uuid, forKey: "uuid")
+                try row.setAttribute(seed.title, forKey: "title")
+                try row.setAttribute(seed.publishDate, forKey: "publishDate")
+                try row.setAttribute(seed.price, forKey: "price")
+                try row.setValue(seed.color, forKey: "color")
+                try row.setObject(authors[Int(authorIndexes[i])], forKey: "author")
+            }
+            try context.save(inserting: [rows])
+        }
+    }
+
     /// Workload 2: every book as an object, every attribute read. Timed: the fetch and the
     /// reads, in a fresh context.
     static func fetchAll(path: String) throws -> (seconds: Double, rows: Int) {
