@@ -10,12 +10,17 @@ struct UniquenessKey: Hashable {
     /// `UniquenessGroups`): hashing the table's and keys' names per object cost more than
     /// the values.
     let group: Int
-    /// The constrained values, in the constraint's order.
-    let values: [Value]
+    /// The constraint's first value.
+    let first: Value
+    /// The other values, in the constraint's order: empty, and so not allocated, for the
+    /// usual one-key constraint (an array per object was most of a save's uniqueness check:
+    /// made, hashed and freed 100,000 times).
+    let rest: [Value]
 
     init(group: Int, values: [AttributeValue]) {
         self.group = group
-        self.values = values.map(Value.init)
+        first = values.first.map(Value.init) ?? .other("")
+        rest = values.dropFirst().map(Value.init)
     }
 
     /// A constrained value, hashable without boxing it in `AnyHashable` (an allocation per
