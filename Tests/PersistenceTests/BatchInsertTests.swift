@@ -286,6 +286,16 @@ import Testing
         #expect(try library.count("Book") == 0)
         #expect(try library.count("Author") == 0)
         #expect(bea.isInserted && context.hasChanges)
+
+        // A save that failed after giving Bea a key leaves her unsaved, and still refused.
+        let taken = BatchInsertRequest(entityName: "Book", count: 2) { _, row in
+            try row.setValue("same", forKey: "code")
+            try row.setValue("Title", forKey: "title")
+        }
+        #expect(throws: ConstraintConflictError.self) { try context.save(inserting: [taken]) }
+        #expect(bea.isInserted && bea.objectID.primaryKey == nil)
+        #expect(throws: ObjectAccessError.self) { try context.execute(request) }
+        #expect(try library.count("Author") == 0)
     }
 
     @Test func linksToDeletedObjectsAndObjectsOfAnotherContextAreRefused() throws {

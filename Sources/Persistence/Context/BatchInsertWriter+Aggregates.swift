@@ -85,14 +85,13 @@ extension BatchInsertWriter {
     /// - Parameters:
     ///   - linked: every destination a row linked to.
     ///   - left: the destinations merged rows left, by link name and key.
-    ///   - keys: the primary keys of objects inserted by the same save.
     /// - Throws: `ObjectAccessError` when a value does not fit its attribute; `SQLiteError`.
-    func updateAggregates(linked: some Sequence<ManagedObject>, left: [(link: String, key: Int64)], keys: [ObjectIdentifier: Int64]) throws {
+    func updateAggregates(linked: some Sequence<ManagedObject>, left: [(link: String, key: Int64)]) throws {
         guard !aggregatedLinks.isEmpty else { return }
         let store = context.store
         var done: Set<TrumpedRow> = []
         for destination in linked {
-            guard let key = destination.objectID.primaryKey ?? keys[ObjectIdentifier(destination)],
+            guard let key = destination.rowKey,
                 done.insert(TrumpedRow(rootName: destination.schema.rootName, key: key)).inserted
             else { continue }
             try updateAggregates(of: destination.schema, key: key, object: destination)

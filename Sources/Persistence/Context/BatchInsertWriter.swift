@@ -65,14 +65,12 @@ final class BatchInsertWriter {
 
     /// Writes every row. Call inside a write transaction: on a throw the caller rolls it back.
     ///
-    /// - Parameter keys: the primary keys of objects inserted by the same save, for rows
-    ///   whose to-ones point at them.
     /// - Throws: the error of a row's `fill`; `ObjectAccessError` for a derived value that
     ///   does not fit or a destination that cannot be linked; `ValidationError` with the
     ///   failures of the first invalid row; `ConstraintConflictError` for two rows with the
     ///   same unique values, or (under `.error`) a row whose values are stored;
     ///   `ValueTransformerError`; `SQLiteError`.
-    func write(keys: [ObjectIdentifier: Int64]) throws {
+    func write() throws {
         let schema = template.schema
         let store = context.store
         let scratch = ManagedObject(
@@ -90,13 +88,13 @@ final class BatchInsertWriter {
                 var row = BatchInsertRow(template: template, index: index)
                 try request.fill(index, &row)
                 scratch.slots = row.takeSlots()
-                let constrained = try prepare(scratch, row: index, keys: keys, checks: &rows)
-                pending.append(index: index, columns: try plan.values(of: scratch, keys: keys), constrained: constrained)
+                let constrained = try prepare(scratch, row: index, checks: &rows)
+                pending.append(index: index, columns: try plan.values(of: scratch), constrained: constrained)
                 if pending.isFull { try flush(&pending, store: store) }
             }
             try flush(&pending, store: store)
         }
-        try updateAggregates(linked: rows.linked.values, left: left, keys: keys)
+        try updateAggregates(linked: rows.linked.values, left: left)
     }
 
     /// What the checks of one request's rows remember from row to row.
@@ -120,9 +118,9 @@ final class BatchInsertWriter {
     ///
     /// - Returns: the row's values of each uniqueness constraint, for a conflict message.
     private func prepare(
-        _ scratch: ManagedObject, row index: Int, keys: [ObjectIdentifier: Int64], checks: inout RowChecks
+        _ scratch: ManagedObject, row index: Int, checks: inout RowChecks
     ) throws -> [[AttributeValue]] {
-        try checkDestinations(of: scratch, row: index, keys: keys, linked: &checks.linked)
+        try checkDestinations(of: scratch, row: index, linked: &checks.linked)
         do { try DerivedValues.compute(scratch) } catch var error as ObjectAccessError {
             error.reason += " (\(template.rowName(index)))"
             throw error
@@ -188,7 +186,7 @@ final class BatchInsertWriter {
     /// Checks each destination a row links to, once per request: it must belong to the
     /// context, not be deleted, and have a row (saved, or inserted by the same save).
     private func checkDestinations(
-        of scratch: ManagedObject, row: Int, keys: [ObjectIdentifier: Int64], linked: inout [ObjectIdentifier: ManagedObject]
+        of scratch: ManagedObject, row: Int, linked: inout [ObjectIdentifier: ManagedObject]
     ) throws {
         for position in toOnePositions {
             guard case .toOne(let destination?) = scratch.slots[position],
@@ -200,7 +198,7 @@ final class BatchInsertWriter {
             } else if destination.isDeleted {
                 reason = "the object is deleted"
             } else if destination.objectID.primaryKey == nil {
-                if keys[ObjectIdentifier(destination)] == nil {
+                if destination.savingKey == nil {
                     reason = "the object is inserted but not saved: save it first, or write the rows with save(inserting:)"
                 }
             } else {

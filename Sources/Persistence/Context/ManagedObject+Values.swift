@@ -202,6 +202,9 @@ extension ManagedObject {
         }
     }
 
+    /// The key of the object's row: its saved one, or the one the running save gives it.
+    package var rowKey: Int64? { objectID.primaryKey ?? savingKey }
+
     /// Loads the object's values if it is a fault.
     package func fireFaultIfNeeded() {
         guard isFault, let context = managedObjectContext else { return }

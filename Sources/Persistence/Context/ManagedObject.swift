@@ -58,6 +58,10 @@ open class ManagedObject {
     public package(set) var isFault: Bool
     /// Whether the object was inserted since the last save.
     public package(set) var isInserted = false
+    /// The primary key a running save gives the inserted object (its own new row's, or
+    /// under object-trump merging the row it takes over); nil outside a save. Kept here,
+    /// not in a table beside the save: each lookup hashed the object, several times per row.
+    package var savingKey: Int64?
     /// Whether the object is marked for deletion at the next save.
     public package(set) var isDeleted = false
     /// The class's transients computed on demand, resolved for the entity (nil for none).

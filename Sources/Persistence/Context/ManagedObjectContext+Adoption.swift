@@ -17,8 +17,8 @@ extension ManagedObjectContext {
     /// object-trump means the inserted object's state wins, so the links it has, written
     /// later in the save, replace the row's old ones instead of adding to them.
     ///
-    /// - Returns: the IDs of the adopted rows; `keys` maps each adopting object to its row.
-    func adoptExistingRows(_ inserted: [ManagedObject], keys: inout [ObjectIdentifier: Int64]) throws -> [ObjectID] {
+    /// - Returns: the IDs of the adopted rows; each adopting object's `savingKey` is its row's.
+    func adoptExistingRows(_ inserted: [ManagedObject]) throws -> [ObjectID] {
         var adopted: [ObjectID] = []
         let constrained = inserted.filter { !$0.schema.uniquenessConstraints.isEmpty }
         var start = 0
@@ -32,7 +32,7 @@ extension ManagedObjectContext {
                 where matching.contains(ProbeGroup(entity: object.schema.name, constraint: index)) {
                     let values = try uniqueValues(of: object, constraint)
                     if let existing = try store.primaryKey(in: mapping, matching: constraint, values: values) {
-                        keys[ObjectIdentifier(object)] = existing
+                        object.savingKey = existing
                         try dropJoinRows(ofAdopted: object, key: existing)
                         adopted.append(
                             ObjectID(entityName: object.schema.name, rootName: object.schema.rootName,

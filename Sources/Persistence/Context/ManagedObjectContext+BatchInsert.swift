@@ -21,7 +21,7 @@ extension ManagedObjectContext {
         let writer = try BatchInsertWriter(request, context: self)
         let pageCache = try store.raisePageCache(forRows: request.count)
         defer { store.restorePageCache(pageCache) }
-        try store.writeTransaction { try writer.write(keys: [:]) }
+        try store.writeTransaction { try writer.write() }
         refreshObjects(staleAfter: [writer])
         return request.count
     }

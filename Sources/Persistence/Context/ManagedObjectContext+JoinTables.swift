@@ -57,16 +57,16 @@ extension ManagedObjectContext {
 
     /// Writes the links of every changed object's join-table relationships, then removes
     /// the links of deleted objects. Call inside the save's write transaction, after rows
-    /// are written and with `keys` holding the keys given to inserted objects.
+    /// are written and with each inserted object's `savingKey` set.
     ///
     /// Both sides of a many-to-many write the same row: inserting is idempotent (the row is
     /// unique per pair) and deleting a missing row does nothing, so whichever sides are
     /// loaded agree. A side that is still a fault writes the edits recorded on it.
-    func writeJoinRows(deleted: [ManagedObject], keys: [ObjectIdentifier: Int64]) throws {
+    func writeJoinRows(deleted: [ManagedObject]) throws {
         guard !store.schema.joinTables.isEmpty else { return }
         func key(of object: ManagedObject) -> Int64? {
             guard !object.isDeleted, object.managedObjectContext === self else { return nil }
-            return object.objectID.primaryKey ?? keys[ObjectIdentifier(object)]
+            return object.rowKey
         }
         // In a fixed order, so that the rows of unordered relationships (read back in row
         // order) come out the same on every run.

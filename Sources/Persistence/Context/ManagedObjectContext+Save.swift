@@ -51,56 +51,61 @@ extension ManagedObjectContext {
         if !failures.isEmpty { throw ValidationError(failures: failures) }
         try checkUniquenessInMemory(saved, skippingUnchanged: inserted.isEmpty)
 
-        var keys: [ObjectIdentifier: Int64] = [:]
         var trumped: [ObjectID] = []
         // A large save runs with a larger page cache (see `SQLiteStore.raisePageCache`).
         let pageCache = try store.raisePageCache(forRows: saved.count + deleted.count + batches.reduce(0) { $0 + $1.count })
         defer { store.restorePageCache(pageCache) }
-        try store.writeTransaction {
-            try allocateKeys(for: inserted, into: &keys)
-            if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, keys: &keys) }
-            // New rows are written in multi-row statements (see `SQLiteStore.insertRows`).
-            var plans = RowEncodePlans()
-            let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
-            var batch = InsertBatch()
-            for object in inserted {
-                let plan = try plans.plan(for: object, in: self)
-                let mapping = plan.mapping
-                let columns = try plan.values(of: object, keys: keys)
-                guard let key = keys[ObjectIdentifier(object)] else { continue }
-                if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
-                    try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
-                } else {
-                    try queueInsert(object, mapping: mapping, primaryKey: key, columns: columns, into: &batch)
+        // A failed save leaves no key behind: the objects are still unsaved.
+        do {
+            try store.writeTransaction {
+                try allocateKeys(for: inserted)
+                if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted) }
+                // New rows are written in multi-row statements (see `SQLiteStore.insertRows`).
+                var plans = RowEncodePlans()
+                let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
+                var batch = InsertBatch()
+                for object in inserted {
+                    let plan = try plans.plan(for: object, in: self)
+                    let mapping = plan.mapping
+                    let columns = try plan.values(of: object)
+                    guard let key = object.savingKey else { continue }
+                    if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
+                        try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
+                    } else {
+                        try queueInsert(object, mapping: mapping, primaryKey: key, columns: columns, into: &batch)
+                    }
                 }
+                try flushInserts(&batch)
+                // Changed rows are written in multi-row statements (see `SQLiteStore.updateRows`).
+                var updates = UpdateBatch()
+                for object in updated {
+                    let plan = try plans.plan(for: object, in: self)
+                    guard let key = object.objectID.primaryKey else { continue }
+                    // Only the changed columns are encoded, not the whole row.
+                    let changed = try plan.changedValues(of: object, positions: object.changedPositions())
+                    try queueUpdate(
+                        object, mapping: plan.mapping, primaryKey: key, columns: changed.columns,
+                        values: changed.values, into: &updates)
+                }
+                try flushUpdates(&updates)
+                // Deleted rows go many per statement (see `SQLiteStore.deleteRows`), in key order.
+                var deletions: [String: [Int64]] = [:]
+                for object in deleted {
+                    guard let key = object.objectID.primaryKey else { continue }
+                    try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
+                    deletions[object.schema.rootName, default: []].append(key)
+                }
+                for (table, keys) in deletions.sorted(by: { $0.key < $1.key }) {
+                    try store.deleteRows(table: table, primaryKeys: keys.sorted())
+                }
+                try writeJoinRows(deleted: deleted)
+                for writer in writers { try writer.write() }
             }
-            try flushInserts(&batch)
-            // Changed rows are written in multi-row statements (see `SQLiteStore.updateRows`).
-            var updates = UpdateBatch()
-            for object in updated {
-                let plan = try plans.plan(for: object, in: self)
-                guard let key = object.objectID.primaryKey else { continue }
-                // Only the changed columns are encoded, not the whole row.
-                let changed = try plan.changedValues(of: object, positions: object.changedPositions(), keys: keys)
-                try queueUpdate(
-                    object, mapping: plan.mapping, primaryKey: key, columns: changed.columns,
-                    values: changed.values, into: &updates)
-            }
-            try flushUpdates(&updates)
-            // Deleted rows go many per statement (see `SQLiteStore.deleteRows`), in key order.
-            var deletions: [String: [Int64]] = [:]
-            for object in deleted {
-                guard let key = object.objectID.primaryKey else { continue }
-                try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
-                deletions[object.schema.rootName, default: []].append(key)
-            }
-            for (table, keys) in deletions.sorted(by: { $0.key < $1.key }) {
-                try store.deleteRows(table: table, primaryKeys: keys.sorted())
-            }
-            try writeJoinRows(deleted: deleted, keys: keys)
-            for writer in writers { try writer.write(keys: keys) }
+        } catch {
+            for object in inserted { object.savingKey = nil }
+            throw error
         }
-        didSave(inserted: inserted, saved: saved, deleted: deleted, keys: keys, trumped: trumped)
+        didSave(inserted: inserted, saved: saved, deleted: deleted, trumped: trumped)
         refreshObjects(staleAfter: writers)
     }
 
@@ -113,14 +118,14 @@ extension ManagedObjectContext {
         return mapping
     }
 
-    private func allocateKeys(for inserted: [ManagedObject], into keys: inout [ObjectIdentifier: Int64]) throws {
+    private func allocateKeys(for inserted: [ManagedObject]) throws {
         let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
         for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
             var next = try store.allocatePrimaryKeys(table: table, count: objects.count)
             // In insertion order, so that rows (and to-manys read by `_id`) keep it: `inserted`
             // is sorted by insertion number, and grouping keeps each group in that order.
             for object in objects {
-                keys[ObjectIdentifier(object)] = next
+                object.savingKey = next
                 next += 1
             }
         }
@@ -172,10 +177,11 @@ extension ManagedObjectContext {
         }
     }
 
-    private func didSave(inserted: [ManagedObject], saved: [ManagedObject], deleted: [ManagedObject], keys: [ObjectIdentifier: Int64], trumped: [ObjectID]) {
+    private func didSave(inserted: [ManagedObject], saved: [ManagedObject], deleted: [ManagedObject], trumped: [ObjectID]) {
         for id in trumped {
             // A registered object for a row an insert took over is stale: reload it when used.
-            if let stale = registry[id]?.object, !inserted.contains(where: { $0 === stale }) {
+            // (Inserted objects are registered under temporary IDs, so it is never one of them.)
+            if let stale = registry[id]?.object, !stale.isInserted {
                 stale.isFault = true
                 registry[id] = nil
                 stray(stale)
@@ -184,7 +190,8 @@ extension ManagedObjectContext {
         // Re-keying removes an entry for each one it adds, so the registry does not grow here
         // (reserving room first only rehashed it: a quarter of this function, by profile).
         for object in inserted {
-            guard let key = keys[ObjectIdentifier(object)] else { continue }
+            guard let key = object.savingKey else { continue }
+            object.savingKey = nil
             registry[object.objectID] = nil
             object.objectID = ObjectID(scope: object.objectID.scope, key: .permanent(key))
             object.isInserted = false

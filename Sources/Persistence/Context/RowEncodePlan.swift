@@ -4,8 +4,10 @@ import Foundation
 /// of one entity, each with its column, worked out once per entity and save.
 ///
 /// Walking `schema.properties` per object copied each `SchemaProperty` (and its
-/// description's strings) out of the schema; the plan keeps only what encoding needs.
-struct RowEncodePlan {
+/// description's strings) out of the schema; the plan keeps only what encoding needs. A
+/// class, so that handing the plan out per object retains one reference, not the eight of
+/// its mapping and arrays.
+final class RowEncodePlan {
     /// One stored property and its column.
     /// (Small on purpose: each is copied per object and column.)
     struct Column {
@@ -38,17 +40,16 @@ struct RowEncodePlan {
         }
     }
 
-    /// Every column value of an object's row, in column order.
+    /// Every column value of an object's row, in column order. A to-one pointing at an
+    /// object inserted by the running save takes the key the save gave it.
     ///
-    /// - Parameter keys: the primary keys allocated in this save to inserted objects, for
-    ///   to-ones pointing at them.
     /// - Throws: `ValueTransformerError` when a transformable value cannot be encoded.
-    func values(of object: ManagedObject, keys: [ObjectIdentifier: Int64]) throws -> [SQLiteValue] {
+    func values(of object: ManagedObject) throws -> [SQLiteValue] {
         object.fireFaultIfNeeded()
         var values = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
         let slots = object.slots  // one read of the object's array, not one per column
         for column in columns {
-            values[column.column] = try value(of: slots[column.position], column, keys: keys)
+            values[column.column] = try value(of: slots[column.position], column)
         }
         return values
     }
@@ -56,8 +57,8 @@ struct RowEncodePlan {
     /// The changed columns of an updated object's row and their values, in column order.
     ///
     /// - Parameter positions: the changed property positions (`changedPositions()`).
-    /// - Throws: as `values(of:keys:)`.
-    func changedValues(of object: ManagedObject, positions: [Int], keys: [ObjectIdentifier: Int64]) throws -> (
+    /// - Throws: as `values(of:)`.
+    func changedValues(of object: ManagedObject, positions: [Int]) throws -> (
         columns: [Int], values: [SQLiteValue]
     ) {
         object.fireFaultIfNeeded()
@@ -65,14 +66,14 @@ struct RowEncodePlan {
         changed.reserveCapacity(positions.count)
         let slots = object.slots
         for column in columns where positions.contains(column.position) {
-            changed.append((column.column, try value(of: slots[column.position], column, keys: keys)))
+            changed.append((column.column, try value(of: slots[column.position], column)))
         }
         changed.sort { $0.column < $1.column }
         return (changed.map(\.column), changed.map(\.value))
     }
 
     /// One column's value.
-    private func value(of slot: Slot, _ column: Column, keys: [ObjectIdentifier: Int64]) throws -> SQLiteValue {
+    private func value(of slot: Slot, _ column: Column) throws -> SQLiteValue {
         switch slot {
         case .value(let value):
             guard case .transformable = value else { return RowCodec.encodeUntransformed(value) }
@@ -81,7 +82,7 @@ struct RowEncodePlan {
         case .toOneFault(let id?):
             return id.primaryKey.map(SQLiteValue.integer) ?? .null
         case .toOne(let destination?):
-            if let key = destination.objectID.primaryKey ?? keys[ObjectIdentifier(destination)] { return .integer(key) }
+            if let key = destination.rowKey { return .integer(key) }
             return .null
         default:
             return .null
