@@ -70,7 +70,7 @@ open class ManagedObject {
     package var staleTransients: UInt64 = 0
 
     /// Creates an object; called by the context only.
-    public required init(_ construction: ObjectConstruction) {
+    public required init(_ construction: consuming ObjectConstruction) {
         schema = construction.schema
         objectID = construction.objectID
         managedObjectContext = construction.context

@@ -211,7 +211,7 @@ public final class ManagedObjectContext {
         let (object, isNew) = registeredObject(for: id) {
             makeObject(schema: row.schema, id: id, isFault: true, slots: row.slots)
         }
-        if isNew || object.isFault { fill(object, from: row) }
+        if isNew || object.isFault { fill(object, from: row, isNew: isNew) }
         return object
     }
 
@@ -219,9 +219,12 @@ public final class ManagedObjectContext {
     /// while `awakeFromFetch()` runs: what it sets (a transient cache, say) counts as fetched,
     /// not as a change. The committed values are taken afterwards, which also spares the
     /// copy a write to a shared slot array would make.
-    func fill(_ object: ManagedObject, from row: StoreRow) {
+    ///
+    /// - Parameter isNew: whether the object was just made with the row's slots, which then
+    ///   need no second assignment.
+    func fill(_ object: ManagedObject, from row: StoreRow, isNew: Bool = false) {
         // The row's slots are final (see RowDecodePlan): transients hold their defaults.
-        object.slots = row.slots
+        if !isNew { object.slots = row.slots }
         object.committedSlots = nil
         object.isFault = false
         object.invalidateComputedTransients()

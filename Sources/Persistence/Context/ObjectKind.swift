@@ -1,12 +1,19 @@
 /// What a context makes for an entity's objects: the registered class, and the transients
-/// that class computes on demand, resolved to the entity's positions.
-struct ObjectKind {
+/// that class computes on demand, resolved to the entity's positions. A class, so that
+/// handing it out for each fetched row retains one reference rather than each of its own.
+final class ObjectKind {
     /// The entity.
     let schema: EntitySchema
     /// The class registered for the entity, or `ManagedObject`.
     let type: ManagedObject.Type
     /// The class's `computedTransients`, resolved; nil for none.
     let transientComputation: TransientComputation?
+
+    init(schema: EntitySchema, type: ManagedObject.Type, transientComputation: TransientComputation?) {
+        self.schema = schema
+        self.type = type
+        self.transientComputation = transientComputation
+    }
 }
 
 extension ManagedObjectContext {
