@@ -34,7 +34,12 @@ extension ManagedObjectContext {
         let inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
             .sorted { $0.0 < $1.0 }.map(\.1)
         let deleted = pending.filter { $0.isDeleted }
+        // In table and key order, so that the writes walk each table, its indexes and its
+        // search index in order rather than at random: updating 10,000 of 100,000 books took
+        // 258 ms so against 337 ms in the context's (hash) order.
         let updated = pending.filter { !$0.isInserted && !$0.isDeleted }
+            .map { (root: $0.schema.rootName, key: $0.objectID.primaryKey ?? 0, object: $0) }
+            .sorted { ($0.root, $0.key) < ($1.root, $1.key) }.map(\.object)
         // One array of the objects whose rows are written: each `inserted + updated` made a
         // new one, retaining every object (registered objects' counts live in side tables,
         // where a retain is several times dearer).
