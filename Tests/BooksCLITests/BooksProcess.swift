@@ -157,11 +157,14 @@ final class BooksSandbox {
 /// A store seeded once per test process (by `books seed` on a fresh file), copied by
 /// ``BooksSandbox/seeded()`` so that each test has its own.
 enum SeededTemplate {
+    /// The folder that holds the template, removed when the test process exits.
+    static let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("books-cli-template-\(UUID().uuidString)", isDirectory: true)
+
     /// The seeded file, or why it could not be made.
     static let shared: Result<URL, any Error> = Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("books-cli-template-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: SeededTemplate.directory) }
         let store = directory.appendingPathComponent("Books.sqlite")
         let run = try BooksRun(
             ["--store", store.path, "seed"],

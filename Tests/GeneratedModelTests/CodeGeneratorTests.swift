@@ -43,8 +43,15 @@ import Testing
         return directory
     }
 
+    /// Removes the temporary directory that `writeModel` made for `model`.
+    static func removeModel(_ model: URL) {
+        try? FileManager.default.removeItem(at: model.deletingLastPathComponent())
+    }
+
     static func generate(_ contents: String) throws -> [GeneratedFile] {
-        try CodeGenerator(contentsOf: writeModel(contents)).files()
+        let model = try writeModel(contents)
+        defer { removeModel(model) }
+        return try CodeGenerator(contentsOf: model).files()
     }
 
     // MARK: - Golden output
@@ -67,7 +74,9 @@ import Testing
     }
 
     @Test func outputIsTheSameWhateverTheEntityOrder() throws {
-        let model = try ManagedObjectModel(contentsOf: Self.writeModel(Self.shelves))
+        let url = try Self.writeModel(Self.shelves)
+        defer { Self.removeModel(url) }
+        let model = try ManagedObjectModel(contentsOf: url)
         let reversed = ManagedObjectModel(entities: model.entities.reversed())
         let first = try CodeGenerator(model: model, modelName: "Shelves").files()
         let second = try CodeGenerator(model: reversed, modelName: "Shelves").files()

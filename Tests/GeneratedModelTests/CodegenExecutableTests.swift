@@ -5,6 +5,7 @@ import Testing
 @Suite struct CodegenExecutableTests {
     @Test func changingTheModelChangesTheGeneratedCode() throws {
         let model = try CodeGeneratorTests.writeModel(CodeGeneratorTests.shelves)
+        defer { CodeGeneratorTests.removeModel(model) }
         let output = model.deletingLastPathComponent().appendingPathComponent("Generated")
         let first = try CodegenRun([model.path, "--output", output.path])
         #expect(first.status == 0 && first.stderr == "", "\(first)")
@@ -26,6 +27,7 @@ import Testing
 
     @Test func anUnchangedModelLeavesTheFilesUntouched() throws {
         let model = try CodeGeneratorTests.writeModel(CodeGeneratorTests.shelves)
+        defer { CodeGeneratorTests.removeModel(model) }
         let file = model.deletingLastPathComponent().appendingPathComponent("out/All.swift")
         #expect(try CodegenRun([model.path, "--single-file", file.path]).status == 0)
         let old = Date(timeIntervalSince1970: 1_000_000)
@@ -53,6 +55,7 @@ import Testing
         let model = try CodeGeneratorTests.writeModel(
             CodeGeneratorTests.shelves.replacingOccurrences(
                 of: #"codeGenerationType="category""#, with: #"codeGenerationType="struct""#))
+        defer { CodeGeneratorTests.removeModel(model) }
         let result = try CodegenRun([model.path, "--output", model.path + "-out"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("Can't generate Volume: its codeGenerationType 'struct'"))

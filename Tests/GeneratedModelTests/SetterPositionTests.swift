@@ -28,6 +28,7 @@ import Testing
 
     @Test func generatedPositionsAreTheResolvedEntitiesPositions() throws {
         let url = try CodeGeneratorTests.writeModel(CodeGeneratorTests.shelves)
+        defer { CodeGeneratorTests.removeModel(url) }
         let model = try ManagedObjectModel(contentsOf: url)
         let files = try CodeGenerator(model: model, modelName: "Shelves").files()
         try model.freeze()

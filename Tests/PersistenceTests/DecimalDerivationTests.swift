@@ -111,7 +111,6 @@ import Testing
 
     @Test func aMigrationDerivesTheSameExactSum() throws {
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         let v1 = Self.model(derived: false), v2 = Self.model(derived: true, version: "2")
         do {
             let context = try PersistentContainer(model: v1, storeURL: store.url).viewContext
@@ -128,7 +127,6 @@ import Testing
 
     @Test func aMigrationWhoseDerivedSumOverflowsIsRolledBack() throws {
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         let v1 = Self.model(derived: false), v2 = Self.model(derived: true, version: "2")
         do {
             let context = try PersistentContainer(model: v1, storeURL: store.url).viewContext

@@ -98,7 +98,6 @@ import Testing
             Entity("Book") { Attribute("heading", .string, renamingIdentifier: "title") }
         }
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         do {
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
@@ -154,7 +153,6 @@ import Testing
             Entity("Book") { Attribute("heading", .string, renamingIdentifier: "title") }
         }
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         do {
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"

@@ -79,7 +79,6 @@ import Testing
     @Test func aDecimalSumOfIntegersPastInt64IsExact() throws {
         let (v1, v2) = Self.models(.decimal)
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         try Self.fill(store, v1)
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
         #expect(try store.rows("SELECT name, pages FROM Shelf ORDER BY name") == [
@@ -90,7 +89,6 @@ import Testing
     @Test func anIntegerSumWithinInt64IsStoredAsIs() throws {
         let (v1, v2) = Self.models(.integer64)
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         let context = try PersistentContainer(model: v1, storeURL: store.url).viewContext
         let shelf = try context.make("Shelf", "edge")
         for (index, pages) in [Int64.max - 5, 5, -7].enumerated() {

@@ -25,7 +25,6 @@ import Testing
             "DATA LOSS: Scratch: entity removed: its objects and their values will be deleted",
         ])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         let authors = try container.viewContext.fetch(FetchRequest(entityName: "Author", sortDescriptors: [SortKey("name")]))
         #expect(authors.map { $0["name"] as? String } == ["Borges", "Cortázar"])
         let tables = try store.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].textValue }
@@ -54,7 +53,6 @@ import Testing
         try fill(store, v1, "Car", [["plate": "C1"]])
         try fill(store, v1, "SportCar", [["plate": "S1", "topSpeed": 300]])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         let cars = try container.viewContext.fetch(FetchRequest(entityName: "Car", sortDescriptors: [SortKey("plate")]))
         #expect(cars.map(\.entity.name) == ["Car", "RaceCar"])
         #expect(cars[1].value(forKey: "topSpeed", as: Int32.self) == 300)
@@ -86,7 +84,6 @@ import Testing
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
         #expect(plan.steps.map(\.description) == ["Book: version hash modifier changed (no schema change)"])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         #expect(try container.viewContext.fetch(FetchRequest(entityName: "Book")).first?["title"] as? String == "A")
         #expect(try store.rows("SELECT sql FROM sqlite_master ORDER BY name") == schemaBefore)
         #expect(try store.rows("SELECT value FROM _metadata WHERE key = 'versionHash.Book'")[0][0].textValue
@@ -115,7 +112,6 @@ import Testing
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
         #expect(Set(plan.steps.map(\.kind)) == [.addUniqueConstraint, .removeUniqueConstraint, .addIndex, .removeIndex])
         _ = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         let indexes = try store.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
             .compactMap { $0[0].textValue }
         #expect(indexes == ["Book_byTitle", "Book_unique_isbn"])
@@ -189,7 +185,6 @@ import Testing
             try context.save()
         }
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         let author = try #require(try container.viewContext.fetch(FetchRequest(entityName: "Author")).first)
         #expect(author["canonicalName"] as? String == CanonicalText.fold("Gabriel García Márquez"))
         #expect(author.value(forKey: "bookCount", as: Int64.self) == 2)
@@ -216,7 +211,6 @@ import Testing
         #expect(plans.map { "\($0.sourceVersionName)→\($0.destinationVersionName)" } == ["1→2", "2→3"])
         #expect(!plans.contains { $0.losesData })
         let container = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2, v3])
-        defer { removeBackup(store) }
         let work = try #require(try container.viewContext.fetch(FetchRequest(entityName: "Work")).first)
         #expect(work["heading"] as? String == "Rayuela")
         #expect(work.value(forKey: "year", as: Int16.self) == 0)
@@ -233,10 +227,6 @@ import Testing
             for (key, value) in row { object[key] = value }
         }
         try container.viewContext.save()
-    }
-
-    func removeBackup(_ store: TemporaryStore) {
-        try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url))
     }
 
     func checkpoint(_ store: TemporaryStore) throws {
@@ -268,7 +258,6 @@ extension MigrationEntityTests {
             "Book: index Book_title_index added", "Book: index Book_year_index removed",
         ])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1, v2])
-        defer { removeBackup(store) }
         #expect(try container.viewContext.fetch(FetchRequest(entityName: "Book")).first?["title"] as? String == "A")
         let indexes = try store.rows("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
         #expect(indexes.compactMap { $0[0].textValue } == ["Book_title_index"])

@@ -85,7 +85,6 @@ import Testing
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
         #expect(plan.steps.filter(\.losesData).compactMap(\.property).sorted() == removed, "seed \(seed)")
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         let items = try container.viewContext.fetch(FetchRequest(entityName: "Item", sortDescriptors: [SortKey("key")]))
         #expect(items.count == rows.count)
         for (item, row) in zip(items, rows) {

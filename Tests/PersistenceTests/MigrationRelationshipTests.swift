@@ -71,7 +71,6 @@ import Testing
             "Car.driver: renamed from owner (links kept)", "Person.vehicles: renamed from cars (links kept)",
         ])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         #expect(try owners(container, key: "driver") == ["A": "Ana", "B": "Ana", "C": "Bo", "D": "-"])
         #expect(try cars(container, key: "vehicles") == ["Ana": ["A", "B"], "Bo": ["C"], "Cy": []])
     }
@@ -85,7 +84,6 @@ import Testing
         #expect(added.steps.map(\.description) == ["Person.favourite: new relationship to Car"])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
         #expect(try owners(container) == ["A": "Ana", "B": "Ana", "C": "Bo", "D": "-"])
-        removeBackup(store)
         // Removing the pair of relationships again loses the links, and says so.
         let v3 = ManagedObjectModel(versionIdentifier: "3") {
             Entity("Car") { Attribute("plate", .string) }
@@ -97,7 +95,6 @@ import Testing
             "Car.owner", "Person.cars", "Person.favourite",
         ])
         let after = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2])
-        defer { removeBackup(store) }
         #expect(try after.viewContext.fetch(FetchRequest(entityName: "Car")).count == 4)
         #expect(try store.rows("SELECT name FROM pragma_table_info('Car')").compactMap { $0[0].textValue } == ["_id", "plate"])
     }
@@ -127,7 +124,6 @@ import Testing
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
         #expect(plan.steps.contains { $0.kind == .changeCardinality && $0.property == "car" })
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         var links: [String: String] = [:]
         for person in try container.viewContext.fetch(FetchRequest(entityName: "Person")) {
             links[person["name"] as? String ?? "?"] = person.object(forKey: "car")?["plate"] as? String ?? "-"
@@ -174,7 +170,6 @@ import Testing
         #expect(plan.steps.map(\.description) == ["Person.cars: becomes ordered (current order kept)"])
         do {
             let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-            removeBackup(store)
             #expect(try cars(container) == ["Ana": ["A", "B"], "Bo": ["C"], "Cy": []])
             let ana = try #require(try container.viewContext.fetch(
                 FetchRequest(entityName: "Person", predicate: try FetchPredicate("name == %@", "Ana"))).first)
@@ -187,7 +182,6 @@ import Testing
         }
         let v3 = Self.carsAndPeople(version: "3")
         let container = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2, v3])
-        defer { removeBackup(store) }
         #expect(try cars(container) == ["Ana": ["A", "B"], "Bo": ["C"], "Cy": []])
         #expect(try owners(container) == ["A": "Ana", "B": "Ana", "C": "Bo", "D": "-"])
     }
@@ -209,10 +203,6 @@ import Testing
         }
         #expect(error.description.contains("(Car.owner)"))
         #expect(error.description.contains("it pointed at Person and now points at Garage, an unrelated entity"))
-    }
-
-    func removeBackup(_ store: TemporaryStore) {
-        try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url))
     }
 
     /// Moves the WAL into the file, so that its bytes are the whole store.
@@ -243,7 +233,6 @@ extension MigrationRelationshipTests {
         let expected = ["Ana": ["A", "B"], "Bo": ["C"], "Cy": []]
         do {
             let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1, v2])
-            removeBackup(store)
             #expect(try cars(container) == expected)
             var holders: [String: [String]] = [:]
             for car in try container.viewContext.fetch(FetchRequest(entityName: "Car")) {
@@ -259,7 +248,6 @@ extension MigrationRelationshipTests {
             try container.viewContext.save()
         }
         let container = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2, v3])
-        defer { removeBackup(store) }
         #expect(try cars(container, key: "vehicles") == ["Ana": ["A", "B"], "Bo": ["C"], "Cy": ["C"]])
         let tables = try store.rows("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").compactMap { $0[0].textValue }
         #expect(tables.contains("Car_drivers") && !tables.contains("Car_owners"), "\(tables)")
@@ -302,7 +290,6 @@ extension MigrationRelationshipTests {
             try context.save()
         }
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { removeBackup(store) }
         let people = try container.viewContext.fetch(FetchRequest(entityName: "Person", sortDescriptors: [SortKey("name")]))
         #expect(people.map { $0.value(forKey: "carCount", as: Int32.self) } == [3, 1, 0])
         #expect(try cars(container) == ["Ana": ["A", "B", "C"], "Bo": ["A"], "Cy": []])

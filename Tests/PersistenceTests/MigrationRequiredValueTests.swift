@@ -26,7 +26,6 @@ import Testing
 
     @Test func optionalBecomesRequiredWithoutDefaultWhenEveryObjectHasAValue() throws {
         let store = TemporaryStore()
-        defer { removeBackup(store) }
         try fill(store, Self.v1, "Book", [["title": "Aura", "isbn": "968-411-007-6"], ["title": "Ficciones", "isbn": "84-206-1188-9"]])
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: Self.v2, versions: [Self.v1]).plans().first)
         #expect(plan.steps.map(\.description) == ["Book.isbn: becomes required (no default value: refused if an object has no value)"])
@@ -92,7 +91,6 @@ import Testing
             Entity("RaceCar", parent: "Car") { Attribute("team", .string, optional: false) }
         }
         let store = TemporaryStore()
-        defer { removeBackup(store) }
         try fill(store, v1, "Car", [["plate": "C1"], ["plate": "C2"]])
         try fill(store, v1, "RaceCar", [["plate": "R1", "team": "Ferrari"]])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
@@ -127,7 +125,6 @@ import Testing
             }
         }
         let store = TemporaryStore()
-        defer { removeBackup(store) }
         try fill(store, v1, "Book", [
             ["title": "A", "language": "es", "edition": Int16(2)], ["title": "B", "language": nil, "edition": Int16(3)],
         ])
@@ -164,7 +161,6 @@ import Testing
 
         for orphans in [0, 1] {
             let store = TemporaryStore()
-            defer { removeBackup(store) }
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             let author = try context.make("Author", "Borges")
             for title in ["Ficciones", "El Aleph"] { try context.make("Book", title).setObject(author, forKey: "author") }
@@ -195,9 +191,5 @@ import Testing
             for (key, value) in row { object[key] = value }
         }
         try container.viewContext.save()
-    }
-
-    func removeBackup(_ store: TemporaryStore) {
-        try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url))
     }
 }

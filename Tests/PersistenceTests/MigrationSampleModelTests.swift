@@ -99,7 +99,6 @@ import Testing
         #expect(plan.steps.contains { $0.description == "LuxuryCar: renamed from ExpensiveSportCar (objects kept)" })
         #expect(plan.steps.contains { $0.kind == .addIndex && $0.entity == "Car" })
         try migrator.migrate()
-        defer { removeBackup(store) }
         let container = try PersistentContainer(model: v2.copy(), storeURL: store.url)
         #expect(try readCars(container, hasMaker: true).map(\.plate) == expectedCars(renamed: true, keepingMaker: true).map(\.plate))
         #expect(try readCars(container, hasMaker: true) == expectedCars(renamed: true, keepingMaker: true))
@@ -118,7 +117,6 @@ import Testing
         ])
         #expect(plan.steps.contains { $0.description == "Maker: new entity; it starts with no objects" })
         let container = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2])
-        defer { removeBackup(store) }
         #expect(try readCars(container, hasMaker: false) == expectedCars(renamed: true, keepingMaker: false))
         try expectPeopleKept(container)
     }
@@ -133,7 +131,6 @@ import Testing
         let lost = plans.flatMap(\.steps).filter(\.losesData).map { "\($0.entity).\($0.property ?? "")" }
         #expect(lost == (progressive ? ["Car.color", "Person.id", "Car.maker"] : ["Car.color", "Car.maker", "Person.id"]))
         let container = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: versions)
-        defer { removeBackup(store) }
         #expect(try readCars(container, hasMaker: false) == expectedCars(renamed: true, keepingMaker: false))
         try expectPeopleKept(container)
         // The store is at version 3 now, and works: a Maker can be linked and saved.
@@ -151,12 +148,7 @@ import Testing
     @Test func theBundleOpensAnOldStoreAtItsCurrentVersion() throws {
         let store = try filledStore()
         let container = try PersistentContainer(modelBundle: Self.bundle, version: "SampleModel3", storeURL: store.url)
-        defer { removeBackup(store) }
         #expect(try container.viewContext.fetch(FetchRequest(entityName: "LuxuryCar")).count == 2)
         #expect(FileManager.default.fileExists(atPath: StoreMigrator.backupURL(for: store.url).path))
-    }
-
-    func removeBackup(_ store: TemporaryStore) {
-        try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url))
     }
 }

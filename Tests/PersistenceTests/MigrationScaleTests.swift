@@ -59,7 +59,6 @@ import Testing
         clock = .now
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
         print("migrated \(Self.rows) books in \(ContinuousClock.now - clock)")
-        try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url))
         #expect(try store.rows("SELECT count(*) FROM Book WHERE rating = 3 AND canonicalHeading IS NOT NULL")[0][0].int64Value == Int64(Self.rows))
         #expect(try store.rows("SELECT sum(bookCount) FROM Author")[0][0].int64Value == Int64(Self.rows))
     }

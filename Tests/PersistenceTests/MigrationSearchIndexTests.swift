@@ -30,7 +30,6 @@ import Testing
             try container.viewContext.save()
         }
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         var request = FetchRequest(entityName: "Book")
         request.searchText = "lodz"
         #expect(try container.viewContext.fetch(request).map { $0["title"] as? String } == ["Łódź na zawsze"])

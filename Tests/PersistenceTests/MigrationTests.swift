@@ -36,7 +36,6 @@ import Testing
         #expect(books.allSatisfy { $0["subtitle"] == nil })
         #expect(books.map { $0.value(forKey: "rating", as: Int16.self) } == [3, 3])
         #expect(FileManager.default.fileExists(atPath: StoreMigrator.backupURL(for: store.url).path))
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         // The store now records v2's hashes: a plain open with v2 works, one with v1 is refused.
         _ = try PersistentContainer(model: v2.copy(), storeURL: store.url)
         #expect(throws: StoreError.self) { try PersistentContainer(model: v1.copy(), storeURL: store.url) }
@@ -56,7 +55,6 @@ import Testing
         #expect(plans.count == 1 && plans[0].losesData)
         #expect(plans[0].steps.map(\.description) == ["DATA LOSS: Book.notes: attribute removed: its values will be deleted"])
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         let columns = try store.rows("SELECT name FROM pragma_table_info('Book')").compactMap { $0[0].textValue }
         #expect(columns == ["_id", "title"])
         #expect(try sorted(PersistentContainer(model: v2, storeURL: store.url), "Book", by: "title").map { $0["title"] as? String } == ["A"])
@@ -80,7 +78,6 @@ import Testing
         #expect(!kept[0].losesData)
         #expect(kept[0].steps.map(\.description) == ["Book.title: renamed from name (values kept)"])
         let container = try PersistentContainer(model: renamed, storeURL: store.url, migratingFrom: [v1])
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         #expect(try sorted(container, "Book", by: "title").map { $0["title"] as? String } == ["Pedro Páramo", "Rayuela"])
     }
 
@@ -102,7 +99,6 @@ import Testing
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
         #expect(Set(plan.steps.map(\.kind)) == [.makeRequired, .makeOptional])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         #expect(try sorted(container, "Book", by: "title").map { $0["language"] as? String } == ["es", "und"])
     }
 
@@ -112,7 +108,6 @@ import Testing
         let store = TemporaryStore()
         try fill(store, v1, [["pages": Int16.max]])
         let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1])
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         #expect(try container.viewContext.fetch(FetchRequest(entityName: "Book")).first?.value(forKey: "pages", as: Int64.self) == 32767)
     }
 
@@ -206,7 +201,6 @@ extension MigrationTests {
         try reader.close()
         try writer.viewContext.store.close()
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         #expect(try store.rows("SELECT heading FROM Book ORDER BY heading").compactMap { $0[0].textValue } == ["A", "B"])
     }
 }
@@ -225,7 +219,6 @@ extension MigrationTests {
         }
         let v3 = ManagedObjectModel(versionIdentifier: "3") { Entity("Book") { Attribute("heading", .string) } }
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         try fill(store, v1, [["title": "A"]])
         let stale = try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans()
         let container = try PersistentContainer(model: v2.copy(), storeURL: store.url, migratingFrom: [v1.copy()])

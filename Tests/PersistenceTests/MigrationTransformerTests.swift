@@ -74,7 +74,6 @@ import Testing
         names.register(names.old, names.new)
         let v1 = Self.model("1", transformer: names.old), v2 = Self.model("2", transformer: names.new)
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         try Self.fill(store, v1, ["red", nil, "blue"])
         let plans = try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1, v2]).plans()
         #expect(plans.map(\.description) == [
@@ -99,7 +98,6 @@ import Testing
         let v1 = Self.model("1", transformer: names.old), v2 = Self.model("2", transformer: names.new)
         let v3 = Self.model("3", transformer: names.new, extra: true)
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         try Self.fill(store, v1, ["red"])
         let plans = try StoreMigrator(storeURL: store.url, destination: v3, versions: [v1, v2, v3]).migrate()
         #expect(plans.map(\.sourceVersionName) == ["1"])
@@ -159,7 +157,6 @@ import Testing
         names.register(names.old, names.new)
         let v1 = Self.model("1", transformer: names.old), v2 = Self.model("2", transformer: names.new)
         let store = TemporaryStore()
-        defer { try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url)) }
         try Self.fill(store, v1, ["red"])
         try Self.fill(store, v2.copy(), ["blue"])
         #expect(try Self.payloads(store) == ["\(names.old):red", "\(names.new):blue"])
@@ -176,10 +173,6 @@ import Testing
         let v2 = Self.model("2", transformer: names.new, external: true)
         let store = TemporaryStore()
         let folder = ExternalDataStore.directory(forStorePath: store.url.path)
-        defer {
-            try? FileManager.default.removeItem(at: StoreMigrator.backupURL(for: store.url))
-            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path)
-        }
         let large = String(repeating: "x", count: 120 * 1024)
         try Self.fill(store, v1, [large, "small"])
         let oldReference = try #require(try store.rows("SELECT payload FROM Item WHERE _id = 1")[0][0].textValue)

@@ -301,7 +301,7 @@ import Testing
         ]
         for (xml, line, fragment) in cases {
             let url = try ModelFixtures.writeContents(xml)
-            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            defer { ModelFixtures.removeContents(url) }
             let error = try #require(throws: ModelError.self) {
                 try ManagedObjectModel(contentsOf: url)
             }
@@ -324,7 +324,7 @@ import Testing
                 </entity>
             </model>
             """)
-        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        defer { ModelFixtures.removeContents(url) }
         let error = try #require(throws: ModelError.self) {
             try ManagedObjectModel(contentsOf: url)
         }
@@ -460,11 +460,13 @@ enum ModelFixtures {
         let url = try writeContents(
             "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n<model \(attributes)>\n"
                 + entities + "\n</model>\n")
-        defer {
-            try? FileManager.default.removeItem(
-                at: url.deletingLastPathComponent().deletingLastPathComponent())
-        }
+        defer { removeContents(url) }
         return try ManagedObjectModel(contentsOf: url)
+    }
+
+    /// Removes the temporary directory that `writeContents` made for `contents`.
+    static func removeContents(_ contents: URL) {
+        try? FileManager.default.removeItem(at: contents.deletingLastPathComponent().deletingLastPathComponent())
     }
 
     /// Expects that writing and reading `model` gives an equal model with equal hashes.

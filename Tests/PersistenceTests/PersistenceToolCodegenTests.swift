@@ -8,6 +8,7 @@ import Testing
             .appendingPathComponent("Sources/BookCatalog/Books.xcdatamodeld")
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("tool-codegen-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
         let result = try ToolRun(["model", "codegen", model.path, "--output", output.path])
         #expect(result.status == 0, "\(result)")
         #expect(

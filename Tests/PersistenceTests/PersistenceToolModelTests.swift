@@ -24,6 +24,7 @@ import Testing
                     Relationship("previous", to: "Node")
                 }
             })
+        defer { Self.remove(path) }
         let result = try ToolRun(["model", "validate", path])
         #expect(result.status == 0)
         #expect(result.stdout == "valid\n")
@@ -43,6 +44,7 @@ import Testing
                     Relationship("author", to: "Autor", inverse: "books")
                 }
             })
+        defer { Self.remove(path) }
         let result = try ToolRun(["model", "validate", path])
         #expect(result.status == 65)
         #expect(result.stdout == "")
@@ -56,10 +58,7 @@ import Testing
 
     @Test func malformedFileIs65WithTheLine() throws {
         let contents = try ModelFixtures.writeContents("<model>\n  <entity name=\"A\">\n</model>\n")
-        defer {
-            try? FileManager.default.removeItem(
-                at: contents.deletingLastPathComponent().deletingLastPathComponent())
-        }
+        defer { ModelFixtures.removeContents(contents) }
         for command in ["validate", "dump"] {
             let result = try ToolRun(["model", command, contents.path])
             #expect(result.status == 65)
@@ -253,6 +252,11 @@ import Testing
         let url = try ModelFixtures.temporaryDirectory().appendingPathComponent("Tool.xcdatamodel")
         try model.write(to: url)
         return url.path
+    }
+
+    /// Removes the temporary directory that `write` made for the model at `path`.
+    private static func remove(_ path: String) {
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
     }
 }
 

@@ -50,7 +50,8 @@ func everyTypeModel() -> ManagedObjectModel {
     ])
 }
 
-/// A temporary store file path, removed with its WAL files when dropped.
+/// A temporary store file path, removed when dropped with its WAL files, its external data
+/// files, and the copy a migration keeps beside it (with that copy's own).
 final class TemporaryStore {
     let url: URL
 
@@ -59,8 +60,12 @@ final class TemporaryStore {
     }
 
     deinit {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        for store in [url.path, StoreMigrator.backupURL(for: url).path] {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: store + suffix)
+            }
+            let externalData = URL(fileURLWithPath: ExternalDataStore.directory(forStorePath: store))
+            try? FileManager.default.removeItem(at: externalData.deletingLastPathComponent())
         }
     }
 
