@@ -15,7 +15,7 @@ import Testing
     static let doubles: [Double] = [
         0, -0.0, 0.1, -0.1, 0.3, 0.1 + 0.2, 1, 123.456, 9_007_199_254_740_992, 9_007_199_254_740_994,
         -9_007_199_254_740_992, 1e20, 1e38, 1.2345678901234568e37, 1e-38, 1e127, -1e127, 1e128,
-        5e-324, -5e-324, 1e-300, 1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+        .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 1e-300, 1e300, .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
         .infinity, -.infinity, 9.223372036854775807e18, -9.223372036854775808e18, 0.5, -0.5,
     ]
     static let integers: [Int64] = [
@@ -121,7 +121,7 @@ import Testing
         #expect(try matches("dec >= %@", Double.infinity) == [])
         #expect(try matches("dec < %@", Double.infinity).count == Self.decimals.count)
         let positive = try matches("dec > %@", 0.0)
-        #expect(try matches("dec > %@", 5e-324) == positive)
+        #expect(try matches("dec > %@", Double.leastNonzeroMagnitude) == positive)
         #expect(positive.count == 13)
         #expect(try matches("dec > %@", 1e300) == [])
         #expect(try matches("dbl == %@", try DecimalText.parse("0.1")) == ["dbl 0.1"])
@@ -141,7 +141,7 @@ import Testing
         #expect(DecimalText.plainText(of: 1e16) == "10000000000000000")
         #expect(DecimalText.plainText(of: 1e-5) == "0.00001")
         #expect(DecimalText.plainText(of: 1.5e-7) == "0.00000015")
-        #expect(DecimalText.plainText(of: 5e-324) == "0." + String(repeating: "0", count: 323) + "5")
+        #expect(DecimalText.plainText(of: Double.leastNonzeroMagnitude) == "0." + String(repeating: "0", count: 323) + "5")
         #expect(DecimalText.plainText(of: 1.7976931348623157e308) == "17976931348623157" + String(repeating: "0", count: 292))
         #expect(DecimalText.plainText(of: .infinity) == nil)
         #expect(DecimalText.plainText(of: .nan) == nil)

@@ -37,7 +37,7 @@ import Testing
         do {
             let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
             let context = container.viewContext
-            for (code, value) in [("a", -1.5), ("b", -5e-324), ("c", -Double.infinity)] {
+            for (code, value) in [("a", -1.5), ("b", -Double.leastNonzeroMagnitude), ("c", -Double.infinity)] {
                 let item = try context.insertObject(forEntityName: "Item")
                 item["code"] = code
                 item["dbl"] = value
@@ -47,6 +47,6 @@ import Testing
         let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
         let request = FetchRequest(entityName: "Item", sortDescriptors: [SortKey("code")])
         let values = try container.viewContext.fetch(request).map { $0["dbl"] as? Double }
-        #expect(values == [-1.5, -5e-324, -.infinity])
+        #expect(values == [-1.5, -Double.leastNonzeroMagnitude, -.infinity])
     }
 }

@@ -330,22 +330,22 @@ import Testing
         let folder = try ExternalStorageFolder()
         let store = try folder.open().viewContext.store
         let mapping = try #require(store.schema.entities["Book"])
-        func columns(_ title: String) throws -> [SQLiteValue] {
+        let titleIndex = try #require(mapping.table.columns.firstIndex { $0.name == "title" })
+        let cover = try #require(mapping.table.columns.firstIndex { $0.name == "cover" })
+        func columns(_ title: String) -> [SQLiteValue] {
             var columns = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
-            let titleIndex = try #require(mapping.table.columns.firstIndex { $0.name == "title" })
-            let cover = try #require(mapping.table.columns.firstIndex { $0.name == "cover" })
             columns[titleIndex] = .text(title)
             columns[cover] = .blob(Self.bytes(Self.threshold + 1))
             return columns
         }
         // A plain SQLite transaction the store does not track: committed, then rolled back.
         try store.database.inTransaction(.immediate) {
-            try store.insertRow(mapping, primaryKey: 1, columns: try columns("Committed"))
+            try store.insertRow(mapping, primaryKey: 1, columns: columns("Committed"))
         }
         struct Abandon: Error {}
         #expect(throws: Abandon.self) {
             try store.database.inTransaction(.immediate) {
-                try store.insertRow(mapping, primaryKey: 2, columns: try columns("Abandoned"))
+                try store.insertRow(mapping, primaryKey: 2, columns: columns("Abandoned"))
                 throw Abandon()
             }
         }
