@@ -207,4 +207,32 @@ import Testing
         #expect(throws: ConstraintConflictError.self) { try context.save() }
         #expect(try store.rows("SELECT count(*) FROM Book_tags") == [[.integer(2)]])
     }
+    /// In the context that saves, what held the object whose row was taken over reads the
+    /// store's links again: a tag loses a book whose new object has other tags, and a shelf
+    /// and a chapter that held the old object now hold the new one, the row's only object.
+    @Test func adoptionInTheSavingContextRefaultsWhatHeldTheOldObject() throws {
+        let store = try seededStore()
+        let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
+        let context = container.viewContext
+        context.mergePolicy = .objectTrump
+        let a = try context.named("Tag", "a")
+        let shelf = try context.named("Shelf", "s")
+        let c1 = try context.named("Chapter", "c1")
+        #expect(names(a.objects(forKey: "books")) == ["Dune"])
+        #expect(names(shelf.objects(forKey: "books")) == ["Dune"])
+        #expect(c1.object(forKey: "book").map { names([$0]) } == ["Dune"])
+
+        let c = try context.make("Tag", "c")
+        let dune = try context.make("Book", "Dune")
+        dune["note"] = "new"
+        try dune.setValue([c], forKey: "tags")
+        try context.save()
+
+        #expect(a.objects(forKey: "books").isEmpty)
+        #expect(c.objects(forKey: "books").map { $0 === dune } == [true])
+        #expect(shelf.objects(forKey: "books").map { $0 === dune } == [true])
+        #expect(c1.object(forKey: "book") === dune)
+        #expect(try context.named("Book", "Dune") === dune)
+        #expect(!context.hasChanges)
+    }
 }

@@ -183,6 +183,7 @@ extension ManagedObjectContext {
     }
 
     private func didSave(inserted: [ManagedObject], saved: [ManagedObject], deleted: [ManagedObject], trumped: [ObjectID]) {
+        var replaced: Set<ObjectIdentifier> = []
         for id in trumped {
             // A registered object for a row an insert took over is stale: reload it when used.
             // (Inserted objects are registered under temporary IDs, so it is never one of them.)
@@ -190,6 +191,7 @@ extension ManagedObjectContext {
                 stale.isFault = true
                 registry[id] = nil
                 stray(stale)
+                replaced.insert(ObjectIdentifier(stale))
             }
         }
         // Re-keying removes an entry for each one it adds, so the registry does not grow here
@@ -207,5 +209,27 @@ extension ManagedObjectContext {
         // The store now holds what pending inverse edits described.
         for object in changed.values { object.pendingToMany.removeAll() }
         changed.removeAll()
+        if !replaced.isEmpty { refaultRelationships(holding: replaced) }
+    }
+
+    /// Loaded relationships that hold an object whose row an insert took over are read from
+    /// the store again when next used: the row's links are now the inserted object's (a
+    /// tag's loaded `books` must lose a book whose new object has other tags), and its ID
+    /// names the inserted object, so a shelf that held the old object gets the new one. The
+    /// save has just committed every registered object, so nothing unsaved is dropped.
+    private func refaultRelationships(holding replaced: Set<ObjectIdentifier>) {
+        for case let object? in registry.values.map(\.object) where !object.isFault {
+            for position in object.slots.indices {
+                switch object.slots[position] {
+                case .toOne(let destination?) where replaced.contains(ObjectIdentifier(destination)):
+                    object.slots[position] = .toOneFault(destination.objectID)
+                case .toMany(let destinations) where destinations.contains(where: { replaced.contains(ObjectIdentifier($0)) }):
+                    object.slots[position] = .toManyFault
+                default:
+                    continue
+                }
+                object.committedSlots?[position] = object.slots[position]
+            }
+        }
     }
 }
