@@ -126,15 +126,11 @@ package struct RowDecodePlan: Sendable {
         for position in steps.indices {
             switch steps[position] {
             case .attribute(let column, let reader):
-                // A canonical UUID is parsed from SQLite's bytes in place, without a String.
-                if case .uuid = reader, sqlite3_column_type(statement.handle, firstColumn + column) == SQLITE_TEXT,
-                    let uuid = statement.withText(at: firstColumn + column, UUIDText.parseCanonical)
-                {
-                    slots.append(.value(.uuid(uuid)))
+                if let slot = reader.slot(at: firstColumn + column, of: statement) {
+                    slots.append(slot)
                     continue
                 }
-                let raw = statement.value(at: firstColumn + column)
-                slots.append(try reader.fastDecode(raw).map(Slot.value) ?? decoded(raw, at: position))
+                slots.append(try decoded(statement.value(at: firstColumn + column), at: position))
             case .transformed(let column, let transformer, let transformerName):
                 let raw = statement.value(at: firstColumn + column)
                 guard case .blob(let data) = raw else {
@@ -178,18 +174,22 @@ extension RowDecodePlan.Reader {
         }
     }
 
-    /// The value when it is stored in the form `RowCodec.encode` writes for the type (or is
-    /// NULL); nil for anything else, which `RowCodec.decode` then reads or reports.
-    func fastDecode(_ raw: SQLiteValue) -> AttributeValue? {
-        switch (self, raw) {
-        case (_, .null): return .null
-        case (.integer, .integer(let v)): return .integer(v)
-        case (.boolean, .integer(let v)): return .bool(v != 0)
-        case (.double, .real(let v)): return .double(v)
-        case (.date, .real(let v)): return .date(Date(timeIntervalSince1970: v))
-        case (.string, .text(let t)): return .string(t)
-        case (.uuid, .text(let t)): return UUIDText.parse(t).map { .uuid($0) }
-        case (.decimal, .text(let t)): return (try? DecimalText.parse(t)).map { .decimal($0) }
+    /// The slot of the statement's column at `index`, read straight from SQLite when the
+    /// column holds the storage class `RowCodec.encode` writes for the type (or NULL): no
+    /// `SQLiteValue` in between, and UUIDs and decimals parsed from SQLite's buffer without a
+    /// `String`. Nil for anything else, which `RowCodec.decode` then reads or reports.
+    func slot(at index: Int32, of statement: Statement) -> Slot? {
+        let handle = statement.handle
+        switch (self, sqlite3_column_type(handle, index)) {
+        case (_, SQLITE_NULL): return .value(.null)
+        case (.integer, SQLITE_INTEGER): return .value(.integer(sqlite3_column_int64(handle, index)))
+        case (.boolean, SQLITE_INTEGER): return .value(.bool(sqlite3_column_int64(handle, index) != 0))
+        case (.double, SQLITE_FLOAT): return .value(.double(sqlite3_column_double(handle, index)))
+        case (.date, SQLITE_FLOAT):
+            return .value(.date(Date(timeIntervalSince1970: sqlite3_column_double(handle, index))))
+        case (.string, SQLITE_TEXT): return .value(.string(statement.string(at: index)))
+        case (.uuid, SQLITE_TEXT): return statement.withText(at: index, UUIDText.parseCanonical).map { .value(.uuid($0)) }
+        case (.decimal, SQLITE_TEXT): return statement.withText(at: index, DecimalText.parse(bytes:)).map { .value(.decimal($0)) }
         default: return nil
         }
     }

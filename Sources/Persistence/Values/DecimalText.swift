@@ -35,6 +35,13 @@ public enum DecimalText {
         try parse(text, allowingExponent: true)
     }
 
+    /// Parses UTF-8 `bytes` as ``parse(_:)`` does, without making a `String` first (a fetch
+    /// reads each price from SQLite's buffer); nil where ``parse(_:)`` throws.
+    package static func parse(bytes: UnsafeRawBufferPointer) -> Decimal? {
+        guard case .success(let parts) = scan(bytes, allowingExponent: true) else { return nil }
+        return parts.decimal
+    }
+
     /// Parses a price as a person types it: optional leading `-`, digits, optional `.` and
     /// fraction digits. No `+`, no exponent, nothing else; callers decide whether negative
     /// values are allowed.
