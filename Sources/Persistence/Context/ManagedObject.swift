@@ -45,9 +45,9 @@ open class ManagedObject {
     ///
     /// `slots`, `isFault` and `staleTransients` are read on every attribute access, and the
     /// run-time exclusivity check of each read (a thread-local access set) cost 8% of fetching
-    /// 100,000 books and reading their attributes (177 -> 163 ms). The checks are off for these three: only
-    /// this module touches them, and no access to them spans a call out (none is passed
-    /// `inout` or modified across a closure; user code such as `awakeFromFetch()` and
+    /// 100,000 books and reading their attributes (177 -> 163 ms). The checks are off for these
+    /// three: only this module touches them, and no access to them spans a call out (none is
+    /// passed `inout` or modified across a closure; user code such as `awakeFromFetch()` and
     /// `didChangeValue(forKey:)` runs between accesses), so no two can overlap.
     @exclusivity(unchecked) package var slots: [Slot] {
         didSet { if !memberships.isEmpty { memberships.removeAll() } }
