@@ -128,9 +128,7 @@ public struct BatchInsertRow {
             throw refusal(key, "it is an attribute, not a relationship")
         }
         if let refusal = template.relationshipRefusals[position] { throw self.refusal(key, refusal) }
-        if let object, object.schema.name != relationship.destinationEntityName,
-            !object.schema.ancestors.contains(relationship.destinationEntityName)
-        {
+        if let object, !object.schema.isKind(of: relationship.destinationEntityName) {
             throw refusal(key, "expected a \(relationship.destinationEntityName), got a \(object.schema.name)")
         }
         slots[position] = .toOne(object)

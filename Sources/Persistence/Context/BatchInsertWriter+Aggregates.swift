@@ -120,7 +120,7 @@ extension BatchInsertWriter {
         let store = context.store
         for (position, derivation) in schema.derivations {
             guard let relationship = derivation.aggregatedRelationship,
-                let link = aggregatedLinks.first(where: { $0.inverse == relationship && schema.includesAncestor($0.destination) }),
+                let link = aggregatedLinks.first(where: { $0.inverse == relationship && schema.isKind(of: $0.destination) }),
                 let members = store.schema.entities[link.declaringEntity]
             else { continue }
             let raw: AttributeValue
@@ -177,9 +177,4 @@ extension Derivation {
         default: return nil
         }
     }
-}
-
-extension EntitySchema {
-    /// Whether the entity is `name` or descends from it.
-    func includesAncestor(_ name: String) -> Bool { self.name == name || ancestors.contains(name) }
 }

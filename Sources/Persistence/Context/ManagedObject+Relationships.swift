@@ -165,9 +165,7 @@ extension ManagedObject {
 
     private func checkDestination(_ object: ManagedObject?, _ relationship: RelationshipDescription) throws {
         guard let object else { return }
-        guard object.schema.ancestors.contains(relationship.destinationEntityName)
-            || object.schema.name == relationship.destinationEntityName
-        else {
+        guard object.schema.isKind(of: relationship.destinationEntityName) else {
             throw ObjectAccessError(
                 entity: schema.name, key: relationship.name,
                 reason: "expected a \(relationship.destinationEntityName), got a \(object.schema.name)")

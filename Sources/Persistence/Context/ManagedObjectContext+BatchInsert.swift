@@ -37,7 +37,7 @@ extension ManagedObjectContext {
                 continue
             }
             for link in links {
-                guard object.schema.name == link.destinationEntity || object.schema.ancestors.contains(link.destinationEntity),
+                guard object.schema.isKind(of: link.destinationEntity),
                     let position = object.schema.propertyIndex[link.inverse], case .toMany = object.slots[position]
                 else { continue }
                 // Unchanged there: loaded again from the store when next read.

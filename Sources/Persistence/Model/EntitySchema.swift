@@ -104,6 +104,10 @@ package final class EntitySchema: Sendable {
     /// Whether `other` is this entity or one of its descendants.
     package func includes(_ other: String) -> Bool { hierarchyNames.contains(other) }
 
+    /// Whether this entity is `name` or one of its descendants: an object of it can stand
+    /// where a `name` is expected.
+    package func isKind(of name: String) -> Bool { self.name == name || ancestors.contains(name) }
+
     /// Resolves every entity of a valid model.
     ///
     /// - Throws: `ModelError` for an unknown parent or an inheritance cycle (validation
