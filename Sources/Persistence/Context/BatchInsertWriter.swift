@@ -135,11 +135,9 @@ final class BatchInsertWriter {
         }
         var constrained: [[AttributeValue]] = []
         for entry in checks.constraints {
-            let values = entry.positions.map { $0.map { scratch.attributeValue(at: $0) } ?? .null }
+            let values = entry.values(of: scratch)
             constrained.append(values)
-            // As in the store's UNIQUE indexes, a nil value never conflicts.
-            if values.contains(where: \.isNull) { continue }
-            if !checks.seen.insert(UniquenessKey(group: entry.group, values: values)).inserted {
+            if !entry.record(values, in: &checks.seen) {
                 throw ConstraintConflictError(
                     entity: template.schema.name, keys: entry.constraint, values: values.map(\.description),
                     object: template.rowName(index))
@@ -176,7 +174,7 @@ final class BatchInsertWriter {
     /// The error for a row the store refused: the constraint SQLite names, with the row's values.
     private func conflict(_ error: SQLiteError, row: Int, constrained: [[AttributeValue]]) -> ConstraintConflictError {
         let constraints = template.schema.uniquenessConstraints
-        let index = constraints.firstIndex { keys in keys.allSatisfy { error.message.contains(".\($0)") } } ?? 0
+        let index = template.schema.uniquenessConstraintIndex(failedIn: error) ?? 0
         let values = index < constrained.count ? constrained[index].map(\.description) : []
         return ConstraintConflictError(
             entity: template.schema.name, keys: constraints.indices.contains(index) ? constraints[index] : [],

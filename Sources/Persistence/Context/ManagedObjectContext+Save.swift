@@ -157,10 +157,8 @@ extension ManagedObjectContext {
                 {
                     continue
                 }
-                let values = entry.positions.map { $0.map { object.attributeValue(at: $0) } ?? .null }
-                // As in the store's UNIQUE indexes, a nil value never conflicts.
-                if values.contains(where: \.isNull) { continue }
-                if !seen.insert(UniquenessKey(group: entry.group, values: values)).inserted {
+                let values = entry.values(of: object)
+                if !entry.record(values, in: &seen) {
                     throw ConstraintConflictError(
                         entity: object.schema.name, keys: entry.constraint, values: values.map(\.description),
                         object: object.objectID.description)
@@ -172,9 +170,8 @@ extension ManagedObjectContext {
     /// Turns SQLite's UNIQUE failure into an error that names the constraint and values.
     func withConflictReporting(_ object: ManagedObject, _ body: () throws -> Void) throws {
         do { try body() } catch let error as SQLiteError where error.isUniqueConstraint {
-            let constraint = object.schema.uniquenessConstraints.first { keys in
-                keys.allSatisfy { error.message.contains(".\($0)") }
-            } ?? []
+            let constraint = object.schema.uniquenessConstraintIndex(failedIn: error)
+                .map { object.schema.uniquenessConstraints[$0] } ?? []
             let values = constraint.map { key in
                 object.schema.propertyIndex[key].map { object.attributeValue(at: $0).description } ?? "nil"
             }

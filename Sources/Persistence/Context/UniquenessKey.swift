@@ -59,6 +59,17 @@ struct UniquenessGroups {
         let group: Int
         /// Each key's property position (nil for an unknown key, whose value is nil).
         let positions: [Int?]
+
+        /// The object's values of the constraint's keys, in its order.
+        func values(of object: ManagedObject) -> [AttributeValue] {
+            positions.map { $0.map { object.attributeValue(at: $0) } ?? .null }
+        }
+
+        /// Records `values` of the constraint in `seen`; false when an earlier object has
+        /// them already. As in the store's UNIQUE indexes, values with a nil never conflict.
+        func record(_ values: [AttributeValue], in seen: inout Set<UniquenessKey>) -> Bool {
+            values.contains(where: \.isNull) || seen.insert(UniquenessKey(group: group, values: values)).inserted
+        }
     }
 
     private struct Name: Hashable {
@@ -88,5 +99,13 @@ struct UniquenessGroups {
         }
         last = (schema, result)
         return result
+    }
+}
+
+extension EntitySchema {
+    /// The position in `uniquenessConstraints` of the constraint that SQLite's UNIQUE
+    /// failure names ("UNIQUE constraint failed: Book.uuid"); nil when none matches.
+    func uniquenessConstraintIndex(failedIn error: SQLiteError) -> Int? {
+        uniquenessConstraints.firstIndex { keys in keys.allSatisfy { error.message.contains(".\($0)") } }
     }
 }
