@@ -49,7 +49,7 @@ extension Catalog {
     /// an interrupted run keeps whole batches.
     ///
     /// - Parameter progress: called after each batch with the number of books done.
-    public func seedSynthetic(count: Int, batchSize: Int = 20_000, progress: (Int) -> Void = { _ in }) throws {
+    public func seedSynthetic(count: Int, batchSize: Int = defaultSeedBatchSize, progress: (Int) -> Void = { _ in }) throws {
         try withBulkLoadSettings(rows: count) {
             try seedBatches(count: count, batchSize: batchSize, progress: progress, book: SyntheticBooks.book)
         }

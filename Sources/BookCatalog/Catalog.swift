@@ -10,6 +10,12 @@ public final class Catalog {
     /// shown in a zone west of UTC, midnight UTC would fall on the day before).
     public static let calendarTimeZone = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
 
+    /// Books per transaction when seeding, unless told otherwise: five full insert
+    /// statements of 4,000 rows. Seeding 100,000 books took 1.70 s in batches of 5,000 and
+    /// 1.43 s in batches of 20,000 (fewer commits, search index merges and odd-sized
+    /// statements), for 5 MB more memory; 50,000 saved only 0.03 s more, for 10 MB more.
+    public static let defaultSeedBatchSize = 20_000
+
     /// The container: model, store and context.
     public let container: PersistentContainer
 

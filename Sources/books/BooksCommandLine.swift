@@ -1,3 +1,4 @@
+import BookCatalog
 import Foundation
 
 /// The command line of `books`: the command specs, and the entry point that turns the
@@ -100,7 +101,7 @@ enum BooksCommandLine {
                 help: "Also add N synthetic books (0 to 10000000)."),
             .value(
                 "batch-size", valueName: "n", kind: .integer(1...1_000_000),
-                help: "Save every N books (default \(SeedOptions.defaultBatchSize))."),
+                help: "Save every N books (default \(Catalog.defaultSeedBatchSize))."),
         ])
 
     private static let list = CommandSpec(
@@ -178,7 +179,7 @@ enum BooksCommandLine {
             return .seed(
                 SeedOptions(
                     file: parsed.string("file"), syntheticCount: parsed.integer("count") ?? 0,
-                    batchSize: parsed.integer("batch-size") ?? SeedOptions.defaultBatchSize))
+                    batchSize: parsed.integer("batch-size") ?? Catalog.defaultSeedBatchSize))
         case "list":
             return .list(
                 ListOptions(

@@ -1,3 +1,4 @@
+import BookCatalog
 import Foundation
 
 /// A `books` command line, parsed and checked: what to do and which store to do it on.
@@ -35,18 +36,12 @@ struct ParsedCommand: Equatable, Sendable {
 
 /// The options of `books seed`.
 struct SeedOptions: Equatable, Sendable {
-    /// The batch size when `--batch-size` is not given: five full insert statements of
-    /// 4,000 rows. Seeding 100,000 books took 1.70 s in batches of 5,000 and 1.43 s in
-    /// batches of 20,000 (fewer commits, search index merges and odd-sized statements),
-    /// for 5 MB more memory; 50,000 saved only 0.03 s more, for 10 MB more.
-    static let defaultBatchSize = 20_000
-
     /// `--file PATH`: a seed file to load instead of the bundled one.
     var file: String?
     /// `--count N`: how many synthetic books to add (0 for none).
     var syntheticCount = 0
     /// `--batch-size N`: how many books each save holds.
-    var batchSize = SeedOptions.defaultBatchSize
+    var batchSize = Catalog.defaultSeedBatchSize
 }
 
 /// The options of `books list`.
