@@ -74,6 +74,26 @@ final class AwakeningBook: ManagedObject {
         _ = container
     }
 
+    /// A price is parsed from SQLite's text in place: an exponent form still reads, and text
+    /// that is no number is reported, not read as nil or zero.
+    @Test func aPriceIsParsedFromItsStoredTextOrReported() throws {
+        let (container, context) = try BookFixture.make()
+        let hobbit = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'The Hobbit'"))
+        try context.store.database.execute("UPDATE Book SET price = '1.5e1' WHERE title = 'The Hobbit'")
+        context.reset()
+        #expect(try context.fetch(hobbit).first?["price"] as? Decimal == Decimal(15))
+
+        try context.store.database.execute("UPDATE Book SET price = 'twelve' WHERE title = 'The Hobbit'")
+        context.reset()
+        #expect {
+            _ = try context.fetch(hobbit)
+        } throws: { error in
+            guard case StoreError.corruptValue(let entity, let attribute, _) = error else { return false }
+            return entity == "Book" && attribute == "price"
+        }
+        _ = container
+    }
+
     @Test func whatAwakeFromFetchSetsIsNotAChange() throws {
         let container = try PersistentContainer(
             model: BookFixture.model(), storeURL: nil, classes: ["Book": AwakeningBook.self])
