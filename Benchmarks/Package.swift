@@ -15,7 +15,8 @@ let package = Package(
     dependencies: [.package(name: "books", path: "..")],
     targets: [
         // The floor: the same work written directly against the SQLite C API.
-        .target(name: "RawSQLite", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // libm for floor(): a release build inlines it, a debug build calls it.
+        .target(name: "RawSQLite", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         // The small C program `books seed --count N` is compared against.
         .executableTarget(name: "raw-seed", dependencies: ["RawSQLite"]),
         // Measures a child's peak resident memory from a process small enough not to
