@@ -124,6 +124,28 @@ public enum StoreArchive {
         func failure(_ reason: String) -> StoreArchiveError {
             StoreArchiveError(location: id, reason: reason)
         }
+        let (entityName, key) = try parseArchiveID(id)
+        guard let schema = context.model.schema(for: entityName),
+            let table = context.store.schema.tables[schema.rootName]
+        else {
+            throw failure("the model has no entity named '\(QuotedText.excerpt(entityName))'")
+        }
+        guard let row = try context.store.row(table: table, primaryKey: key),
+            schema.includes(row.schema.name)
+        else {
+            throw failure("there is no \(entityName) with this ID in the store")
+        }
+        return context.object(for: row)
+    }
+
+    /// The entity name and primary key an archive ID names (`"Car/p12"` or `"Car/12"`),
+    /// read without a store: a command can refuse a malformed ID before it opens one.
+    ///
+    /// - Throws: `StoreArchiveError` for a malformed ID.
+    package static func parseArchiveID(_ id: String) throws(StoreArchiveError) -> (entityName: String, key: Int64) {
+        func failure(_ reason: String) -> StoreArchiveError {
+            StoreArchiveError(location: id, reason: reason)
+        }
         guard let slash = id.lastIndex(of: "/") else {
             throw failure("is not an object ID: expected Entity/p<key>, as store export writes @id")
         }
@@ -133,17 +155,7 @@ public enum StoreArchive {
         guard let key = Int64(keyText), key > 0, keyText.allSatisfy(\.isASCII) else {
             throw failure("is not an object ID: expected Entity/p<key>, as store export writes @id")
         }
-        guard let schema = context.model.schema(for: entityName),
-            let table = context.store.schema.tables[schema.rootName]
-        else {
-            throw failure("the model has no entity named '\(entityName)'")
-        }
-        guard let row = try context.store.row(table: table, primaryKey: key),
-            schema.includes(row.schema.name)
-        else {
-            throw failure("there is no \(entityName) with this ID in the store")
-        }
-        return context.object(for: row)
+        return (entityName, key)
     }
 
     // MARK: - Internals

@@ -22,7 +22,11 @@ public struct StoreArchiveError: Error, Sendable, CustomStringConvertible {
 
     /// "$.Car[0].owner (@id "c1"): no object in the document has @id "p9"".
     public var description: String {
-        let id = localID.map { " (@id \(QuotedText.doubleQuoted($0)))" } ?? ""
-        return "\(location)\(id): \(reason)"
+        // Both may be whatever a file or a command line held: quoted in part when long.
+        let id = localID.map { local in
+            let shown = String(local.prefix(QuotedText.excerptLength))
+            return " (@id \(QuotedText.doubleQuoted(shown))\(shown.count < local.count ? "…" : ""))"
+        } ?? ""
+        return "\(QuotedText.excerpt(location))\(id): \(reason)"
     }
 }

@@ -79,10 +79,10 @@ package struct StoreArchiveReader {
                     location: path, reason: "the entity \(name) appears twice in the document")
             }
             guard let schema = context.model.schema(for: name) else {
-                let names = context.model.schemas.keys.sorted().joined(separator: ", ")
+                let names = QuotedText.list(context.model.schemas.keys.sorted(), limit: 20)
                 throw StoreArchiveError(
                     location: path,
-                    reason: "the model has no entity named '\(name)' (its entities: \(names))")
+                    reason: "the model has no entity named '\(QuotedText.excerpt(name))' (its entities: \(names))")
             }
             guard !schema.isAbstract else {
                 throw StoreArchiveError(
@@ -153,9 +153,10 @@ package struct StoreArchiveReader {
         var links: [Link] = []
         for (key, value) in entry.members where key != "@id" {
             guard let position = schema.propertyIndex[key] else {
-                let names = schema.properties.map(\.name).sorted().joined(separator: ", ")
+                let names = QuotedText.list(schema.properties.map(\.name).sorted(), limit: 20)
                 throw entry.error(
-                    key, "\(schema.name) has no property named '\(key)' (its properties: \(names))")
+                    key,
+                    "\(schema.name) has no property named '\(QuotedText.excerpt(key))' (its properties: \(names))")
             }
             switch schema.properties[position] {
             case .attribute(let attribute):

@@ -118,21 +118,21 @@ extension FetchCompiler {
             var steps: [SearchPath.Step] = []
             for (position, name) in names.enumerated() {
                 guard let index = current.schema.propertyIndex[name] else {
-                    throw FetchError(entity: entity, reason: "\(current.schema.name) has no property named '\(name)' to search")
+                    throw FetchError(entity: entity, reason: "\(current.schema.name) has no property named '\(QuotedText.excerpt(name))' to search")
                 }
                 switch current.schema.properties[index] {
                 case .relationship(let r):
                     guard position < names.count - 1 else {
-                        throw FetchError(entity: entity, reason: "the search key path '\(keyPath)' ends at the relationship \(name), not an attribute")
+                        throw FetchError(entity: entity, reason: "the search key path '\(QuotedText.excerpt(keyPath))' ends at the relationship \(name), not an attribute")
                     }
                     guard !r.isToMany, !r.isTransient, let destination = schema.entities[r.destinationEntityName] else {
-                        throw FetchError(entity: entity, reason: "the search key path '\(keyPath)' goes through \(name), which is not a stored to-one relationship")
+                        throw FetchError(entity: entity, reason: "the search key path '\(QuotedText.excerpt(keyPath))' goes through \(name), which is not a stored to-one relationship")
                     }
                     steps.append(.init(column: name, sourceTable: current.table.name))
                     current = destination
                 case .attribute(let a):
                     guard position == names.count - 1 else {
-                        throw FetchError(entity: entity, reason: "the search key path '\(keyPath)' continues past the attribute \(name)")
+                        throw FetchError(entity: entity, reason: "the search key path '\(QuotedText.excerpt(keyPath))' continues past the attribute \(name)")
                     }
                     guard a.isIndexedBySpotlight, a.isStored, let index = indexes[current.table.name],
                         let column = index.column(named: name)
@@ -151,7 +151,7 @@ extension FetchCompiler {
                         keyPath: keyPath, unsavedKeyPath: unsavedKeyPath, steps: steps, index: index, column: column)
                 }
             }
-            throw FetchError(entity: entity, reason: "the search key path '\(keyPath)' is empty")
+            throw FetchError(entity: entity, reason: "the search key path '\(QuotedText.excerpt(keyPath))' is empty")
         }
     }
 

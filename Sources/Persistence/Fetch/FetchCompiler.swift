@@ -73,7 +73,7 @@ package struct FetchCompiler {
         var alias = rootAlias
         for (index, step) in steps.enumerated() {
             guard let position = current.schema.propertyIndex[step] else {
-                throw FetchError(entity: mapping.schema.name, reason: "\(current.schema.name) has no property named '\(step)'")
+                throw FetchError(entity: mapping.schema.name, reason: "\(current.schema.name) has no property named '\(QuotedText.excerpt(step))'")
             }
             let property = current.schema.properties[position]
             if property.isTransient {
@@ -85,7 +85,7 @@ package struct FetchCompiler {
             switch property {
             case .attribute(let attribute):
                 guard isLast else {
-                    throw FetchError(entity: mapping.schema.name, reason: "'\(keyPath)' continues past the attribute \(step)")
+                    throw FetchError(entity: mapping.schema.name, reason: "'\(QuotedText.excerpt(keyPath))' continues past the attribute \(step)")
                 }
                 guard current.columnIndex[position] != nil else {
                     throw FetchError(entity: mapping.schema.name, reason: "\(step) is not stored")
@@ -93,7 +93,7 @@ package struct FetchCompiler {
                 return ("\(sqlIdentifier(alias)).\(sqlIdentifier(step))", attribute.type == .decimal)
             case .relationship(let relationship):
                 guard !relationship.isToMany else {
-                    throw FetchError(entity: mapping.schema.name, reason: "'\(keyPath)' goes through the to-many relationship \(step)")
+                    throw FetchError(entity: mapping.schema.name, reason: "'\(QuotedText.excerpt(keyPath))' goes through the to-many relationship \(step)")
                 }
                 guard let destination = schema.entities[relationship.destinationEntityName] else {
                     throw FetchError(entity: mapping.schema.name, reason: "unknown destination of \(step)")

@@ -47,7 +47,8 @@ public struct FetchPredicateError: Error, CustomStringConvertible, Sendable, Has
         self.message = message
     }
 
-    /// One sentence naming the predicate, the position (when known) and the problem.
+    /// One sentence naming the predicate, the position (when known) and the problem; a long
+    /// predicate is quoted in part, with `…` for what is left out.
     public var description: String {
         let verb: String
         switch kind {
@@ -55,10 +56,15 @@ public struct FetchPredicateError: Error, CustomStringConvertible, Sendable, Has
         case .substitution: verb = "substitute variables in"
         case .typeMismatch, .unboundVariable, .unknownKey, .invalidValue: verb = "evaluate"
         }
+        // A long predicate is quoted as about 80 characters around the failing position
+        // (a 120 KB predicate must not make a 120 KB message); the position still counts
+        // characters of the whole predicate.
+        let reason = QuotedText.excerpt(message, limit: 4 * QuotedText.excerptLength)
         if let position {
-            return "Unable to \(verb) predicate \"\(QuotedText.forMessage(format))\" at position \(position): \(QuotedText.forMessage(message))"
+            let shown = QuotedText.excerpt(format, around: position).text
+            return "Unable to \(verb) predicate \"\(shown)\" at position \(position): \(reason)"
         }
-        return "Unable to \(verb) predicate \"\(QuotedText.forMessage(format))\": \(QuotedText.forMessage(message))"
+        return "Unable to \(verb) predicate \"\(QuotedText.excerpt(format))\": \(reason)"
     }
 
     /// The format on one line and a caret under ``position`` on the next, or `nil` when

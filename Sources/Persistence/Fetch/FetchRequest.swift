@@ -55,6 +55,9 @@ public struct FetchError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// "Can't fetch Book: publishMonthID is transient: …".
-    public var description: String { "Can't fetch \(entity): \(reason)" }
+    /// "Can't fetch Book: publishMonthID is transient: …"; one line, and short even when
+    /// the reason quotes a long key.
+    public var description: String {
+        "Can't fetch \(entity): \(QuotedText.excerpt(reason, limit: 4 * QuotedText.excerptLength))"
+    }
 }

@@ -202,7 +202,7 @@ struct PredicateLexer {
         }
         if let c = peek(), Self.isIdentifierPart(c) {
             while let c = peek(), Self.isIdentifierPart(c) || c == "." { index += 1 }
-            throw error("malformed number '\(text(from: start))'", at: start)
+            throw error("malformed number '\(QuotedText.excerpt(text(from: start)))'", at: start)
         }
         return Token(
             kind: .number(text(from: start), isInteger: isInteger),

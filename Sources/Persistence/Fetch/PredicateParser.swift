@@ -171,7 +171,7 @@ struct PredicateParser {
         guard let op else {
             let end = tokens[index - 1].position + tokens[index - 1].text.count
             let left = String(characters[leftStart..<min(end, characters.count)])
-            throw error("expected a comparison operator after '\(left)'", at: token)
+            throw error("expected a comparison operator after '\(QuotedText.excerpt(left))'", at: token)
         }
         index += 1
         return (op, token)
@@ -345,7 +345,7 @@ struct PredicateParser {
 
     /// How the current token is named in an error: `'x'` or `the end of the format`.
     var found: String {
-        current.kind == .end ? "the end of the format" : "'\(current.text)'"
+        current.kind == .end ? "the end of the format" : "'\(QuotedText.excerpt(current.text))'"
     }
 
     mutating func enterNesting(at token: Token) throws {

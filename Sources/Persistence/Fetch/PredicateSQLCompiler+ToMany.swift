@@ -27,7 +27,7 @@ extension PredicateSQLCompiler {
         var current = fetch.mapping
         for (index, step) in components.enumerated() {
             guard let position = current.schema.propertyIndex[step] else {
-                throw FetchError(entity: fetch.mapping.schema.name, reason: "\(current.schema.name) has no property named '\(step)'")
+                throw FetchError(entity: fetch.mapping.schema.name, reason: "\(current.schema.name) has no property named '\(QuotedText.excerpt(step))'")
             }
             guard case .relationship(let r) = current.schema.properties[position] else { return nil }
             guard let destination = fetch.schema.entities[r.destinationEntityName] else { return nil }

@@ -69,13 +69,13 @@ package struct PredicateSQLCompiler {
             if let split = try toManySplit(components) {
                 guard let quantifier = comparison.quantifier else {
                     throw failure(
-                        "\(components.joined(separator: ".")) is a collection: use ANY, ALL or NONE to compare "
+                        "\(QuotedText.excerpt(components.joined(separator: "."))) is a collection: use ANY, ALL or NONE to compare "
                             + "its elements, or @count for its size")
                 }
                 return try quantified(quantifier, split, comparison)
             }
             if let quantifier = comparison.quantifier {
-                throw failure("\(quantifier.rawValue) needs a to-many key path, but \(components.joined(separator: ".")) is not one")
+                throw failure("\(quantifier.rawValue) needs a to-many key path, but \(QuotedText.excerpt(components.joined(separator: "."))) is not one")
             }
             let target = try column(components)
             return try compare(target, comparison.operator, comparison.options, comparison.right)
@@ -151,7 +151,7 @@ package struct PredicateSQLCompiler {
         var current = start
         for (index, step) in components.enumerated() {
             guard let position = current.schema.propertyIndex[step] else {
-                throw failure("\(current.schema.name) has no property named '\(step)'")
+                throw failure("\(current.schema.name) has no property named '\(QuotedText.excerpt(step))'")
             }
             switch current.schema.properties[position] {
             case .attribute(let a): return ValueKind(a.type)

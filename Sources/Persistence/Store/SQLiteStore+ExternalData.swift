@@ -20,10 +20,10 @@ package struct ExternalDataCheck: Sendable, CustomStringConvertible {
         }
         var parts: [String] = []
         if !orphanedFiles.isEmpty {
-            parts.append("orphaned files: " + orphanedFiles.joined(separator: ", "))
+            parts.append("orphaned files: " + QuotedText.list(orphanedFiles))
         }
         if !missingFiles.isEmpty {
-            parts.append("missing files: " + missingFiles.joined(separator: ", "))
+            parts.append("missing files: " + QuotedText.list(missingFiles))
         }
         return parts.joined(separator: "; ")
     }

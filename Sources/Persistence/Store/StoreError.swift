@@ -25,7 +25,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path) is an SQLite database, but not a Persistence store; it was left untouched"
         case .incompatibleModel(let path, let differences):
             return "The store \(path) was written with a different model and can't be opened with "
-                + "this one (\(differences.joined(separator: "; "))); it was left untouched"
+                + "this one (\(QuotedText.list(differences, separator: "; "))); it was left untouched"
         case .missingValueTransformer(let name, let attribute):
             return "\(attribute) uses the value transformer '\(name)', but none is registered under "
                 + "that name: register it with ValueTransformers.register(_:forName:) before "

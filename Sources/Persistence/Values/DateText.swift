@@ -307,10 +307,10 @@ public struct DateTextError: Error, Equatable, Sendable, CustomStringConvertible
         let shape: String
         switch format {
         case .day:
-            subject = "'\(QuotedText.forMessage(text))' is not a valid day"
+            subject = "'\(QuotedText.excerpt(text))' is not a valid day"
             shape = "expected YYYY-MM-DD, such as 2024-02-29"
         case .iso8601:
-            subject = "'\(QuotedText.forMessage(text))' is not an ISO 8601 date and time"
+            subject = "'\(QuotedText.excerpt(text))' is not an ISO 8601 date and time"
             shape = "expected YYYY-MM-DDTHH:MM:SS with an optional fraction, then Z or ±HH:MM"
         }
         switch reason {

@@ -252,17 +252,17 @@ public struct DecimalTextError: Error, Equatable, Sendable, CustomStringConverti
             let position = (String(decoding: prefix, as: UTF8.self).unicodeScalars.count) + 1
             let rest = String(decoding: text.utf8.dropFirst(offset), as: UTF8.self)
             let character = rest.unicodeScalars.first.map { QuotedText.forMessage(String($0)) } ?? ""
-            return "'\(QuotedText.forMessage(text))' is not a decimal number: unexpected '\(character)' at position "
+            return "'\(QuotedText.excerpt(text))' is not a decimal number: unexpected '\(character)' at position "
                 + "\(position)"
         case .noDigits:
-            return "'\(QuotedText.forMessage(text))' is not a decimal number: it has no digits"
+            return "'\(QuotedText.excerpt(text))' is not a decimal number: it has no digits"
         case .exponentWithoutDigits:
-            return "'\(QuotedText.forMessage(text))' is not a decimal number: the exponent has no digits"
+            return "'\(QuotedText.excerpt(text))' is not a decimal number: the exponent has no digits"
         case .tooManyDigits(let count):
-            return "'\(QuotedText.forMessage(text))' has \(count) significant digits, more than the "
+            return "'\(QuotedText.excerpt(text))' has \(count) significant digits, more than the "
                 + "\(DecimalText.maximumSignificantDigits) a Decimal holds exactly"
         case .outOfRange:
-            return "'\(QuotedText.forMessage(text))' is out of Decimal's range"
+            return "'\(QuotedText.excerpt(text))' is out of Decimal's range"
         }
     }
 }

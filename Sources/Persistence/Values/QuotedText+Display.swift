@@ -1,0 +1,42 @@
+extension QuotedText {
+    /// Text from a store, made safe to print as a line of text output: unchanged when it
+    /// holds no control character; otherwise in double quotes with escapes, the way `git`
+    /// quotes an unusual path name.
+    ///
+    /// A title or name is data that anyone who could write the store chose, and a terminal
+    /// obeys the control characters in what it prints: an escape sequence could recolour or
+    /// rewrite the screen, a newline could forge a second line of a listing. So C0 controls,
+    /// DEL and C1 controls (U+0080–U+009F, which some terminals read as 8-bit escapes) are
+    /// never printed raw. The quoted form is unambiguous: `"Evil\u{1B}[2J" — Author` is the
+    /// title with an ESC, not the eleven characters `\u{1B}[2J`, because within the quotes a
+    /// `\` and a `"` are themselves escaped (`\\`, `\"`) and a newline, return and tab read
+    /// `\n`, `\r`, `\t`; other controls read `\u{1B}` (the Swift spelling, as in error
+    /// messages). Text without controls is printed exactly as stored, so that everyday titles
+    /// with quotes or backslashes are shown as typed; a text that itself starts with `"` and
+    /// holds a `\` is quoted too, so that it can never pass for a quoted one.
+    package static func forDisplay(_ text: String) -> String {
+        let needsQuotes =
+            text.unicodeScalars.contains(where: isDisplayControl)
+            || (text.hasPrefix("\"") && text.contains("\\"))
+        guard needsQuotes else { return text }
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where isDisplayControl(scalar):
+                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// C0 controls, DEL and C1 controls.
+    package static func isDisplayControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+}
