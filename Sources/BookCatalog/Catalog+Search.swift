@@ -14,12 +14,15 @@ extension Catalog {
     /// search index (`FetchRequest.searchText`), so a search over a million books reads only
     /// the books that match.
     public func search(_ text: String, limit: Int? = nil) throws -> [Book] {
-        var request = FetchRequest(
-            entityName: "Book",
-            sortDescriptors: [SortKey("title"), SortKey("publishDate", ascending: false)],
-            fetchLimit: limit)
+        var request = FetchRequest(entityName: "Book", sortDescriptors: Self.searchOrder, fetchLimit: limit)
         request.searchText = text
-        request.searchKeyPaths = ["canonicalTitle", "author.canonicalName"]
+        request.searchKeyPaths = Self.searchKeyPaths
         return try context.fetch(request).compactMap { $0 as? Book }
     }
+
+    /// What a search looks in: the canonical title and the author's canonical name.
+    static let searchKeyPaths = ["canonicalTitle", "author.canonicalName"]
+
+    /// How ties between equally ranked matches are ordered.
+    static let searchOrder = [SortKey("title"), SortKey("publishDate", ascending: false)]
 }

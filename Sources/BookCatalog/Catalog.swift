@@ -157,16 +157,16 @@ public final class Catalog {
     public func forEachBook(
         matching predicate: FetchPredicate? = nil, limit: Int? = nil, _ body: (Book) throws -> Void
     ) throws {
-        var request = FetchRequest(
-            entityName: "Book",
-            sortDescriptors: [SortKey("publishDate", ascending: false), SortKey("title")],
-            fetchLimit: limit)
+        var request = FetchRequest(entityName: "Book", sortDescriptors: Self.listingOrder, fetchLimit: limit)
         request.predicate = predicate
         try context.forEach(request) { object in
             if let book = object as? Book { try body(book) }
             return true
         }
     }
+
+    /// The order of listings: newest first, then by title.
+    static let listingOrder = [SortKey("publishDate", ascending: false), SortKey("title")]
 
     /// The books grouped by publication month, newest month first, each section complete
     /// before it is handed over (so a caller can print its count first). Memory holds one

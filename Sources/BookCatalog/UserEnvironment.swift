@@ -16,7 +16,8 @@ import Foundation
 /// - `C`, `POSIX`, `C.UTF-8`, nothing at all, or a value that is not of the form
 ///   `language[_TERRITORY][.codeset][@modifier]` become `en_US_POSIX`, the locale that
 ///   behaves like C's: English names, `.` decimal separator, and (in ``CatalogFormatter``)
-///   no digit grouping;
+///   no digit grouping; such a value never reaches Foundation or ICU (see
+///   ``isUsableLocaleName(_:)``);
 /// - `TZ` names the time zone: see ``timeZone(tz:systemZone:)``.
 public struct UserEnvironment: Sendable, Equatable {
     /// The locale for dates and month names (`LC_ALL`, `LC_TIME`, `LANG`).
@@ -62,22 +63,65 @@ public struct UserEnvironment: Sendable, Equatable {
     /// The Foundation locale identifier for a POSIX locale name such as `fr_FR.UTF-8`.
     ///
     /// Returns ``posixLocaleIdentifier`` for `C`, `POSIX` (with or without a codeset), the
-    /// empty string, and anything that is not `language[_TERRITORY][.codeset][@modifier]`
-    /// with a 2- or 3-letter language and a 2-letter or 3-digit territory.
+    /// empty string, and anything that is not a usable name (see ``isUsableLocaleName(_:)``).
     public static func localeIdentifier(posix value: String) -> String {
+        parsedLocaleIdentifier(posix: value) ?? posixLocaleIdentifier
+    }
+
+    /// Whether `value` is a locale name `books` can use: `C`, `POSIX` (with or without a
+    /// codeset), empty (unset), or `language[_TERRITORY][.codeset][@modifier]` with a 2- or
+    /// 3-letter language, a 2-letter or 3-digit territory, and a codeset and modifier of at
+    /// most 16 letters, digits, `-` or `_`.
+    ///
+    /// Only such names ever reach Foundation or ICU: ICU crashes on some other values
+    /// (`LANG=luxembourgish` made every listing segfault), so anything else is the C locale.
+    public static func isUsableLocaleName(_ value: String) -> Bool {
+        parsedLocaleIdentifier(posix: value) != nil
+    }
+
+    /// The locale variables (`LC_ALL`, `LC_…`, `LANG`) set in `environment` to a value that
+    /// is not a usable locale name, sorted by name.
+    public static func unusableLocaleVariables(in environment: [String: String]) -> [String] {
+        environment.filter { name, value in
+            (name == "LANG" || name.hasPrefix("LC_")) && !isUsableLocaleName(value)
+        }.keys.sorted()
+    }
+
+    /// The first unusable locale name in effect for the categories `books` formats with
+    /// (time, money, numbers), with the variable it came from; `nil` when all are usable.
+    /// A command says so once and formats as in the C locale.
+    public static func unusableLocaleInEffect(in environment: [String: String]) -> (variable: String, value: String)? {
+        for category in ["LC_TIME", "LC_MONETARY", "LC_NUMERIC"] {
+            guard let variable = ["LC_ALL", category, "LANG"].first(where: { !(environment[$0] ?? "").isEmpty }),
+                let value = environment[variable]
+            else { continue }
+            if !isUsableLocaleName(value) { return (variable, value) }
+        }
+        return nil
+    }
+
+    /// The identifier for a usable name, `nil` for an unusable one.
+    private static func parsedLocaleIdentifier(posix value: String) -> String? {
+        // Bytes, not characters: a value may be any bytes the environment holds.
+        guard value.utf8.count <= 64, value.unicodeScalars.allSatisfy(\.isASCII) else { return nil }
         var name = Substring(value.trimmingCharacters(in: .whitespaces))
+        if name.isEmpty { return posixLocaleIdentifier }
         var modifier: Substring = ""
         if let at = name.firstIndex(of: "@") {
             modifier = name[name.index(after: at)...]
             name = name[..<at]
+            guard isNameTag(modifier) else { return nil }
         }
-        if let dot = name.firstIndex(of: ".") { name = name[..<dot] }
-        if name.isEmpty || name == "C" || name == "POSIX" { return posixLocaleIdentifier }
+        if let dot = name.firstIndex(of: ".") {
+            guard isNameTag(name[name.index(after: dot)...]) else { return nil }
+            name = name[..<dot]
+        }
+        if name == "C" || name == "POSIX" { return posixLocaleIdentifier }
 
         let parts = name.split(separator: "_", omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), isLanguage(parts[0]),
             parts.count == 1 || isTerritory(parts[1])
-        else { return posixLocaleIdentifier }
+        else { return nil }
 
         var identifier = parts[0].lowercased()
         switch modifier.lowercased() {
@@ -87,6 +131,12 @@ public struct UserEnvironment: Sendable, Equatable {
         }
         if parts.count == 2 { identifier += "_" + parts[1].uppercased() }
         return identifier
+    }
+
+    /// A codeset or modifier: 1 to 16 ASCII letters, digits, `-` or `_`.
+    private static func isNameTag(_ part: Substring) -> Bool {
+        (1...16).contains(part.count)
+            && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
     }
 
     // MARK: - Time zone
@@ -111,8 +161,9 @@ public struct UserEnvironment: Sendable, Equatable {
         if name.hasPrefix("/"), let range = name.range(of: "/zoneinfo/") {
             name = String(name[range.upperBound...])
         }
-        if !name.isEmpty, !name.hasPrefix("/"), !name.contains(".."),
-            let zone = TimeZone(identifier: name)
+        // Only a name spelled as tz database names are reaches Foundation (and ICU): a
+        // hostile TZ value must not be able to crash the process.
+        if isTimeZoneName(name), let zone = TimeZone(identifier: name)
         {
             return zone
         }
@@ -170,6 +221,17 @@ public struct UserEnvironment: Sendable, Equatable {
         let seconds = numbers.count > 2 ? numbers[2] : 0
         guard hours <= 24, minutes < 60, seconds < 60 else { return nil }
         return -sign * (hours * 3600 + minutes * 60 + seconds)
+    }
+
+    /// A tz database name: 1 to 64 ASCII letters, digits, `/`, `_`, `-`, `+`, not starting
+    /// with `/` and without `..`.
+    private static func isTimeZoneName(_ name: String) -> Bool {
+        (1...64).contains(name.utf8.count) && !name.hasPrefix("/") && !name.contains("..")
+            && name.utf8.allSatisfy { byte in
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || "/_-+".utf8.contains(byte)
+            }
     }
 
     private static func isLanguage(_ part: Substring) -> Bool {

@@ -6,19 +6,27 @@ import Persistence
 ///
 /// Text goes through one formatter made per run (formatters are slow to make). Listings
 /// stream: a million books print with memory for one month's books at a time.
+///
+/// Titles and author names are data that whoever wrote the store chose: in text output they
+/// pass through `QuotedText.forDisplay`, so a control character is shown escaped (a title
+/// with an ESC as `"Evil\u{1B}[2J"`) and can neither drive the terminal nor forge a line.
+/// JSON escapes them as JSON does. Every write goes through `output`, so a failed write
+/// throws `OutputWriteError` instead of passing unseen.
 struct BookPrinter {
     let formatter: CatalogFormatter
     let colors: Bool
+    let output: OutputWriter
 
-    init(environment: [String: String]) {
+    init(environment: [String: String], output: OutputWriter = OutputWriter()) {
         formatter = CatalogFormatter(environment: UserEnvironment(environment: environment))
-        colors = Terminal.colorEnabled(for: STDOUT_FILENO, environment: environment)
+        colors = Terminal.colorEnabled(for: output.fileDescriptor, environment: environment)
+        self.output = output
     }
 
     /// `books list`, flat or by month, text or JSON.
     func list(_ catalog: Catalog, predicate: FetchPredicate?, options: ListOptions) throws {
         var authors: [ObjectID: String] = [:]
-        var output = OutputBuffer()
+        var output = OutputBuffer(writer: self.output)
         if options.byMonth {
             var first = true
             if options.json { output.write("[") }
@@ -37,7 +45,7 @@ struct BookPrinter {
                     for book in section.books { output.write("  " + line(book, catalog, &authors) + "\n") }
                 }
                 first = false
-                output.flushIfLarge()
+                try output.flushIfLarge()
             }
             if options.json { output.write(first ? "]\n" : "\n]\n") }
         } else {
@@ -50,46 +58,52 @@ struct BookPrinter {
                     output.write(line(book, catalog, &authors) + "\n")
                 }
                 first = false
-                output.flushIfLarge()
+                try output.flushIfLarge()
             }
             if options.json { output.write(first ? "]\n" : "\n]\n") }
         }
-        output.flush()
+        try output.flush()
     }
 
     /// `books search`: books in rank order, or a line saying nothing matched.
     func search(_ books: [Book], query: String, json: Bool, catalog: Catalog) throws {
         var authors: [ObjectID: String] = [:]
-        var output = OutputBuffer()
+        var output = OutputBuffer(writer: self.output)
         if json {
             output.write("[" + books.map { "\n" + self.json($0, catalog, &authors) }.joined(separator: ",") + (books.isEmpty ? "]\n" : "\n]\n"))
         } else if books.isEmpty {
-            output.write("No books match \"\(query)\".\n")
+            output.write("No books match \"\(QuotedText.forMessage(query))\".\n")
         } else {
             for book in books { output.write(line(book, catalog, &authors) + "\n") }
         }
-        output.flush()
+        try output.flush()
     }
 
     /// `books show`: one book, a field a line.
     func show(_ book: Book, catalog: Catalog) throws {
         var authors: [ObjectID: String] = [:]
         let fields: [(String, String)] = [
-            ("Title", book.title),
-            ("Author", catalog.authorName(of: book, cache: &authors) ?? "—"),
+            ("Title", QuotedText.forDisplay(book.title)),
+            ("Author", catalog.authorName(of: book, cache: &authors).map(QuotedText.forDisplay) ?? "—"),
             ("Published", formatter.day(book.publishDate)),
             ("Price", formatter.price(book.price)),
             ("Color", book.color.map { colors ? "\(swatch($0)) \($0.hex)" : $0.hex } ?? "—"),
             ("UUID", book.uuid.uuidString),
         ]
-        for (name, value) in fields { print("\(name + ":")".padding(toLength: 11, withPad: " ", startingAt: 0) + value) }
+        var text = ""
+        for (name, value) in fields {
+            text += "\(name + ":")".padding(toLength: 11, withPad: " ", startingAt: 0) + value + "\n"
+        }
+        try output.write(text)
     }
 
     // MARK: - Rows
 
     private func line(_ book: Book, _ catalog: Catalog, _ authors: inout [ObjectID: String]) -> String {
-        var parts = [book.title]
-        if let author = catalog.authorName(of: book, cache: &authors) { parts[0] += " — " + author }
+        var parts = [QuotedText.forDisplay(book.title)]
+        if let author = catalog.authorName(of: book, cache: &authors) {
+            parts[0] += " — " + QuotedText.forDisplay(author)
+        }
         parts.append(formatter.day(book.publishDate))
         parts.append(formatter.price(book.price))
         let text = parts.joined(separator: " · ")
@@ -130,16 +144,23 @@ enum JSON {
     static func string(_ text: String) -> String { QuotedText.doubleQuoted(text) }
 }
 
-/// Collects output and writes it to stdout in large chunks.
+/// Collects output and writes it in large chunks.
 struct OutputBuffer {
+    let writer: OutputWriter
     private var text = ""
+
+    init(writer: OutputWriter) { self.writer = writer }
 
     mutating func write(_ part: String) { text += part }
 
-    mutating func flushIfLarge() { if text.utf8.count > 1 << 16 { flush() } }
+    /// Writes what was collected once it passes 64 KiB.
+    mutating func flushIfLarge() throws(OutputWriteError) {
+        if text.utf8.count > 1 << 16 { try flush() }
+    }
 
-    mutating func flush() {
-        Terminal.write(text, to: STDOUT_FILENO)
-        text = ""
+    /// Writes what was collected.
+    mutating func flush() throws(OutputWriteError) {
+        defer { text = "" }
+        try writer.write(text)
     }
 }

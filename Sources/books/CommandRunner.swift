@@ -4,9 +4,15 @@ import Persistence
 
 /// Runs a parsed command against the catalogue and reports its outcome as an exit code.
 /// Output goes to stdout; every error is one line on stderr beginning `Error: `.
+///
+/// A command that fails writes nothing: every argument is checked (a predicate against the
+/// model, a search's words, a new book's fields) before the store is opened, so a refused
+/// command neither creates nor seeds a catalogue; `show` and `delete` never create one.
 struct CommandRunner {
     let command: ParsedCommand
     let environment: [String: String]
+    /// Where standard output goes; every write to it is checked.
+    var output = OutputWriter()
 
     /// Runs the command; never throws and never crashes on user input.
     func run() -> ExitCode {
@@ -15,7 +21,7 @@ struct CommandRunner {
             return .success
         } catch {
             let (message, code) = Self.describe(error)
-            Terminal.write("Error: \(message)\n", to: STDERR_FILENO)
+            Terminal.write("Error: \(Self.oneLine(message))\n", to: STDERR_FILENO)
             return code
         }
     }
@@ -24,70 +30,133 @@ struct CommandRunner {
     static func describe(_ error: Error) -> (String, ExitCode) {
         switch error {
         case let error as CatalogInputError: return (error.description, .dataError)
-        case let error as FetchPredicateError: return ("Invalid --where predicate: \(error.description)", .usage)
-        case let error as FetchError: return ("Invalid --where predicate: \(error.description)", .usage)
+        case let error as FetchPredicateError: return (error.description, .usage)
+        case let error as FetchError: return (error.description, .usage)
         case let error as ValidationError: return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as MissingInputFileError: return (error.description, .noInput)
         case let error as SQLiteError where error.isReadOnly:
             return ("The catalogue \(error.path ?? "store") is read-only: nothing was changed (\(error.message)).", .runtimeError)
         case let error as CommandFailure: return (error.message, error.code)
+        case let error as OutputWriteError: return (error.description, .runtimeError)
         default: return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .runtimeError)
         }
+    }
+
+    /// `message` on one line: line breaks and other control characters escaped.
+    static func oneLine(_ message: String) -> String {
+        QuotedText.forMessage(message)
     }
 
     private func perform() throws {
         switch command.action {
         case .help(let text):
-            print(text, terminator: "")
+            try output.write(text)
         case .version:
-            print("books \(BooksCommandLine.version)")
+            try output.write("books \(BooksCommandLine.version)\n")
         case .seed(let options):
             try seed(options)
         case .list(let options):
+            let predicate = try options.predicate.map { text in
+                try argument("--where predicate") { try Catalog.bookPredicate(text) }
+            }
+            let printer = printer()
             let catalog = try openSeededCatalog()
-            let predicate = try options.predicate.map { try FetchPredicate($0) }
-            try printer().list(catalog, predicate: predicate, options: options)
+            try printer.list(catalog, predicate: predicate, options: options)
         case .search(let options):
+            try argument("search") { try Catalog.checkSearchText(options.text) }
+            let printer = printer()
             let catalog = try openSeededCatalog()
             // One book past the limit tells whether more match, without counting them all.
             var results = try catalog.search(options.text, limit: options.limit.map { $0 < Int.max ? $0 + 1 : $0 })
             let limited = options.limit.flatMap { results.count > $0 ? $0 : nil }
             if let limit = limited { results.removeLast(results.count - limit) }
-            try printer().search(results, query: options.text, json: options.json, catalog: catalog)
+            try printer.search(results, query: options.text, json: options.json, catalog: catalog)
             if let limit = limited {
                 Terminal.write(
                     "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
                     to: STDERR_FILENO)
             }
         case .add(let options):
+            try Catalog.checkNewBook(
+                title: options.title, author: options.author, date: options.dateText,
+                price: options.priceText, color: options.colorText)
             let catalog = try openCatalog()
             let book = try catalog.add(
                 title: options.title, author: options.author, date: options.dateText,
                 price: options.priceText, color: options.colorText)
-            print(book.uuid.uuidString)
+            try afterChange("the book \(book.uuid.uuidString) was added") {
+                try output.write(book.uuid.uuidString + "\n")
+            }
         case .show(let uuid):
-            let catalog = try openCatalog()
+            let printer = printer()
+            let catalog = try openExistingCatalog(lookingFor: uuid)
             guard let book = try catalog.existingBook(uuid: uuid) else { throw CommandFailure.noSuchBook(uuid) }
-            try printer().show(book, catalog: catalog)
+            try printer.show(book, catalog: catalog)
         case .delete(let uuid):
-            let catalog = try openCatalog()
+            let catalog = try openExistingCatalog(lookingFor: uuid)
             guard try catalog.delete(uuid: uuid) else { throw CommandFailure.noSuchBook(uuid) }
-            print("Deleted \(uuid.uuidString).")
+            try afterChange("the book \(uuid.uuidString) was deleted") {
+                try output.write("Deleted \(uuid.uuidString).\n")
+            }
         }
     }
 
+    /// A printer for the user's locale; says once on standard error when a locale variable
+    /// in effect names no usable locale, which is then the C locale's formatting.
     private func printer() -> BookPrinter {
-        BookPrinter(environment: environment)
+        if let (variable, value) = UserEnvironment.unusableLocaleInEffect(in: environment) {
+            Terminal.write(
+                "books: ignoring unusable locale \"\(QuotedText.excerpt(value))\" in \(variable); using C\n",
+                to: STDERR_FILENO)
+        }
+        return BookPrinter(environment: environment, output: output)
+    }
+
+    /// Runs `check`, naming `what` the user typed in the message of a predicate or fetch
+    /// error (`Invalid --where predicate: …`, `Invalid search: …`), exit 64.
+    private func argument<T>(_ what: String, _ check: () throws -> T) throws -> T {
+        do { return try check() } catch let error as FetchPredicateError {
+            throw CommandFailure(message: "Invalid \(what): \(error.description)", code: .usage)
+        } catch let error as FetchError {
+            throw CommandFailure(
+                message: "Invalid \(what): \(QuotedText.excerpt(error.reason, limit: 4 * QuotedText.excerptLength))",
+                code: .usage)
+        }
+    }
+
+    /// Runs `write` (the report of a change already saved); when the report cannot be
+    /// written, the error still says what was changed.
+    private func afterChange(_ change: String, _ write: () throws -> Void) throws {
+        do { try write() } catch let error as OutputWriteError {
+            throw CommandFailure(message: "\(error.description); \(change)", code: .runtimeError)
+        }
     }
 
     /// Opens the store, creating the default directory (but not a directory the user named).
+    /// A directory made here is removed again when the store cannot be opened in it.
     private func openCatalog() throws -> Catalog {
         let url = command.storeURL
-        if url == StorePath.defaultURL(environment: environment) {
-            try? FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let directory = url.deletingLastPathComponent()
+        var createdDirectory = false
+        if url == StorePath.defaultURL(environment: environment),
+            !FileManager.default.fileExists(atPath: directory.path)
+        {
+            createdDirectory =
+                (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil
         }
-        return try Catalog(storeURL: url)
+        do { return try Catalog(storeURL: url) } catch {
+            if createdDirectory { rmdir(directory.path) }
+            throw error
+        }
+    }
+
+    /// Opens the store for a command that reads or changes one book: a missing store has no
+    /// such book, and is not created to say so.
+    private func openExistingCatalog(lookingFor uuid: UUID) throws -> Catalog {
+        guard FileManager.default.fileExists(atPath: command.storeURL.path) else {
+            throw CommandFailure.noSuchBook(uuid)
+        }
+        return try openCatalog()
     }
 
     private func openSeededCatalog() throws -> Catalog {
@@ -112,7 +181,8 @@ struct CommandRunner {
         }
         bar.finish()
         let seeded = books.count + options.syntheticCount
-        print("Seeded \(seeded) books; the catalogue has \(try catalog.bookCount()).")
+        let report = "Seeded \(seeded) books; the catalogue has \(try catalog.bookCount())."
+        try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
     }
 }
 

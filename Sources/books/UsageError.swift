@@ -1,13 +1,13 @@
+import Persistence
+
 /// A command line that `books` cannot run as typed: an unknown option or command, a missing
 /// or malformed value, a missing argument or extra words.
 ///
-/// ``description`` is the whole text for standard error, in swift-argument-parser's shape:
+/// ``description`` is the whole text for standard error, one line in the spirit of
+/// swift-argument-parser's message:
 ///
 /// ```
-/// Error: Unknown option '--by-mnth'. Did you mean '--by-month'?
-/// Usage: books list [--by-month] [--where <predicate>] [--limit <n>] [--json]
-///                   [--store <path>]
-///   See 'books help list' for more information.
+/// Error: Unknown option '--by-mnth'. Did you mean '--by-month'? See 'books help list'.
 /// ```
 ///
 /// The process then exits with ``ExitCode/usage`` (64, `EX_USAGE`).
@@ -48,43 +48,45 @@ struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The exit status for a usage error: 64 (`EX_USAGE`).
     var exitCode: ExitCode { .usage }
 
-    /// The one-line message after `Error: `.
+    /// The one-line message after `Error: `. Values the user typed are quoted as error
+    /// messages quote input: at most about 80 characters, control characters escaped.
     var message: String {
+        func quoted(_ text: String) -> String { QuotedText.excerpt(text) }
         switch reason {
         case .unknownOption(let option, let suggestion?):
-            "Unknown option '\(option)'. Did you mean '\(suggestion)'?"
+            return "Unknown option '\(quoted(option))'. Did you mean '\(suggestion)'?"
         case .unknownOption(let option, nil):
-            "Unknown option '\(option)'"
+            return "Unknown option '\(quoted(option))'"
         case .unknownCommand(let command, let suggestion?):
-            "Unknown command '\(command)'. Did you mean '\(suggestion)'?"
+            return "Unknown command '\(quoted(command))'. Did you mean '\(suggestion)'?"
         case .unknownCommand(let command, nil):
-            "Unknown command '\(command)'"
+            return "Unknown command '\(quoted(command))'"
         case .missingValue(let option):
-            "Missing value for '\(option)'"
+            return "Missing value for '\(option)'"
         case .invalidValue(let value, let target, let reason?):
-            "The value '\(value)' is invalid for '\(target)': \(reason)"
+            return "The value '\(quoted(value))' is invalid for '\(target)': \(reason)"
         case .invalidValue(let value, let target, nil):
-            "The value '\(value)' is invalid for '\(target)'"
+            return "The value '\(quoted(value))' is invalid for '\(target)'"
         case .unexpectedValue(let value, let flag):
-            "The option '\(flag)' does not take any value, but '\(value)' was specified."
+            return "The option '\(flag)' does not take any value, but '\(quoted(value))' was specified."
         case .missingArgument(let argument):
-            "Missing expected argument '\(argument)'"
+            return "Missing expected argument '\(argument)'"
         case .unexpectedArguments(let words) where words.count == 1:
-            "Unexpected argument '\(words[0])'"
+            return "Unexpected argument '\(quoted(words[0]))'"
         case .unexpectedArguments(let words):
-            "\(words.count) unexpected arguments: '\(words.joined(separator: "', '"))'"
+            let shown = QuotedText.list(words.map { "'\(quoted($0))'" })
+            return "\(words.count) unexpected arguments: \(shown)"
         }
     }
 
-    /// The full text for standard error, ending with a newline.
+    /// The whole text for standard error: one line, ending with a newline, that points to
+    /// the command's help.
+    ///
+    /// An error is one line (the README promises it; a script's log stays one entry per
+    /// failure), so the usage is not printed: `books help <command>` shows it.
     var description: String {
-        var text = "Error: \(message)\n"
-        if let help {
-            text += HelpFormatter.wrap("Help:  \(help)", width: 80, indent: 7) + "\n"
-        }
-        text += "Usage: \(usage)\n"
         let helpCommand = ([toolName, "help"] + commandPath).joined(separator: " ")
-        text += "  See '\(helpCommand)' for more information.\n"
-        return text
+        let end = message.hasSuffix(".") || message.hasSuffix("?") ? "" : "."
+        return "Error: \(message)\(end) See '\(helpCommand)'.\n"
     }
 }

@@ -188,19 +188,14 @@ import Testing
 
     // MARK: - Usage errors
 
-    @Test func unknownOptionSuggestsTheNearestAndPrintsUsage() {
+    @Test func unknownOptionSuggestsTheNearestOnOneLine() {
         let error = usageError("list", "--by-mnth")
         #expect(error?.reason == .unknownOption("--by-mnth", suggestion: "--by-month"))
         #expect(error?.exitCode == .usage)
         #expect(error?.exitCode.rawValue == 64)
         #expect(
-            error?.description == """
-                Error: Unknown option '--by-mnth'. Did you mean '--by-month'?
-                Usage: books list [--by-month] [--where <predicate>] [--limit <n>] [--json]
-                                  [--store <path>]
-                  See 'books help list' for more information.
-
-                """)
+            error?.description
+                == "Error: Unknown option '--by-mnth'. Did you mean '--by-month'? See 'books help list'.\n")
     }
 
     @Test func suggestionsStopAtTwoEdits() {
@@ -223,9 +218,7 @@ import Testing
     @Test func unknownCommandSuggestsTheNearest() {
         let error = usageError("lst")
         #expect(error?.message == "Unknown command 'lst'. Did you mean 'list'?")
-        #expect(
-            error?.description.contains("\nUsage: books <subcommand> [--store <path>]\n") == true)
-        #expect(error?.description.hasSuffix("  See 'books help' for more information.\n") == true)
+        #expect(error?.description == "Error: Unknown command 'lst'. Did you mean 'list'? See 'books help'.\n")
         #expect(usageError("serach")?.reason == .unknownCommand("serach", suggestion: "search"))
         #expect(usageError("frobnicate")?.reason == .unknownCommand("frobnicate", suggestion: nil))
         #expect(usageError("help", "lst")?.reason == .unknownCommand("lst", suggestion: "list"))
@@ -235,8 +228,7 @@ import Testing
     @Test func missingAndInvalidValuesNameTheOptionAndItsHelp() {
         let missing = usageError("list", "--limit")
         #expect(missing?.message == "Missing value for '--limit <n>'")
-        #expect(
-            missing?.description.contains("\nHelp:  --limit <n>  Print at most N books.\n") == true)
+        #expect(missing?.description == "Error: Missing value for '--limit <n>'. See 'books help list'.\n")
         #expect(
             usageError("list", "--limit", "--json")?.message == "Missing value for '--limit <n>'")
         #expect(

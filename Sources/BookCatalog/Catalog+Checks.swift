@@ -1,0 +1,51 @@
+import Foundation
+import Persistence
+
+/// Checks of a command's input against the catalogue's model, without a store.
+///
+/// A command that fails writes nothing: `books list --where 'nosuch == 1'` must refuse the
+/// predicate before the store is opened (or created and seeded). Each check refuses what
+/// the command itself would refuse, with the same error, because it compiles the same
+/// request against the same model.
+extension Catalog {
+    /// Parses a predicate over books, such as `price < 15`, and checks its keys and types
+    /// against the `Book` entity.
+    ///
+    /// - Throws: `FetchPredicateError` for text that is not a predicate; `FetchError` for
+    ///   a key `Book` does not have or a comparison its store could not run.
+    public static func bookPredicate(_ format: String) throws -> FetchPredicate {
+        let predicate = try FetchPredicate(format: format, argumentArray: [])
+        try checkedModel().checkFetchRequest(
+            FetchRequest(entityName: "Book", predicate: predicate, sortDescriptors: listingOrder))
+        return predicate
+    }
+
+    /// Checks that `text` can be searched for, as ``search(_:limit:)`` searches.
+    ///
+    /// - Throws: `FetchError` when the store could not run the search, such as for text with
+    ///   more different words than a search may have.
+    public static func checkSearchText(_ text: String) throws {
+        var request = FetchRequest(entityName: "Book", sortDescriptors: searchOrder)
+        request.searchText = text
+        request.searchKeyPaths = searchKeyPaths
+        try checkedModel().checkFetchRequest(request)
+    }
+
+    /// Checks the fields of a book to add, as ``add(title:author:date:price:color:)``
+    /// checks them before it writes.
+    ///
+    /// - Throws: `CatalogInputError` naming the first field that is refused.
+    public static func checkNewBook(title: String, author: String, date: String, price: String, color: String?) throws {
+        _ = try BookInput.title(title)
+        _ = try BookInput.author(author)
+        _ = try BookInput.day(date)
+        _ = try BookInput.price(price)
+        _ = try color.map { try Color(hex: $0) }
+    }
+
+    /// The model, with the transformers its attributes name registered, as a store opens it.
+    private static func checkedModel() throws -> ManagedObjectModel {
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        return try loadModel()
+    }
+}
