@@ -50,12 +50,14 @@ enum ModelCommands {
         arguments: [path],
         options: [version],
         action: { arguments, output throws(ToolError) in
-            let model = try load(arguments)
+            let model = try load(
+                path: arguments.positionals[0], version: arguments.values["--version"],
+                listingEveryProblem: true)
             for warning in model.warnings { output.error("warning: \(warning)") }
             do {
                 try model.validate()
             } catch let error as ModelError {
-                for problem in error.problems { output.error("error: \(problem)") }
+                for problem in error.problems { output.error("error: \(QuotedText.forMessage(problem.description))") }
                 return .dataError
             } catch {
                 throw ToolError(code: .failure, message: "error: \(error)")
@@ -79,7 +81,13 @@ enum ModelCommands {
     }
 
     /// Reads the model at `path` (a bundle's `version`, or its current one), as `load(_:)`.
-    static func load(path: String, version: String?) throws(ToolError) -> ManagedObjectModel {
+    ///
+    /// A malformed model is one line of error naming its first problem and how many more
+    /// there are; `model validate`, whose output is the list, passes `listingEveryProblem`
+    /// for a line per problem.
+    static func load(path: String, version: String?, listingEveryProblem: Bool = false)
+        throws(ToolError) -> ManagedObjectModel
+    {
         let url = URL(fileURLWithPath: path)
         do {
             return try ManagedObjectModel(contentsOf: url, version: version)
@@ -87,11 +95,28 @@ enum ModelCommands {
             throw ToolError(
                 code: error.kind == .unwritable ? .failure : .noInput, message: "error: \(error)")
         } catch let error as ModelError {
+            guard listingEveryProblem else {
+                throw ToolError(code: .dataError, message: message(for: error))
+            }
             let place = error.file.map { "\($0): " } ?? ""
-            let lines = error.problems.map { "error: \(place)\($0)" }
-            throw ToolError(code: .dataError, message: lines.joined(separator: "\n"))
+            let lines = error.problems.map { "error: \(place)\(QuotedText.forMessage($0.description))" }
+            throw ToolError(
+                code: .dataError, message: lines.joined(separator: "\n"), isListOfProblems: true)
         } catch {
             throw ToolError(code: .failure, message: "error: \(error)")
         }
+    }
+
+    /// One line for a model's problems: the first, and how many more there are.
+    static func message(for error: ModelError) -> String {
+        let place = error.file.map { "\($0): " } ?? ""
+        guard let first = error.problems.first else { return "error: \(place)\(QuotedText.forMessage(error.description))" }
+        let more = error.problems.count - 1
+        let tail =
+            more == 0
+            ? ""
+            : " (and \(QuotedText.grouped(more)) more \(more == 1 ? "problem" : "problems"); "
+                + "'persistence-tool model validate' lists them)"
+        return "error: \(place)\(QuotedText.forMessage(first.description))\(tail)"
     }
 }

@@ -46,7 +46,10 @@ struct ModelDump {
                         + "(\(index.properties.joined(separator: ", ")))")
             }
         }
-        return lines.joined(separator: "\n")
+        // Names come from a model file anyone may have written: control characters in them
+        // are shown escaped (`\n`, `\u{1B}`), so that a name can neither drive the terminal
+        // nor forge a line of the dump.
+        return lines.map(QuotedText.forMessage).joined(separator: "\n")
     }
 
     private func details(of attribute: AttributeDescription) -> [String] {

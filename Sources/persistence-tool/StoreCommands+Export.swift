@@ -24,9 +24,20 @@ extension StoreCommands {
         do {
             let input = try FileHandle(forReadingFrom: target)
             defer { try? input.close() }
+            let output = OutputWriter()
             while let chunk = try input.read(upToCount: 1 << 16), !chunk.isEmpty {
-                try FileHandle.standardOutput.write(contentsOf: chunk)
+                let failure: OutputWriteError? = chunk.withUnsafeBytes { bytes in
+                    do throws(OutputWriteError) {
+                        try output.write(bytes: bytes)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                if let failure { throw failure }
             }
+        } catch let error as OutputWriteError {
+            throw ToolError(code: .failure, message: "error: \(error)")
         } catch {
             throw ToolError(code: .failure, message: "error: the export could not be copied to standard output: \(error)")
         }

@@ -142,6 +142,12 @@ enum StoreCommands {
             let path = arguments.positionals[0]
             let loaded = try ModelCommands.load(
                 path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            // Every @id's form is checked before the store is opened.
+            for id in arguments.allValues["--id"] ?? [] {
+                do { _ = try StoreArchive.parseArchiveID(id) } catch {
+                    throw failure(error, file: nil)
+                }
+            }
             try requireStore(path)
             let container = try openExisting(path, loaded, arguments)
             defer { try? container.viewContext.store.close() }
@@ -205,7 +211,7 @@ enum StoreCommands {
             throw ToolError(
                 code: .dataError,
                 message: "error: \(error); nor does any other version of \(bundle.path) match it "
-                    + "(\(names.joined(separator: ", ")))")
+                    + "(\(QuotedText.list(names)))")
         }
     }
 
@@ -260,10 +266,7 @@ enum StoreCommands {
             return ToolError(
                 code: .dataError, message: "error: " + (file.map { "\($0): " } ?? "") + "\(error)")
         case let error as ModelError:
-            let place = error.file.map { "\($0): " } ?? ""
-            return ToolError(
-                code: .dataError,
-                message: error.problems.map { "error: \(place)\($0)" }.joined(separator: "\n"))
+            return ToolError(code: .dataError, message: ModelCommands.message(for: error))
         case is ValidationError, is ConstraintConflictError, is ObjectAccessError:
             return ToolError(code: .dataError, message: "error: \(error)")
         case let error as StoreError:

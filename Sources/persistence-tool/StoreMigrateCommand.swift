@@ -69,7 +69,7 @@ enum StoreMigrateCommand {
             } catch let error as StoreError {
                 throw ToolError(code: .dataError, message: "error: \(error)")
             } catch let error as ModelError {
-                throw ToolError(code: .dataError, message: error.problems.map { "error: \($0)" }.joined(separator: "\n"))
+                throw ToolError(code: .dataError, message: ModelCommands.message(for: error))
             } catch {
                 throw ToolError(code: .failure, message: "error: \(error)")
             }

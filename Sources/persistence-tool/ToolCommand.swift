@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 
 /// A command of `persistence-tool`: a group of subcommands, or a leaf that runs.
 ///
@@ -40,13 +41,21 @@ struct ToolCommand: Sendable {
         do {
             return try dispatch(arguments, path: path, output: &output)
         } catch {
-            output.error(error.message)
+            // An error is one line: a usage error points to the command's help (which shows
+            // the usage) instead of printing the usage after it.
+            // A message is one line: a line break or control character in what it quotes is
+            // escaped. Only `model validate`'s list of problems is a line per problem.
+            var message =
+                error.isListOfProblems
+                ? error.message
+                : QuotedText.forMessage(error.message)
             if error.code == .usage, let commandPath = error.commandPath {
-                output.error("Usage: \(error.usage ?? usage(commandPath))")
                 let helpCommand = ([commandPath[0], "help"] + commandPath.dropFirst()).joined(
                     separator: " ")
-                output.error("  See '\(helpCommand)' for more information.")
+                let end = message.hasSuffix(".") || message.hasSuffix("?") ? "" : "."
+                message += "\(end) See '\(helpCommand)'."
             }
+            output.error(message)
             return error.code
         }
     }
@@ -93,7 +102,8 @@ struct ToolCommand: Sendable {
                 guard let next = command.sub(named: name) else {
                     let names = command.subcommands.map(\.name)
                     throw .usage(
-                        "unknown command '\(name)'" + Self.suggestion(for: name, among: names))
+                        "unknown command '\(QuotedText.excerpt(name))'"
+                            + Self.suggestion(for: name, among: names))
                 }
                 command = next
                 helpPath.append(name)
@@ -112,7 +122,8 @@ struct ToolCommand: Sendable {
                 ? (path.count == 1 ? ["--help", "--version"] : ["--help"])
                 : subcommands.map(\.name)
             throw .usage(
-                "unknown \(kind) '\(first)'\(Self.suggestion(for: first, among: candidates))")
+                "unknown \(kind) '\(QuotedText.excerpt(first))'"
+                    + Self.suggestion(for: first, among: candidates))
         }
         return try next.dispatch(
             Array(arguments.dropFirst()), path: path + [first], output: &output)
@@ -175,6 +186,9 @@ struct ToolCommand: Sendable {
 
     /// " Did you mean 'x'?" when one candidate is close to `word`, else "".
     static func suggestion(for word: String, among candidates: [String]) -> String {
+        // No name is longer than a few dozen characters: a long word is near none of them,
+        // and comparing it would cost its length times theirs.
+        guard word.count <= 64 else { return "" }
         let scored = candidates.map { ($0, distance(word, $0)) }.filter {
             $0.1 <= max(2, word.count / 3)
         }
@@ -228,7 +242,7 @@ struct ParsedArguments {
             guard let option = command.options.first(where: { $0.name == parts[0] }) else {
                 let names = command.options.map(\.name) + ["--help"]
                 throw .usage(
-                    "unknown option '\(parts[0])'"
+                    "unknown option '\(QuotedText.excerpt(parts[0]))'"
                         + ToolCommand.suggestion(for: parts[0], among: names))
             }
             if option.valueName == nil {
@@ -253,7 +267,8 @@ struct ParsedArguments {
             throw .usage("missing argument \(missing.joined(separator: " "))")
         }
         if positionals.count > command.arguments.count {
-            throw .usage("unexpected argument '\(positionals[command.arguments.count])'")
+            throw .usage(
+                "unexpected argument '\(QuotedText.excerpt(positionals[command.arguments.count]))'")
         }
     }
 }
@@ -277,14 +292,20 @@ struct ToolError: Error {
     /// For a usage error, the command it concerns and its usage line.
     var commandPath: [String]? = nil
     var usage: String? = nil
+    /// Whether ``message`` is `model validate`'s list of problems, a line each.
+    var isListOfProblems = false
 
-    /// A usage error: `Error: …`, followed by the usage line.
+    /// A usage error: `Error: …`, then a pointer to the command's help, on one line.
     static func usage(_ message: String) -> ToolError {
         ToolError(code: .usage, message: "Error: \(message)")
     }
 }
 
 /// Where a command writes: text for standard output and lines for standard error.
+///
+/// Both are collected and written at the end by ``flush()``, standard output through
+/// `OutputWriter`, so that a failed write (`persistence-tool … > /dev/full`) is reported and
+/// ends the process with 1 instead of passing unseen.
 struct ToolOutput {
     private(set) var standardOutput = ""
     private(set) var standardError = ""
@@ -299,9 +320,18 @@ struct ToolOutput {
         standardError += line.hasSuffix("\n") ? line : line + "\n"
     }
 
-    /// Writes what was collected to the process's streams.
-    func flush() {
-        FileHandle.standardOutput.write(Data(standardOutput.utf8))
-        FileHandle.standardError.write(Data(standardError.utf8))
+    /// Writes what was collected to the process's streams; returns `code`, or 1 when
+    /// standard output could not be written (then said on standard error).
+    func flush(exitCode code: ExitCode) -> ExitCode {
+        var errors = standardError
+        var code = code
+        do throws(OutputWriteError) {
+            try OutputWriter().write(standardOutput)
+        } catch {
+            errors += "error: \(error)\n"
+            code = .failure
+        }
+        try? OutputWriter(fileDescriptor: STDERR_FILENO).write(errors)
+        return code
     }
 }

@@ -13,8 +13,15 @@ enum PersistenceTool {
         subcommands: [ModelCommands.group, StoreCommands.group])
 }
 
+// The arguments are read as bytes: one that is not UTF-8 is refused (65) rather than
+// silently read with U+FFFD in place of its bytes.
+let arguments: [String]
+switch ProcessArguments.decoded() {
+case .success(let decoded): arguments = decoded
+case .failure(let error):
+    try? OutputWriter(fileDescriptor: STDERR_FILENO).write("error: The \(error); nothing was done.\n")
+    exit(ExitCode.dataError.rawValue)
+}
 var output = ToolOutput()
-let code = PersistenceTool.root.run(
-    Array(CommandLine.arguments.dropFirst()), path: ["persistence-tool"], output: &output)
-output.flush()
-exit(code.rawValue)
+let code = PersistenceTool.root.run(arguments, path: ["persistence-tool"], output: &output)
+exit(output.flush(exitCode: code).rawValue)
