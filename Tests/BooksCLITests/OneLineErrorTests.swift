@@ -32,6 +32,8 @@ import Testing
         (["list", "--where", "price < " + String(repeating: "9", count: 100_000) + "x"], 64),
         (["list", "--where", "title == \"" + String(repeating: "x", count: 100_000)], 64),
         (["list", "--where", String(repeating: "x", count: 100_000) + " == 1"], 64),
+        (["list", "--where", "price < \"" + String(repeating: "x", count: 100_000) + "\""], 64),
+        (["list", "--where", "title MATCHES \"(" + String(repeating: "x", count: 100_000) + "\""], 64),
         (["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", String(repeating: "1", count: 100_000) + ".x"], 65),
         (["add", "--title", "T", "--author", "A", "--date", String(repeating: "2", count: 100_000), "--price", "1"], 65),
         (["list", "--" + String(repeating: "x", count: 100_000)], 64),

@@ -186,7 +186,7 @@ final class RegexCache {
         } catch {
             throw FetchPredicateError(
                 kind: .invalidValue, format: "",
-                message: "MATCHES pattern \(PredicateLiteral.quoted(pattern)) is not a valid "
+                message: "MATCHES pattern \(QuotedText.excerpt(PredicateLiteral.quoted(pattern))) is not a valid "
                     + "regular expression")
         }
         compiled[key] = regex

@@ -123,10 +123,11 @@ public struct PredicateEvaluator {
         }
 
         func mismatch(_ left: PredicateValue, _ right: PredicateValue) -> FetchPredicateError {
-            let leftName = isElement ? "an element of \(comparison.left)" : "\(comparison.left)"
+            let leftText = QuotedText.excerpt("\(comparison.left)")
+            let leftName = isElement ? "an element of \(leftText)" : leftText
             var message =
                 "cannot compare \(leftName) (\(left.typeDescription)) with "
-                + "\(comparison.right) (\(right.typeDescription)) using '\(op.rawValue)'"
+                + "\(QuotedText.excerpt("\(comparison.right)")) (\(right.typeDescription)) using '\(op.rawValue)'"
             if case .date = left { message += "; a date compares only with a date" }
             if case .date = right { message += "; a date compares only with a date" }
             return error(message)

@@ -222,7 +222,8 @@ package struct PredicateSQLCompiler {
 
     private func mismatch(_ target: Target, _ literal: PredicateLiteral, _ op: PredicateNode.Operator) -> FetchError {
         failure(
-            "cannot compare \(target.name) (\(target.kind.description)) with \(PredicateNode.Operand.constant(literal)) "
+            "cannot compare \(QuotedText.excerpt(target.name)) (\(target.kind.description)) with "
+                + "\(QuotedText.excerpt("\(PredicateNode.Operand.constant(literal))")) "
                 + "(\(literal.typeDescription)) using '\(op.rawValue)'")
     }
 

@@ -39,5 +39,5 @@ package struct InvalidRegularExpression: Error, Sendable, CustomStringConvertibl
     /// The pattern as given.
     package var pattern: String
     /// "'[a' is not a valid regular expression".
-    package var description: String { "'\(pattern)' is not a valid regular expression" }
+    package var description: String { "'\(QuotedText.excerpt(pattern))' is not a valid regular expression" }
 }
