@@ -39,10 +39,11 @@ struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     var commandPath: [String]
     /// The tool's name, as in the usage line.
     var toolName: String
-    /// The command's usage without the `Usage: ` prefix, already wrapped to 80 columns.
+    /// The command's usage without the `Usage: ` prefix, already wrapped to 80 columns. Not
+    /// part of ``description`` (an error is one line); for callers that show more.
     var usage: String
-    /// The help of the option or argument concerned (`--limit <n>  Print at most N books.`),
-    /// shown after `Help:` for missing and invalid values; `nil` otherwise.
+    /// The help of the option or argument concerned (`--limit <n>  Print at most N books.`)
+    /// for missing and invalid values; `nil` otherwise. Not part of ``description``.
     var help: String?
 
     /// The exit status for a usage error: 64 (`EX_USAGE`).
