@@ -76,6 +76,29 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
     }
 
+    @Test func namesWithControlCharactersAreEscapedInADump() throws {
+        let directory = try ModelFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("Evil.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Ev&#10;FAKE entity&#x85;x" representedClassName="A&#10;B">
+                    <attribute name="na&#13;me&#x9B;31m" optional="YES" attributeType="String"/>
+                </entity>
+            </model>
+            """.utf8
+        ).write(to: model.appendingPathComponent("contents"))
+        let run = try ToolRun(["model", "dump", model.path])
+        #expect(run.status == 0, "\(run)")
+        #expect(!run.stdout.contains("\nFAKE"), "\(run)")
+        #expect(run.stdout.contains(#"entity Ev\nFAKE entity\u{85}x (class A\nB)"#), "\(run)")
+        #expect(run.stdout.contains(#"attribute na\rme\u{9B}31m: String"#), "\(run)")
+        #expect(!run.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+    }
+
     @Test func aForeignStoresDifferencesAreListedInPart() {
         let error = StoreError.incompatibleModel(
             path: "/s.sqlite", differences: (1...5_000).map { "entity E\($0) is gone" })
