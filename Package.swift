@@ -19,6 +19,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
+        // What both executables share about being a command-line tool: arguments read as
+        // bytes, output written with its errors checked. Apps never see it.
+        .target(name: "CommandLineSupport", dependencies: ["Persistence"]),
         .target(
             name: "SeedData",
             path: "SeedData",
@@ -31,9 +34,10 @@ let package = Package(
             resources: [.copy("Books.xcdatamodeld")],
             plugins: ["PersistenceCodegenPlugin"]
         ),
-        .executableTarget(name: "books", dependencies: ["BookCatalog"]),
+        .executableTarget(name: "books", dependencies: ["BookCatalog", "CommandLineSupport"]),
         .executableTarget(
-            name: "persistence-tool", dependencies: ["Persistence", "PersistenceCodegen"]),
+            name: "persistence-tool",
+            dependencies: ["Persistence", "PersistenceCodegen", "CommandLineSupport"]),
         .target(name: "PersistenceCodegen", dependencies: ["Persistence"]),
         .executableTarget(
             name: "persistence-codegen", dependencies: ["Persistence", "PersistenceCodegen"]),

@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 
 /// A tool's command-line arguments, read as the bytes the process was given.
 ///
