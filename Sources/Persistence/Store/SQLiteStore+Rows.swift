@@ -8,6 +8,7 @@ extension SQLiteStore {
     /// - Throws: the body's error, after rolling back; `SQLiteError` when the database is
     ///   locked longer than the busy timeout.
     package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isReadOnly { throw Self.readOnlyError(path: path) }
         guard let externalData else { return try database.inTransaction(.immediate, body) }
         // External data files it writes are removed if it fails; replaced ones once it commits.
         return try externalData.transaction {

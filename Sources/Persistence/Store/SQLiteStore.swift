@@ -43,6 +43,9 @@ package final class SQLiteStore {
     package let externalData: ExternalDataStore?
     /// The store file's path, or nil for an in-memory store.
     package let path: String?
+    /// Whether the store was opened for reading only: asked to (`Options.readOnly`), or
+    /// because this process cannot write the file or its directory. Writes then fail.
+    package private(set) var isReadOnly = false
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = "" {
         didSet { idScopes.removeAll() }
@@ -83,25 +86,27 @@ package final class SQLiteStore {
         }
         let path = url.path
         self.path = path
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if isDirectory.boolValue { throw StoreError.isADirectory(path: path) }
-        let directory = url.deletingLastPathComponent().path
-        if !exists, !FileManager.default.fileExists(atPath: directory) {
-            throw StoreError.missingDirectory(path: directory)
-        }
+        // A FIFO, a device or a directory is refused before SQLite opens it (see StoreFile).
+        let exists = try StoreFile.check(path)
+        // A store this process cannot write (a read-only file, directory or file system)
+        // is opened for reading, as SQLite opens a write-protected file: reading works, and
+        // a write fails with SQLITE_READONLY before anything changes (`writeTransaction`).
+        let readOnly = options.readOnly || (exists && !StoreFile.isWritable(path))
+        isReadOnly = readOnly
         var isNew = !exists
-        if exists, !options.readOnly, !options.migrationVersions.isEmpty {
+        if exists, !readOnly, !options.migrationVersions.isEmpty {
             try StoreMigrator.migrateForOpening(url, to: model, versions: options.migrationVersions)
         }
         if exists {
-            // Inspect read-only first, so a file we refuse is never written to.
-            let probe = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
+            // Inspect the file before anything may write to it, in a way that leaves no
+            // -wal or -shm file beside a file we refuse (see StoreFile.readingMode).
+            let probe = try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
+            defer { try? probe.close() }
             isNew = try Self.check(probe, path: path, model: model)
-            try probe.close()
+            if isNew && readOnly { throw Self.readOnlyError(path: path) }
         }
-        if options.readOnly {
-            database = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
+        if readOnly {
+            database = try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
         } else {
             database = try Database(path: path, mode: .createIfMissing, busyTimeout: options.busyTimeout)
         }
@@ -111,9 +116,9 @@ package final class SQLiteStore {
                 try createSchema()
             } else {
                 identifier = try metadata("storeUUID") ?? ""
-                if !options.readOnly { try createMissingJoinTables() }
+                if !readOnly { try createMissingJoinTables() }
             }
-            try prepareSearchIndexes(readOnly: options.readOnly)
+            try prepareSearchIndexes(readOnly: readOnly)
         } catch {
             // The files are left in place even when this call created them: another process
             // may be creating the same store at this moment (in WAL mode its writes sit in
@@ -123,11 +128,21 @@ package final class SQLiteStore {
             throw error
         }
         // Files a crash left without a row (see ExternalDataStore); a new store has none.
-        if !isNew, !options.readOnly { sweepExternalData() }
+        if !isNew, !readOnly { sweepExternalData() }
     }
 
     /// Closes the store's connection.
     package func close() throws { try database.close() }
+
+    /// The error for a write to a store opened for reading only: SQLite's own
+    /// `SQLITE_READONLY`, naming the file, thrown before anything is written.
+    package static func readOnlyError(path: String?) -> SQLiteError {
+        SQLiteError(
+            extendedCode: SQLiteResultCode.readOnly,
+            message: "opened for reading only: this process cannot write the store file or its "
+                + "directory, or it was asked to only read",
+            path: path)
+    }
 
     // MARK: - Opening
 
