@@ -22,6 +22,9 @@ package final class SQLiteStore {
         /// Allow transformable attributes whose named transformer is not registered; their
         /// values pass through as `TransformableBytes`. For tools that read any model.
         package var passesThroughUnregisteredTransformers = false
+        /// Whether the first write of a connection checks the file first and refuses a
+        /// damaged one (see `verifyBeforeWriting`).
+        package var verifiesBeforeWriting = true
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
         /// Model versions the store may have been written with, oldest first: a store
@@ -46,6 +49,9 @@ package final class SQLiteStore {
     /// Whether the store was opened for reading only: asked to (`Options.readOnly`), or
     /// because this process cannot write the file or its directory. Writes then fail.
     package private(set) var isReadOnly = false
+    /// Whether the file passed `verifyBeforeWriting` (or needs no check: a new store, or
+    /// `Options.verifiesBeforeWriting` off).
+    var isVerifiedForWriting = false
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = "" {
         didSet { idScopes.removeAll() }
@@ -78,6 +84,7 @@ package final class SQLiteStore {
         }
         guard let url else {
             path = nil
+            isVerifiedForWriting = true
             database = try Database.inMemory()
             try registerFunctions()
             try createSchema()
@@ -93,6 +100,7 @@ package final class SQLiteStore {
         // a write fails with SQLITE_READONLY before anything changes (`writeTransaction`).
         let readOnly = options.readOnly || (exists && !StoreFile.isWritable(path))
         isReadOnly = readOnly
+        isVerifiedForWriting = !options.verifiesBeforeWriting
         var isNew = !exists
         if exists, !readOnly, !options.migrationVersions.isEmpty {
             try StoreMigrator.migrateForOpening(url, to: model, versions: options.migrationVersions)
@@ -114,6 +122,7 @@ package final class SQLiteStore {
             try registerFunctions()
             if isNew {
                 try createSchema()
+                isVerifiedForWriting = true
             } else {
                 identifier = try metadata("storeUUID") ?? ""
                 if !readOnly { try createMissingJoinTables() }

@@ -45,7 +45,7 @@ public struct StoreCheck: Sendable {
         let integrity = try database.query(
             "PRAGMA integrity_check(\(maximumIntegrityErrors))"
         ).compactMap { $0.first?.textValue }
-        if integrity != ["ok"] { problems += integrity.map { "SQLite integrity check: \($0)" } }
+        if integrity != ["ok"] { problems += findings(integrity).map { "SQLite integrity check: \($0)" } }
 
         var options = SQLiteStore.Options()
         options.readOnly = true
@@ -73,6 +73,14 @@ public struct StoreCheck: Sendable {
             problems.append("\(error)".replacingOccurrences(of: "\n", with: " "))
         }
         return StoreCheck(problems: problems)
+    }
+
+    /// The lines of SQLite's integrity or quick check results, one finding each: a result
+    /// row may hold several lines, and the `*** in database main ***` heading is dropped.
+    package static func findings(_ rows: [String]) -> [String] {
+        rows.flatMap { $0.split(whereSeparator: \.isNewline) }.map(String.init).filter {
+            !$0.hasPrefix("*** in database ")
+        }
     }
 
     // MARK: - Checks
