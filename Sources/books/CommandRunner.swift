@@ -73,7 +73,24 @@ struct CommandRunner {
             let catalog = try openCatalog()
             guard try catalog.delete(uuid: uuid) else { throw CommandFailure.noSuchBook(uuid) }
             print("Deleted \(uuid.uuidString).")
+        case .check:
+            try check()
         }
+    }
+
+    /// `books check`: one line per problem on standard output, exit 1 when there is any.
+    /// Never creates the store (a missing one is an error).
+    private func check() throws {
+        let result = try Catalog.check(storeURL: command.storeURL)
+        guard !result.isHealthy else {
+            print("The catalogue \(command.storeURL.path) is healthy.")
+            return
+        }
+        for problem in result.problems { print(problem) }
+        throw CommandFailure(
+            message: "The catalogue \(command.storeURL.path) is damaged: \(result.problems.count) "
+                + (result.problems.count == 1 ? "problem" : "problems") + " found.",
+            code: .runtimeError)
     }
 
     private func printer() -> BookPrinter {
