@@ -18,7 +18,7 @@ enum StoreCommands {
     static let group = ToolCommand(
         name: "store",
         abstract: "Create, fill, read and edit a store of any model.",
-        subcommands: [create, importObjects, export, delete, StoreMigrateCommand.command])
+        subcommands: [create, importObjects, export, delete, check, StoreMigrateCommand.command])
 
     /// `store create <store> --model <path> [--version <name>]`.
     static let create = ToolCommand(
@@ -242,25 +242,14 @@ enum StoreCommands {
             model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
     }
 
-    /// Refuses an `--output` target that is not a regular file or a new name in an existing
-    /// directory, before the store is read: the export is renamed over the target, which
-    /// must never replace a device such as /dev/null (nor wait on a FIFO).
+    /// Refuses an `--output` target that exists and is not a regular file, before the store
+    /// is read: the export is renamed over the target, which must never replace a device
+    /// such as /dev/null, a FIFO or a directory. (A missing directory is reported when the
+    /// export is written.)
     static func checkOutputTarget(_ path: String) throws(ToolError) {
-        switch StoreFile.kind(of: path) {
-        case .regularFile: return
-        case .other(let kind):
-            throw ToolError(
-                code: .failure, message: "error: --output \(path) is \(kind), not a file to write")
-        case .missing:
-            var isDirectory: ObjCBool = false
-            let directory = StoreFile.directory(of: path)
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            else {
-                throw ToolError(
-                    code: .failure, message: "error: --output \(path): the directory \(directory) does not exist")
-            }
-        }
+        guard case .other(let kind) = StoreFile.kind(of: path) else { return }
+        throw ToolError(
+            code: .failure, message: "error: --output \(path) is \(kind), not a file to write")
     }
 
     /// Refuses a store file that is not there (66), so that a command never creates one.

@@ -211,6 +211,8 @@ public struct StoreMigrator {
         let copy = directory.appendingPathComponent(storeURL.lastPathComponent)
         // A consistent copy of the database including its WAL, made without writing to it.
         let source = try StoreFile.openForReading(storeURL.path, busyTimeout: busyTimeout)
+        // VACUUM INTO writes only the copy, but a query-only connection refuses it as a write.
+        try source.execute("PRAGMA query_only=OFF")
         try source.execute("VACUUM INTO \(sqlLiteral(copy.path))")
         try source.close()
         let database = try Database(path: copy.path, mode: .mustExist)
