@@ -75,7 +75,9 @@ package enum InputFile {
     ) throws(InputFileError) -> Data {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
-            throw InputFileError(.unreadable, path: name, reason: systemReason(errno))
+            let code = errno
+            throw InputFileError(
+                .unreadable, path: name, reason: code == EBADF ? "it is closed" : systemReason(code))
         }
         if status.st_mode & S_IFMT == S_IFDIR {
             throw InputFileError(.isADirectory, path: name, reason: "it is a directory")
@@ -90,6 +92,9 @@ package enum InputFile {
                 let code = errno
                 if code == EISDIR {
                     throw InputFileError(.isADirectory, path: name, reason: "it is a directory")
+                }
+                if code == EBADF {
+                    throw InputFileError(.unreadable, path: name, reason: "it is closed")
                 }
                 throw InputFileError(.unreadable, path: name, reason: systemReason(code))
             }

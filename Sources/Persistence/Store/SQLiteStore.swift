@@ -6,9 +6,11 @@ import Foundation
 /// hashes in `_metadata`, and reads and writes rows. It knows nothing of contexts or
 /// managed objects: the context turns objects into rows and back.
 ///
-/// Opening a file checks it before changing anything: a file that is not an SQLite
-/// database, an SQLite database that is not a Persistence store, or a store written with a
-/// different model is refused and left byte-for-byte as it was. Opening freezes the model.
+/// Opening a file checks it before changing anything: a path that is not a regular file, a
+/// file that is not an SQLite database, an SQLite database that is not a Persistence store,
+/// or a store written with a different model is refused and left byte-for-byte as it was,
+/// with no `-wal` or `-shm` file beside it (it is inspected through a connection that
+/// leaves none, see `StoreFile.readingMode`). Opening freezes the model.
 ///
 /// A store is not Sendable: it owns one SQLite connection, used by one context at a time.
 package final class SQLiteStore {
@@ -69,9 +71,10 @@ package final class SQLiteStore {
     /// store when `url` is nil.
     ///
     /// - Throws: `ModelError` for an invalid model; `StoreError` for a missing directory, a
+    ///   path that is not a regular file (checked before SQLite sees it, see `StoreFile`), a
     ///   file that is not a Persistence store or was written with another model, or a
     ///   missing value transformer; `SQLiteError` for a file SQLite cannot open (not a
-    ///   database, locked, unreadable).
+    ///   database, damaged, locked, unreadable).
     package init(model: ManagedObjectModel, url: URL?, options: Options = Options()) throws {
         try model.freeze()
         self.model = model
