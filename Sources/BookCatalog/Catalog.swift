@@ -54,6 +54,17 @@ public final class Catalog {
         context.mergePolicy = .objectTrump
     }
 
+    /// Checks the catalogue file at `storeURL` without opening it as a catalogue (so never
+    /// creating or migrating it): SQLite's integrity check and the store's consistency with
+    /// the catalogue's model (see `StoreCheck`).
+    ///
+    /// - Throws: `StoreError` when there is no file there or it is not a file;
+    ///   `SQLiteError` when it is not an SQLite database at all.
+    public static func check(storeURL: URL) throws -> StoreCheck {
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        return try StoreCheck.run(storeURL: storeURL, model: try loadModel())
+    }
+
     // MARK: - Seeding
 
     /// The number of books in the catalogue.

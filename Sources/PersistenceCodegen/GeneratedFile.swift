@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 
 /// One Swift source file the generator writes: its name and its text.
 public struct GeneratedFile: Sendable, Hashable {
@@ -28,7 +29,12 @@ public struct GeneratedFile: Sendable, Hashable {
         for file in files {
             let url = directory.appendingPathComponent(file.name)
             let data = Data(file.contents.utf8)
-            if (try? Data(contentsOf: url)) == data { continue }
+            // Only a regular file is compared and replaced: a FIFO would block the read, and
+            // the atomic write would rename over a device or a directory's entry.
+            if case .other(let kind) = StoreFile.kind(of: url.path) {
+                throw CodegenError.unwritable(path: url.path, reason: "it is \(kind), not a regular file")
+            }
+            if (try? InputFile.read(url.path, regularFileOnly: true)) == data { continue }
             do {
                 try data.write(to: url, options: .atomic)
             } catch {

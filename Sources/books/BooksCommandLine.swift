@@ -41,7 +41,7 @@ enum BooksCommandLine {
                 help: StorePath.helpText, isGlobal: true),
             .flag("version", help: "Show the version."),
         ],
-        subcommands: [seed, list, search, add, show, delete])
+        subcommands: [seed, list, search, add, show, delete, check])
 
     /// Parses the process arguments.
     ///
@@ -169,6 +169,16 @@ enum BooksCommandLine {
         abstract: "Delete one book.",
         arguments: [ArgumentSpec("uuid", help: "The book's identifier.", kind: .uuid)])
 
+    private static let check = CommandSpec(
+        name: "check",
+        abstract: "Check the catalogue file for damage.",
+        discussion: """
+            Runs SQLite's integrity check and checks the catalogue against its model: the \
+            search index, key counters, links between books and authors, and files beside the \
+            store. Prints one line per problem, or that the catalogue is healthy; exits 0 when \
+            it is, 1 when it is damaged. Reads only; never creates the catalogue.
+            """)
+
     // MARK: - Typed actions
 
     /// Turns parsed values into an action. Values are read with fallbacks that cannot be
@@ -203,6 +213,8 @@ enum BooksCommandLine {
         case "delete":
             return parsed.uuid("uuid").map { .delete($0) }
                 ?? .help(helpText(forCommandPath: ["delete"]))
+        case "check":
+            return .check
         default:
             return .help(helpText(forCommandPath: []))
         }

@@ -99,7 +99,24 @@ struct CommandRunner {
             try afterChange("the book \(uuid.uuidString) was deleted") {
                 try output.write("Deleted \(uuid.uuidString).\n")
             }
+        case .check:
+            try check()
         }
+    }
+
+    /// `books check`: one line per problem on standard output, exit 1 when there is any.
+    /// Never creates the store (a missing one is an error).
+    private func check() throws {
+        let result = try Catalog.check(storeURL: command.storeURL)
+        guard !result.isHealthy else {
+            try output.write("The catalogue \(command.storeURL.path) is healthy.\n")
+            return
+        }
+        for problem in result.problems { try output.write(QuotedText.forDisplay(problem) + "\n") }
+        throw CommandFailure(
+            message: "The catalogue \(command.storeURL.path) is damaged: \(result.problems.count) "
+                + (result.problems.count == 1 ? "problem" : "problems") + " found.",
+            code: .runtimeError)
     }
 
     /// A printer for the user's locale; says once on standard error when a locale variable

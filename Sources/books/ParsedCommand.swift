@@ -21,6 +21,8 @@ struct ParsedCommand: Equatable, Sendable {
         case show(UUID)
         /// `books delete UUID`.
         case delete(UUID)
+        /// `books check`: check the store for damage.
+        case check
         /// `books help [COMMAND]`, `--help`, `-h`, or no subcommand: print this text to
         /// standard output as is (it ends with a newline) and exit 0.
         case help(String)

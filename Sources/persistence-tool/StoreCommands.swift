@@ -1,6 +1,10 @@
 import Foundation
 import Persistence
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `persistence-tool store …`: create, fill, read and edit a store of any model.
 ///
 /// Each command opens the store with the model named by `--model` (and `--version` for a
@@ -14,7 +18,7 @@ enum StoreCommands {
     static let group = ToolCommand(
         name: "store",
         abstract: "Create, fill, read and edit a store of any model.",
-        subcommands: [create, importObjects, export, delete, StoreMigrateCommand.command])
+        subcommands: [create, importObjects, export, delete, check, StoreMigrateCommand.command])
 
     /// `store create <store> --model <path> [--version <name>]`.
     static let create = ToolCommand(
@@ -29,12 +33,31 @@ enum StoreCommands {
             let path = arguments.positionals[0]
             let loaded = try ModelCommands.load(
                 path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
-            if FileManager.default.fileExists(atPath: path) {
+            // The name is claimed atomically (O_EXCL), so two creates cannot both succeed, and
+            // released again if the store cannot be made: a failed create leaves no file, and
+            // a retry does not find one "already there".
+            let claimed = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            if claimed < 0 {
+                let code = errno
+                if code == EEXIST || FileManager.default.fileExists(atPath: path) {
+                    throw ToolError(
+                        code: .failure,
+                        message: "error: \(path) already exists; store create makes a new store")
+                }
+                if code == ENOENT {
+                    throw failure(
+                        StoreError.missingDirectory(path: StoreFile.directory(of: path)), file: nil)
+                }
                 throw ToolError(
                     code: .failure,
-                    message: "error: \(path) already exists; store create makes a new store")
+                    message: "error: \(path) can't be created: \(String(cString: strerror(code)))")
             }
-            let container = try open(path, loaded)
+            Glibc.close(claimed)
+            let container: PersistentContainer
+            do { container = try openContainer(path, loaded, readOnly: false) } catch {
+                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+                throw failure(error, file: nil)
+            }
             try? container.viewContext.store.close()
             let count = loaded.entities.count
             output.print("Created \(path) for \(count) \(count == 1 ? "entity" : "entities").")
@@ -111,10 +134,10 @@ enum StoreCommands {
             let loaded = try ModelCommands.load(
                 path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
             try requireStore(path)
-            // Read-only only when it must be: a read-only connection leaves -wal and -shm files.
-            let container = try openExisting(
-                path, loaded, arguments, readOnly: !FileManager.default.isWritableFile(atPath: path)
-            )
+            if let output = arguments.values["--output"] { try checkOutputTarget(output) }
+            // Read-only: export changes nothing (no sweep of external data, no index rebuild);
+            // the library's reading connection leaves no -wal or -shm file behind.
+            let container = try openExisting(path, loaded, arguments, readOnly: true)
             defer { try? container.viewContext.store.close() }
             try exportStreaming(container.viewContext, to: arguments.values["--output"])
             return .success
@@ -225,6 +248,16 @@ enum StoreCommands {
             model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
     }
 
+    /// Refuses an `--output` target that exists and is not a regular file, before the store
+    /// is read: the export is renamed over the target, which must never replace a device
+    /// such as /dev/null, a FIFO or a directory. (A missing directory is reported when the
+    /// export is written.)
+    static func checkOutputTarget(_ path: String) throws(ToolError) {
+        guard case .other(let kind) = StoreFile.kind(of: path) else { return }
+        throw ToolError(
+            code: .failure, message: "error: --output \(path) is \(kind), not a file to write")
+    }
+
     /// Refuses a store file that is not there (66), so that a command never creates one.
     static func requireStore(_ path: String) throws(ToolError) {
         guard FileManager.default.fileExists(atPath: path) else {
@@ -236,20 +269,35 @@ enum StoreCommands {
         }
     }
 
-    /// Reads and parses a JSON file (`-`: standard input): 66 when it is missing or
-    /// unreadable, 65 when malformed.
+    /// Reads and parses a JSON file (`-`: standard input), at most `InputFile.maximumSize`
+    /// bytes: 66 when it is missing, a directory, closed or unreadable; 65 when it is
+    /// malformed, larger than the bound, or endless.
     static func readDocument(_ file: String) throws(ToolError) -> JSONValue {
+        // A JSON document starts with an object or array after any blanks: anything else
+        // (the NUL bytes of /dev/zero) is refused on the first bytes, not after 1 GiB.
+        let looksLikeJSON: (Data) -> String? = { data in
+            guard let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+                return nil
+            }
+            return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+                ? nil : "it does not start with a JSON object"
+        }
         let data: Data
         do {
             data =
                 file == "-"
-                ? FileHandle.standardInput.readDataToEndOfFile()
-                : try Data(contentsOf: URL(fileURLWithPath: file))
+                ? try InputFile.readStandardInput(looksRight: looksLikeJSON)
+                : try InputFile.read(file, looksRight: looksLikeJSON)
         } catch {
-            let reason =
-                FileManager.default.fileExists(atPath: file) ? "it can't be read" : "no such file"
-            throw ToolError(
-                code: .noInput, message: "error: There is no readable file at \(file): \(reason).")
+            switch error.kind {
+            case .tooLarge, .malformed:
+                throw ToolError(code: .dataError, message: "error: \(error)")
+            case .missing:
+                throw ToolError(
+                    code: .noInput, message: "error: There is no readable file at \(file): no such file.")
+            case .isADirectory, .notARegularFile, .unreadable:
+                throw ToolError(code: .noInput, message: "error: \(error)")
+            }
         }
         do { return try JSONValue.parse(data) } catch {
             throw ToolError(code: .dataError, message: "error: \(file): malformed JSON at \(error)")
@@ -257,7 +305,9 @@ enum StoreCommands {
     }
 
     /// The exit code and message for a library error: 65 for data the model or store
-    /// refuses, 1 for anything else.
+    /// refuses (a file that is not an SQLite database, a corrupt one, another model's or
+    /// another program's store, data that fails validation), 1 for anything else (a path
+    /// that is not a file, a read-only store, I/O). Always one line per problem.
     static func failure(_ error: any Error, file: String?) -> ToolError {
         switch error {
         case let error as ToolError:
@@ -269,21 +319,35 @@ enum StoreCommands {
             return ToolError(code: .dataError, message: ModelCommands.message(for: error))
         case is ValidationError, is ConstraintConflictError, is ObjectAccessError:
             return ToolError(code: .dataError, message: "error: \(error)")
+        case let error as MigrationError:
+            return ToolError(
+                code: error.kind == .backupFailed ? .failure : .dataError, message: "error: \(error)")
         case let error as StoreError:
             switch error {
-            case .notAPersistenceStore, .incompatibleModel, .corruptValue:
+            case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData:
                 return ToolError(code: .dataError, message: "error: \(error)")
             default:
                 return ToolError(code: .failure, message: "error: \(error)")
             }
-        case let error as SQLiteError where error.code == 26:  // SQLITE_NOTADB
+        case let error as SQLiteError where error.isNotADatabase:
             return ToolError(
                 code: .dataError,
                 message:
                     "error: \(error.path ?? "the store") is not an SQLite database; it was left untouched"
             )
+        case let error as SQLiteError where error.isCorrupt:
+            return ToolError(
+                code: .dataError,
+                message: "error: \(error.path ?? "the store") is damaged (\(error.message)); nothing was "
+                    + "changed. 'persistence-tool store check' lists the damage")
+        case let error as SQLiteError where error.isReadOnly:
+            return ToolError(
+                code: .failure,
+                message: "error: \(error.path ?? "the store") is read-only: nothing was changed (\(error.message))")
         default:
-            return ToolError(code: .failure, message: "error: \(error)")
+            return ToolError(
+                code: .failure,
+                message: "error: " + "\(error)".replacingOccurrences(of: "\n", with: " "))
         }
     }
 }

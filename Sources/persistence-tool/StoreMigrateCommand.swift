@@ -64,14 +64,9 @@ enum StoreMigrateCommand {
                             + "\(StoreMigrator.backupURL(for: migrator.storeURL).path).")
                 }
                 return .success
-            } catch let error as MigrationError {
-                throw ToolError(code: error.kind == .backupFailed ? .failure : .dataError, message: "error: \(error)")
-            } catch let error as StoreError {
-                throw ToolError(code: .dataError, message: "error: \(error)")
-            } catch let error as ModelError {
-                throw ToolError(code: .dataError, message: ModelCommands.message(for: error))
             } catch {
-                throw ToolError(code: .failure, message: "error: \(error)")
+                // The same exit codes as every store command: 65 for a store refused.
+                throw StoreCommands.failure(error, file: nil)
             }
         })
 

@@ -20,12 +20,21 @@ public final class PersistentContainer {
     /// Opens the store at `storeURL` (creating it if the file does not exist), or an
     /// in-memory store when `storeURL` is nil.
     ///
+    /// The path must name a regular file (or a symbolic link to one) or a new name in an
+    /// existing directory: a FIFO, a device, a socket or a directory is refused before
+    /// SQLite opens it. A store this process cannot write (a read-only file, directory or
+    /// file system) opens for reading, as if `readOnly` were set. Refused files are left
+    /// byte-for-byte as they were, with no `-wal` or `-shm` file beside them. A store
+    /// whose file SQLite finds damaged refuses its first save.
+    ///
     /// - Parameters:
     ///   - classes: the `ManagedObject` subclass for each entity that has one.
-    ///   - readOnly: open an existing store without writing to it.
+    ///   - readOnly: open an existing store without writing to it; a save then throws
+    ///     `SQLiteError` with `isReadOnly`.
     /// - Throws: `ModelError` for an invalid model; `StoreError` for a missing directory,
-    ///   a file that is not a Persistence store or was written with another model, or a
-    ///   missing value transformer; `SQLiteError` for a file SQLite cannot open.
+    ///   a path that is not a regular file, a file that is not a Persistence store or was
+    ///   written with another model, or a missing value transformer; `SQLiteError` for a
+    ///   file SQLite cannot open.
     public convenience init(
         model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type] = [:],
         readOnly: Bool = false

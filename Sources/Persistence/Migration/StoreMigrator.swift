@@ -77,6 +77,8 @@ public struct StoreMigrator {
     ///   inferred; `StoreError` for a file that is not a Persistence store; `SQLiteError`
     ///   for a file SQLite cannot open.
     public func plans() throws -> [MigrationPlan] {
+        // A FIFO or a device is refused before SQLite opens it (see StoreFile).
+        try StoreFile.check(storeURL.path)
         let stored = try Self.storedVersionHashes(at: storeURL.path)
         let recorded = try Self.storedModelVersion(at: storeURL.path)
         do {
@@ -208,7 +210,9 @@ public struct StoreMigrator {
         defer { try? FileManager.default.removeItem(at: directory) }
         let copy = directory.appendingPathComponent(storeURL.lastPathComponent)
         // A consistent copy of the database including its WAL, made without writing to it.
-        let source = try Database(path: storeURL.path, mode: .readOnly)
+        let source = try StoreFile.openForReading(storeURL.path, busyTimeout: busyTimeout)
+        // VACUUM INTO writes only the copy, but a query-only connection refuses it as a write.
+        try source.execute("PRAGMA query_only=OFF")
         try source.execute("VACUUM INTO \(sqlLiteral(copy.path))")
         try source.close()
         let database = try Database(path: copy.path, mode: .mustExist)
@@ -362,14 +366,14 @@ public struct StoreMigrator {
 
     /// The model version a store records (`modelVersion`), if any.
     package static func storedModelVersion(at path: String) throws -> String? {
-        let database = try Database(path: path, mode: .readOnly)
+        let database = try StoreFile.openForReading(path, busyTimeout: 10)
         defer { try? database.close() }
         return try database.scalar("SELECT value FROM _metadata WHERE key = 'modelVersion'").textValue
     }
 
     /// The version hashes a store records, by entity name.
     package static func storedVersionHashes(at path: String) throws -> [String: String] {
-        let database = try Database(path: path, mode: .readOnly)
+        let database = try StoreFile.openForReading(path, busyTimeout: 10)
         defer { try? database.close() }
         let tables = Set(try database.query("SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0.first?.textValue })
         guard tables.contains("_metadata"),
@@ -380,7 +384,7 @@ public struct StoreMigrator {
 
     /// The names of the indexes a store keeps on the given tables (not SQLite's own).
     package static func storedIndexNames(at path: String, tables: Set<String>) throws -> Set<String> {
-        let database = try Database(path: path, mode: .readOnly)
+        let database = try StoreFile.openForReading(path, busyTimeout: 10)
         defer { try? database.close() }
         let rows = try database.query(
             "SELECT name, tbl_name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
@@ -397,7 +401,7 @@ extension StoreMigrator {
     /// is a store written with none of them: opening then refuses it as the store of another
     /// model, as it would without migration.
     package static func migrateForOpening(_ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel]) throws {
-        let probe = try Database(path: url.path, mode: .readOnly)
+        let probe = try StoreFile.openForReading(url.path, busyTimeout: 10)
         let isEmpty = try probe.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'").int64Value == 0
         try probe.close()
         if isEmpty { return }

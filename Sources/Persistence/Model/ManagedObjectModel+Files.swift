@@ -19,9 +19,10 @@ extension ManagedObjectModel {
         let contentsURL = try Self.contentsURL(for: url, version: version)
         let data: Data
         do {
-            data = try Data(contentsOf: contentsURL)
+            // A model is a file: a FIFO or device is refused rather than waited on.
+            data = try InputFile.read(contentsURL.path, regularFileOnly: true)
         } catch {
-            throw ModelFileError(.unreadable, path: contentsURL.path, reason: Self.reason(error))
+            throw ModelFileError(.unreadable, path: contentsURL.path, reason: error.reason)
         }
         let model = try ModelFileReader(file: contentsURL.path).read(data)
         self.init(
@@ -67,9 +68,9 @@ extension ManagedObjectModel {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: marker)
+            data = try InputFile.read(marker.path, regularFileOnly: true)
         } catch {
-            throw ModelFileError(.unreadable, path: marker.path, reason: reason(error))
+            throw ModelFileError(.unreadable, path: marker.path, reason: error.reason)
         }
         let plist = try? PropertyListSerialization.propertyList(from: data, format: nil)
         guard let name = (plist as? [String: Any])?["_XCCurrentVersionName"] as? String else {

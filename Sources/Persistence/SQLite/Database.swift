@@ -25,7 +25,23 @@ public final class Database {
         /// Open an existing file for reading and writing; a missing file is an error.
         case mustExist
         /// Open an existing file for reading only; a missing file is an error.
+        ///
+        /// In WAL mode SQLite creates the `-wal` and `-shm` files of a read-only connection
+        /// when the folder is writable and, unlike a writer, cannot remove them when it
+        /// closes; see ``queryOnly`` and ``immutable`` for readers that leave nothing behind.
         case readOnly
+        /// Open an existing file for reading and writing, but refuse every write
+        /// ([`PRAGMA query_only`](https://sqlite.org/pragma.html#pragma_query_only)); the
+        /// journal mode is left as the file has it.
+        ///
+        /// A reader that leaves no file behind: as the last connection to close it removes
+        /// the `-wal` and `-shm` files, as a writer does. Needs a writable file and folder.
+        case queryOnly
+        /// Open an existing file read-only as
+        /// [immutable](https://sqlite.org/uri.html#uriimmutable): no locks, no `-wal` or
+        /// `-shm` file. Only for files nobody can be writing, such as one on read-only media
+        /// (SQLite's "read-only databases", https://sqlite.org/wal.html#readonly).
+        case immutable
     }
 
     /// The database file, or `nil` for an in-memory database.
@@ -56,15 +72,38 @@ public final class Database {
     ///   it is not a database; `SQLITE_BUSY` when it stays locked longer than `busyTimeout`.
     public init(path: String, mode: OpenMode = .createIfMissing, busyTimeout: Double = 5.0) throws {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        var filename = path
         switch mode {
         case .createIfMissing: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        case .mustExist: flags |= SQLITE_OPEN_READWRITE
+        case .mustExist, .queryOnly: flags |= SQLITE_OPEN_READWRITE
         case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            filename = Self.uri(forPath: path) + "?immutable=1"
         }
         self.path = path
         self.connection = try SQLiteConnection.open(
-            filename: path, path: path, flags: flags, busyTimeout: busyTimeout,
-            useWAL: mode != .readOnly)
+            filename: filename, path: path, flags: flags, busyTimeout: busyTimeout,
+            useWAL: mode == .createIfMissing || mode == .mustExist,
+            queryOnly: mode == .queryOnly)
+    }
+
+    /// A `file:` URI for a path (https://sqlite.org/uri.html): every byte but unreserved
+    /// ones and `/` percent-encoded, so that `?`, `#` and `%` in a name stay part of it.
+    static func uri(forPath path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var uri = "file:"
+        for byte in absolute.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"),
+                UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
+                uri.append(Character(Unicode.Scalar(byte)))
+            default:
+                uri += String(format: "%%%02X", byte)
+            }
+        }
+        return uri
     }
 
     private init(connection: SQLiteConnection) {
@@ -80,7 +119,8 @@ public final class Database {
             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
             | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_MEMORY
         let connection = try SQLiteConnection.open(
-            filename: ":memory:", path: nil, flags: flags, busyTimeout: 0, useWAL: false)
+            filename: ":memory:", path: nil, flags: flags, busyTimeout: 0, useWAL: false,
+            queryOnly: false)
         return Database(connection: connection)
     }
 

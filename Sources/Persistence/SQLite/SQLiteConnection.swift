@@ -51,7 +51,8 @@ final class SQLiteConnection {
     /// Opens a connection and configures it, reading the schema before anything that could
     /// write so that a file which is not a database is refused untouched.
     static func open(
-        filename: String, path: String?, flags: Int32, busyTimeout: Double, useWAL: Bool
+        filename: String, path: String?, flags: Int32, busyTimeout: Double, useWAL: Bool,
+        queryOnly: Bool
     ) throws -> SQLiteConnection {
         var handle: OpaquePointer?
         let opened = sqlite3_open_v2(filename, &handle, flags, nil)
@@ -69,6 +70,7 @@ final class SQLiteConnection {
             error.sql = nil  // the failure is the file's, not this pragma's
             throw error
         }
+        if queryOnly { try connection.run("PRAGMA query_only=ON") }
         if useWAL { try connection.switchToWAL(waitingUpTo: milliseconds) }
         try connection.run("PRAGMA foreign_keys=ON")
         // Statement journals (and other temporary files) in memory: a save writes up to 500

@@ -73,6 +73,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// The file exists but is not an SQLite database (`SQLITE_NOTADB`).
     public var isNotADatabase: Bool { code == SQLITE_NOTADB }
 
+    /// The database file is malformed (`SQLITE_CORRUPT` and its extended codes).
+    public var isCorrupt: Bool { code == SQLITE_CORRUPT }
+
     /// A write was attempted on a read-only database (`SQLITE_READONLY`).
     public var isReadOnly: Bool { code == SQLITE_READONLY }
 
@@ -114,6 +117,10 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 ///
 /// See [Result and Error Codes](https://sqlite.org/rescode.html).
 package enum SQLiteResultCode {
+    /// `SQLITE_READONLY`.
+    package static let readOnly: Int32 = 8
+    /// `SQLITE_CORRUPT`.
+    package static let corrupt: Int32 = 11
     /// `SQLITE_CONSTRAINT_CHECK`.
     package static let constraintCheck: Int32 = 275
     /// `SQLITE_CONSTRAINT_FOREIGNKEY`.

@@ -32,16 +32,30 @@ import Foundation
 /// write transaction; just before the commit every new file and then the folder are
 /// `fsync`ed, so a durable commit never references a file that is not. A file is never
 /// overwritten. When the transaction rolls back, the files it wrote are removed; files
-/// of deleted rows and replaced values are removed only after the commit. A crash between
-/// those steps leaves only unreferenced files, which the next writable open sweeps (under
-/// SQLite's write lock, so no other process is between writing its files and committing).
-/// So after any crash every reference has its file and no file lacks a reference.
+/// of deleted rows and replaced values are removed only after the commit, and only once no
+/// reader can still see them (below). A crash between those steps leaves only unreferenced
+/// files, which a later writable open sweeps (under SQLite's write lock, so no other
+/// process is between writing its files and committing). So after any crash every
+/// reference has its file and no file lacks a reference.
+///
+/// **Readers on older snapshots.** In WAL mode a reader (another process's export, a long
+/// fetch) keeps reading the database as it was when its read transaction began, so it may
+/// still read a row whose deletion another connection has since committed, and then needs
+/// the row's file. A file that a commit stops referencing is therefore removed only when no
+/// reader can still be on a snapshot from before that commit, which SQLite can tell: a
+/// `PRAGMA wal_checkpoint(RESTART)` that does not wait (busy timeout 0) completes only when
+/// every reader is reading from the database file, that is, from the latest commit, and
+/// reports "busy" while any reader still needs older frames of the log. So after a commit
+/// that replaced files, the writer tries that checkpoint: when it completes, the files go at
+/// once (the usual case: nobody else is reading); when a reader holds an older snapshot,
+/// they stay, unreferenced, and the sweep of a later writable open removes them, after the
+/// same checkpoint completes and only if no commit slipped in between (`PRAGMA
+/// data_version`), since a reader that began just before such a commit could see its files.
+/// The cost is a checkpoint after a save that deleted or replaced external values, and
+/// disk space for files kept until a later writer opens the store.
 ///
 /// **Limits.** Values are read whole when their row is read (not lazily on first access, as
-/// Core Data can). A reader in another process that is still on an older snapshot of the
-/// database (a long fetch in WAL mode) can find that a file its snapshot references was
-/// removed by a writer that committed the row's deletion meanwhile; it gets the
-/// `unreadableExternalData` error and can read again.
+/// Core Data can).
 ///
 /// Not Sendable: it belongs to one store, used by one context at a time.
 package final class ExternalDataStore {
@@ -232,7 +246,13 @@ package final class ExternalDataStore {
     ///
     /// A call inside another (which SQLite refuses: transactions do not nest) leaves the
     /// files to the outer one.
-    package func transaction<T>(_ body: () throws -> T) rethrows -> T {
+    ///
+    /// - Parameter noReaderPredatesCommit: asked after a commit that replaced files: whether
+    ///   no reader can still be on a snapshot from before it. When it answers false the
+    ///   replaced files are left for a later sweep (see "Readers on older snapshots").
+    package func transaction<T>(
+        noReaderPredatesCommit: () -> Bool = { true }, _ body: () throws -> T
+    ) rethrows -> T {
         guard !isInTransaction else { return try body() }
         // Another process may have created the folder since.
         if !mayHoldFiles { mayHoldFiles = FileManager.default.fileExists(atPath: directory) }
@@ -246,7 +266,9 @@ package final class ExternalDataStore {
             unsynced.removeAll()
             throw error
         }
-        for path in replaced { unlink(path) }
+        if !replaced.isEmpty, noReaderPredatesCommit() {
+            for path in replaced { unlink(path) }
+        }
         written.removeAll()
         replaced.removeAll()
         unsynced.removeAll()

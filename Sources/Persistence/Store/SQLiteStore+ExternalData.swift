@@ -149,20 +149,42 @@ extension SQLiteStore {
     // MARK: - Sweeping (called when the store opens)
 
     /// Removes the external data files no row references: leftovers of a crash between
-    /// writing a file and committing, or between committing and removing a replaced file.
+    /// writing a file and committing, or between committing and removing a replaced file,
+    /// and files a commit replaced while a reader still held an older snapshot.
     ///
-    /// Runs under SQLite's write lock (`BEGIN IMMEDIATE`), so no other process is between
-    /// writing its files and committing them. Sweeping is housekeeping: when the lock
-    /// cannot be had or the folder cannot be read, the store opens anyway and the next
-    /// writable open sweeps.
+    /// Only when no reader can be on a snapshot older than the latest commit (see
+    /// `noReaderHoldsAnOlderSnapshot` and `ExternalDataStore`), and under SQLite's write lock,
+    /// so that no other process is between writing its files and committing them; and only
+    /// if no other connection committed between that check and the lock (`PRAGMA
+    /// data_version`), since a reader that began just before such a commit could still
+    /// reference the files it replaced. Sweeping is housekeeping: when any of this cannot
+    /// be had, the store opens anyway and a later writable open sweeps.
     func sweepExternalData() {
         guard let externalData, !externalData.entryNames().isEmpty else { return }
+        guard noReaderHoldsAnOlderSnapshot(),
+            let version = try? database.scalar("PRAGMA data_version")
+        else { return }
         try? database.inTransaction(.immediate) {
+            guard try database.scalar("PRAGMA data_version") == version else { return }
             let referenced = Set(try externalReferences().map(\.reference.fileName))
             for name in externalData.entryNames() where !referenced.contains(name) {
                 externalData.removeEntry(named: name)
             }
         }
+    }
+
+    /// Whether every reader of the file, in any process, reads the latest commit: true when
+    /// a `PRAGMA wal_checkpoint(RESTART)` completes without waiting (SQLite completes it only
+    /// when no reader still uses older frames of the write-ahead log, and reports "busy"
+    /// otherwise). Waits for nobody: the busy timeout is 0 for the checkpoint. False when
+    /// it cannot tell.
+    func noReaderHoldsAnOlderSnapshot() -> Bool {
+        guard let timeout = try? database.scalar("PRAGMA busy_timeout").int64Value else { return false }
+        defer { try? database.execute("PRAGMA busy_timeout = \(timeout)") }
+        guard (try? database.execute("PRAGMA busy_timeout = 0")) != nil,
+            let row = try? database.query("PRAGMA wal_checkpoint(RESTART)").first
+        else { return false }
+        return row.first == .integer(0)
     }
 
     /// Every reference in the store's rows, with where it was found.

@@ -5,13 +5,24 @@ extension SQLiteStore {
 
     /// Runs `body` in an immediate (write) transaction: all or nothing.
     ///
+    /// The first write of a connection checks the file first (`verifyBeforeWriting`): a
+    /// store SQLite finds damaged is never written to.
+    ///
     /// - Throws: the body's error, after rolling back; `SQLiteError` when the database is
-    ///   locked longer than the busy timeout.
+    ///   locked longer than the busy timeout, is read-only (`SQLITE_READONLY`) or damaged
+    ///   (`SQLITE_CORRUPT`).
     package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
-        guard let externalData else { return try database.inTransaction(.immediate, body) }
+        if isReadOnly { throw Self.readOnlyError(path: path) }
+        guard let externalData else {
+            return try database.inTransaction(.immediate) {
+                try verifyBeforeWriting()
+                return try body()
+            }
+        }
         // External data files it writes are removed if it fails; replaced ones once it commits.
-        return try externalData.transaction {
+        return try externalData.transaction(noReaderPredatesCommit: { noReaderHoldsAnOlderSnapshot() }) {
             try database.inTransaction(.immediate) {
+                try verifyBeforeWriting()
                 let result = try body()
                 try externalData.prepareToCommit()
                 return result

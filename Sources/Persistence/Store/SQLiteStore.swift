@@ -6,9 +6,11 @@ import Foundation
 /// hashes in `_metadata`, and reads and writes rows. It knows nothing of contexts or
 /// managed objects: the context turns objects into rows and back.
 ///
-/// Opening a file checks it before changing anything: a file that is not an SQLite
-/// database, an SQLite database that is not a Persistence store, or a store written with a
-/// different model is refused and left byte-for-byte as it was. Opening freezes the model.
+/// Opening a file checks it before changing anything: a path that is not a regular file, a
+/// file that is not an SQLite database, an SQLite database that is not a Persistence store,
+/// or a store written with a different model is refused and left byte-for-byte as it was,
+/// with no `-wal` or `-shm` file beside it (it is inspected through a connection that
+/// leaves none, see `StoreFile.readingMode`). Opening freezes the model.
 ///
 /// A store is not Sendable: it owns one SQLite connection, used by one context at a time.
 package final class SQLiteStore {
@@ -22,6 +24,9 @@ package final class SQLiteStore {
         /// Allow transformable attributes whose named transformer is not registered; their
         /// values pass through as `TransformableBytes`. For tools that read any model.
         package var passesThroughUnregisteredTransformers = false
+        /// Whether the first write of a connection checks the file first and refuses a
+        /// damaged one (see `verifyBeforeWriting`).
+        package var verifiesBeforeWriting = true
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
         /// Model versions the store may have been written with, oldest first: a store
@@ -43,6 +48,12 @@ package final class SQLiteStore {
     package let externalData: ExternalDataStore?
     /// The store file's path, or nil for an in-memory store.
     package let path: String?
+    /// Whether the store was opened for reading only: asked to (`Options.readOnly`), or
+    /// because this process cannot write the file or its directory. Writes then fail.
+    package private(set) var isReadOnly = false
+    /// Whether the file passed `verifyBeforeWriting` (or needs no check: a new store, or
+    /// `Options.verifiesBeforeWriting` off).
+    var isVerifiedForWriting = false
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = "" {
         didSet { idScopes.removeAll() }
@@ -60,9 +71,10 @@ package final class SQLiteStore {
     /// store when `url` is nil.
     ///
     /// - Throws: `ModelError` for an invalid model; `StoreError` for a missing directory, a
+    ///   path that is not a regular file (checked before SQLite sees it, see `StoreFile`), a
     ///   file that is not a Persistence store or was written with another model, or a
     ///   missing value transformer; `SQLiteError` for a file SQLite cannot open (not a
-    ///   database, locked, unreadable).
+    ///   database, damaged, locked, unreadable).
     package init(model: ManagedObjectModel, url: URL?, options: Options = Options()) throws {
         try model.freeze()
         self.model = model
@@ -75,6 +87,7 @@ package final class SQLiteStore {
         }
         guard let url else {
             path = nil
+            isVerifiedForWriting = true
             database = try Database.inMemory()
             try registerFunctions()
             try createSchema()
@@ -83,25 +96,28 @@ package final class SQLiteStore {
         }
         let path = url.path
         self.path = path
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if isDirectory.boolValue { throw StoreError.isADirectory(path: path) }
-        let directory = url.deletingLastPathComponent().path
-        if !exists, !FileManager.default.fileExists(atPath: directory) {
-            throw StoreError.missingDirectory(path: directory)
-        }
+        // A FIFO, a device or a directory is refused before SQLite opens it (see StoreFile).
+        let exists = try StoreFile.check(path)
+        // A store this process cannot write (a read-only file, directory or file system)
+        // is opened for reading, as SQLite opens a write-protected file: reading works, and
+        // a write fails with SQLITE_READONLY before anything changes (`writeTransaction`).
+        let readOnly = options.readOnly || (exists && !StoreFile.isWritable(path))
+        isReadOnly = readOnly
+        isVerifiedForWriting = !options.verifiesBeforeWriting
         var isNew = !exists
-        if exists, !options.readOnly, !options.migrationVersions.isEmpty {
+        if exists, !readOnly, !options.migrationVersions.isEmpty {
             try StoreMigrator.migrateForOpening(url, to: model, versions: options.migrationVersions)
         }
         if exists {
-            // Inspect read-only first, so a file we refuse is never written to.
-            let probe = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
+            // Inspect the file before anything may write to it, in a way that leaves no
+            // -wal or -shm file beside a file we refuse (see StoreFile.readingMode).
+            let probe = try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
+            defer { try? probe.close() }
             isNew = try Self.check(probe, path: path, model: model)
-            try probe.close()
+            if isNew && readOnly { throw Self.readOnlyError(path: path) }
         }
-        if options.readOnly {
-            database = try Database(path: path, mode: .readOnly, busyTimeout: options.busyTimeout)
+        if readOnly {
+            database = try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
         } else {
             database = try Database(path: path, mode: .createIfMissing, busyTimeout: options.busyTimeout)
         }
@@ -109,11 +125,12 @@ package final class SQLiteStore {
             try registerFunctions()
             if isNew {
                 try createSchema()
+                isVerifiedForWriting = true
             } else {
                 identifier = try metadata("storeUUID") ?? ""
-                if !options.readOnly { try createMissingJoinTables() }
+                if !readOnly { try createMissingJoinTables() }
             }
-            try prepareSearchIndexes(readOnly: options.readOnly)
+            try prepareSearchIndexes(readOnly: readOnly)
         } catch {
             // The files are left in place even when this call created them: another process
             // may be creating the same store at this moment (in WAL mode its writes sit in
@@ -123,11 +140,21 @@ package final class SQLiteStore {
             throw error
         }
         // Files a crash left without a row (see ExternalDataStore); a new store has none.
-        if !isNew, !options.readOnly { sweepExternalData() }
+        if !isNew, !readOnly { sweepExternalData() }
     }
 
     /// Closes the store's connection.
     package func close() throws { try database.close() }
+
+    /// The error for a write to a store opened for reading only: SQLite's own
+    /// `SQLITE_READONLY`, naming the file, thrown before anything is written.
+    package static func readOnlyError(path: String?) -> SQLiteError {
+        SQLiteError(
+            extendedCode: SQLiteResultCode.readOnly,
+            message: "opened for reading only: this process cannot write the store file or its "
+                + "directory, or it was asked to only read",
+            path: path)
+    }
 
     // MARK: - Opening
 

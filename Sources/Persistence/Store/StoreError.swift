@@ -12,6 +12,11 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case missingDirectory(path: String)
     /// The path names a directory, not a store file.
     case isADirectory(path: String)
+    /// There is no store file at the path (for operations that never create one).
+    case noStore(path: String)
+    /// The path names something that is not a regular file (a FIFO, a device, a socket, a
+    /// link to nothing): refused before SQLite opens it. `kind` says what it is.
+    case notARegularFile(path: String, kind: String)
     /// External data for a binary attribute could not be written or read.
     case externalData(path: String, reason: String)
     /// A value stored in an external data file cannot be read back: the file is missing,
@@ -37,6 +42,10 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "The directory \(path) does not exist"
         case .isADirectory(let path):
             return "\(path) is a directory, not a store file"
+        case .noStore(let path):
+            return "There is no store at \(path)"
+        case .notARegularFile(let path, let kind):
+            return "\(path) is \(kind), not a store file; it was left untouched"
         case .externalData(let path, let reason):
             return "External data \(path): \(reason)"
         case .unreadableExternalData(let object, let attribute, let path, let reason):

@@ -1,0 +1,53 @@
+import Foundation
+import Persistence
+
+extension StoreCommands {
+    /// `store check <store> --model <path> [--version <name>]`.
+    static let check = ToolCommand(
+        name: "check",
+        abstract: "Check a store file for damage.",
+        discussion: """
+            Runs SQLite's integrity check, then checks the store against its model: the \
+            version hashes it records, its search indexes, key counters, references between \
+            objects and its external data files. Prints one line per problem, or that the \
+            store is healthy: exit 0 when it is, 1 when it is damaged. Reads only. Without \
+            --version, a store written with another version of the --model bundle is checked \
+            against that version. A missing store exits 66.
+            """,
+        arguments: [store], options: [model, version],
+        action: { arguments, output throws(ToolError) in
+            let path = arguments.positionals[0]
+            let loaded = try ModelCommands.load(
+                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+            try requireStore(path)
+            let url = URL(fileURLWithPath: path)
+            var result: StoreCheck
+            do { result = try StoreCheck.run(storeURL: url, model: loaded) } catch {
+                throw failure(error, file: nil)
+            }
+            // A store of another version of the bundle is checked against that version.
+            let bundle = URL(fileURLWithPath: arguments.values["--model"] ?? "")
+            if result.problems.contains(where: { $0.contains("was written with a different model") }),
+                arguments.values["--version"] == nil, bundle.pathExtension == "xcdatamodeld",
+                let names = try? ManagedObjectModel.versionNames(in: bundle)
+            {
+                for name in names {
+                    guard let candidate = try? ManagedObjectModel(contentsOf: bundle, version: name),
+                        let other = try? StoreCheck.run(storeURL: url, model: candidate),
+                        !other.problems.contains(where: { $0.contains("was written with a different model") })
+                    else { continue }
+                    result = other
+                    break
+                }
+            }
+            guard !result.isHealthy else {
+                output.print("\(path) is healthy.")
+                return .success
+            }
+            for problem in result.problems { output.print(problem) }
+            let count = result.problems.count
+            throw ToolError(
+                code: .failure,
+                message: "error: \(path) is damaged: \(count) \(count == 1 ? "problem" : "problems") found")
+        })
+}
