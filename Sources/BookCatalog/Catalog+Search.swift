@@ -14,10 +14,24 @@ extension Catalog {
     /// search index (`FetchRequest.searchText`), so a search over a million books reads only
     /// the books that match.
     public func search(_ text: String, limit: Int? = nil) throws -> [Book] {
-        var request = FetchRequest(entityName: "Book", sortDescriptors: Self.searchOrder, fetchLimit: limit)
+        var books: [Book] = []
+        try forEachSearchResult(text, limit: limit) { books.append($0) }
+        return books
+    }
+
+    /// The books `search(_:limit:)` finds, handed to `body` one at a time in rank order as
+    /// they are read, so that printing every match of a common word keeps memory flat.
+    public func forEachSearchResult(_ text: String, limit: Int? = nil, _ body: (Book) throws -> Void) throws {
+        var request = FetchRequest(
+            entityName: "Book",
+            sortDescriptors: Self.searchOrder,
+            fetchLimit: limit)
         request.searchText = text
         request.searchKeyPaths = Self.searchKeyPaths
-        return try context.fetch(request).compactMap { $0 as? Book }
+        try context.forEach(request) { object in
+            if let book = object as? Book { try body(book) }
+            return true
+        }
     }
 
     /// What a search looks in: the canonical title and the author's canonical name.

@@ -66,18 +66,35 @@ struct BookPrinter {
         try output.flush()
     }
 
-    /// `books search`: books in rank order, or a line saying nothing matched.
-    func search(_ books: [Book], query: String, json: Bool, catalog: Catalog) throws {
+    /// `books search`: books in rank order as the catalogue finds them (streamed, as `list`
+    /// is), or a line saying nothing matched. Returns whether more books match than `limit`
+    /// (nil: no limit), which reading one book past it tells without counting them all.
+    func search(_ catalog: Catalog, query: String, limit: Int?, json: Bool) throws -> Bool {
         var authors: [ObjectID: String] = [:]
         var output = OutputBuffer(writer: self.output)
+        var count = 0
+        var moreMatch = false
+        if json { output.write("[") }
+        try catalog.forEachSearchResult(query, limit: limit.map { $0 < Int.max ? $0 + 1 : $0 }) { book in
+            if let limit, count == limit {
+                moreMatch = true
+                return
+            }
+            if json {
+                output.write((count == 0 ? "\n" : ",\n") + self.json(book, catalog, &authors))
+            } else {
+                output.write(line(book, catalog, &authors) + "\n")
+            }
+            count += 1
+            try output.flushIfLarge()
+        }
         if json {
-            output.write("[" + books.map { "\n" + self.json($0, catalog, &authors) }.joined(separator: ",") + (books.isEmpty ? "]\n" : "\n]\n"))
-        } else if books.isEmpty {
+            output.write(count == 0 ? "]\n" : "\n]\n")
+        } else if count == 0 {
             output.write("No books match \"\(QuotedText.forMessage(query))\".\n")
-        } else {
-            for book in books { output.write(line(book, catalog, &authors) + "\n") }
         }
         try output.flush()
+        return moreMatch
     }
 
     /// `books show`: one book, a field a line.

@@ -67,12 +67,8 @@ struct CommandRunner {
             try argument("search") { try Catalog.checkSearchText(options.text) }
             let printer = printer()
             let catalog = try openSeededCatalog()
-            // One book past the limit tells whether more match, without counting them all.
-            var results = try catalog.search(options.text, limit: options.limit.map { $0 < Int.max ? $0 + 1 : $0 })
-            let limited = options.limit.flatMap { results.count > $0 ? $0 : nil }
-            if let limit = limited { results.removeLast(results.count - limit) }
-            try printer.search(results, query: options.text, json: options.json, catalog: catalog)
-            if let limit = limited {
+            let moreMatch = try printer.search(catalog, query: options.text, limit: options.limit, json: options.json)
+            if moreMatch, let limit = options.limit {
                 Terminal.write(
                     "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
                     to: STDERR_FILENO)

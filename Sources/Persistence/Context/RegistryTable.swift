@@ -3,16 +3,20 @@
 ///
 /// A fetch of 100,000 books adds an entry per book and each book removes its own as it goes,
 /// so these operations sit on the hottest path there is. `Dictionary` hashes every key with
-/// SipHash and so scatters them: finding, hashing and growing were about a tenth of such a
-/// fetch, most of it cache misses in a table of megabytes. The keys here are numbers the
-/// store hands out in order, and objects come and go mostly in that order, so a key's home
-/// bucket keeps consecutive keys in consecutive buckets (see `home(of:)`).
+/// SipHash: hashing, probing and growing were about a tenth of such a fetch. Here a key's
+/// home bucket is a multiplicative (Fibonacci) hash, a multiply and a shift.
 ///
-/// Such keys make long runs of occupied buckets, so each run is kept ordered by home bucket
-/// (Robin Hood order): a lookup stops at the first entry whose home lies past its key's, and
-/// a removal shifts later entries back only until one sits in its own home. Without that
-/// order, removing 100,000 consecutive keys scanned the rest of one 100,000-entry run each
-/// time. There are no tombstones, so lookups do not slow down as objects come and go.
+/// An earlier home kept consecutive keys in consecutive buckets, for the cache's sake. But
+/// keys the store hands out are dense, and while the table was smaller than their range,
+/// whole blocks of them landed on the same stretch of buckets: one run thousands of
+/// entries long, which every insert into its middle shifted. A search, which registers its
+/// rows in rank order rather than key order, became quadratic (a descending walk worst of
+/// all). Scattered homes keep runs short in any order.
+///
+/// Each run is kept ordered by home bucket (Robin Hood order): a lookup stops at the first
+/// entry whose home lies past its key's, and a removal shifts later entries back only until
+/// one sits in its own home. There are no tombstones, so lookups do not slow down as objects
+/// come and go.
 struct RegistryTable {
     private struct Bucket {
         var key: UInt64 = 0
@@ -79,14 +83,10 @@ struct RegistryTable {
 
     // MARK: - Internals
 
-    /// The bucket a key's probe starts at: its low `bits` bits, offset by its higher bits
-    /// times 2^64/φ. Keys that differ only in their low bits (consecutive keys) get
-    /// consecutive buckets, so a fetch or a teardown in key order walks the table instead of
-    /// missing the cache at every step; keys that share their low bits (a stride of a power
-    /// of two) are spread apart by their higher bits.
+    /// The bucket a key's probe starts at: the top `bits` bits of the key times 2^64/φ, which
+    /// spreads consecutive keys (and keys a power of two apart) evenly over the table.
     private func home(of key: UInt64) -> Int {
-        let spread = (key >> UInt64(bits)) &* 0x9E37_79B9_7F4A_7C15
-        return Int(truncatingIfNeeded: key &+ spread) & (buckets.count - 1)
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
     }
 
     /// How far the entry at `index` sits past its home bucket.

@@ -49,6 +49,7 @@ package struct FetchCompiler {
             if let rank = search.rank {
                 order.append(rank)
                 query.orderingArguments = search.rankArguments
+                query.sortsComputedRank = true
             }
         }
         for key in request.sortDescriptors {

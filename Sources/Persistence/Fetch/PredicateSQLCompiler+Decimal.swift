@@ -26,7 +26,8 @@ extension PredicateSQLCompiler {
             if op == .notEqualTo { return "1" }
             return below ? "(\(lhs) IS NOT NULL)" : "0"
         }
-        return comparison(lhs, op, bind(.text(text)), suffix: " COLLATE DECIMAL")
+        let placeholder = bind(.text(text))  // before the call: see `ordered`
+        return comparison(lhs, op, placeholder, suffix: " COLLATE DECIMAL")
     }
 
     /// A Double column (`lhs`, NaN already read as NULL) against a Decimal literal, in plain
@@ -50,6 +51,7 @@ extension PredicateSQLCompiler {
         case (.orderedAscending, .greaterThan): adjusted = .greaterThanOrEqualTo
         default: break
         }
-        return comparison(lhs, adjusted, bind(.real(nearest)))
+        let placeholder = bind(.real(nearest))  // before the call: see `ordered`
+        return comparison(lhs, adjusted, placeholder)
     }
 }

@@ -32,10 +32,10 @@ package struct PredicateSQLCompiler {
         case .falsePredicate: return "0"
         case .and(let children):
             guard !children.isEmpty else { return "1" }
-            return "(" + (try children.map { try condition(for: $0) }).joined(separator: " AND ") + ")"
+            return Self.balanced(try Self.gatheringLists(children, or: false).map { try condition(for: $0) }, "AND")
         case .or(let children):
             guard !children.isEmpty else { return "0" }
-            return "(" + (try children.map { try condition(for: $0) }).joined(separator: " OR ") + ")"
+            return Self.balanced(try Self.gatheringLists(children, or: true).map { try condition(for: $0) }, "OR")
         case .not(let child): return "(NOT \(try condition(for: child)))"
         case .comparison(let comparison): return try compile(comparison)
         }
@@ -173,7 +173,7 @@ package struct PredicateSQLCompiler {
         return "?"
     }
 
-    private mutating func compare(
+    mutating func compare(
         _ target: Target, _ op: PredicateNode.Operator, _ options: PredicateNode.Options,
         _ right: PredicateNode.Operand
     ) throws -> String {
@@ -182,7 +182,8 @@ package struct PredicateSQLCompiler {
             switch right {
             case .aggregate(let items):
                 guard !items.isEmpty else { return "0" }
-                return "(" + (try items.map { try compare(target, .equalTo, options, $0) }).joined(separator: " OR ") + ")"
+                if items.count > Self.longListThreshold { return try membership(target, options, items) }
+                return Self.balanced(try items.map { try compare(target, .equalTo, options, $0) }, "OR")
             case .constant(.string(let haystack)) where target.kind == .string:
                 let column = folded(target.sql, options)
                 return "coalesce(instr(\(bind(.text(PredicateEvaluator.fold(haystack, options)))), \(column)) > 0, 0)"
@@ -265,7 +266,11 @@ package struct PredicateSQLCompiler {
             }
         default: throw mismatch(target, literal, op)
         }
-        return comparison(lhs, op, bind(value), suffix: suffix)
+        // Bound first: a method call's receiver is read before its arguments, so binding
+        // inside the call's arguments appended to a shared copy of `arguments`, copying the
+        // whole array once per comparison (a chain of 10,000 copied 50 million values).
+        let placeholder = bind(value)
+        return comparison(lhs, op, placeholder, suffix: suffix)
     }
 
     /// `lhs op rhs` where a NULL side makes `==` and the orderings false and `!=` true, as
@@ -279,7 +284,7 @@ package struct PredicateSQLCompiler {
     }
 
     /// The column folded as `[c]`, `[d]` or `[cd]` fold in memory.
-    private func folded(_ sql: String, _ options: PredicateNode.Options) -> String {
+    func folded(_ sql: String, _ options: PredicateNode.Options) -> String {
         switch (options.contains(.caseInsensitive), options.contains(.diacriticInsensitive)) {
         case (false, false): sql
         case (true, true): "canonical(\(sql))"

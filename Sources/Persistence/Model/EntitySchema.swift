@@ -110,48 +110,73 @@ package final class EntitySchema: Sendable {
 
     /// Resolves every entity of a valid model.
     ///
+    /// Each entity's ancestors, properties and constraints extend its parent's, which are
+    /// resolved first, so the work follows the size of what is built rather than walking
+    /// every chain again for each entity in it.
+    ///
     /// - Throws: `ModelError` for an unknown parent or an inheritance cycle (validation
     ///   reports these first; this is the last line of defence).
     package static func resolve(_ entities: [EntityDescription]) throws -> [String: EntitySchema] {
         let byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         var children: [String: [String]] = [:]
-        for entity in entities {
+        for entity in byName.values {
             if let parent = entity.parentEntityName { children[parent, default: []].append(entity.name) }
         }
-        var result: [String: EntitySchema] = [:]
-        for entity in entities {
-            var ancestors: [String] = []
-            var chain: [EntityDescription] = [entity]
-            var next = entity.parentEntityName
-            while let parentName = next {
+        for name in children.keys { children[name]?.sort() }
+        /// One entity's inherited state, as its sub-entities extend it.
+        struct Resolved {
+            var ancestors: [String]
+            var properties: [SchemaProperty]
+            var constraints: [[String]]
+        }
+        var resolved: [String: Resolved] = [:]
+        for entity in byName.values where resolved[entity.name] == nil {
+            // Walk up to a resolved ancestor (or the root), then resolve back down.
+            var pending: [EntityDescription] = []
+            var onWalk: Set<String> = []
+            var next: EntityDescription? = entity
+            while let current = next, resolved[current.name] == nil {
+                guard onWalk.insert(current.name).inserted else {
+                    throw ModelError(entity: current.name, "is part of an inheritance cycle")
+                }
+                pending.append(current)
+                guard let parentName = current.parentEntityName else { break }
                 guard let parent = byName[parentName] else {
-                    throw ModelError(entity: entity.name, "names an unknown parent entity '\(parentName)'")
+                    throw ModelError(entity: current.name, "names an unknown parent entity '\(parentName)'")
                 }
-                guard !ancestors.contains(parentName), parentName != entity.name else {
-                    throw ModelError(entity: entity.name, "is part of an inheritance cycle")
+                next = parent
+            }
+            for current in pending.reversed() {
+                var state =
+                    current.parentEntityName.flatMap { parent in
+                        resolved[parent].map {
+                            Resolved(
+                                ancestors: [parent] + $0.ancestors, properties: $0.properties,
+                                constraints: $0.constraints)
+                        }
+                    } ?? Resolved(ancestors: [], properties: [], constraints: [])
+                state.properties += current.attributes.map(SchemaProperty.attribute)
+                state.properties += current.relationships.map(SchemaProperty.relationship)
+                state.constraints += current.uniquenessConstraints
+                resolved[current.name] = state
+            }
+        }
+        var result: [String: EntitySchema] = [:]
+        for entity in byName.values {
+            guard let state = resolved[entity.name] else { continue }
+            // The entity, then its descendants level by level, each level's children by name.
+            var hierarchy = [entity.name]
+            var seen: Set<String> = [entity.name]
+            var position = 0
+            while position < hierarchy.count {
+                for child in children[hierarchy[position]] ?? [] where seen.insert(child).inserted {
+                    hierarchy.append(child)
                 }
-                ancestors.append(parentName)
-                chain.append(parent)
-                next = parent.parentEntityName
-            }
-            var properties: [SchemaProperty] = []
-            var constraints: [[String]] = []
-            for level in chain.reversed() {
-                properties += level.attributes.map(SchemaProperty.attribute)
-                properties += level.relationships.map(SchemaProperty.relationship)
-                constraints += level.uniquenessConstraints
-            }
-            var hierarchy: [String] = []
-            var queue = [entity.name]
-            while !queue.isEmpty {
-                let name = queue.removeFirst()
-                guard !hierarchy.contains(name) else { continue }
-                hierarchy.append(name)
-                queue += (children[name] ?? []).sorted()
+                position += 1
             }
             result[entity.name] = EntitySchema(
-                entity: entity, ancestors: ancestors, properties: properties,
-                hierarchyNames: hierarchy, uniquenessConstraints: constraints)
+                entity: entity, ancestors: state.ancestors, properties: state.properties,
+                hierarchyNames: hierarchy, uniquenessConstraints: state.constraints)
         }
         return result
     }

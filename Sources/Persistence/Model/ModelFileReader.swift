@@ -25,7 +25,16 @@ import Foundation
 /// Malformed XML and values that cannot be represented (an unknown `attributeType`, a
 /// `minCount` that is not a number) fail the load with a `ModelError` naming the file and
 /// line. Everything else (unknown destinations, bad defaults, …) is left for `validate()`.
+///
+/// Elements nest at most ``maximumDepth`` levels: Xcode writes five at most
+/// (`model` › `entity` › `uniquenessConstraints` › `uniquenessConstraint` › `constraint`),
+/// and a deeper file is refused at its first element past the limit, so that the tree the
+/// reader keeps (and frees) stays shallow whatever the file holds.
 package struct ModelFileReader {
+    /// The deepest nesting of elements a model file may have, the root `<model>` counting as
+    /// one level.
+    package static let maximumDepth = 64
+
     /// The file the XML came from, as errors name it.
     package var file: String
 
@@ -348,6 +357,8 @@ private final class ModelXMLTree: NSObject, XMLParserDelegate {
 
     /// The line and byte offset of the first byte sequence that is not UTF-8, if any.
     private static func firstInvalidUTF8(in data: Data) -> (line: Int, offset: Int)? {
+        // The standard library's validation is fast; the scalar walk below only finds where.
+        if String(validating: data, as: UTF8.self) != nil { return nil }
         var decoder = Unicode.UTF8.ForwardParser()
         var bytes = data.makeIterator()
         var offset = 0
@@ -370,6 +381,17 @@ private final class ModelXMLTree: NSObject, XMLParserDelegate {
         qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
     ) {
         guard failure == nil else { return }
+        // A model file is a few levels deep; refusing a deep one here keeps the tree (and the
+        // recursion that frees nested arrays of elements) within a bound the stack can take.
+        guard stack.count < ModelFileReader.maximumDepth else {
+            failure = (
+                max(parser.lineNumber, 1),
+                "<\(elementName)> is nested more than \(ModelFileReader.maximumDepth) elements deep; "
+                    + "a model file needs a few levels"
+            )
+            parser.abortParsing()
+            return
+        }
         stack.append(
             ModelXMLElement(name: elementName, attributes: attributeDict, line: parser.lineNumber))
     }

@@ -40,20 +40,40 @@ package struct ModelValidator {
     /// Doubtful points that do not stop the model from working.
     package private(set) var warnings: [ModelProblem] = []
 
-    private let entities: [EntityDescription]
+    /// The entities, by name order (duplicates included).
+    let entities: [EntityDescription]
     private let byName: [String: EntityDescription]
+    /// Each entity's own attributes and relationships by name (attributes winning a clash).
+    private let ownProperties: [String: [String: SchemaProperty]]
+    /// `resolvedProperty(_:of:)`'s answers, by entity and then property name.
+    private var resolved: [String: [String: SchemaProperty?]] = [:]
 
     /// Checks `model` at once; read `errors` and `warnings`.
+    ///
+    /// The work grows with the size of the model, never with its square: entities are
+    /// checked walking down the inheritance tree with the inherited properties at hand, so
+    /// that a chain of thousands of entities does not collect each entity's ancestors anew.
     package init(_ model: ManagedObjectModel) {
         entities = model.entities.sorted { $0.name < $1.name }
         byName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var own: [String: [String: SchemaProperty]] = [:]
+        for entity in byName.values {
+            var properties: [String: SchemaProperty] = [:]
+            for attribute in entity.attributes where properties[attribute.name] == nil {
+                properties[attribute.name] = .attribute(attribute)
+            }
+            for relationship in entity.relationships where properties[relationship.name] == nil {
+                properties[relationship.name] = .relationship(relationship)
+            }
+            own[entity.name] = properties
+        }
+        ownProperties = own
         var counts: [String: Int] = [:]
         for entity in entities { counts[entity.name, default: 0] += 1 }
         for (name, count) in counts.sorted(by: { $0.key < $1.key }) where count > 1 {
             error(name, nil, "is defined \(count) times; entity names must be unique")
         }
-        var checked = Set<String>()
-        for entity in entities where checked.insert(entity.name).inserted { check(entity) }
+        checkEntities()
         for template in model.fetchRequestTemplates.sorted(by: { $0.name < $1.name })
         where byName[template.entityName] == nil {
             error(
@@ -66,14 +86,104 @@ package struct ModelValidator {
                 error(nil, nil, "configuration '\(name)' names an unknown entity '\(member)'")
             }
         }
+        checkStoreNames()
     }
 
     // MARK: - Entities
 
-    private mutating func check(_ entity: EntityDescription) {
+    /// Checks every entity once, parents before children, and reports each entity's
+    /// problems in name order.
+    ///
+    /// An entity whose parent is unknown or whose ancestry loops is checked as a root (its
+    /// inheritance problem reported); the others are visited depth first from their roots,
+    /// keeping the properties the path down declares in `inherited`, so an entity finds what
+    /// it inherits by a dictionary lookup.
+    private mutating func checkEntities() {
+        let names = byName.keys.sorted()
+        var children: [String: [String]] = [:]
+        var roots: [String] = []
+        let looping = Self.loopingEntities(byName)
+        for name in names {
+            let entity = byName[name]!
+            if let parent = entity.parentEntityName, byName[parent] != nil, !looping.contains(name) {
+                children[parent, default: []].append(name)
+            } else {
+                roots.append(name)
+            }
+        }
+        var found: [String: [ModelProblem]] = [:]
+        /// The properties declared along the path from the root, with the entity declaring
+        /// each (the nearest, when a sub-entity wrongly declares one again); a fetched
+        /// property has a name but no property here.
+        var inherited: [String: (property: SchemaProperty?, owner: String)] = [:]
+        var path: Set<String> = []
+        enum Step { case enter(String), leave(String, undo: [(String, (property: SchemaProperty?, owner: String)?)]) }
+        var steps = roots.reversed().map(Step.enter)
+        while let step = steps.popLast() {
+            switch step {
+            case .enter(let name):
+                let entity = byName[name]!
+                let start = errors.count
+                check(entity, inherited: inherited, path: path, loops: looping.contains(name))
+                found[name] = Array(errors[start...])
+                errors.removeSubrange(start...)
+                var undo: [(String, (property: SchemaProperty?, owner: String)?)] = []
+                let declared =
+                    entity.attributes.map { ($0.name, SchemaProperty?.some(.attribute($0))) }
+                    + entity.relationships.map { ($0.name, SchemaProperty?.some(.relationship($0))) }
+                    + entity.fetchedProperties.map { ($0.name, SchemaProperty?.none) }
+                for (property, value) in declared {
+                    undo.append((property, inherited[property]))
+                    inherited[property] = (value, name)
+                }
+                path.insert(name)
+                steps.append(.leave(name, undo: undo))
+                steps += (children[name] ?? []).reversed().map(Step.enter)
+            case .leave(let name, let undo):
+                path.remove(name)
+                for (property, previous) in undo.reversed() { inherited[property] = previous }
+            }
+        }
+        for name in names { errors += found[name] ?? [] }
+    }
+
+    /// The entities whose ancestry comes back to an entity already passed (they are in a
+    /// loop or lead into one). Each entity joins one walk only: later walks stop at an entity
+    /// already judged.
+    private static func loopingEntities(_ byName: [String: EntityDescription]) -> Set<String> {
+        var judged: [String: Bool] = [:]
+        for start in byName.keys where judged[start] == nil {
+            var walked: [String] = []
+            var onWalk: Set<String> = []
+            var loops = false
+            var next: String? = start
+            while let name = next {
+                if let known = judged[name] {
+                    loops = known
+                    break
+                }
+                guard let entity = byName[name] else { break }
+                guard onWalk.insert(name).inserted else {
+                    loops = true
+                    break
+                }
+                walked.append(name)
+                next = entity.parentEntityName
+            }
+            for name in walked { judged[name] = loops }
+        }
+        return Set(judged.filter(\.value).keys)
+    }
+
+    private mutating func check(
+        _ entity: EntityDescription,
+        inherited: [String: (property: SchemaProperty?, owner: String)], path: Set<String>,
+        loops: Bool
+    ) {
         if entity.name.isEmpty { error(nil, nil, "an entity has no name") }
-        let ancestors = checkedAncestors(of: entity)
-        let inherited = properties(of: ancestors)
+        if let parent = entity.parentEntityName, loops || byName[parent] == nil {
+            reportBrokenAncestry(of: entity)
+        }
         var seen: [String: Int] = [:]
         let ownNames =
             entity.attributes.map(\.name) + entity.relationships.map(\.name)
@@ -84,10 +194,10 @@ package struct ModelValidator {
             if let count = seen[name], count > 1 {
                 error(entity.name, name, "is declared \(count) times in \(entity.name)")
             }
-            if let owner = ancestors.first(where: { owns($0, name) }) {
+            if let owner = inherited[name]?.owner {
                 error(
                     entity.name, name,
-                    "is already inherited from \(owner.name); a sub-entity "
+                    "is already inherited from \(owner); a sub-entity "
                         + "can't declare a property of the same name")
             }
             if Self.reservedPropertyNames.contains(name) {
@@ -97,16 +207,10 @@ package struct ModelValidator {
                         + "choose another name")
             }
         }
-        var all = inherited
-        for attribute in entity.attributes where all[attribute.name] == nil {
-            all[attribute.name] = .attribute(attribute)
-        }
-        for relationship in entity.relationships where all[relationship.name] == nil {
-            all[relationship.name] = .relationship(relationship)
-        }
-        for attribute in entity.attributes { check(attribute, in: entity, properties: all) }
+        let lookup = PropertyLookup(own: ownProperties[entity.name] ?? [:], inherited: inherited)
+        for attribute in entity.attributes { check(attribute, in: entity, properties: lookup) }
         for relationship in entity.relationships {
-            check(relationship, in: entity, ancestors: ancestors)
+            check(relationship, in: entity, ancestors: path)
         }
         for property in entity.fetchedProperties where byName[property.entityName] == nil {
             error(entity.name, property.name, "fetches an unknown entity '\(property.entityName)'")
@@ -114,85 +218,94 @@ package struct ModelValidator {
         for constraint in entity.uniquenessConstraints {
             let listed = "uniqueness constraint (\(constraint.joined(separator: ", ")))"
             if constraint.isEmpty { error(entity.name, nil, "has an empty uniqueness constraint") }
-            for name in constraint { checkIndexed(name, in: entity, all, listed) }
+            for name in constraint { checkIndexed(name, in: entity, lookup, listed) }
         }
         for index in entity.compoundIndexes {
             let listed = "compound index (\(index.joined(separator: ", ")))"
             if index.isEmpty { error(entity.name, nil, "has an empty compound index") }
-            for name in index { checkIndexed(name, in: entity, all, listed) }
+            for name in index { checkIndexed(name, in: entity, lookup, listed) }
         }
         for index in entity.fetchIndexes {
             if index.elements.isEmpty {
                 error(entity.name, nil, "fetch index '\(index.name)' has no elements")
             }
             for element in index.elements {
-                checkIndexed(element.property, in: entity, all, "fetch index '\(index.name)'")
+                checkIndexed(element.property, in: entity, lookup, "fetch index '\(index.name)'")
             }
         }
     }
 
-    /// The entity's ancestors, nearest first, reporting an unknown parent or a cycle.
-    private mutating func checkedAncestors(of entity: EntityDescription) -> [EntityDescription] {
-        var chain: [EntityDescription] = []
+    /// A property by name as an entity sees it: inherited properties first (a sub-entity
+    /// cannot override one), then its own.
+    struct PropertyLookup {
+        let own: [String: SchemaProperty]
+        let inherited: [String: (property: SchemaProperty?, owner: String)]
+
+        subscript(name: String) -> SchemaProperty? {
+            if let inheritedProperty = inherited[name]?.property { return inheritedProperty }
+            return own[name]
+        }
+    }
+
+    /// Reports an unknown parent or an inheritance cycle. Only entities whose ancestry is
+    /// broken walk it here; the names in a message are capped so that a long loop still
+    /// reads as one line.
+    private mutating func reportBrokenAncestry(of entity: EntityDescription) {
+        guard let parentName = entity.parentEntityName else { return }
+        guard byName[parentName] != nil else {
+            error(entity.name, nil, "names an unknown parent entity '\(parentName)'")
+            return
+        }
         var names = [entity.name]
-        var next = entity.parentEntityName
-        while let parentName = next {
-            if names.contains(parentName) {
-                let cycle = (names + [parentName]).joined(separator: " → ")
-                let role = parentName == entity.name ? "is part of" : "inherits from"
-                error(entity.name, nil, "\(role) an inheritance cycle (\(cycle))")
-                return chain
+        var seen: Set<String> = [entity.name]
+        var next: String? = parentName
+        while let name = next, let parent = byName[name] {
+            names.append(name)
+            guard seen.insert(name).inserted else {
+                let shown =
+                    names.count <= 12
+                    ? names : Array(names.prefix(6)) + ["…"] + Array(names.suffix(5))
+                let count = names.count > 12 ? " (\(names.count - 1) entities)" : ""
+                let role = name == entity.name ? "is part of" : "inherits from"
+                error(
+                    entity.name, nil,
+                    "\(role) an inheritance cycle (\(shown.joined(separator: " → ")))\(count)")
+                return
             }
-            guard let parent = byName[parentName] else {
-                if chain.isEmpty {
-                    error(entity.name, nil, "names an unknown parent entity '\(parentName)'")
-                }
-                return chain
-            }
-            chain.append(parent)
-            names.append(parentName)
             next = parent.parentEntityName
         }
-        return chain
     }
 
-    /// Every property of the given entities, nearest entity winning on a name clash.
-    private func properties(of chain: [EntityDescription]) -> [String: SchemaProperty] {
-        var result: [String: SchemaProperty] = [:]
-        for entity in chain {
-            for attribute in entity.attributes where result[attribute.name] == nil {
-                result[attribute.name] = .attribute(attribute)
+    /// A property of the named entity, its own or inherited; nil when there is none or the
+    /// entity is unknown.
+    ///
+    /// Answers are remembered for every entity the walk up passes, so the walks for one
+    /// name cover each entity once, however many entities ask.
+    private mutating func resolvedProperty(_ property: String, of entityName: String) -> SchemaProperty? {
+        var passed: [String] = []
+        var seen: Set<String> = []
+        var next: String? = entityName
+        var answer: SchemaProperty?
+        while let name = next, seen.insert(name).inserted {
+            if let known = resolved[name]?[property] {
+                answer = known
+                break
             }
-            for relationship in entity.relationships where result[relationship.name] == nil {
-                result[relationship.name] = .relationship(relationship)
+            guard let entity = byName[name] else { break }
+            passed.append(name)
+            if let own = ownProperties[name]?[property] {
+                answer = own
+                break
             }
+            next = entity.parentEntityName
         }
-        return result
-    }
-
-    /// Every property of the named entity, its own and inherited (empty when unknown).
-    private func resolvedProperties(of name: String) -> [String: SchemaProperty] {
-        guard let entity = byName[name] else { return [:] }
-        var chain = [entity]
-        var next = entity.parentEntityName
-        while let parentName = next, let parent = byName[parentName],
-            !chain.contains(where: { $0.name == parentName })
-        {
-            chain.append(parent)
-            next = parent.parentEntityName
-        }
-        return properties(of: chain)
-    }
-
-    private func owns(_ entity: EntityDescription, _ name: String) -> Bool {
-        entity.attributes.contains { $0.name == name }
-            || entity.relationships.contains { $0.name == name }
-            || entity.fetchedProperties.contains { $0.name == name }
+        for name in passed { resolved[name, default: [:]][property] = .some(answer) }
+        return answer
     }
 
     /// Checks one property named by a constraint or an index.
     private mutating func checkIndexed(
-        _ name: String, in entity: EntityDescription, _ all: [String: SchemaProperty],
+        _ name: String, in entity: EntityDescription, _ all: PropertyLookup,
         _ listed: String
     ) {
         switch all[name] {
@@ -218,7 +331,7 @@ package struct ModelValidator {
 
     private mutating func check(
         _ relationship: RelationshipDescription, in entity: EntityDescription,
-        ancestors: [EntityDescription]
+        ancestors: Set<String>
     ) {
         let name = relationship.name
         if relationship.isOrdered && !relationship.isToMany {
@@ -252,7 +365,7 @@ package struct ModelValidator {
                     + "side are not reflected here")
             return
         }
-        switch resolvedProperties(of: destination)[inverseName] {
+        switch resolvedProperty(inverseName, of: destination) {
         case nil:
             error(
                 entity.name, name,
@@ -263,8 +376,8 @@ package struct ModelValidator {
                 "names an inverse '\(inverseName)' that is an attribute of "
                     + "\(destination), not a relationship")
         case .relationship(let inverse)?:
-            let acceptable = [entity.name] + ancestors.map(\.name)
-            if !acceptable.contains(inverse.destinationEntityName) {
+            let back = inverse.destinationEntityName
+            if back != entity.name && !ancestors.contains(back) {
                 error(
                     entity.name, name,
                     "has the inverse \(destination).\(inverseName), which points "
@@ -284,7 +397,7 @@ package struct ModelValidator {
 
     private mutating func check(
         _ attribute: AttributeDescription, in entity: EntityDescription,
-        properties: [String: SchemaProperty]
+        properties: PropertyLookup
     ) {
         let name = attribute.name
         if attribute.type == .undefined {
@@ -423,7 +536,7 @@ package struct ModelValidator {
 
     private mutating func checkDerivation(
         _ expression: String, of attribute: AttributeDescription, in entity: EntityDescription,
-        properties: [String: SchemaProperty]
+        properties: PropertyLookup
     ) {
         let name = attribute.name
         let derivation: Derivation
@@ -454,11 +567,11 @@ package struct ModelValidator {
                 fail("now() gives a Date and the attribute is \(attribute.type.rawValue)")
             }
         case .keyPath(let path):
-            var current = properties
             var owner = entity.name
             for (position, key) in path.enumerated() {
                 let isLast = position == path.count - 1
-                switch current[key] {
+                let property = position == 0 ? properties[key] : resolvedProperty(key, of: owner)
+                switch property {
                 case nil:
                     fail("\(owner) has no property '\(key)'")
                     return
@@ -479,7 +592,6 @@ package struct ModelValidator {
                         return
                     }
                     owner = step.destinationEntityName
-                    current = resolvedProperties(of: owner)
                 }
             }
         case .count(let key), .sum(let key, _):
@@ -490,7 +602,7 @@ package struct ModelValidator {
             }
             if case .sum(_, let summed) = derivation {
                 let destination = relationship.destinationEntityName
-                guard case .attribute(let target)? = resolvedProperties(of: destination)[summed],
+                guard case .attribute(let target)? = resolvedProperty(summed, of: destination),
                     target.type.isNumeric
                 else {
                     fail("\(destination) has no numeric attribute '\(summed)'")
@@ -507,7 +619,7 @@ package struct ModelValidator {
 
     // MARK: - Reporting
 
-    private mutating func error(_ entity: String?, _ property: String?, _ message: String) {
+    mutating func error(_ entity: String?, _ property: String?, _ message: String) {
         errors.append(ModelProblem(entity: entity, property: property, message: message))
     }
 

@@ -176,6 +176,14 @@ extension SQLiteStore {
         if table.hasEntityColumn { columns.append("\(t).\"_entity\"") }
         columns += table.columns.map { "\(t).\(sqlIdentifier($0.name))" }
         let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
+        // An unlimited read sorted by a search rank sorts every match in SQLite's sorter, which
+        // spills to temporary storage: with the connection's `temp_store=MEMORY` (kept for
+        // statement journals) that is memory growing with the match count. Outside a
+        // transaction (where the setting can change) such a read spills to a temporary file
+        // instead, so that printing every match of a common word keeps memory flat.
+        let spillsToFile = query.sortsComputedRank && query.limit == nil && !database.isInTransaction
+        if spillsToFile { try? database.execute("PRAGMA temp_store=FILE") }
+        defer { if spillsToFile { try? database.execute("PRAGMA temp_store=MEMORY") } }
         let statement = try database.cachedStatement(sql)
         // Reset on every exit (an early stop, a throwing body): see primaryKey(in:matching:values:).
         defer { statement.reset() }

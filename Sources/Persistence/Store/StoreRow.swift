@@ -34,6 +34,9 @@ package struct StoreQuery {
     package var offset: Int = 0
     /// JOIN clauses needed by key paths through to-one relationships.
     package var joins: [String] = []
+    /// Whether the ordering starts with a computed search rank, which no index serves: SQLite
+    /// sorts every matching row before the first is read (see `SQLiteStore.rows`).
+    package var sortsComputedRank = false
 
     /// A query for all rows of a table.
     package init(table: TableMapping) { self.table = table }

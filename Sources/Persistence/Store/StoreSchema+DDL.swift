@@ -51,20 +51,20 @@ extension StoreSchema {
         for mapping in entities.values.sorted(by: { $0.schema.name < $1.schema.name }) {
             let entity = mapping.schema.entity
             let table = mapping.table
-            let stored = Set(table.columns.map(\.name))
+            let stored = table.columnPositions
             let own = mapping.schema.ancestors.isEmpty ? nil : mapping.schema.hierarchyNames
-            for attribute in entity.attributes where attribute.isIndexed && stored.contains(attribute.name) {
+            for attribute in entity.attributes where attribute.isIndexed && stored[attribute.name] != nil {
                 add(table, "\(entity.name)_\(attribute.name)_index", [attribute.name], unique: false, entities: nil)
             }
-            for relationship in entity.relationships where stored.contains(relationship.name) {
+            for relationship in entity.relationships where stored[relationship.name] != nil {
                 add(table, "\(entity.name)_\(relationship.name)_index", [relationship.name], unique: false, entities: nil)
             }
             for fetchIndex in entity.fetchIndexes {
-                let keys = fetchIndex.elements.map(\.property).filter(stored.contains)
+                let keys = fetchIndex.elements.map(\.property).filter { stored[$0] != nil }
                 if !keys.isEmpty { add(table, "\(entity.name)_\(fetchIndex.name)", keys, unique: false, entities: nil) }
             }
             for keys in entity.compoundIndexes {
-                let keys = keys.filter(stored.contains)
+                let keys = keys.filter { stored[$0] != nil }
                 if !keys.isEmpty {
                     add(table, "\(entity.name)_\(keys.joined(separator: "_"))_index", keys, unique: false, entities: nil)
                 }

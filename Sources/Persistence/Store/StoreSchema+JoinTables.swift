@@ -105,6 +105,7 @@ extension StoreSchema {
         }
         var tables: [String: JoinTableMapping] = [:]
         var sides: [String: [String: JoinSide]] = [:]
+        let foldedTableNames = Set(tableNames.map(ModelValidator.folded))
         for schema in schemas.values.sorted(by: { $0.name < $1.name }) {
             for case .relationship(let r) in schema.properties where usesJoinTable(r, schemas: schemas) {
                 guard let destination = schemas[r.destinationEntityName] else { continue }
@@ -125,7 +126,8 @@ extension StoreSchema {
                 let sourceOrdered = isSource ? r.isOrdered : (inverse?.isOrdered ?? false)
                 let destinationOrdered = ownKey == inverseKey ? false : (isSource ? (inverse?.isOrdered ?? false) : r.isOrdered)
                 var name = sourceKey.replacingOccurrences(of: ".", with: "_")
-                if tableNames.contains(name) { name = "_join_" + name }
+                // SQLite names ignore ASCII case: `book_tags` is the table `Book_tags`.
+                if foldedTableNames.contains(ModelValidator.folded(name)) { name = "_join_" + name }
                 let table = tables[name] ?? JoinTableMapping(
                     name: name, sourceTable: sourceRoot, destinationTable: destinationRoot,
                     hasPosition: sourceOrdered, hasInversePosition: destinationOrdered)

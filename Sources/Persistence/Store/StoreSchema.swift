@@ -109,9 +109,26 @@ package struct TableMapping: Sendable {
     package let hasEntityColumn: Bool
     /// The columns beyond `_id` and `_entity`, in table order.
     package let columns: [Column]
+    /// Each column's index in `columns`, by name.
+    package let columnPositions: [String: Int]
+    /// `INSERT INTO "T" ("_id"[, "_entity"], "c1", …) VALUES (?, …)`: every column of the
+    /// table, in table order. Built once per table: a table holding a deep hierarchy is
+    /// shared by every entity of it.
+    package let insertSQL: String
+
+    /// A table of these columns.
+    package init(name: String, hasEntityColumn: Bool, columns: [Column]) {
+        self.name = name
+        self.hasEntityColumn = hasEntityColumn
+        self.columns = columns
+        var positions: [String: Int] = [:]
+        for (i, column) in columns.enumerated() where positions[column.name] == nil { positions[column.name] = i }
+        columnPositions = positions
+        insertSQL = Self.insertSQL(name: name, hasEntityColumn: hasEntityColumn, columns: columns)
+    }
 
     /// The column with this name, if any.
-    package func column(named name: String) -> Column? { columns.first { $0.name == name } }
+    package func column(named name: String) -> Column? { columnPositions[name].map { columns[$0] } }
 }
 
 /// How one entity's properties map onto its table's columns.
@@ -132,8 +149,7 @@ package struct EntityMapping: Sendable {
         self.schema = schema
         self.table = table
         self.insertSQL = table.insertSQL
-        var byName: [String: Int] = [:]
-        for (i, column) in table.columns.enumerated() { byName[column.name] = i }
+        let byName = table.columnPositions
         columnIndex = schema.properties.map { property in
             switch property {
             case .attribute(let a) where a.isStored: return byName[a.name]

@@ -1,7 +1,7 @@
 extension TableMapping {
-    /// `INSERT INTO "T" ("_id"[, "_entity"], "c1", …) VALUES (?, …)`: every column of the
-    /// table, in table order. Built once per entity mapping, not per inserted row.
-    package var insertSQL: String {
+    /// `INSERT INTO "T" ("_id"[, "_entity"], "c1", …) VALUES (?, …)` for a table of these
+    /// columns (see `insertSQL`).
+    static func insertSQL(name: String, hasEntityColumn: Bool, columns: [Column]) -> String {
         var names = ["\"_id\""]
         if hasEntityColumn { names.append("\"_entity\"") }
         names += columns.map { sqlIdentifier($0.name) }
