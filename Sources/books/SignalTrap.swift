@@ -26,11 +26,23 @@ final class SignalTrap {
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     private var previous: [(Int32, sigaction)] = []
+    private var previousMask = sigset_t()
+    private var changedMask = false
 
-    /// Installs the handlers.
+    /// Installs the handlers, and unblocks the signals for the time of the trap.
+    ///
+    /// A signal the process was started with ignored stays ignored: `nohup` ignores SIGHUP
+    /// and a shell ignores SIGINT in its background jobs, and both mean it. A blocked one is
+    /// unblocked: a process inherits the mask of the thread that started it, and a runtime's
+    /// worker thread blocks every signal without meaning anything for its children.
     init() {
         caughtSignalNumber.store(0, ordering: .sequentiallyConsistent)
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
         for number in Self.signals {
+            var current = sigaction()
+            guard sigaction(number, nil, &current) == 0, !Self.isIgnored(current) else { continue }
+            sigaddset(&unblock, number)
             var action = sigaction()
             #if canImport(Darwin)
                 action.__sigaction_u.__sa_handler = { caughtSignalNumber.store($0, ordering: .sequentiallyConsistent) }
@@ -44,6 +56,15 @@ final class SignalTrap {
             var old = sigaction()
             if sigaction(number, &action, &old) == 0 { previous.append((number, old)) }
         }
+        changedMask = pthread_sigmask(SIG_UNBLOCK, &unblock, &previousMask) == 0
+    }
+
+    private static func isIgnored(_ action: sigaction) -> Bool {
+        #if canImport(Darwin)
+            return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1
+        #else
+            return unsafeBitCast(action.__sigaction_handler.sa_handler, to: Int.self) == 1  // SIG_IGN
+        #endif
     }
 
     /// The signal caught since the trap was installed, if any.
@@ -59,6 +80,10 @@ final class SignalTrap {
             sigaction(number, &action, nil)
         }
         previous.removeAll()
+        if changedMask {
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            changedMask = false
+        }
     }
 
     /// "SIGINT" for SIGINT, and so on; "signal N" for others.
