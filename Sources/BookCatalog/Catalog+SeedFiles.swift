@@ -21,8 +21,9 @@ extension Catalog {
     /// same books again updates them (their UUIDs are unique), so the count does not grow.
     ///
     /// The file is checked first if ``SeedFile/check()`` has not run (it normally has, before
-    /// the store was opened). A seed also records that this catalogue's sample books have
-    /// been dealt with: a listing of it never seeds them (see ``seedSampleBooksIfNew()``).
+    /// the store was opened). A complete seed also records that this catalogue's sample
+    /// books have been dealt with, even if the file was empty: a listing of it never seeds
+    /// them (see ``seedSampleBooksIfNew()``).
     ///
     /// - Parameters:
     ///   - shouldStop: asked before each transaction; true stops the seed there (a signal).
@@ -57,7 +58,6 @@ extension Catalog {
                 }
             }
             try withBulkLoadSettings(rows: total) {
-                try recordSampleBooks(.chosenByUser)
                 try file.forEachBatch(size: size) { try write($0) }
                 var next = 0
                 while next < syntheticCount {
@@ -67,6 +67,9 @@ extension Catalog {
                 }
             }
             if shouldStop(), done < total { throw SeedIncompleteError.Cause.interrupted }
+            // Recorded once the seed is complete (a seed that stopped before its first
+            // transaction leaves a catalogue that never held a book, which a listing seeds).
+            try recordSampleBooks(.chosenByUser)
         } catch let error as CatalogInputError where done == 0 {
             throw error  // the file changed since it was checked; nothing was written
         } catch let error as MissingInputFileError where done == 0 {
