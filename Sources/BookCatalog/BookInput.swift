@@ -70,7 +70,7 @@ public enum BookInput {
         if scalars > scalarLimit + 1_000 {  // room for surrounding white space, trimmed below
             throw tooLong(text, field: field, noun: noun, characterLimit: characterLimit, scalars: scalars)
         }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Self.trimmed(text)
         guard !trimmed.isEmpty else { throw CatalogInputError(field: field, value: text, reason: "\(noun) can't be empty") }
         let trimmedScalars = trimmed.unicodeScalars.count
         guard trimmedScalars <= scalarLimit, trimmed.count <= characterLimit else {
@@ -84,6 +84,15 @@ public enum BookInput {
                     + "at character \(offset + 1))")
         }
         return trimmed
+    }
+
+    /// `text` without surrounding white space and newlines; Foundation's trimming (through
+    /// NSString) only when there is something to trim, as there seldom is.
+    private static func trimmed(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        let space = CharacterSet.whitespacesAndNewlines
+        guard space.contains(first) || space.contains(last) else { return text }
+        return text.trimmingCharacters(in: space)
     }
 
     private static func tooLong(_ text: String, field: String, noun: String, characterLimit: Int, scalars: Int) -> CatalogInputError {

@@ -80,26 +80,6 @@ extension Catalog {
         }
         return total
     }
-
-    /// Adds or updates (by UUID) the given books and their authors, at most `batchSize` per
-    /// transaction (see ``seed(file:syntheticCount:batchSize:transactionTimeLimit:shouldStop:progress:)``).
-    ///
-    /// - Returns: the number of books given.
-    @discardableResult
-    public func seed(_ books: [SeedBook], batchSize: Int, progress: (Int) -> Void = { _ in }) throws -> Int {
-        var pace = SeedPace(batchSize: max(1, batchSize), timeLimit: Self.defaultSeedTransactionTimeLimit)
-        var authors = try authorsByName()
-        var done = 0
-        while done < books.count {
-            let end = min(books.count, done + pace.rows)
-            let began = ContinuousClock.now
-            try save(Array(books[done..<end]), authors: &authors)
-            pace.record(rows: end - done, took: ContinuousClock.now - began)
-            done = end
-            progress(done)
-        }
-        return books.count
-    }
 }
 
 /// How many books a seed puts in its next transaction: at most the batch size, and — for

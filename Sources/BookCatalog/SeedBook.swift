@@ -66,7 +66,7 @@ extension SeedBook {
             return text
         }
         let uuidText = try string("uuid")
-        guard let uuid = UUID(uuidString: uuidText) else {
+        guard let uuid = UUIDText.parse(uuidText) else {
             throw CatalogInputError(field: "\(place): uuid", value: uuidText, reason: "expected a UUID")
         }
         let color = try fields["color"].map { value -> Color in
