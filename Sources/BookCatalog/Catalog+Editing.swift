@@ -43,15 +43,4 @@ extension Catalog {
         request.fetchLimit = 1
         return try context.fetch(request).first as? Author
     }
-
-    /// Adds `count` deterministic synthetic books (same UUIDs every time, so seeding twice
-    /// updates rather than duplicates), saved in batches so that memory stays bounded and
-    /// an interrupted run keeps whole batches.
-    ///
-    /// - Parameter progress: called after each batch with the number of books done.
-    public func seedSynthetic(count: Int, batchSize: Int = defaultSeedBatchSize, progress: (Int) -> Void = { _ in }) throws {
-        try withBulkLoadSettings(rows: count) {
-            try seedBatches(count: count, batchSize: batchSize, progress: progress, book: SyntheticBooks.book)
-        }
-    }
 }

@@ -2,79 +2,175 @@ import Foundation
 import Persistence
 
 extension Catalog {
-    // MARK: - Seed files
+    // MARK: - Seeding in batches
 
-    /// The books of a seed file chosen by the user (`books seed --file PATH`), in the format
-    /// of the bundled `SeedData/books.json`.
+    /// The longest, roughly, that a seed keeps one write transaction open, in seconds.
     ///
-    /// The whole file is read and checked before anything is written, so a bad file leaves
-    /// the store as it was.
-    ///
-    /// - Throws: ``MissingInputFileError`` when the file does not exist or cannot be read;
-    ///   `CatalogInputError` naming the file, the entry and the field when it is malformed
-    ///   or truncated.
-    public static func seedBooks(contentsOf url: URL) throws -> [SeedBook] {
-        let path = url.path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw MissingInputFileError(path: path, reason: "it does not exist")
-        }
-        if isDirectory.boolValue { throw MissingInputFileError(path: path, reason: "it is a directory") }
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            let reason = (error as NSError).userInfo[NSUnderlyingErrorKey].map { "\($0)" } ?? "\(error)"
-            throw MissingInputFileError(path: path, reason: "it cannot be read (\(reason))")
-        }
-        return try SeedBook.decode(data, file: path)
-    }
+    /// Another process's write waits for the seed's transaction to end (for up to the
+    /// store's busy timeout, 10 s); a transaction of 150,000 books took longer than that, and
+    /// the other writer failed with "database is locked". See ``SeedPace``.
+    public static let defaultSeedTransactionTimeLimit = 1.0
 
-    /// Adds or updates (by UUID) the given books and their authors, saving every
-    /// `batchSize` books.
+    /// Adds or updates (by UUID) the books of `file`, then `syntheticCount` synthetic books
+    /// (``SyntheticBooks``), saving at most `batchSize` books per transaction.
     ///
-    /// Each batch is one transaction: an interrupted run keeps whole batches, never part of
-    /// one. Memory holds one batch at a time. Seeding the same books again updates them
-    /// (their UUIDs are unique), so the count does not grow.
+    /// A transaction of more than ``SeedPace/unsplitRows`` books also ends early, so that it
+    /// lasts about `transactionTimeLimit` at most and a concurrent writer waits its turn
+    /// instead of failing. Each transaction is whole: a seed that stops keeps what it
+    /// committed, never part of a transaction. Memory holds one batch at a time. Seeding the
+    /// same books again updates them (their UUIDs are unique), so the count does not grow.
+    ///
+    /// The file is checked first if ``SeedFile/check()`` has not run (it normally has, before
+    /// the store was opened). A complete seed also records that this catalogue's sample
+    /// books have been dealt with, even if the file was empty: a listing of it never seeds
+    /// them (see ``seedSampleBooksIfNew()``).
     ///
     /// - Parameters:
-    ///   - books: the books, in the order they are saved.
-    ///   - batchSize: how many books each save holds (at least 1).
-    ///   - progress: called after each batch with the number of books done.
-    /// - Returns: the number of books given.
+    ///   - shouldStop: asked before each transaction; true stops the seed there (a signal).
+    ///   - progress: called after each transaction with the number of books done.
+    /// - Returns: the number of books seeded: the file's entries plus `syntheticCount`.
+    /// - Throws: `CatalogInputError` or ``MissingInputFileError`` when the file is refused
+    ///   (nothing written); ``SeedIncompleteError`` when the seed stops or fails part-way,
+    ///   saying what it kept.
     @discardableResult
-    public func seed(_ books: [SeedBook], batchSize: Int, progress: (Int) -> Void = { _ in }) throws -> Int {
-        try seedBatches(count: books.count, batchSize: batchSize, progress: progress) { books[$0] }
-        return books.count
-    }
-
-    /// Saves books `0..<count`, made by `book`, `batchSize` per transaction.
-    func seedBatches(count: Int, batchSize: Int, progress: (Int) -> Void, book: (Int) -> SeedBook) throws {
+    public func seed(
+        file: SeedFile, syntheticCount: Int = 0, batchSize: Int = defaultSeedBatchSize,
+        transactionTimeLimit: Double = defaultSeedTransactionTimeLimit,
+        shouldStop: () -> Bool = { false }, progress: (Int) -> Void = { _ in }
+    ) throws -> Int {
+        let total = try file.check() + max(0, syntheticCount)
         let size = max(1, batchSize)
-        var authors = try authorsByName()
+        var pace = SeedPace(batchSize: size, timeLimit: transactionTimeLimit)
         var done = 0
-        while done < count {
-            let end = min(count, done + size)
-            try save((done..<end).map(book), authors: &authors)
-            done = end
-            progress(done)
+        do {
+            var authors = try authorsByName()
+            func write(_ books: [SeedBook]) throws {
+                var start = 0
+                while start < books.count {
+                    if shouldStop() { throw SeedIncompleteError.Cause.interrupted }
+                    let end = min(books.count, start + pace.rows)
+                    let began = ContinuousClock.now
+                    try save(Array(books[start..<end]), authors: &authors)
+                    pace.record(rows: end - start, took: ContinuousClock.now - began)
+                    done += end - start
+                    progress(done)
+                    start = end
+                }
+            }
+            try withBulkLoadSettings(rows: total) {
+                try file.forEachBatch(size: size) { try write($0) }
+                var next = 0
+                while next < syntheticCount {
+                    let end = min(syntheticCount, next + size)
+                    try write((next..<end).map(SyntheticBooks.book))
+                    next = end
+                }
+            }
+            if shouldStop(), done < total { throw SeedIncompleteError.Cause.interrupted }
+            // Recorded once the seed is complete (a seed that stopped before its first
+            // transaction leaves a catalogue that never held a book, which a listing seeds).
+            try recordSampleBooks(.chosenByUser)
+        } catch let error as CatalogInputError where done == 0 {
+            throw error  // the file changed since it was checked; nothing was written
+        } catch let error as MissingInputFileError where done == 0 {
+            throw error
+        } catch {
+            let cause = error as? SeedIncompleteError.Cause ?? .failed(error)
+            throw SeedIncompleteError(cause: cause, seeded: done, total: total, bookCount: try? bookCount())
         }
+        return total
     }
 }
 
-/// An input file that `books` needs but cannot read: missing, a directory, or unreadable.
+/// How many books a seed puts in its next transaction: at most the batch size, and — for
+/// batches larger than ``unsplitRows`` — as many as the last transaction's pace says fit in
+/// half the time limit (half, so that a slower stretch, such as a checkpoint, still ends
+/// within the limit).
 ///
-/// The command line reports it on one line and exits 66 (`EX_NOINPUT`); nothing is written.
-public struct MissingInputFileError: Error, Sendable, CustomStringConvertible {
-    /// The file's path as given.
-    public var path: String
-    /// Why it cannot be read, such as `it does not exist`.
-    public var reason: String
+/// Batches of up to ``unsplitRows`` books are never split: such a transaction is short in
+/// any build, and a small `--batch-size` keeps its promise of whole batches exactly.
+struct SeedPace {
+    /// Batches this small are saved whole, whatever the pace.
+    static let unsplitRows = 2_000
 
-    /// Creates an error.
-    public init(path: String, reason: String) {
-        self.path = path
-        self.reason = reason
+    let batchSize: Int
+    let timeLimit: Double
+    /// The size of the next transaction.
+    private(set) var rows: Int
+
+    init(batchSize: Int, timeLimit: Double) {
+        self.batchSize = batchSize
+        self.timeLimit = timeLimit
+        rows = min(batchSize, Self.unsplitRows)
     }
 
-    /// "The seed file '/tmp/x.json' cannot be used: it does not exist."
-    public var description: String { "The seed file '\(path)' cannot be used: \(reason)." }
+    /// Learns from a transaction of `count` rows that took `duration`.
+    mutating func record(rows count: Int, took duration: Duration) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+        guard seconds > 0, timeLimit > 0 else { return }
+        let fitting = Double(count) / seconds * timeLimit / 2
+        rows = min(batchSize, max(Self.unsplitRows, Int(min(fitting, Double(Int.max / 2)))))
+    }
+}
+
+/// A seed that stopped part-way, by a signal or a failure, and what it kept.
+///
+/// "the disk is full: seeded 2,000 of 20,000 books; the catalogue has 2,459." Every
+/// transaction it committed is kept whole; the one it was in is rolled back.
+public struct SeedIncompleteError: Error, CustomStringConvertible {
+    /// Why the seed stopped.
+    public enum Cause: Error {
+        /// Asked to stop (`shouldStop` returned true), at a transaction boundary.
+        case interrupted
+        /// A save or a read failed with this error.
+        case failed(any Error)
+    }
+
+    /// Why it stopped.
+    public var cause: Cause
+    /// Books committed by this seed.
+    public var seeded: Int
+    /// Books it was to seed.
+    public var total: Int
+    /// Books in the catalogue afterwards, or nil if it could not be counted.
+    public var bookCount: Int?
+
+    /// Creates an error.
+    public init(cause: Cause, seeded: Int, total: Int, bookCount: Int?) {
+        self.cause = cause
+        self.seeded = seeded
+        self.total = total
+        self.bookCount = bookCount
+    }
+
+    /// "seeded 2,000 of 20,000 books; the catalogue has 2,459."
+    public var report: String {
+        let count = bookCount.map { "the catalogue has \(Self.grouped($0))" } ?? "the catalogue's books could not be counted"
+        return "seeded \(Self.grouped(seeded)) of \(Self.grouped(total)) books; \(count)."
+    }
+
+    /// The cause and the report on one line.
+    public var description: String {
+        switch cause {
+        case .interrupted:
+            return "interrupted: \(report)"
+        case .failed(let error as SQLiteError) where error.isDiskFull:
+            return "the disk is full: \(report)"
+        case .failed(let error):
+            let text = String(describing: error).replacingOccurrences(of: "\n", with: " ")
+            return "\(text.hasSuffix(".") ? String(text.dropLast()) : text): \(report)"
+        }
+    }
+
+    /// `2459` as `2,459`: a fixed separator, so that scripts can read the report whatever
+    /// the locale.
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number.magnitude)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return number < 0 ? "-" + digits : digits
+    }
 }

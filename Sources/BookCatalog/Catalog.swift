@@ -72,14 +72,46 @@ public final class Catalog {
         try context.count(for: FetchRequest(entityName: "Book"))
     }
 
-    /// Seeds the catalogue from the bundled `SeedData/books.json` if it has no books, as
-    /// the sample "generates the records if they don't already exist".
+    /// Seeds the bundled sample books (`SeedData/books.json`) into a catalogue that has
+    /// never held a book, once: what `books list` and `books search` do on creating it.
     ///
-    /// - Returns: the number of books added.
+    /// A catalogue whose user deleted every book is never seeded again, and neither is one
+    /// that `books seed` filled or `books add` began: the store's metadata records that the
+    /// sample books were seeded (or that the user chose what to seed), and the store's
+    /// primary-key counter shows whether a book was ever saved. The counter also covers
+    /// stores of releases that kept no record: one with books, or that once had books and
+    /// was emptied, counts as seeded; one that never held a book (such as the empty file an
+    /// older `books show` of a missing UUID left) is seeded, as it would have been then —
+    /// its user has not yet seen a catalogue at all.
+    ///
+    /// - Returns: the number of books added (0 when the catalogue is not new).
     @discardableResult
-    public func seedIfEmpty() throws -> Int {
-        guard try bookCount() == 0 else { return 0 }
-        return try seed(try Self.bundledSeedBooks())
+    public func seedSampleBooksIfNew() throws -> Int {
+        let store = context.store
+        guard try store.applicationMetadata(forKey: Self.sampleBooksKey) == nil,
+            try !store.hasEverStoredObjects(entityName: "Book")
+        else { return 0 }
+        let count = try seed(try Self.bundledSeedBooks())
+        try recordSampleBooks(.seeded)
+        return count
+    }
+
+    /// The store metadata key that records what became of the sample books.
+    static let sampleBooksKey = "books.sampleBooks"
+
+    /// What became of a catalogue's sample books, as recorded in its store.
+    enum SampleBooks: String {
+        /// A listing seeded them when it created the catalogue.
+        case seeded
+        /// The user seeded the catalogue with `books seed`.
+        case chosenByUser = "chosen by books seed"
+    }
+
+    /// Records what became of the sample books, unless something already is recorded.
+    func recordSampleBooks(_ outcome: SampleBooks) throws {
+        let store = context.store
+        guard try store.applicationMetadata(forKey: Self.sampleBooksKey) == nil else { return }
+        try store.setApplicationMetadata(outcome.rawValue, forKey: Self.sampleBooksKey)
     }
 
     /// The books of the bundled seed file.

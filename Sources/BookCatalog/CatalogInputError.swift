@@ -21,7 +21,10 @@ public struct CatalogInputError: Error, Sendable, CustomStringConvertible {
     /// "Invalid price '19,99': …", always one line: control characters in the field, value
     /// and reason are escaped and a long value is cut short.
     public var description: String {
-        let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
+        // Cut by Unicode scalars, not characters: one character can hold millions of
+        // combining marks, and the message must stay one short line.
+        let scalars = value.unicodeScalars
+        let shown = scalars.count > 60 ? String(String.UnicodeScalarView(scalars.prefix(60))) + "…" : value
         return "Invalid \(QuotedText.forMessage(field)) '\(QuotedText.forMessage(shown))': "
             + QuotedText.forMessage(reason)
     }

@@ -16,125 +16,77 @@ public struct SeedBook: Sendable, Hashable {
     /// The color, if given.
     public var color: Color?
 
-    /// Reads a seed file: a JSON array of objects with `uuid`, `title`, `author`,
-    /// `publishDate` (YYYY-MM-DD), `price` (a decimal string such as "12.99") and optional
-    /// `color` (#RRGGBB). Other keys (`language`, `datePrecision`) are ignored.
+    /// Reads a whole seed file held in memory: a JSON array of objects with `uuid`, `title`,
+    /// `author`, `publishDate` (YYYY-MM-DD), `price` (a decimal string such as "12.99") and
+    /// optional `color` (#RRGGBB). Other keys (`language`, `datePrecision`) are ignored.
+    /// Large files are read as a stream instead, by ``SeedFile``.
     ///
     /// - Throws: `CatalogInputError` naming the file, the entry and the field, for
     ///   malformed JSON, a malformed value, or a UUID an earlier entry already has (the
     ///   file would otherwise say two things about one book, and which one won would
     ///   depend on how the seed is batched).
     public static func decode(_ data: Data, file: String = "books.json") throws -> [SeedBook] {
-        let json: Any
-        do { json = try JSONSerialization.jsonObject(with: data) } catch {
-            throw CatalogInputError(
-                field: "seed file", value: file,
-                reason: "it is not valid JSON (\(Self.reason(of: error, in: data)))")
+        var offset = 0
+        var reader = SeedEntryReader(file: file, checksDuplicates: true) { buffer in
+            let count = min(buffer.count, data.count - offset)
+            data.copyBytes(to: buffer.bindMemory(to: UInt8.self), from: offset..<offset + count)
+            offset += count
+            return count
         }
-        guard let entries = json as? [Any] else {
-            throw CatalogInputError(field: "seed file", value: file, reason: "expected a JSON array of books")
-        }
-        var firstEntry: [UUID: Int] = [:]
-        return try entries.enumerated().map { index, entry in
-            let place = "\(file) entry \(index + 1)"
-            guard let object = entry as? [String: Any] else {
-                throw CatalogInputError(field: place, value: "\(entry)", reason: "expected an object")
-            }
-            func string(_ key: String) throws -> String {
-                guard let value = object[key] as? String else {
-                    throw CatalogInputError(
-                        field: "\(place): \(key)", value: object[key].map { "\($0)" } ?? "",
-                        reason: object[key] == nil ? "the key is missing" : "expected a string")
-                }
-                return value
-            }
-            guard let uuid = UUID(uuidString: try string("uuid")) else {
-                throw CatalogInputError(field: "\(place): uuid", value: try string("uuid"), reason: "expected a UUID")
-            }
-            if let first = firstEntry[uuid] {
-                throw CatalogInputError(
-                    field: "\(place): uuid", value: try string("uuid"), reason: "entry \(first + 1) has the same UUID")
-            }
-            firstEntry[uuid] = index
-            let color = try object["color"].map { value -> Color in
-                guard let text = value as? String else {
-                    throw CatalogInputError(field: "\(place): color", value: "\(value)", reason: "expected #RRGGBB")
-                }
-                return try Color(hex: text)
-            }
-            return SeedBook(
-                uuid: uuid,
-                title: try BookInput.title(try string("title"), field: "\(place): title"),
-                author: try BookInput.author(try string("author"), field: "\(place): author"),
-                publishDate: try BookInput.day(try string("publishDate"), field: "\(place): publishDate"),
-                price: try BookInput.price(try string("price"), field: "\(place): price"),
-                color: color)
-        }
+        var books: [SeedBook] = []
+        while let book = try reader.next() { books.append(book) }
+        return books
     }
 
-    /// Foundation's reason, with the line and column it points at (Foundation gives a byte
-    /// offset, or none at all when the file ends early, as a truncated file does).
-    private static func reason(of error: Error, in data: Data) -> String {
-        let nsError = error as NSError
-        let text = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
-        // "Invalid value around character 7." → "Invalid value at line 1, column 8".
-        for phrase in ["around character ", "starting from character "] {
-            guard let range = text.range(of: phrase) else { continue }
-            let digits = text[range.upperBound...].prefix { $0.isNumber }
-            guard let offset = Int(digits) else { continue }
-            let head = text[..<range.lowerBound].trimmingCharacters(in: .whitespaces)
-            return "\(head) at \(position(of: offset, in: data))"
-        }
-        if text.localizedCaseInsensitiveContains("end of file") || data.isEmpty {
-            return "the file ends unexpectedly at \(position(of: data.count, in: data)); is it truncated?"
-        }
-        return text
-    }
-
-    /// "line 3, column 12" for a byte offset (columns count bytes, from 1).
-    private static func position(of offset: Int, in data: Data) -> String {
-        let prefix = data.prefix(max(0, offset))
-        let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        let column = prefix.count - (prefix.lastIndex(of: 0x0A).map { $0 - prefix.startIndex + 1 } ?? 0) + 1
-        return "line \(line), column \(column)"
-    }
 }
 
-/// The rules for the fields of a book, shared by `books add` and seed files.
-public enum BookInput {
-    /// A title: 1 to 500 characters after trimming white space.
-    public static func title(_ text: String, field: String = "title") throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw CatalogInputError(field: field, value: text, reason: "a title can't be empty") }
-        guard trimmed.count <= 500 else {
-            throw CatalogInputError(field: field, value: String(trimmed.prefix(20)) + "…", reason: "a title is at most 500 characters (this one has \(trimmed.count))")
+extension SeedBook {
+    /// Reads one entry of a seed file; `place` names it in errors ("books.json entry 12").
+    ///
+    /// - Throws: `CatalogInputError` naming the place and the field.
+    init(entry: JSONValue, place: String) throws {
+        guard case .object(let members) = entry else {
+            throw CatalogInputError(field: place, value: entry.shortDescription, reason: "expected an object")
         }
-        return trimmed
+        var fields: [String: JSONValue] = [:]
+        for (key, value) in members where Self.keys.contains(key) {
+            guard fields.updateValue(value, forKey: key) == nil else {
+                throw CatalogInputError(
+                    field: "\(place): \(key)", value: value.shortDescription,
+                    reason: "the key appears twice in the entry")
+            }
+        }
+        func string(_ key: String) throws -> String {
+            guard let value = fields[key] else {
+                throw CatalogInputError(field: "\(place): \(key)", value: "", reason: "the key is missing")
+            }
+            guard case .string(let text) = value else {
+                throw CatalogInputError(field: "\(place): \(key)", value: value.shortDescription, reason: "expected a string")
+            }
+            return text
+        }
+        let uuidText = try string("uuid")
+        guard let uuid = UUIDText.parse(uuidText) else {
+            throw CatalogInputError(field: "\(place): uuid", value: uuidText, reason: "expected a UUID")
+        }
+        let color = try fields["color"].map { value -> Color in
+            guard case .string(let text) = value else {
+                throw CatalogInputError(field: "\(place): color", value: value.shortDescription, reason: "expected #RRGGBB")
+            }
+            do { return try Color(hex: text) } catch var error as CatalogInputError {
+                error.field = "\(place): color"
+                throw error
+            }
+        }
+        self.init(
+            uuid: uuid,
+            title: try BookInput.title(try string("title"), field: "\(place): title"),
+            author: try BookInput.author(try string("author"), field: "\(place): author"),
+            publishDate: try BookInput.day(try string("publishDate"), field: "\(place): publishDate"),
+            price: try BookInput.price(try string("price"), field: "\(place): price"),
+            color: color)
     }
 
-    /// An author's name: 1 to 200 characters after trimming.
-    public static func author(_ text: String, field: String = "author") throws -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 200 else {
-            throw CatalogInputError(field: field, value: text, reason: "an author's name is 1 to 200 characters")
-        }
-        return trimmed
-    }
-
-    /// A publication day, YYYY-MM-DD, that exists; midnight UTC.
-    public static func day(_ text: String, field: String = "date") throws -> Date {
-        do { return try DateText.parseDay(text, timeZone: Catalog.calendarTimeZone) } catch {
-            throw CatalogInputError(field: field, value: text, reason: "\(error)")
-        }
-    }
-
-    /// A price: a plain decimal number ≥ 0 with `.` as the separator, such as 12.99.
-    public static func price(_ text: String, field: String = "price") throws -> Decimal {
-        let value: Decimal
-        do { value = try DecimalText.plainParse(text) } catch {
-            throw CatalogInputError(field: field, value: text, reason: "expected a plain decimal number such as 12.99 (\(error))")
-        }
-        guard value >= 0 else { throw CatalogInputError(field: field, value: text, reason: "a price can't be negative") }
-        return value
-    }
+    /// The keys an entry is read from; others are ignored.
+    private static let keys: Set<String> = ["uuid", "title", "author", "publishDate", "price", "color"]
 }

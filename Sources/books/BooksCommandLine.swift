@@ -88,14 +88,17 @@ enum BooksCommandLine {
             in the same format (a JSON array of objects with uuid, title, author, \
             publishDate, price and color). Synthetic books are for trying out large \
             catalogues: book number i is always the same book, so seeding --count N again \
-            updates the same N books and the count does not grow. Books are saved in \
-            batches; an interrupted seed keeps whole batches. Seeding is idempotent: books \
-            are matched by UUID and updated, never duplicated.
+            updates the same N books and the count does not grow. The file is checked \
+            whole before anything is written. Books are saved in batches (a large batch \
+            commits early, about once a second, so other writers wait their turn); a seed \
+            stopped by SIGINT, SIGTERM or SIGHUP, or by a full disk, keeps what it \
+            committed and says how much. Seeding is idempotent: books are matched by UUID \
+            and updated, never duplicated.
             """,
         options: [
             .value(
                 "file", valueName: "path", kind: .validated(ValueFormats.storePath),
-                help: "Load the books of this JSON file instead of the bundled ones."),
+                help: "Load the books of this JSON file (- for standard input) instead of the bundled ones."),
             .value(
                 "count", valueName: "n", kind: .integer(0...10_000_000),
                 help: "Also add N synthetic books (0 to 10000000)."),

@@ -175,28 +175,52 @@ struct CommandRunner {
 
     private func openSeededCatalog() throws -> Catalog {
         let catalog = try openCatalog()
-        try catalog.seedIfEmpty()
+        try catalog.seedSampleBooksIfNew()
         return catalog
     }
 
     /// `books seed`: the file is read and checked before the store is opened, so a missing
-    /// or malformed file leaves the store as it was (or not created).
+    /// or malformed file leaves the store as it was (or not created). While it writes,
+    /// SIGINT, SIGTERM and SIGHUP stop it at the next transaction boundary, with a report of
+    /// what it kept and the exit status a shell expects of that signal (128 + its number).
     private func seed(_ options: SeedOptions) throws {
-        let books = try options.file.map { try Catalog.seedBooks(contentsOf: URL(fileURLWithPath: $0)) }
-            ?? Catalog.bundledSeedBooks()
+        let file = try options.file.map { try SeedFile(path: $0) } ?? SeedFile.bundled()
+        let total = try file.check() + options.syntheticCount
+        let trap = SignalTrap()
+        defer { trap.restore() }
         let catalog = try openCatalog()
-        let bar = ProgressBar(total: books.count + options.syntheticCount, label: "Seeding")
+        let bar = ProgressBar(total: total, label: "Seeding")
         defer { bar.finish() }
-        try catalog.seed(books, batchSize: options.batchSize) { done in bar.update(done: done) }
-        if options.syntheticCount > 0 {
-            try catalog.seedSynthetic(count: options.syntheticCount, batchSize: options.batchSize) { done in
-                bar.update(done: books.count + done)
-            }
+        do {
+            try catalog.seed(
+                file: file, syntheticCount: options.syntheticCount, batchSize: options.batchSize,
+                shouldStop: { trap.caughtSignal != nil }, progress: { bar.update(done: $0) })
+        } catch let error as SeedIncompleteError {
+            bar.finish()
+            throw Self.failure(error, signal: trap.caughtSignal)
         }
         bar.finish()
-        let seeded = books.count + options.syntheticCount
-        let report = "Seeded \(seeded) books; the catalogue has \(try catalog.bookCount())."
+        let report = "Seeded \(total) books; the catalogue has \(try catalog.bookCount())."
         try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
+    }
+
+    /// The one line and exit status for a seed that stopped part-way: the cause as any
+    /// error of its kind is described ("the disk is full" for a full file system), then
+    /// what was kept.
+    static func failure(_ error: SeedIncompleteError, signal: Int32?) -> CommandFailure {
+        switch error.cause {
+        case .interrupted:
+            let number = signal ?? SIGINT
+            return CommandFailure(
+                message: "interrupted by \(SignalTrap.name(of: number)): \(error.report)",
+                code: ExitCode(rawValue: 128 + number))
+        case .failed(let cause as SQLiteError) where cause.isDiskFull:
+            return CommandFailure(message: "the disk is full: \(error.report)", code: .runtimeError)
+        case .failed(let cause):
+            let (message, code) = describe(cause)
+            let text = message.hasSuffix(".") ? String(message.dropLast()) : message
+            return CommandFailure(message: "\(text): \(error.report)", code: code)
+        }
     }
 }
 

@@ -64,7 +64,7 @@ import Testing
         ("truncated", "[{\"uuid\": \"00000000-0000-4000-8000-000000000001\",\n \"title\": \"Kra",
          "it is not valid JSON (the file ends unexpectedly at line 2, column 15; is it truncated?)"),
         ("empty", "", "it is not valid JSON (the file ends unexpectedly at line 1, column 1; is it truncated?)"),
-        ("not JSON", "[{\"uuid\": nope}]", "it is not valid JSON (Invalid value at line 1, column 12)"),
+        ("not JSON", "[{\"uuid\": nope}]", "it is not valid JSON (expected a value, found 'n' at line 1, column 11)"),
         ("an object", "{\"books\": []}", "expected a JSON array of books"),
         ("a missing key", "[{\"title\": \"T\"}]", "entry 1: uuid '': the key is missing"),
         ("a bad day",
