@@ -19,20 +19,7 @@ extension QuotedText {
             text.unicodeScalars.contains(where: isDisplayControl)
             || (text.hasPrefix("\"") && text.contains("\\"))
         guard needsQuotes else { return text }
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where isDisplayControl(scalar):
-                result += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        return quoted(text) { "\\u{\(String($0, radix: 16, uppercase: true))}" }
     }
 
     /// C0 controls, DEL and C1 controls.

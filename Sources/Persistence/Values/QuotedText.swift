@@ -6,6 +6,15 @@ package enum QuotedText {
     /// other control characters, DEL and the C1 controls (U+0080–U+009F): JSON allows C1 raw,
     /// but a terminal showing the JSON may read them as escape sequences.
     package static func doubleQuoted(_ text: String) -> String {
+        quoted(text) { value in
+            let hex = String(value, radix: 16, uppercase: true)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
+    }
+
+    /// `text` in double quotes with `\"`, `\\`, `\n`, `\r` and `\t` escapes, and each other
+    /// C0 control, DEL and C1 control written by `escape` (JSON's `\u001B`, Swift's `\u{1B}`).
+    static func quoted(_ text: String, escapingControlWith escape: (UInt32) -> String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -14,11 +23,8 @@ package enum QuotedText {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                result.unicodeScalars.append(scalar)
+            case _ where isDisplayControl(scalar): result += escape(scalar.value)
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result + "\""
