@@ -57,7 +57,8 @@ extension Catalog {
                     start = end
                 }
             }
-            try withBulkLoadSettings(rows: total) {
+            // The store holds a larger page cache and fewer checkpoints across every batch.
+            try context.store.withBulkLoadSettings(rows: total) {
                 try file.forEachBatch(size: size) { try write($0) }
                 var next = 0
                 while next < syntheticCount {
