@@ -106,7 +106,8 @@ package struct CommandLineParser: Sendable {
             throw error(
                 .unknownOption(
                     typed,
-                    suggestion: suggestion(for: "--\(name)", value: inlineValue, in: inScope)),
+                    suggestion: NameSuggestion.closestOption(
+                        to: "--\(name)", value: inlineValue, in: inScope)),
                 path: path)
         }
         if spec.isFlag {
@@ -238,19 +239,6 @@ package struct CommandLineParser: Sendable {
         return error(
             .unknownCommand(word, suggestion: NameSuggestion.closest(to: word, in: names)),
             path: [])
-    }
-
-    /// The option to suggest for the unknown `typed`, among those that could take what was
-    /// typed: with `--name=value`, only options whose kind accepts `value` (a suggestion
-    /// that fails on the very next try is no help).
-    private func suggestion(
-        for typed: String, value: String?, in options: [OptionSpec]
-    ) -> String? {
-        let candidates = options.filter { option in
-            guard let value else { return true }
-            return !option.isFlag && option.kind.accepts(value)
-        }
-        return NameSuggestion.closest(to: typed, in: candidates.map { "--\($0.name)" })
     }
 
     private func error(

@@ -32,6 +32,19 @@ package enum NameSuggestion {
         return best?.name
     }
 
+    /// The option (as `--name`) to suggest for the unknown option `typed`, among `options`
+    /// that could take what was typed: with `--name=value`, only options whose kind accepts
+    /// `value`, never a flag (a suggestion that fails on the very next try is no help).
+    package static func closestOption(
+        to typed: String, value: String?, in options: [OptionSpec]
+    ) -> String? {
+        let candidates = options.filter { option in
+            guard let value else { return true }
+            return !option.isFlag && option.kind.accepts(value)
+        }
+        return closest(to: typed, in: candidates.map { "--\($0.name)" })
+    }
+
     /// How many edits away a suggestion for `typed` may be: a third of its length without
     /// leading dashes, at least 1 and at most ``maximumDistance``.
     package static func allowedDistance(for typed: String) -> Int {

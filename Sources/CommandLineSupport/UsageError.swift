@@ -1,6 +1,6 @@
 import Persistence
 
-/// A command line that `books` cannot run as typed: an unknown option or command, a missing
+/// A command line that a tool built on ``CommandLineParser`` cannot run as typed: an unknown option or command, a missing
 /// or malformed value, a missing argument or extra words.
 ///
 /// ``description`` is the whole text for standard error, one line in the spirit of

@@ -5,8 +5,12 @@ import Persistence
 /// A command of `persistence-tool`: a group of subcommands, or a leaf that runs.
 ///
 /// Commands are plain values so that new groups (the store commands) are added by listing
-/// them in `PersistenceTool.root`. Help, `help <command>`, usage errors with near-miss
-/// suggestions and exit codes are handled here, in the style of swift-argument-parser.
+/// them in `PersistenceTool.root`. Their arguments and options are the shared framework's
+/// typed keys (`Option<String>`, `Flag`, `Argument<String>`), read back by the action as
+/// `arguments[StoreCommands.model]`; exit codes and "Did you mean" suggestions are the
+/// framework's too. The walk through nested groups, the help layout and the wording of
+/// usage errors (`Error: missing option --model <path>`) stay this tool's own, as its
+/// scripts and tests know them.
 struct ToolCommand: Sendable {
     /// What a leaf command does with its parsed arguments; returns the exit code.
     typealias Action = @Sendable (ParsedArguments, inout ToolOutput) throws(ToolError) -> ExitCode
@@ -204,10 +208,13 @@ struct ToolArgumentReader {
             }
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             guard let option = options.first(where: { "--\($0.name)" == parts[0] }) else {
-                let names = options.map { "--\($0.name)" } + ["--help"]
+                let candidates = options + [.flag("help", help: "")]
+                let value = parts.count == 2 ? parts[1] : nil
+                let suggestion = NameSuggestion.closestOption(
+                    to: parts[0], value: value, in: candidates)
                 throw .usage(
                     "unknown option '\(QuotedText.excerpt(parts[0]))'"
-                        + ToolCommand.suggestion(for: parts[0], among: names))
+                        + (suggestion.map { ". Did you mean '\($0)'?" } ?? ""))
             }
             let value: String
             if option.isFlag {

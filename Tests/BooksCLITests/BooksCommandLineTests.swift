@@ -211,6 +211,19 @@ import Testing
             == "Unknown option '---json'. Did you mean '--json'?")
     }
 
+    /// `--sort` is two edits from the global `--store`, an option for a file: suggesting it
+    /// would send the user to the wrong option.
+    @Test func sortIsNotTakenForStore() {
+        #expect(usageError("list", "--sort")?.reason == .unknownOption("--sort", suggestion: nil))
+        #expect(
+            usageError("list", "--sort", "title")?.reason
+                == .unknownOption("--sort", suggestion: nil))
+        #expect(
+            usageError("list", "--by-month=yes")?.reason
+                == .unexpectedValue("yes", flag: "--by-month"))
+        #expect(usageError("list", "--jsn=yes")?.reason == .unknownOption("--jsn", suggestion: nil))
+    }
+
     @Test func unknownCommandSuggestsTheNearest() {
         let error = usageError("lst")
         #expect(error?.message == "Unknown command 'lst'. Did you mean 'list'?")

@@ -39,3 +39,28 @@ import Testing
         #expect(NameSuggestion.closest(to: long, in: [long]) == nil)
     }
 }
+
+/// The option suggestion both executables use for an unknown option.
+@Suite struct OptionSuggestionTests {
+    let options: [OptionSpec] = [
+        ToolFixture.store.spec, ToolFixture.List.json.spec, ToolFixture.List.limit.spec,
+    ]
+
+    @Test func withoutAValueAnyCloseOptionIsSuggested() {
+        #expect(NameSuggestion.closestOption(to: "--jsn", value: nil, in: options) == "--json")
+        #expect(NameSuggestion.closestOption(to: "--limt", value: nil, in: options) == "--limit")
+    }
+
+    @Test func aValueRulesOutFlagsAndOptionsThatRefuseIt() {
+        #expect(NameSuggestion.closestOption(to: "--jsn", value: "yes", in: options) == nil)
+        #expect(NameSuggestion.closestOption(to: "--limt", value: "ten", in: options) == nil)
+        #expect(NameSuggestion.closestOption(to: "--limt", value: "10", in: options) == "--limit")
+        #expect(NameSuggestion.closestOption(to: "--stor", value: "a.sqlite", in: options) == "--store")
+        #expect(NameSuggestion.closestOption(to: "--stor", value: "", in: options) == nil)
+    }
+
+    @Test func neverADifferentOptionForAShortName() {
+        #expect(NameSuggestion.closestOption(to: "--sort", value: nil, in: options) == nil)
+        #expect(NameSuggestion.closestOption(to: "--sort", value: "title", in: options) == nil)
+    }
+}
