@@ -19,8 +19,9 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "Persistence", dependencies: ["CSQLite"]),
-        // What both executables share about being a command-line tool: arguments read as
-        // bytes, output written with its errors checked. Apps never see it.
+        // What both executables share about being a command-line tool: declared options read
+        // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
+        // arguments read as bytes, output written with its errors checked. Apps never see it.
         .target(name: "CommandLineSupport", dependencies: ["Persistence"]),
         .target(
             name: "SeedData",
@@ -48,8 +49,12 @@ let package = Package(
         ),
         .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
-        .testTarget(name: "BooksCLITests", dependencies: ["books", "Persistence"]),
-        .testTarget(name: "FuzzTests", dependencies: ["books", "BookCatalog", "Persistence"]),
+        .testTarget(
+            name: "BooksCLITests", dependencies: ["books", "CommandLineSupport", "Persistence"]),
+        .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
+        .testTarget(
+            name: "FuzzTests",
+            dependencies: ["books", "BookCatalog", "CommandLineSupport", "Persistence"]),
         .testTarget(
             name: "GeneratedModelTests",
             dependencies: ["Persistence", "PersistenceCodegen"],

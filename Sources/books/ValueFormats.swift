@@ -1,3 +1,4 @@
+import CommandLineSupport
 /// The checks behind `books`' value kinds: each returns the normalised text or the reason
 /// the value is refused, which completes "The value 'x' is invalid for '--opt <v>': …".
 ///

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Persistence
 import PersistenceCodegen
@@ -19,24 +20,25 @@ extension ModelCommands {
             """,
         arguments: [path],
         options: [
-            ToolCommand.Option(
-                name: "--output", valueName: "dir",
-                help: "The directory to write into (created if missing)."),
-            version,
+            output, version,
         ],
         action: { arguments, output throws(ToolError) in
-            guard let directory = arguments.values["--output"] else {
+            guard let directory = arguments[ModelCommands.output] else {
                 throw .usage("missing --output <dir>")
             }
             let model = try load(arguments)
-            let name = CodeGenerator.modelName(for: URL(fileURLWithPath: arguments.positionals[0]))
+            let name = CodeGenerator.modelName(for: URL(fileURLWithPath: arguments[path] ?? ""))
             do {
                 let files = try CodeGenerator(model: model, modelName: name).files()
                 try GeneratedFile.write(files, to: URL(fileURLWithPath: directory))
                 for file in files { output.print(file.name) }
             } catch {
-                throw ToolError(code: .failure, message: "error: \(error)")
+                throw ToolError(code: .runtimeError, message: "error: \(error)")
             }
             return .success
         })
+
+    /// `--output <dir>` of `model codegen`.
+    static let output = Option<String>(
+        "output", valueName: "dir", help: "The directory to write into (created if missing).")
 }

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Persistence
 
@@ -27,12 +28,12 @@ enum ModelCommands {
             """,
         arguments: [path],
         options: [
-            ToolCommand.Option(name: "--json", help: "Print JSON instead of text."), version,
+            json, version,
         ],
         action: { arguments, output throws(ToolError) in
             let model = try load(arguments)
             let dump = ModelDump(model: model)
-            output.print(arguments.flags.contains("--json") ? dump.json() : dump.text())
+            output.print(arguments[json] ? dump.json() : dump.text())
             return .success
         })
 
@@ -51,7 +52,7 @@ enum ModelCommands {
         options: [version],
         action: { arguments, output throws(ToolError) in
             let model = try load(
-                path: arguments.positionals[0], version: arguments.values["--version"],
+                path: arguments[path] ?? "", version: arguments[version],
                 listingEveryProblem: true)
             for warning in model.warnings { output.error("warning: \(warning)") }
             do {
@@ -60,24 +61,27 @@ enum ModelCommands {
                 for problem in error.problems { output.error("error: \(QuotedText.forMessage(problem.description))") }
                 return .dataError
             } catch {
-                throw ToolError(code: .failure, message: "error: \(error)")
+                throw ToolError(code: .runtimeError, message: "error: \(error)")
             }
             output.print("valid")
             return .success
         })
 
-    static let path = ToolCommand.Argument(
-        name: "path", help: "A .xcdatamodeld bundle, a .xcdatamodel directory or its contents file."
+    static let path = Argument<String>(
+        "path", help: "A .xcdatamodeld bundle, a .xcdatamodel directory or its contents file."
     )
 
-    static let version = ToolCommand.Option(
-        name: "--version", valueName: "name",
+    /// `--json` of `model dump`.
+    static let json = Flag("json", help: "Print JSON instead of text.")
+
+    static let version = Option<String>(
+        "version", valueName: "name",
         help: "The version of a .xcdatamodeld bundle to read (default: the current one).")
 
     /// Reads the model the arguments name, turning failures into exit codes: 66 for a file
     /// or version that is not there or cannot be read, 65 for a malformed file.
     static func load(_ arguments: ParsedArguments) throws(ToolError) -> ManagedObjectModel {
-        try load(path: arguments.positionals[0], version: arguments.values["--version"])
+        try load(path: arguments[path] ?? "", version: arguments[version])
     }
 
     /// Reads the model at `path` (a bundle's `version`, or its current one), as `load(_:)`.
@@ -93,7 +97,7 @@ enum ModelCommands {
             return try ManagedObjectModel(contentsOf: url, version: version)
         } catch let error as ModelFileError {
             throw ToolError(
-                code: error.kind == .unwritable ? .failure : .noInput, message: "error: \(error)")
+                code: error.kind == .unwritable ? .runtimeError : .noInput, message: "error: \(error)")
         } catch let error as ModelError {
             guard listingEveryProblem else {
                 throw ToolError(code: .dataError, message: message(for: error))
@@ -103,7 +107,7 @@ enum ModelCommands {
             throw ToolError(
                 code: .dataError, message: lines.joined(separator: "\n"), isListOfProblems: true)
         } catch {
-            throw ToolError(code: .failure, message: "error: \(error)")
+            throw ToolError(code: .runtimeError, message: "error: \(error)")
         }
     }
 

@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Persistence
 
@@ -16,9 +17,9 @@ extension StoreCommands {
             """,
         arguments: [store], options: [model, version],
         action: { arguments, output throws(ToolError) in
-            let path = arguments.positionals[0]
+            let path = arguments[store] ?? ""
             let loaded = try ModelCommands.load(
-                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+                path: arguments[StoreCommands.model] ?? "", version: arguments[version])
             try requireStore(path)
             let url = URL(fileURLWithPath: path)
             var result: StoreCheck
@@ -26,9 +27,9 @@ extension StoreCommands {
                 throw failure(error, file: nil)
             }
             // A store of another version of the bundle is checked against that version.
-            let bundle = URL(fileURLWithPath: arguments.values["--model"] ?? "")
+            let bundle = URL(fileURLWithPath: arguments[StoreCommands.model] ?? "")
             if result.problems.contains(where: { $0.contains("was written with a different model") }),
-                arguments.values["--version"] == nil, bundle.pathExtension == "xcdatamodeld",
+                arguments[version] == nil, bundle.pathExtension == "xcdatamodeld",
                 let names = try? ManagedObjectModel.versionNames(in: bundle)
             {
                 for name in names {
@@ -47,7 +48,7 @@ extension StoreCommands {
             for problem in result.problems { output.print(problem) }
             let count = result.problems.count
             throw ToolError(
-                code: .failure,
+                code: .runtimeError,
                 message: "error: \(path) is damaged: \(count) \(count == 1 ? "problem" : "problems") found")
         })
 }

@@ -16,7 +16,7 @@ extension StoreCommands {
             try StoreArchive.exportJSON(from: context, to: target, finalNewline: true)
         } catch let error as StoreArchiveError {
             // Export reads a valid store: an archive error here is the file that cannot be written.
-            throw ToolError(code: .failure, message: "error: \(error)")
+            throw ToolError(code: .runtimeError, message: "error: \(error)")
         } catch {
             throw failure(error, file: nil)
         }
@@ -38,9 +38,9 @@ extension StoreCommands {
                 if let failure { throw failure }
             }
         } catch let error as OutputWriteError {
-            throw ToolError(code: .failure, message: "error: \(error)")
+            throw ToolError(code: .runtimeError, message: "error: \(error)")
         } catch {
-            throw ToolError(code: .failure, message: "error: the export could not be copied to standard output: \(error)")
+            throw ToolError(code: .runtimeError, message: "error: the export could not be copied to standard output: \(error)")
         }
     }
 }

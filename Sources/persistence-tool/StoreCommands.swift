@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 import Persistence
 
@@ -30,9 +31,9 @@ enum StoreCommands {
             """,
         arguments: [store], options: [model, version],
         action: { arguments, output throws(ToolError) in
-            let path = arguments.positionals[0]
+            let path = arguments[store] ?? ""
             let loaded = try ModelCommands.load(
-                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+                path: arguments[model] ?? "", version: arguments[version])
             // The name is claimed atomically (O_EXCL), so two creates cannot both succeed, and
             // released again if the store cannot be made: a failed create leaves no file, and
             // a retry does not find one "already there".
@@ -41,7 +42,7 @@ enum StoreCommands {
                 let code = errno
                 if code == EEXIST || FileManager.default.fileExists(atPath: path) {
                     throw ToolError(
-                        code: .failure,
+                        code: .runtimeError,
                         message: "error: \(path) already exists; store create makes a new store")
                 }
                 if code == ENOENT {
@@ -49,7 +50,7 @@ enum StoreCommands {
                         StoreError.missingDirectory(path: StoreFile.directory(of: path)), file: nil)
                 }
                 throw ToolError(
-                    code: .failure,
+                    code: .runtimeError,
                     message: "error: \(path) can't be created: \(String(cString: strerror(code)))")
             }
             Glibc.close(claimed)
@@ -76,16 +77,12 @@ enum StoreCommands {
             bad data (exit 65, naming the JSON path and @id) or a failed validation (every
             failure listed) the store is left unchanged. A missing store or file exits 66.
             """,
-        arguments: [
-            store,
-            ToolCommand.Argument(
-                name: "file", help: "The JSON file to import; - for standard input."),
-        ],
+        arguments: [store, file],
         options: [model, version],
         action: { arguments, output throws(ToolError) in
-            let (path, file) = (arguments.positionals[0], arguments.positionals[1])
+            let (path, file) = (arguments[store] ?? "", arguments[StoreCommands.file] ?? "")
             let loaded = try ModelCommands.load(
-                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+                path: arguments[model] ?? "", version: arguments[version])
             let document = try readDocument(file)
             try requireStore(path)
             let container = try openExisting(path, loaded, arguments)
@@ -124,22 +121,19 @@ enum StoreCommands {
             """,
         arguments: [store],
         options: [
-            model, version,
-            ToolCommand.Option(
-                name: "--output", valueName: "file",
-                help: "Write the document to this file (replaced only when complete) instead of standard output."),
+            model, version, output,
         ],
         action: { arguments, output throws(ToolError) in
-            let path = arguments.positionals[0]
+            let path = arguments[store] ?? ""
             let loaded = try ModelCommands.load(
-                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+                path: arguments[model] ?? "", version: arguments[version])
             try requireStore(path)
-            if let output = arguments.values["--output"] { try checkOutputTarget(output) }
+            if let output = arguments[StoreCommands.output] { try checkOutputTarget(output) }
             // Read-only: export changes nothing (no sweep of external data, no index rebuild);
             // the library's reading connection leaves no -wal or -shm file behind.
             let container = try openExisting(path, loaded, arguments, readOnly: true)
             defer { try? container.viewContext.store.close() }
-            try exportStreaming(container.viewContext, to: arguments.values["--output"])
+            try exportStreaming(container.viewContext, to: arguments[StoreCommands.output])
             return .success
         })
 
@@ -155,18 +149,14 @@ enum StoreCommands {
             """,
         arguments: [store],
         options: [
-            model, version,
-            ToolCommand.Option(
-                name: "--id", valueName: "id",
-                help: "An object's @id as store export writes it (Entity/p<key>).",
-                isRequired: true, isRepeatable: true),
+            model, version, id,
         ],
         action: { arguments, output throws(ToolError) in
-            let path = arguments.positionals[0]
+            let path = arguments[store] ?? ""
             let loaded = try ModelCommands.load(
-                path: arguments.values["--model"] ?? "", version: arguments.values["--version"])
+                path: arguments[model] ?? "", version: arguments[version])
             // Every @id's form is checked before the store is opened.
-            for id in arguments.allValues["--id"] ?? [] {
+            for id in arguments[StoreCommands.id] ?? [] {
                 do { _ = try StoreArchive.parseArchiveID(id) } catch {
                     throw failure(error, file: nil)
                 }
@@ -177,7 +167,7 @@ enum StoreCommands {
             let deleted: [ObjectID]
             do {
                 deleted = try StoreArchive.deleteObjects(
-                    withIDs: arguments.allValues["--id"] ?? [], from: container.viewContext)
+                    withIDs: arguments[StoreCommands.id] ?? [], from: container.viewContext)
             } catch {
                 throw failure(error, file: nil)
             }
@@ -189,15 +179,29 @@ enum StoreCommands {
 
     // MARK: - Arguments
 
-    static let store = ToolCommand.Argument(name: "store", help: "The store file.")
+    static let store = Argument<String>("store", help: "The store file.")
 
-    static let model = ToolCommand.Option(
-        name: "--model", valueName: "path",
+    /// `<file>` of `store import`.
+    static let file = Argument<String>(
+        "file", help: "The JSON file to import; - for standard input.")
+
+    /// `--output <file>` of `store export`.
+    static let output = Option<String>(
+        "output", valueName: "file",
+        help: "Write the document to this file (replaced only when complete) instead of standard output.")
+
+    /// `--id <id>` of `store delete`, given once per object.
+    static let id = Option<[String]>(
+        repeating: "id", valueName: "id",
+        help: "An object's @id as store export writes it (Entity/p<key>).", isRequired: true)
+
+    static let model = Option<String>(
+        "model", valueName: "path",
         help: "The store's model: a .xcdatamodeld, a .xcdatamodel or its contents file.",
         isRequired: true)
 
-    static let version = ToolCommand.Option(
-        name: "--version", valueName: "name",
+    static let version = Option<String>(
+        "version", valueName: "name",
         help: "The version of a .xcdatamodeld bundle (default: the store's, else the current one).")
 
     // MARK: - Opening and failing
@@ -220,8 +224,8 @@ enum StoreCommands {
         readOnly: Bool = false
     ) throws(ToolError) -> PersistentContainer {
         do { return try openContainer(path, model, readOnly: readOnly) } catch {
-            let bundle = URL(fileURLWithPath: arguments.values["--model"] ?? "")
-            guard case StoreError.incompatibleModel = error, arguments.values["--version"] == nil,
+            let bundle = URL(fileURLWithPath: arguments[StoreCommands.model] ?? "")
+            guard case StoreError.incompatibleModel = error, arguments[version] == nil,
                 bundle.pathExtension == "xcdatamodeld",
                 let names = try? ManagedObjectModel.versionNames(in: bundle), names.count > 1
             else { throw failure(error, file: nil) }
@@ -255,7 +259,7 @@ enum StoreCommands {
     static func checkOutputTarget(_ path: String) throws(ToolError) {
         guard case .other(let kind) = StoreFile.kind(of: path) else { return }
         throw ToolError(
-            code: .failure, message: "error: --output \(path) is \(kind), not a file to write")
+            code: .runtimeError, message: "error: --output \(path) is \(kind), not a file to write")
     }
 
     /// Refuses a store file that is not there (66), so that a command never creates one.
@@ -321,13 +325,13 @@ enum StoreCommands {
             return ToolError(code: .dataError, message: "error: \(error)")
         case let error as MigrationError:
             return ToolError(
-                code: error.kind == .backupFailed ? .failure : .dataError, message: "error: \(error)")
+                code: error.kind == .backupFailed ? .runtimeError : .dataError, message: "error: \(error)")
         case let error as StoreError:
             switch error {
             case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData:
                 return ToolError(code: .dataError, message: "error: \(error)")
             default:
-                return ToolError(code: .failure, message: "error: \(error)")
+                return ToolError(code: .runtimeError, message: "error: \(error)")
             }
         case let error as SQLiteError where error.isNotADatabase:
             return ToolError(
@@ -342,11 +346,11 @@ enum StoreCommands {
                     + "changed. 'persistence-tool store check' lists the damage")
         case let error as SQLiteError where error.isReadOnly:
             return ToolError(
-                code: .failure,
+                code: .runtimeError,
                 message: "error: \(error.path ?? "the store") is read-only: nothing was changed (\(error.message))")
         default:
             return ToolError(
-                code: .failure,
+                code: .runtimeError,
                 message: "error: " + "\(error)".replacingOccurrences(of: "\n", with: " "))
         }
     }

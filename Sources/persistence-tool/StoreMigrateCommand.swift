@@ -1,9 +1,23 @@
+import CommandLineSupport
 import Foundation
 import Persistence
 
 /// `persistence-tool store migrate <store> --model <path> [--version <name>] [--dry-run]`:
 /// lightweight migration of a store to a model version, as `StoreMigrator` does it.
 enum StoreMigrateCommand {
+    /// `<store>`: the store file.
+    static let store = Argument<String>("store", help: "The store file.")
+    /// `--model <path>`: the model bundle.
+    static let model = Option<String>(
+        "model", valueName: "path",
+        help: "The model: a .xcdatamodeld bundle (or a single .xcdatamodel).", isRequired: true)
+    /// `--version <name>`: the version to migrate to.
+    static let version = Option<String>(
+        "version", valueName: "name",
+        help: "The bundle's version to migrate to (default: the current one).")
+    /// `--dry-run`: migrate a temporary copy only.
+    static let dryRun = Flag("dry-run", help: "Print the steps and check the data; change nothing.")
+
     /// The `store migrate` command.
     static let command = ToolCommand(
         name: "migrate",
@@ -23,24 +37,15 @@ enum StoreMigrateCommand {
             an object with no value for an attribute made required), exits 65 with the reason
             and leaves the store byte-for-byte as it was; a missing store or model exits 66.
             """,
-        arguments: [ToolCommand.Argument(name: "store", help: "The store file.")],
-        options: [
-            ToolCommand.Option(
-                name: "--model", valueName: "path",
-                help: "The model: a .xcdatamodeld bundle (or a single .xcdatamodel).", isRequired: true),
-            ToolCommand.Option(
-                name: "--version", valueName: "name",
-                help: "The bundle's version to migrate to (default: the current one)."),
-            ToolCommand.Option(name: "--dry-run", help: "Print the steps and check the data; change nothing."),
-        ],
+        arguments: [store], options: [model, version, dryRun],
         action: { arguments, output throws(ToolError) in
-            let path = arguments.positionals[0]
+            let path = arguments[store] ?? ""
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
             }
             let migrator = try makeMigrator(
-                store: path, model: arguments.values["--model"] ?? "", version: arguments.values["--version"])
-            let dryRun = arguments.flags.contains("--dry-run")
+                store: path, model: arguments[model] ?? "", version: arguments[version])
+            let dryRun = arguments[dryRun]
             do {
                 let plans = try migrator.plans()
                 let target = migrator.destination.versionIdentifier.map { "model version \($0)" } ?? "the model"
@@ -84,7 +89,7 @@ enum StoreMigrateCommand {
         } catch {
             // Let the model loader name the failure with the tool's exit codes.
             _ = try ModelCommands.load(path: model, version: version)
-            throw ToolError(code: .failure, message: "error: \(error)")
+            throw ToolError(code: .runtimeError, message: "error: \(error)")
         }
     }
 }

@@ -5,34 +5,25 @@ import Persistence
 /// A command of `persistence-tool`: a group of subcommands, or a leaf that runs.
 ///
 /// Commands are plain values so that new groups (the store commands) are added by listing
-/// them in `PersistenceTool.root`. Help, `help <command>`, usage errors with near-miss
-/// suggestions and exit codes are handled here, in the style of swift-argument-parser.
+/// them in `PersistenceTool.root`. Their arguments and options are the shared framework's
+/// typed keys (`Option<String>`, `Flag`, `Argument<String>`), read back by the action as
+/// `arguments[StoreCommands.model]`; exit codes and "Did you mean" suggestions are the
+/// framework's too. The walk through nested groups, the help layout and the wording of
+/// usage errors (`Error: missing option --model <path>`) stay this tool's own, as its
+/// scripts and tests know them.
 struct ToolCommand: Sendable {
-    /// A positional argument, for help and arity checks.
-    struct Argument: Sendable {
-        var name: String
-        var help: String
-    }
-
-    /// An option: a flag (`--json`) or an option taking a value (`--version <name>`).
-    struct Option: Sendable {
-        var name: String
-        var valueName: String?
-        var help: String
-        /// Whether the command refuses to run without it (shown without brackets in usage).
-        var isRequired = false
-        /// Whether it may be given several times (`--id A --id B`); see `allValues`.
-        var isRepeatable = false
-    }
-
     /// What a leaf command does with its parsed arguments; returns the exit code.
     typealias Action = @Sendable (ParsedArguments, inout ToolOutput) throws(ToolError) -> ExitCode
 
     var name: String
     var abstract: String
     var discussion: String?
-    var arguments: [Argument] = []
-    var options: [Option] = []
+    /// The positional arguments, declared as typed keys (`Argument<String>`) that the action
+    /// reads back: `arguments[ModelCommands.path]`.
+    var arguments: [any ArgumentDeclaration] = []
+    /// The options, declared as typed keys (`Option<String>`, `Flag`, `Option<[String]>` for
+    /// a repeatable one) that the action reads back: `arguments[StoreCommands.model]`.
+    var options: [any OptionDeclaration] = []
     var subcommands: [ToolCommand] = []
     var action: Action?
 
@@ -89,7 +80,7 @@ struct ToolCommand: Sendable {
             return .success
         }
         if let action {
-            let parsed = try ParsedArguments(arguments, for: self)
+            let parsed = try ToolArgumentReader(command: self).read(arguments)
             return try action(parsed, &output)
         }
         guard let first = arguments.first else {
@@ -142,12 +133,8 @@ struct ToolCommand: Sendable {
         if action == nil {
             parts.append("<subcommand>")
         } else {
-            parts += arguments.map { "<\($0.name)>" }
-            parts += options.map { option in
-                let text = option.name + (option.valueName.map { " <\($0)>" } ?? "")
-                    + (option.isRepeatable ? " ..." : "")
-                return option.isRequired ? text : "[\(text)]"
-            }
+            parts += arguments.map { "<\($0.spec.valueName)>" }
+            parts += options.map(\.spec.synopsis)
         }
         return parts.joined(separator: " ")
     }
@@ -165,12 +152,12 @@ struct ToolCommand: Sendable {
         }
         if !arguments.isEmpty {
             text += "\nARGUMENTS:\n"
-            for argument in arguments { text += row("<\(argument.name)>", argument.help) }
+            for argument in arguments.map(\.spec) {
+                text += row("<\(argument.valueName)>", argument.help)
+            }
         }
         text += "\nOPTIONS:\n"
-        for option in options {
-            text += row(option.name + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
-        }
+        for option in options.map(\.spec) { text += row(option.displayName, option.help) }
         if path.count == 1 { text += row("--version", "Show the version.") }
         text += row("-h, --help", "Show help information.")
         if !subcommands.isEmpty {
@@ -185,47 +172,27 @@ struct ToolCommand: Sendable {
 
     // MARK: - Suggestions
 
-    /// " Did you mean 'x'?" when one candidate is close to `word`, else "".
+    /// ". Did you mean 'x'?" when a candidate is close to `word` (by the shared
+    /// ``NameSuggestion``), else "".
     static func suggestion(for word: String, among candidates: [String]) -> String {
-        // No name is longer than a few dozen characters: a long word is near none of them,
-        // and comparing it would cost its length times theirs.
-        guard word.count <= 64 else { return "" }
-        let scored = candidates.map { ($0, distance(word, $0)) }.filter {
-            $0.1 <= max(2, word.count / 3)
-        }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
-        return ". Did you mean '\(best.0)'?"
-    }
-
-    /// The Levenshtein distance between two strings.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(
-                    min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        NameSuggestion.closest(to: word, in: candidates).map { ". Did you mean '\($0)'?" } ?? ""
     }
 }
 
-/// The arguments of a leaf command: its positionals, flags and option values.
-struct ParsedArguments {
-    /// Positional arguments, in order.
-    var positionals: [String] = []
-    /// Flags given (`--json`).
-    var flags: Set<String> = []
-    /// Option values given (`--version` → `"SampleModel2"`); the last one for a repeated option.
-    var values: [String: String] = [:]
-    /// Every value of each option, in order (`--id A --id B` → `["A", "B"]`).
-    var allValues: [String: [String]] = [:]
+/// Reads a leaf command's words into the shared ``ParsedArguments``, which the command's
+/// action reads back through the keys it declared.
+///
+/// `--name value`, `--name=value` and `--` work as usual; a word starting with `-` (other
+/// than `-` alone) is an option, and an option's value is the next word whatever it is.
+struct ToolArgumentReader {
+    /// The command whose arguments and options are read.
+    var command: ToolCommand
 
-    /// Parses `arguments` by `command`'s options; `--name=value` and `--` work as usual.
-    init(_ arguments: [String], for command: ToolCommand) throws(ToolError) {
+    /// Parses `arguments` by the command's declarations.
+    func read(_ arguments: [String]) throws(ToolError) -> ParsedArguments {
+        let options = command.options.map(\.spec)
+        var values: [String: ParsedValue] = [:]
+        var positionals: [String] = []
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -240,50 +207,51 @@ struct ParsedArguments {
                 continue
             }
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let option = command.options.first(where: { $0.name == parts[0] }) else {
-                let names = command.options.map(\.name) + ["--help"]
+            guard let option = options.first(where: { "--\($0.name)" == parts[0] }) else {
+                let candidates = options + [.flag("help", help: "")]
+                let value = parts.count == 2 ? parts[1] : nil
+                let suggestion = NameSuggestion.closestOption(
+                    to: parts[0], value: value, in: candidates)
                 throw .usage(
                     "unknown option '\(QuotedText.excerpt(parts[0]))'"
-                        + ToolCommand.suggestion(for: parts[0], among: names))
+                        + (suggestion.map { ". Did you mean '\($0)'?" } ?? ""))
             }
-            if option.valueName == nil {
-                guard parts.count == 1 else { throw .usage("\(option.name) takes no value") }
-                flags.insert(option.name)
+            let value: String
+            if option.isFlag {
+                guard parts.count == 1 else { throw .usage("--\(option.name) takes no value") }
+                values[option.name] = .flag
+                continue
             } else if parts.count == 2 {
-                values[option.name] = parts[1]
-                allValues[option.name, default: []].append(parts[1])
+                value = parts[1]
             } else if index < arguments.count {
-                values[option.name] = arguments[index]
-                allValues[option.name, default: []].append(arguments[index])
+                value = arguments[index]
                 index += 1
             } else {
-                throw .usage("\(option.name) needs a value <\(option.valueName ?? "value")>")
+                throw .usage("--\(option.name) needs a value <\(option.valueName ?? "value")>")
+            }
+            if option.isRepeatable {
+                var earlier: [String] = []
+                if case .strings(let words)? = values[option.name] { earlier = words }
+                values[option.name] = .strings(earlier + [value])
+            } else {
+                values[option.name] = .string(value)
             }
         }
-        for option in command.options where option.isRequired && values[option.name] == nil {
-            throw .usage("missing option \(option.name)" + (option.valueName.map { " <\($0)>" } ?? ""))
+        for option in options where option.isRequired && values[option.name] == nil {
+            throw .usage("missing option \(option.displayName)")
         }
-        if positionals.count < command.arguments.count {
-            let missing = command.arguments[positionals.count...].map { "<\($0.name)>" }
+        let declared = command.arguments.map(\.spec)
+        if positionals.count < declared.count {
+            let missing = declared[positionals.count...].map { "<\($0.valueName)>" }
             throw .usage("missing argument \(missing.joined(separator: " "))")
         }
-        if positionals.count > command.arguments.count {
+        if positionals.count > declared.count {
             throw .usage(
-                "unexpected argument '\(QuotedText.excerpt(positionals[command.arguments.count]))'")
+                "unexpected argument '\(QuotedText.excerpt(positionals[declared.count]))'")
         }
+        for (argument, word) in zip(declared, positionals) { values[argument.key] = .string(word) }
+        return ParsedArguments(commandPath: [], values: values)
     }
-}
-
-/// The tool's exit codes, from BSD's sysexits.
-enum ExitCode: Int32 {
-    case success = 0
-    case failure = 1
-    /// The command line is wrong (EX_USAGE).
-    case usage = 64
-    /// The input is invalid (EX_DATAERR).
-    case dataError = 65
-    /// The input file does not exist (EX_NOINPUT).
-    case noInput = 66
 }
 
 /// A command's failure: its exit code and the message for standard error.
@@ -330,7 +298,7 @@ struct ToolOutput {
             try OutputWriter().write(standardOutput)
         } catch {
             errors += "error: \(error)\n"
-            code = .failure
+            code = .runtimeError
         }
         try? OutputWriter(fileDescriptor: STDERR_FILENO).write(errors)
         return code

@@ -1,4 +1,5 @@
 import BookCatalog
+import CommandLineSupport
 import Foundation
 import Persistence
 import Testing

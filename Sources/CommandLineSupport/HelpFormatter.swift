@@ -17,23 +17,23 @@
 ///
 ///   See 'books help <subcommand>' for detailed help.
 /// ```
-struct HelpFormatter: Sendable {
+package struct HelpFormatter: Sendable {
     /// The root command; its name is the tool's name.
-    var root: CommandSpec
+    package var root: CommandSpec
     /// The column at which text is wrapped.
-    var width: Int
+    package var width: Int
 
     /// The column at which option and subcommand abstracts start (as in swift-argument-parser).
-    static let labelColumn = 26
+    package static let labelColumn = 26
     /// The indentation of labels in the `OPTIONS:`, `ARGUMENTS:` and `SUBCOMMANDS:` lists.
-    static let labelIndent = 2
+    package static let labelIndent = 2
     /// The help text of the built-in `-h, --help` flag.
-    static let helpOptionText = "Show help information."
+    package static let helpOptionText = "Show help information."
     /// The abstract of the built-in `help` subcommand.
-    static let helpCommandText = "Show subcommand help information."
+    package static let helpCommandText = "Show subcommand help information."
 
     /// Creates a formatter for the tool described by `root`.
-    init(root: CommandSpec, width: Int = 80) {
+    package init(root: CommandSpec, width: Int = 80) {
         self.root = root
         self.width = width
     }
@@ -42,7 +42,7 @@ struct HelpFormatter: Sendable {
 
     /// The help for the command at `path` (`[]` for the root, `["list"]` for `books list`),
     /// ending with a newline. An unknown path renders the root's help.
-    func help(forCommandPath path: [String]) -> String {
+    package func help(forCommandPath path: [String]) -> String {
         let command = path.first.flatMap { root.subcommand(named: $0) }
         let isHelpCommand = path.first == "help"
         let spec = command ?? root
@@ -82,7 +82,7 @@ struct HelpFormatter: Sendable {
 
     /// The usage of the command at `path` without a `USAGE: ` prefix, wrapped so that it fits
     /// the width after a 7-column prefix, continuation lines aligned after the command name.
-    func usage(forCommandPath path: [String]) -> String {
+    package func usage(forCommandPath path: [String]) -> String {
         var head = root.name
         var components: [String] = []
         if path.first == "help" {
@@ -100,14 +100,14 @@ struct HelpFormatter: Sendable {
     }
 
     /// The root options accepted by every subcommand.
-    var globalOptions: [OptionSpec] { root.options.filter(\.isGlobal) }
+    package var globalOptions: [OptionSpec] { root.options.filter(\.isGlobal) }
 
     // MARK: - Rows
 
     /// A row as swift-argument-parser prints it: the label indented by 2, the text from
     /// column 26 (or on the next line when the label is too long), wrapped with a hanging
     /// indent of 26.
-    func row(label: String, text: String) -> String {
+    package func row(label: String, text: String) -> String {
         let indentedLabel = String(repeating: " ", count: Self.labelIndent) + label
         let pad = String(repeating: " ", count: Self.labelColumn)
         let body = wrap(text, indent: Self.labelColumn, firstLinePrefix: pad)
@@ -148,12 +148,12 @@ struct HelpFormatter: Sendable {
     /// Word-wraps `text` to ``width``: paragraphs (separated by blank lines) and hard line
     /// breaks are kept, continuation lines start with `indent` spaces, and the first line
     /// starts with `firstLinePrefix`. A word longer than a line stays whole on its own line.
-    func wrap(_ text: String, indent: Int, firstLinePrefix: String = "") -> String {
+    package func wrap(_ text: String, indent: Int, firstLinePrefix: String = "") -> String {
         Self.wrap(text, width: width, indent: indent, firstLinePrefix: firstLinePrefix)
     }
 
     /// Word-wraps `text` to `width` columns; see the instance method.
-    static func wrap(
+    package static func wrap(
         _ text: String, width: Int, indent: Int, firstLinePrefix: String = ""
     ) -> String {
         let pad = String(repeating: " ", count: indent)

@@ -8,65 +8,61 @@ import Foundation
 /// The parser (``CommandLineParser``) reads arguments against a tree of specs, and the help
 /// formatter (``HelpFormatter``) renders the same specs as swift-argument-parser-style help,
 /// so what is accepted and what is documented cannot drift apart.
-struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
     /// The name typed on the command line (`list`), or the tool's name for the root.
-    var name: String
+    package var name: String
     /// One sentence shown after `OVERVIEW:` and in the parent's `SUBCOMMANDS:` list.
-    var abstract: String
+    package var abstract: String
     /// Further paragraphs shown under the overview in this command's help; may be empty.
-    var discussion: String
+    package var discussion: String
     /// The positional arguments, in the order they are read.
-    var arguments: [ArgumentSpec]
+    package var arguments: [ArgumentSpec]
     /// The named options and flags (the built-in `-h, --help` is not listed here).
-    var options: [OptionSpec]
+    package var options: [OptionSpec]
     /// The subcommands; empty for a leaf command.
-    var subcommands: [CommandSpec]
+    package var subcommands: [CommandSpec]
 
-    /// Creates a command description.
-    init(
+    /// Creates a command description from its declared arguments and options (typed keys
+    /// such as ``Option``, ``Flag`` and ``Argument``, or plain specs).
+    package init(
         name: String, abstract: String, discussion: String = "",
-        arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
+        arguments: [any ArgumentDeclaration] = [], options: [any OptionDeclaration] = [],
         subcommands: [CommandSpec] = []
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
-        self.arguments = arguments
-        self.options = options
+        self.arguments = arguments.map(\.spec)
+        self.options = options.map(\.spec)
         self.subcommands = subcommands
     }
 
     /// The direct subcommand called `name`, if any.
-    func subcommand(named name: String) -> CommandSpec? {
+    package func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
-    }
-
-    /// The option whose long name is `name` (without dashes), if any.
-    func option(named name: String) -> OptionSpec? {
-        options.first { $0.name == name }
     }
 }
 
 // MARK: - Positional arguments
 
 /// One positional argument of a command, such as `<text>` of `books search`.
-struct ArgumentSpec: Sendable {
+package struct ArgumentSpec: ArgumentDeclaration {
     /// The key under which the parsed value is stored in ``ParsedArguments``.
-    var key: String
+    package var key: String
     /// The name shown between angle brackets in usage and help (`text` → `<text>`).
-    var valueName: String
+    package var valueName: String
     /// One sentence of help.
-    var help: String
+    package var help: String
     /// How the text is checked and converted.
-    var kind: ValueKind
+    package var kind: ValueKind
     /// Whether the command fails with "Missing expected argument" without it.
-    var isRequired: Bool
+    package var isRequired: Bool
     /// Whether it takes every remaining positional word (`<text> ...`); only the last argument
     /// may, and only with a `.string` or `.validated` kind.
-    var isRepeating: Bool
+    package var isRepeating: Bool
 
     /// Creates a positional argument description.
-    init(
+    package init(
         _ key: String, valueName: String? = nil, help: String, kind: ValueKind = .string,
         isRequired: Bool = true, isRepeating: Bool = false
     ) {
@@ -78,8 +74,11 @@ struct ArgumentSpec: Sendable {
         self.isRepeating = isRepeating
     }
 
+    /// The spec itself, so a plain spec can be listed beside typed keys.
+    package var spec: ArgumentSpec { self }
+
     /// The argument as written in usage lines: `<text>`, `<text> ...`, `[<text>]`.
-    var synopsis: String {
+    package var synopsis: String {
         var text = "<\(valueName)>"
         if isRepeating { text += " ..." }
         return isRequired ? text : "[\(text)]"
@@ -89,24 +88,27 @@ struct ArgumentSpec: Sendable {
 // MARK: - Options and flags
 
 /// One named option (`--limit <n>`) or flag (`--json`).
-struct OptionSpec: Sendable {
+package struct OptionSpec: OptionDeclaration {
     /// The long name without its dashes (`by-month`); also the key of the parsed value.
-    var name: String
+    package var name: String
     /// An optional one-letter alias (`h` for `-h`).
-    var shortName: Character?
+    package var shortName: Character?
     /// The value's name for `--limit <n>`; `nil` makes this a flag that takes no value.
-    var valueName: String?
+    package var valueName: String?
     /// How the value is checked and converted; ignored for flags.
-    var kind: ValueKind
+    package var kind: ValueKind
     /// One sentence of help.
-    var help: String
+    package var help: String
     /// Whether the command fails with "Missing expected argument" without it.
-    var isRequired: Bool
+    package var isRequired: Bool
     /// Whether it is accepted before and after any subcommand (like `--store`).
-    var isGlobal: Bool
+    package var isGlobal: Bool
+    /// Whether it may be given several times (`--id A --id B`), each value kept in order;
+    /// otherwise the last one given wins.
+    package var isRepeatable = false
 
     /// Creates an option that takes a value.
-    static func value(
+    package static func value(
         _ name: String, valueName: String, kind: ValueKind = .string, help: String,
         isRequired: Bool = false, isGlobal: Bool = false
     ) -> OptionSpec {
@@ -116,35 +118,40 @@ struct OptionSpec: Sendable {
     }
 
     /// Creates a flag, an option that takes no value and is either present or not.
-    static func flag(_ name: String, shortName: Character? = nil, help: String) -> OptionSpec {
+    package static func flag(_ name: String, shortName: Character? = nil, help: String) -> OptionSpec {
         OptionSpec(
             name: name, shortName: shortName, valueName: nil, kind: .string, help: help,
             isRequired: false, isGlobal: false)
     }
 
+    /// The spec itself, so a plain spec can be listed beside typed keys.
+    package var spec: OptionSpec { self }
+
     /// Whether this option is a flag (takes no value).
-    var isFlag: Bool { valueName == nil }
+    package var isFlag: Bool { valueName == nil }
 
     /// The spelling used in messages: `--limit <n>` or `--json`.
-    var displayName: String {
+    package var displayName: String {
         valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
     }
 
     /// The label in the help's `OPTIONS:` list: `-h, --help` or `--limit <n>`.
-    var helpLabel: String {
+    package var helpLabel: String {
         shortName.map { "-\($0), \(displayName)" } ?? displayName
     }
 
-    /// The option as written in usage lines: `--title <title>` or `[--limit <n>]`.
-    var synopsis: String {
-        isRequired ? displayName : "[\(displayName)]"
+    /// The option as written in usage lines: `--title <title>`, `[--limit <n>]` or
+    /// `--id <id> ...`.
+    package var synopsis: String {
+        let text = isRepeatable ? displayName + " ..." : displayName
+        return isRequired ? text : "[\(text)]"
     }
 }
 
 // MARK: - Values
 
 /// How the text of an argument or option value is checked and converted.
-enum ValueKind: Sendable {
+package enum ValueKind: Sendable {
     /// Any text, kept as written.
     case string
     /// A whole number in base 10 within the range.
@@ -156,11 +163,23 @@ enum ValueKind: Sendable {
     case validated(@Sendable (String) -> Result<String, ValueRejection>)
 }
 
+extension ValueKind {
+    /// Whether `text` is a value of this kind (converts and passes its checks).
+    package func accepts(_ text: String) -> Bool {
+        switch self {
+        case .string: true
+        case .integer(let range): Int(text).map(range.contains) ?? false
+        case .uuid: UUID(uuidString: text) != nil
+        case .validated(let check): (try? check(text).get()) != nil
+        }
+    }
+}
+
 /// Why a value was refused; the text completes "The value 'x' is invalid for '--opt <v>': ".
-struct ValueRejection: Error, Sendable, Equatable {
+package struct ValueRejection: Error, Sendable, Equatable {
     /// A lowercase phrase without final period, such as `must be at least 1`.
-    var reason: String
+    package var reason: String
 
     /// Creates a rejection with the given reason.
-    init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
 }

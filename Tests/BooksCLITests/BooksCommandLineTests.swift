@@ -1,10 +1,13 @@
+import CommandLineSupport
 import Foundation
 import Testing
 
 @testable import books
 
-/// Unit tests of the hand-rolled argument parser, the help text and the usage errors.
-@Suite struct ArgumentParserTests {
+/// `books`' command line as declared on the shared framework: its commands, defaults and
+/// ranges, its help text and its usage errors. The framework itself (parsing rules,
+/// suggestions, help layout) is tested in CommandLineSupportTests.
+@Suite struct BooksCommandLineTests {
     let environment = ["HOME": "/home/ana"]
 
     func parse(_ words: String...) throws(UsageError) -> ParsedCommand {
@@ -179,13 +182,6 @@ import Testing
                 """)
     }
 
-    @Test func longLabelsPutTheirTextOnTheNextLine() {
-        let formatter = HelpFormatter(root: BooksCommandLine.root)
-        #expect(
-            formatter.row(label: "--a-very-long-option <value>", text: "Does things.")
-                == "  --a-very-long-option <value>\n                          Does things.\n")
-    }
-
     // MARK: - Usage errors
 
     @Test func unknownOptionSuggestsTheNearestOnOneLine() {
@@ -213,6 +209,19 @@ import Testing
         #expect(usageError("list", "-x")?.message == "Unknown option '-x'")
         #expect(usageError("list", "---json")?.message
             == "Unknown option '---json'. Did you mean '--json'?")
+    }
+
+    /// `--sort` is two edits from the global `--store`, an option for a file: suggesting it
+    /// would send the user to the wrong option.
+    @Test func sortIsNotTakenForStore() {
+        #expect(usageError("list", "--sort")?.reason == .unknownOption("--sort", suggestion: nil))
+        #expect(
+            usageError("list", "--sort", "title")?.reason
+                == .unknownOption("--sort", suggestion: nil))
+        #expect(
+            usageError("list", "--by-month=yes")?.reason
+                == .unexpectedValue("yes", flag: "--by-month"))
+        #expect(usageError("list", "--jsn=yes")?.reason == .unknownOption("--jsn", suggestion: nil))
     }
 
     @Test func unknownCommandSuggestsTheNearest() {
@@ -251,17 +260,5 @@ import Testing
         #expect(
             usageError("list", "--json=yes")?.message
                 == "The option '--json' does not take any value, but 'yes' was specified.")
-    }
-
-    // MARK: - Edit distance
-
-    @Test func editDistanceCountsASwapAsOneEdit() {
-        #expect(CommandLineParser.editDistance("list", "list") == 0)
-        #expect(CommandLineParser.editDistance("lsit", "list") == 1)
-        #expect(CommandLineParser.editDistance("lst", "list") == 1)
-        #expect(CommandLineParser.editDistance("kitten", "sitting") == 3)
-        #expect(CommandLineParser.editDistance("", "abc") == 3)
-        #expect(CommandLineParser.closest(to: "--limt", in: ["--json", "--limit"]) == "--limit")
-        #expect(CommandLineParser.closest(to: "zzz", in: ["list"]) == nil)
     }
 }

@@ -1,6 +1,6 @@
 import Persistence
 
-/// A command line that `books` cannot run as typed: an unknown option or command, a missing
+/// A command line that a tool built on ``CommandLineParser`` cannot run as typed: an unknown option or command, a missing
 /// or malformed value, a missing argument or extra words.
 ///
 /// ``description`` is the whole text for standard error, one line in the spirit of
@@ -11,9 +11,9 @@ import Persistence
 /// ```
 ///
 /// The process then exits with ``ExitCode/usage`` (64, `EX_USAGE`).
-struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What is wrong with the command line.
-    enum Reason: Equatable, Sendable {
+    package enum Reason: Equatable, Sendable {
         /// An option no command in scope accepts, with the closest known spelling if one is
         /// within two edits.
         case unknownOption(String, suggestion: String?)
@@ -33,25 +33,25 @@ struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What is wrong.
-    var reason: Reason
+    package var reason: Reason
     /// The subcommand path the error belongs to (`["list"]`; `[]` for the root); it chooses
     /// the usage line and the `books help …` hint.
-    var commandPath: [String]
+    package var commandPath: [String]
     /// The tool's name, as in the usage line.
-    var toolName: String
+    package var toolName: String
     /// The command's usage without the `Usage: ` prefix, already wrapped to 80 columns. Not
     /// part of ``description`` (an error is one line); for callers that show more.
-    var usage: String
+    package var usage: String
     /// The help of the option or argument concerned (`--limit <n>  Print at most N books.`)
     /// for missing and invalid values; `nil` otherwise. Not part of ``description``.
-    var help: String?
+    package var help: String?
 
     /// The exit status for a usage error: 64 (`EX_USAGE`).
-    var exitCode: ExitCode { .usage }
+    package var exitCode: ExitCode { .usage }
 
     /// The one-line message after `Error: `. Values the user typed are quoted as error
     /// messages quote input: at most about 80 characters, control characters escaped.
-    var message: String {
+    package var message: String {
         func quoted(_ text: String) -> String { QuotedText.excerpt(text) }
         switch reason {
         case .unknownOption(let option, let suggestion?):
@@ -85,7 +85,7 @@ struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     ///
     /// An error is one line (the README promises it; a script's log stays one entry per
     /// failure), so the usage is not printed: `books help <command>` shows it.
-    var description: String {
+    package var description: String {
         let helpCommand = ([toolName, "help"] + commandPath).joined(separator: " ")
         let end = message.hasSuffix(".") || message.hasSuffix("?") ? "" : "."
         return "Error: \(message)\(end) See '\(helpCommand)'.\n"

@@ -16,21 +16,20 @@ import Foundation
 /// - the root flag named `version`, before the subcommand.
 ///
 /// A word in the subcommand's place that names no subcommand, and an unknown option, get a
-/// "Did you mean" suggestion when a known name is within two edits (Damerau–Levenshtein,
-/// counting a swap of two neighbouring letters as one edit).
-struct CommandLineParser: Sendable {
+/// "Did you mean" suggestion by ``NameSuggestion``: a subcommand for a subcommand, an option
+/// for an option, and never an option that could not take the value typed with `=` (a flag
+/// for `--jsn=yes`, a number option for `--limt=ten`).
+package struct CommandLineParser: Sendable {
     /// The tool's root command.
-    var root: CommandSpec
-    /// The largest edit distance at which a known name is suggested.
-    static let suggestionDistance = 2
+    package var root: CommandSpec
 
     /// Creates a parser for the tool described by `root`.
-    init(root: CommandSpec) { self.root = root }
+    package init(root: CommandSpec) { self.root = root }
 
     /// Parses `arguments` (without the program name).
     ///
     /// - Throws: ``UsageError`` for anything the specs do not accept.
-    func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
+    package func parse(_ arguments: [String]) throws(UsageError) -> ParseOutcome {
         let optionWords = arguments.prefix { $0 != "--" }
         let wantsHelp = optionWords.contains { $0 == "-h" || $0 == "--help" }
         var state = State()
@@ -105,7 +104,10 @@ struct CommandLineParser: Sendable {
         guard let spec else {
             let typed = isLong ? "--\(name)" : word
             throw error(
-                .unknownOption(typed, suggestion: suggestion(for: "--\(name)", in: inScope)),
+                .unknownOption(
+                    typed,
+                    suggestion: NameSuggestion.closestOption(
+                        to: "--\(name)", value: inlineValue, in: inScope)),
                 path: path)
         }
         if spec.isFlag {
@@ -129,8 +131,15 @@ struct CommandLineParser: Sendable {
                 .missingValue(option: spec.displayName), path: path,
                 help: "\(spec.displayName)  \(spec.help)")
         }
-        state.values[spec.name] = try convert(
+        let value = try convert(
             text, kind: spec.kind, target: spec.displayName, help: spec.help, path: path)
+        if spec.isRepeatable, case .string(let text) = value {
+            var words: [String] = []
+            if case .strings(let earlier)? = state.values[spec.name] { words = earlier }
+            state.values[spec.name] = .strings(words + [text])
+        } else {
+            state.values[spec.name] = value
+        }
     }
 
     private func finish(_ state: State, wantsHelp: Bool) throws(UsageError) -> ParseOutcome {
@@ -227,11 +236,9 @@ struct CommandLineParser: Sendable {
 
     private func unknownCommand(_ word: String) -> UsageError {
         let names = root.subcommands.map(\.name) + ["help"]
-        return error(.unknownCommand(word, suggestion: Self.closest(to: word, in: names)), path: [])
-    }
-
-    private func suggestion(for typed: String, in options: [OptionSpec]) -> String? {
-        Self.closest(to: typed, in: options.map { "--\($0.name)" })
+        return error(
+            .unknownCommand(word, suggestion: NameSuggestion.closest(to: word, in: names)),
+            path: [])
     }
 
     private func error(
@@ -242,44 +249,9 @@ struct CommandLineParser: Sendable {
             usage: HelpFormatter(root: root).usage(forCommandPath: path), help: help)
     }
 
-    /// The candidate nearest to `typed` within ``suggestionDistance`` edits; the first listed
-    /// wins a tie.
-    static func closest(to typed: String, in candidates: [String]) -> String? {
-        var best: (name: String, distance: Int)?
-        for candidate in candidates {
-            let distance = editDistance(typed, candidate)
-            if distance <= suggestionDistance && distance < (best?.distance ?? .max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.name
-    }
-
-    /// The optimal-string-alignment (restricted Damerau–Levenshtein) distance: insertions,
-    /// deletions, substitutions and swaps of two neighbouring characters each count one.
-    static func editDistance(_ lhs: String, _ rhs: String) -> Int {
-        let a = Array(lhs), b = Array(rhs)
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous2 = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], previous2[j - 2] + 1)
-                }
-            }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        return previous[b.count]
-    }
-
     /// Whether `word` is read as an option: it starts with `-`, is longer than `-` alone, and
     /// is not a negative number such as `-5` or `-1.5`.
-    static func looksLikeOption(_ word: String) -> Bool {
+    package static func looksLikeOption(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word.count > 1 else { return false }
         return !isNegativeNumber(word)
     }

@@ -1,0 +1,135 @@
+import BookCatalog
+import CommandLineSupport
+import Foundation
+
+// The subcommands of `books`, each declared once: its spec (for the parser and the help) and
+// its options and arguments as typed keys, which `BooksCommandLine` reads back
+// (`parsed[SeedCommand.batchSize]` is an `Int?`; a misspelled key does not compile).
+
+/// `books seed [--file <path>] [--count <n>] [--batch-size <n>]`.
+enum SeedCommand {
+    /// `--file <path>`: a seed file (or `-`) instead of the bundled books.
+    static let file = Option<String>(
+        "file", valueName: "path",
+        help: "Load the books of this JSON file (- for standard input) instead of the bundled ones.",
+        validate: ValueFormats.storePath)
+    /// `--count <n>`: how many synthetic books to add.
+    static let count = Option<Int>(
+        "count", range: 0...10_000_000, help: "Also add N synthetic books (0 to 10000000).")
+    /// `--batch-size <n>`: how many books each save holds.
+    static let batchSize = Option<Int>(
+        "batch-size", range: 1...1_000_000,
+        help: "Save every N books (default \(Catalog.defaultSeedBatchSize)).")
+
+    static let spec = CommandSpec(
+        name: "seed",
+        abstract: "Load the seed books (and optionally N synthetic ones).",
+        discussion: """
+            The seed books are real books with accented titles; --file loads another file \
+            in the same format (a JSON array of objects with uuid, title, author, \
+            publishDate, price and color). Synthetic books are for trying out large \
+            catalogues: book number i is always the same book, so seeding --count N again \
+            updates the same N books and the count does not grow. The file is checked \
+            whole before anything is written. Books are saved in batches (a large batch \
+            commits early, about once a second, so other writers wait their turn); a seed \
+            stopped by SIGINT, SIGTERM or SIGHUP, or by a full disk, keeps what it \
+            committed and says how much. Seeding is idempotent: books are matched by UUID \
+            and updated, never duplicated.
+            """,
+        options: [file, count, batchSize])
+}
+
+/// `books list [--by-month] [--where <predicate>] [--limit <n>] [--json]`.
+enum ListCommand {
+    /// `--by-month`: group the books under month headings.
+    static let byMonth = Flag("by-month", help: "Group the books under month headings.")
+    /// `--where <predicate>`: only the books the predicate matches.
+    static let predicate = Option<String>(
+        "where", valueName: "predicate",
+        help: "Only books matching PREDICATE, such as \"price < 15\".",
+        validate: ValueFormats.nonBlank)
+    /// `--limit <n>`: print at most N books.
+    static let limit = Option<Int>("limit", range: 1...Int.max, help: "Print at most N books.")
+    /// `--json`: print JSON instead of text.
+    static let json = Flag("json", help: "Print JSON (an array of objects) instead of text.")
+
+    static let spec = CommandSpec(
+        name: "list",
+        abstract: "List the books in the catalogue.",
+        options: [byMonth, predicate, limit, json])
+}
+
+/// `books search <text> ... [--limit <n>] [--json]`.
+enum SearchCommand {
+    /// The words to look for.
+    static let text = Argument<[String]>(
+        repeating: "text", help: "The words to look for.", validate: ValueFormats.nonBlank)
+    /// `--limit <n>`: print the best N books; 0 prints every match.
+    static let limit = Option<Int>(
+        "limit", range: 0...Int.max,
+        help: "Print the best N books (default \(SearchOptions.defaultLimit)); 0 prints every match.")
+    /// `--json`: print JSON instead of text.
+    static let json = ListCommand.json
+
+    static let spec = CommandSpec(
+        name: "search",
+        abstract: "Find books by words of their title or author.",
+        discussion: """
+            Every word must occur in the title or the author's name, in any order; case and \
+            accents are ignored, so "marquez cien" finds "Cien años de soledad".
+            """,
+        arguments: [text],
+        options: [limit, json])
+}
+
+/// `books add --title <title> --author <author> --date <yyyy-mm-dd> --price <price>
+/// [--color <#rrggbb>]`. The values are kept as typed: the catalogue checks them, and a
+/// malformed one is bad data (65), not a usage error.
+enum AddCommand {
+    static let title = Option<String>(
+        "title", valueName: "title", help: "The title, 1 to 500 characters.", isRequired: true)
+    static let author = Option<String>(
+        "author", valueName: "author", help: "The author's name.", isRequired: true)
+    static let date = Option<String>(
+        "date", valueName: "yyyy-mm-dd", help: "The publication date.", isRequired: true)
+    static let price = Option<String>(
+        "price", valueName: "price", help: "The price, such as 12.99.", isRequired: true)
+    static let color = Option<String>(
+        "color", valueName: "#rrggbb", help: "The cover color, such as '#1E90FF'.")
+
+    static let spec = CommandSpec(
+        name: "add",
+        abstract: "Add a book.",
+        discussion: """
+            The price is a plain number with '.' as decimal separator whatever the locale \
+            (12.99); it is kept exactly. Quote the color: '#' starts a comment in the shell.
+            """,
+        options: [title, author, date, price, color])
+}
+
+/// `books show <uuid>`.
+enum ShowCommand {
+    static let uuid = Argument<UUID>("uuid", help: "The book's identifier.")
+
+    static let spec = CommandSpec(name: "show", abstract: "Show one book.", arguments: [uuid])
+}
+
+/// `books delete <uuid>`.
+enum DeleteCommand {
+    static let uuid = Argument<UUID>("uuid", help: "The book's identifier.")
+
+    static let spec = CommandSpec(name: "delete", abstract: "Delete one book.", arguments: [uuid])
+}
+
+/// `books check`.
+enum CheckCommand {
+    static let spec = CommandSpec(
+        name: "check",
+        abstract: "Check the catalogue file for damage.",
+        discussion: """
+            Runs SQLite's integrity check and checks the catalogue against its model: the \
+            search index, key counters, links between books and authors, and files beside the \
+            store. Prints one line per problem, or that the catalogue is healthy; exits 0 when \
+            it is, 1 when it is damaged. Reads only; never creates the catalogue.
+            """)
+}
