@@ -35,6 +35,7 @@ enum StoreMigrateCommand {
         ],
         action: { arguments, output throws(ToolError) in
             let path = arguments.positionals[0]
+            try StoreCommands.requireStorePath(path)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
             }
