@@ -89,3 +89,13 @@ struct NewBookOptions: Equatable, Sendable {
     /// `--color #RRGGBB`, if given.
     var colorText: String?
 }
+
+extension ParsedCommand {
+    /// Whether the command reads or writes the store (all but help and `--version`).
+    var usesStore: Bool {
+        switch action {
+        case .help, .version: false
+        default: true
+        }
+    }
+}

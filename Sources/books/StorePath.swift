@@ -1,3 +1,4 @@
+import CommandLineSupport
 import Foundation
 
 /// Where the catalogue's SQLite file lives.
@@ -71,5 +72,27 @@ enum StorePath {
 
     private static func fileURL(_ path: String, isDirectory: Bool = false) -> URL {
         URL(fileURLWithPath: path, isDirectory: isDirectory).standardizedFileURL
+    }
+}
+
+extension StorePath {
+    /// The variable among `BOOKS_STORE`, `XDG_DATA_HOME` and `HOME` whose value is not
+    /// UTF-8 and went into `storeURL`, or nil.
+    ///
+    /// Such a value reaches `environment` with U+FFFD in place of its bad bytes, so the
+    /// store it names would be another file than the user's: the command is refused (65)
+    /// rather than create or change that other file. A bad variable that the path does not
+    /// use (a `HOME` when `--store` names the file) is no reason to refuse.
+    static func variableNotUTF8(in storeURL: URL, environment: [String: String])
+        -> InvalidEnvironmentEncodingError?
+    {
+        for name in ["BOOKS_STORE", "XDG_DATA_HOME", "HOME"] {
+            guard let error = ProcessEnvironment.invalidUTF8Value(of: name),
+                let decoded = nonEmpty(environment[name]),
+                storeURL.path.contains(decoded.trimmingCharacters(in: CharacterSet(charactersIn: "/")))
+            else { continue }
+            return error
+        }
+        return nil
     }
 }

@@ -15,8 +15,9 @@ extension ModelCommands {
             "Category/Extension" ("category") writes only <Class>+Properties.swift, for a
             class you write; "Manual/None" writes nothing. <Model>+Model.swift lists the
             classes for PersistentContainer. Files whose text is unchanged are not rewritten;
-            the names of the files written are printed, one per line. A model or output that
-            cannot be used exits 1; a missing model exits 66.
+            the names of the files written are printed, one per line. A model that does not
+            validate exits 65 and writes nothing; an output that cannot be used exits 1; a
+            missing model exits 66.
             """,
         arguments: [path],
         options: [
@@ -27,6 +28,14 @@ extension ModelCommands {
                 throw .usage("missing --output <dir>")
             }
             let model = try load(arguments)
+            // Code for a model that does not validate (a relationship to an entity that is not
+            // there, a clash of names) would not compile, or would open no store: refused as
+            // `store create` refuses it (65), before any file or folder is written.
+            do { try model.validate() } catch let error as ModelError {
+                throw ToolError(code: .dataError, message: message(for: error))
+            } catch {
+                throw ToolError(code: .runtimeError, message: "error: \(error)")
+            }
             let name = CodeGenerator.modelName(for: URL(fileURLWithPath: arguments[path] ?? ""))
             do {
                 let files = try CodeGenerator(model: model, modelName: name).files()

@@ -32,6 +32,7 @@ enum StoreCommands {
         arguments: [store], options: [model, version],
         action: { arguments, output throws(ToolError) in
             let path = arguments[store] ?? ""
+            try requireStorePath(path)
             let loaded = try ModelCommands.load(
                 path: arguments[model] ?? "", version: arguments[version])
             // The name is claimed atomically (O_EXCL), so two creates cannot both succeed, and
@@ -262,8 +263,16 @@ enum StoreCommands {
             code: .runtimeError, message: "error: --output \(path) is \(kind), not a file to write")
     }
 
+    /// Refuses an empty store path as a usage error (64), as `books --store ''` does: it
+    /// names no file, and would otherwise be read as the current directory's parent.
+    static func requireStorePath(_ path: String) throws(ToolError) {
+        guard path.isEmpty else { return }
+        throw .usage("The store path is empty; give the store file's path")
+    }
+
     /// Refuses a store file that is not there (66), so that a command never creates one.
     static func requireStore(_ path: String) throws(ToolError) {
+        try requireStorePath(path)
         guard FileManager.default.fileExists(atPath: path) else {
             throw ToolError(
                 code: .noInput,

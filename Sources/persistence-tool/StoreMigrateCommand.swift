@@ -40,6 +40,7 @@ enum StoreMigrateCommand {
         arguments: [store], options: [model, version, dryRun],
         action: { arguments, output throws(ToolError) in
             let path = arguments[store] ?? ""
+            try StoreCommands.requireStorePath(path)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
             }

@@ -60,13 +60,13 @@ package enum ArchiveValueCodec {
             if let v = Int64(text) { return .integer(v) }
             if text.contains(where: { ".eE".contains($0) }) {
                 throw ArchiveValueFailure(
-                    "expected an integer for \(attribute.type.rawValue), got \(text)")
+                    "expected an integer for \(attribute.type.rawValue), got \(QuotedText.excerpt(text))")
             }
-            throw ArchiveValueFailure("\(text) is outside the range of Integer 64")
+            throw ArchiveValueFailure("\(QuotedText.excerpt(text)) is outside the range of Integer 64")
         case (.double, .number(let text)), (.float, .number(let text)):
             guard let v = Double(text), v.isFinite else {
                 throw ArchiveValueFailure(
-                    "\(text) is outside the range of \(attribute.type.rawValue); write \"inf\" or \"-inf\" for an infinity"
+                    "\(QuotedText.excerpt(text)) is outside the range of \(attribute.type.rawValue); write \"inf\" or \"-inf\" for an infinity"
                 )
             }
             return .double(v)
@@ -77,7 +77,7 @@ package enum ArchiveValueCodec {
             case "nan": return .double(.nan)
             default:
                 throw ArchiveValueFailure(
-                    "expected a number, or \"inf\", \"-inf\" or \"nan\", for \(attribute.type.rawValue), got \(QuotedText.doubleQuoted(text))"
+                    "expected a number, or \"inf\", \"-inf\" or \"nan\", for \(attribute.type.rawValue), got \(QuotedText.doubleQuotedExcerpt(text))"
                 )
             }
         case (.decimal, .string(let text)), (.decimal, .number(let text)):
@@ -94,12 +94,12 @@ package enum ArchiveValueCodec {
             }
         case (.uuid, .string(let text)):
             guard let v = UUID(uuidString: text) else {
-                throw ArchiveValueFailure("\(QuotedText.doubleQuoted(text)) is not a UUID")
+                throw ArchiveValueFailure("\(QuotedText.doubleQuotedExcerpt(text)) is not a UUID")
             }
             return .uuid(v)
         case (.uri, .string(let text)):
             guard let v = URL(string: text) else {
-                throw ArchiveValueFailure("\(QuotedText.doubleQuoted(text)) is not a URI")
+                throw ArchiveValueFailure("\(QuotedText.doubleQuotedExcerpt(text)) is not a URI")
             }
             return .url(v)
         case (.binaryData, .string(let text)), (.transformable, .string(let text)):

@@ -53,7 +53,7 @@ package struct StoreArchiveReader {
         var localID: String?
         var members: [(String, JSONValue)]
 
-        var label: String { path + (localID.map { " (@id \(QuotedText.doubleQuoted($0)))" } ?? "") }
+        var label: String { path + (localID.map { " (@id \(QuotedText.doubleQuotedExcerpt($0)))" } ?? "") }
 
         func error(_ key: String?, _ reason: String) -> StoreArchiveError {
             StoreArchiveError(
@@ -210,10 +210,10 @@ package struct StoreArchiveReader {
             }
             guard let index = indexByLocalID[id] else {
                 throw entry.error(
-                    key, "no object in the document has @id \(QuotedText.doubleQuoted(id))")
+                    key, "no object in the document has @id \(QuotedText.doubleQuotedExcerpt(id))")
             }
             guard seen.insert(index).inserted else {
-                throw entry.error(key, "lists @id \(QuotedText.doubleQuoted(id)) twice")
+                throw entry.error(key, "lists @id \(QuotedText.doubleQuotedExcerpt(id)) twice")
             }
             result.append(index)
         }

@@ -16,13 +16,38 @@ public struct ModelProblem: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The problem with its location: "Book.author: names an unknown destination 'Autor'".
+    ///
+    /// Names and values come from a model file and may be of any length: each is quoted in
+    /// part, as every error quotes input, so that a 100,000-character entity name or
+    /// attribute type leaves the problem one short line.
     public var description: String {
-        switch (entity, property) {
+        let message = Self.shortened(message)
+        switch (entity.map { QuotedText.excerpt($0) }, property.map { QuotedText.excerpt($0) }) {
         case (let e?, let p?): return "\(e).\(p): \(message)"
         case (let e?, nil): return "\(e): \(message)"
         case (nil, let p?): return "\(p): \(message)"
         case (nil, nil): return message
         }
+    }
+
+    /// The most characters a problem's message keeps, whatever it quotes.
+    static let maximumMessageLength = 400
+
+    /// `message` with every single-quoted value longer than ``QuotedText/excerptLength``
+    /// cut to an excerpt, and the whole cut to ``maximumMessageLength`` characters (a name
+    /// with quotes inside it escapes the first rule, not the second).
+    static func shortened(_ message: String) -> String {
+        guard message.count > QuotedText.excerptLength else { return message }
+        var result = ""
+        var inQuote = false
+        for (index, part) in message.split(separator: "'", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { result += "'" }
+            result += inQuote && part.count > QuotedText.excerptLength
+                ? String(part.prefix(QuotedText.excerptLength - 1)) + "…" : String(part)
+            inQuote.toggle()
+        }
+        guard result.count > maximumMessageLength else { return result }
+        return String(result.prefix(maximumMessageLength - 1)) + "…"
     }
 }
 

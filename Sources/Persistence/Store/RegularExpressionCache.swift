@@ -6,8 +6,16 @@ final class RegularExpressionCache: @unchecked Sendable {
     /// A cache shared by validation.
     static let shared = RegularExpressionCache()
 
+    /// The most expressions kept. A query with more distinct `MATCHES` patterns than this
+    /// compiles them again for every row, so the bound is above the number of patterns a
+    /// command line can hold (an argument is at most 128 KiB, and a `MATCHES` term takes
+    /// some 20 characters), while still bounding the memory a long-lived store spends.
+    static let capacity = 8_192
+
     private let lock = NSLock()
     private var cache: [String: NSRegularExpression] = [:]
+    /// How many patterns were compiled, for tests that check the cache keeps them.
+    private(set) var compilations = 0
 
     /// Whether `text` matches `pattern` in full.
     ///
@@ -25,7 +33,10 @@ final class RegularExpressionCache: @unchecked Sendable {
         if let cached = cache[pattern] { return cached }
         do {
             let regex = try NSRegularExpression(pattern: pattern)
-            if cache.count > 256 { cache.removeAll() }
+            compilations += 1
+            // Emptied when full rather than evicting one by one: a query whose patterns fit
+            // compiles each once.
+            if cache.count >= Self.capacity { cache.removeAll() }
             cache[pattern] = regex
             return regex
         } catch {

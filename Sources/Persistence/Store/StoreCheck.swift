@@ -35,16 +35,27 @@ public struct StoreCheck: Sendable {
     ///
     /// - Throws: `StoreError` when there is no store file there or the path is not a file;
     ///   `SQLiteError` when SQLite cannot open it at all or it is not an SQLite database.
-    ///   Damage inside a database is reported in `problems`, not thrown.
+    ///   Damage inside a database, even a schema SQLite cannot read, is reported in
+    ///   `problems`, not thrown.
     public static func run(storeURL: URL, model: ManagedObjectModel) throws -> StoreCheck {
         let path = storeURL.path
         guard try StoreFile.check(path) else { throw StoreError.noStore(path: path) }
         var problems: [String] = []
-        let database = try StoreFile.openForReading(path, busyTimeout: 10)
+        // A file whose schema SQLite cannot even read (a store cut short, a page of its
+        // schema overwritten) is the worst damage a check can find, not a failure of the
+        // check: it is reported as a problem, so that `check` says the store is damaged
+        // (exit 1) where every other command refuses it.
+        let database: Database
+        let integrity: [String]
+        do {
+            database = try StoreFile.openForReading(path, busyTimeout: 10)
+            integrity = try database.query(
+                "PRAGMA integrity_check(\(maximumIntegrityErrors))"
+            ).compactMap { $0.first?.textValue }
+        } catch let error as SQLiteError where error.isCorrupt {
+            return StoreCheck(problems: ["SQLite cannot read the file: \(error.message)"])
+        }
         defer { try? database.close() }
-        let integrity = try database.query(
-            "PRAGMA integrity_check(\(maximumIntegrityErrors))"
-        ).compactMap { $0.first?.textValue }
         if integrity != ["ok"] { problems += findings(integrity).map { "SQLite integrity check: \($0)" } }
 
         var options = SQLiteStore.Options()

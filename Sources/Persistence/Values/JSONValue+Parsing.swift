@@ -89,7 +89,7 @@ private struct JSONParser {
             let key = try parseString()
             skipWhitespace()
             guard peek(UInt8(ascii: ":")) else {
-                throw failure("expected ':' after the member name \(JSONValue.quoted(key))")
+                throw failure("expected ':' after the member name \(QuotedText.doubleQuotedExcerpt(key))")
             }
             offset += 1
             skipWhitespace()

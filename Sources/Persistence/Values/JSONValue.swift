@@ -37,13 +37,14 @@ package indirect enum JSONValue: Sendable {
     }
 
     /// The value as it reads in a message: a string quoted, a number as written, and the
-    /// kind for arrays and objects.
+    /// kind for arrays and objects; a long string or number cut to
+    /// ``QuotedText/excerptLength`` characters, so that a message stays one short line.
     package var shortDescription: String {
         switch self {
         case .null: return "null"
         case .bool(let flag): return flag ? "true" : "false"
-        case .number(let text): return text
-        case .string(let text): return Self.quoted(text)
+        case .number(let text): return QuotedText.excerpt(text)
+        case .string(let text): return QuotedText.doubleQuotedExcerpt(text)
         case .array, .object: return kindDescription
         }
     }

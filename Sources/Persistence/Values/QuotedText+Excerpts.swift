@@ -12,6 +12,15 @@ extension QuotedText {
         return forMessage(String(text.prefix(max(limit - 1, 1)))) + "…"
     }
 
+    /// `text` double-quoted and escaped as ``doubleQuoted(_:)`` does, cut to ``excerptLength``
+    /// characters with `…` inside the quotes when longer: a string value from a file, quoted
+    /// in an error message, keeps the message one short line however long the value is.
+    package static func doubleQuotedExcerpt(_ text: String, limit: Int = excerptLength) -> String {
+        guard text.utf8.count > limit, text.count > limit else { return doubleQuoted(text) }
+        let quoted = doubleQuoted(String(text.prefix(max(limit - 1, 1))))
+        return quoted.dropLast() + "…\""
+    }
+
     /// About ``excerptLength`` characters of `text` around the character offset `position`,
     /// with `…` where text was left out on either side; the escaped excerpt and the
     /// position of `position` within it (for a message that points at a character).
