@@ -37,6 +37,19 @@ struct CommandRunner {
         case let error as MissingInputFileError: return (error.description, .noInput)
         case let error as SQLiteError where error.isReadOnly:
             return ("The catalogue \(error.path ?? "store") is read-only: nothing was changed (\(error.message)).", .runtimeError)
+        // A store the catalogue refuses is bad data (65), as in persistence-tool: the file is
+        // someone else's, damaged, or another model's, and it was left as it was.
+        case let error as SQLiteError where error.isNotADatabase:
+            return ("\(error.path ?? "The store") is not an SQLite database; it was left untouched.", .dataError)
+        case let error as SQLiteError where error.isCorrupt:
+            return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
+        case let error as StoreError:
+            switch error {
+            case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData:
+                return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
+            default:
+                return (error.description.replacingOccurrences(of: "\n", with: " "), .runtimeError)
+            }
         case let error as CommandFailure: return (error.message, error.code)
         case let error as OutputWriteError: return (error.description, .runtimeError)
         default: return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .runtimeError)

@@ -95,4 +95,14 @@ extension StorePath {
         }
         return nil
     }
+
+    /// `BOOKS_STORE`'s value when it ends with `/` and named `storeURL`: a trailing slash says
+    /// "a directory", which the file URL would silently drop (`x.sqlite/` becoming the file
+    /// `x.sqlite`), so it is refused as `--store x.sqlite/` is.
+    static func directoryVariable(in storeURL: URL, environment: [String: String]) -> String? {
+        guard let value = nonEmpty(environment["BOOKS_STORE"]), value.hasSuffix("/"),
+            fileURL(expandingTilde(value, home: nonEmpty(environment["HOME"]))) == storeURL
+        else { return nil }
+        return value
+    }
 }

@@ -10,8 +10,12 @@ enum ValueFormats {
         text.contains { !$0.isWhitespace } ? .success(text) : .failure(.init("must not be blank"))
     }
 
-    /// A store path: any non-empty text.
+    /// A store path: any non-empty text that does not end with `/`. A trailing slash says
+    /// "a directory", and the file URL would silently drop it and make `x.sqlite/` the file
+    /// `x.sqlite`; a directory can never be the store, so it is refused here.
     @Sendable static func storePath(_ text: String) -> Result<String, ValueRejection> {
-        text.isEmpty ? .failure(.init("must be a file path")) : .success(text)
+        if text.isEmpty { return .failure(.init("must be a file path")) }
+        if text.hasSuffix("/") { return .failure(.init("names a directory; give the store file's path")) }
+        return .success(text)
     }
 }

@@ -40,5 +40,11 @@ if command.usesStore,
     Terminal.write("Error: The \(error); nothing was done.\n", to: STDERR_FILENO)
     exit(ExitCode.dataError.rawValue)
 }
+if command.usesStore, let value = StorePath.directoryVariable(in: command.storeURL, environment: environment) {
+    Terminal.write(
+        "Error: BOOKS_STORE '\(QuotedText.excerpt(value))' names a directory; give the store file's path.\n",
+        to: STDERR_FILENO)
+    exit(ExitCode.usage.rawValue)
+}
 let code = CommandRunner(command: command, environment: environment).run()
 exit(code.rawValue)

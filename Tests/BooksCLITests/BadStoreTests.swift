@@ -64,7 +64,7 @@ import Testing
         let before = try Data(contentsOf: sandbox.store)
         for arguments in [["list"], ["seed"], ["search", "kept"], ["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"]] {
             let run = try sandbox.run(arguments)
-            #expect(run.status == 1, "\(arguments): \(run)")
+            #expect(run.status == 65, "\(arguments): \(run)")
             #expect(run.stdout == "")
             #expect(run.stderrLines.count == 1, "\(arguments): \(run.stderr)")
             #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains(sandbox.store.path), "\(run.stderr)")

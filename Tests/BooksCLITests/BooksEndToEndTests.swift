@@ -314,7 +314,7 @@ import Testing
         try bytes.write(to: sandbox.store)
         for arguments in [["list"], ["seed"], ["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"]] {
             let run = try sandbox.run(arguments)
-            #expect(run.status == 1, "\(arguments): \(run)")
+            #expect(run.status == 65, "\(arguments): \(run)")
             #expect(run.stderrLines.count == 1 && run.stderr.hasPrefix("Error: "), "\(run.stderr)")
             #expect(run.stderr.contains(sandbox.store.path), "\(run.stderr)")
             #expect(try Data(contentsOf: sandbox.store) == bytes)
@@ -334,7 +334,7 @@ import Testing
         let before = try Data(contentsOf: sandbox.store)
         for arguments in [["list", "--by-month"], ["seed"]] {
             let run = try sandbox.run(arguments)
-            #expect(run.status == 1, "\(arguments): \(run)")
+            #expect(run.status == 65, "\(arguments): \(run)")
             #expect(run.stderr.hasPrefix("Error: ") && run.stderr.contains("not a Persistence store"), "\(run.stderr)")
             #expect(try Data(contentsOf: sandbox.store) == before)
         }

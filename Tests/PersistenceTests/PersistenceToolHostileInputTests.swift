@@ -132,6 +132,13 @@ import Testing
         #expect(QuotedText.forDisplay(#""a\nb""#) == #""\"a\\nb\"""#)
         #expect(QuotedText.doubleQuoted("\u{9B}") == #""\u009B""#)
     }
+
+    @Test func bidirectionalOverridesAreQuotedSoTheyCannotReorderALine() {
+        #expect(QuotedText.forDisplay("abc\u{202E}fed") == #""abc\u{202E}fed""#)
+        #expect(QuotedText.forDisplay("\u{2066}x\u{2069}\u{200F}") == #""\u{2066}x\u{2069}\u{200F}""#)
+        #expect(QuotedText.doubleQuoted("\u{202E}") == #""\u202E""#)
+        #expect(QuotedText.forDisplay("שלום עולם") == "שלום עולם")
+    }
 }
 
 extension ToolRun {

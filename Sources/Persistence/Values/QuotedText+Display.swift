@@ -22,8 +22,14 @@ extension QuotedText {
         return quoted(text) { "\\u{\(String($0, radix: 16, uppercase: true))}" }
     }
 
-    /// C0 controls, DEL and C1 controls.
+    /// C0 controls, DEL and C1 controls, and the bidirectional formatting characters
+    /// (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069): those are not controls, but an
+    /// override such as U+202E reorders what follows it on screen, so a title could make
+    /// the rest of its line read as something else.
     package static func isDisplayControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
     }
 }

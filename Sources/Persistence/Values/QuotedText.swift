@@ -3,8 +3,9 @@
 /// and `persistence-tool`.
 package enum QuotedText {
     /// `text` in double quotes with `\"`, `\\`, `\n`, `\r`, `\t` and `\uXXXX` escapes for
-    /// other control characters, DEL and the C1 controls (U+0080–U+009F): JSON allows C1 raw,
-    /// but a terminal showing the JSON may read them as escape sequences.
+    /// other control characters, DEL, the C1 controls (U+0080–U+009F) and the bidirectional
+    /// formatting characters (see `isDisplayControl`): JSON allows them raw, but a terminal
+    /// showing the JSON may read C1 as escape sequences, and an override reorders the line.
     package static func doubleQuoted(_ text: String) -> String {
         quoted(text) { value in
             let hex = String(value, radix: 16, uppercase: true)
