@@ -112,9 +112,20 @@ public final class SeedFile {
             spool = file
         }
         let copy = spool.map { fileno($0) }
-        var reader = SeedEntryReader(file: name, checksDuplicates: true, bufferSize: bufferSize) { [descriptor, path] buffer in
+        // What is copied aside is bounded as every input of the tools is (`InputFile`): an
+        // endless standard input is refused (65) rather than filling the disk.
+        let copied = Counter()
+        var reader = SeedEntryReader(file: name, checksDuplicates: true, bufferSize: bufferSize) { [descriptor, path, name] buffer in
             let count = try Self.readChunk(descriptor, into: buffer, path: path)
-            if let copy, count > 0 { try Self.writeAll(copy, UnsafeRawBufferPointer(rebasing: buffer.prefix(count)), path: path) }
+            if let copy, count > 0 {
+                copied.value += count
+                guard copied.value <= InputFile.maximumSize else {
+                    throw CatalogInputError(
+                        field: name, value: "…",
+                        reason: "it is larger than \(InputFile.maximumSize >> 30) GiB, the most a seed read from a pipe may be")
+                }
+                try Self.writeAll(copy, UnsafeRawBufferPointer(rebasing: buffer.prefix(count)), path: path)
+            }
             return count
         }
         while try reader.next() != nil {}
@@ -174,4 +185,9 @@ public final class SeedFile {
     private static func unreadable(_ path: String, _ code: Int32) -> MissingInputFileError {
         MissingInputFileError(path: path, reason: "it cannot be read (\(String(cString: strerror(code))))")
     }
+}
+
+/// A count that a reading closure adds to.
+private final class Counter {
+    var value = 0
 }
