@@ -8,11 +8,13 @@ import Foundation
 ///   number (`--limit -1` is then refused by the range check, not taken for an option);
 /// - flags (`--json`), which refuse `=value`;
 /// - `--` ends the options: every later word is positional, even `--help`;
+/// - subcommands nested to any depth (`persistence-tool store export …`): while the command
+///   read so far has subcommands, the next positional word must name one of them;
 /// - global options (the root's options marked ``OptionSpec/isGlobal``, like `--store`) before
 ///   or after the subcommand;
 /// - `-h` / `--help` anywhere before `--`: help for the subcommand named on the line (errors
 ///   in the rest of the line are then ignored, as in swift-argument-parser);
-/// - `help [<subcommand>]` as a built-in subcommand;
+/// - `help [<subcommand> …]` as a built-in subcommand of the root;
 /// - the root flag named `version`, before the subcommand.
 ///
 /// A word in the subcommand's place that names no subcommand, and an unknown option, get a
@@ -58,7 +60,8 @@ package struct CommandLineParser: Sendable {
 
     /// What has been read so far.
     private struct State {
-        var command: CommandSpec?
+        /// The subcommands read so far, outermost first; empty at the root.
+        var commands: [CommandSpec] = []
         var isHelpCommand = false
         var optionsEnded = false
         var wantsVersion = false
@@ -66,21 +69,22 @@ package struct CommandLineParser: Sendable {
         var positionals: [String] = []
 
         var path: [String] {
-            isHelpCommand ? ["help"] : command.map { [$0.name] } ?? []
+            isHelpCommand ? ["help"] : commands.map(\.name)
         }
     }
 
     private func take(positional word: String, into state: inout State) throws(UsageError) {
-        guard state.command == nil && !state.isHelpCommand && !root.subcommands.isEmpty else {
+        let current = state.commands.last ?? root
+        guard !state.isHelpCommand && !current.subcommands.isEmpty else {
             state.positionals.append(word)
             return
         }
-        if word == "help" {
+        if word == "help" && state.commands.isEmpty {
             state.isHelpCommand = true
-        } else if let command = root.subcommand(named: word) {
-            state.command = command
+        } else if let command = current.subcommand(named: word) {
+            state.commands.append(command)
         } else {
-            throw unknownCommand(word)
+            throw unknownCommand(word, in: state.commands)
         }
     }
 
@@ -115,7 +119,7 @@ package struct CommandLineParser: Sendable {
                 throw error(.unexpectedValue(inlineValue, flag: spec.displayName), path: path)
             }
             state.values[spec.name] = .flag
-            if spec.name == "version" && state.command == nil && !state.isHelpCommand {
+            if spec.name == "version" && state.commands.isEmpty && !state.isHelpCommand {
                 state.wantsVersion = true
             }
             return
@@ -145,22 +149,13 @@ package struct CommandLineParser: Sendable {
     private func finish(_ state: State, wantsHelp: Bool) throws(UsageError) -> ParseOutcome {
         if state.isHelpCommand {
             if wantsHelp { return .help(commandPath: ["help"]) }
-            guard let name = state.positionals.first else { return .help(commandPath: []) }
-            guard root.subcommand(named: name) != nil || name == "help" else {
-                throw unknownCommand(name)
-            }
-            if state.positionals.count > 1 {
-                throw error(
-                    .unexpectedArguments(Array(state.positionals.dropFirst())), path: ["help"])
-            }
-            return .help(commandPath: [name])
+            return try helpTarget(state.positionals)
         }
         if wantsHelp { return .help(commandPath: state.path) }
         if state.wantsVersion { return .version }
-        guard let command = state.command else {
-            if root.subcommands.isEmpty { return .run(ParsedArguments(commandPath: [])) }
-            return .help(commandPath: [])
-        }
+        // A group named without one of its subcommands shows its help, as the root does.
+        let command = state.commands.last ?? root
+        if !command.subcommands.isEmpty { return .help(commandPath: state.path) }
         var values = state.values
         var remaining = state.positionals[...]
         for argument in command.arguments {
@@ -190,6 +185,30 @@ package struct CommandLineParser: Sendable {
             throw error(.missingArgument(option.displayName), path: state.path)
         }
         return .run(ParsedArguments(commandPath: state.path, values: values))
+    }
+
+    /// The command `help <words>` asks about: each word names a subcommand of the one before
+    /// (`help store export`); `help help` is the built-in command itself.
+    private func helpTarget(_ words: [String]) throws(UsageError) -> ParseOutcome {
+        if words.first == "help" {
+            if words.count > 1 {
+                throw error(.unexpectedArguments(Array(words.dropFirst())), path: ["help"])
+            }
+            return .help(commandPath: ["help"])
+        }
+        var commands: [CommandSpec] = []
+        for word in words {
+            let current = commands.last ?? root
+            if current.subcommands.isEmpty {
+                let extra = Array(words.dropFirst(commands.count))
+                throw error(.unexpectedArguments(extra), path: ["help"])
+            }
+            guard let next = current.subcommand(named: word) else {
+                throw unknownCommand(word, in: commands)
+            }
+            commands.append(next)
+        }
+        return .help(commandPath: commands.map(\.name))
     }
 
     // MARK: - Values
@@ -224,7 +243,7 @@ package struct CommandLineParser: Sendable {
     // MARK: - Errors and suggestions
 
     private func optionsInScope(for state: State) -> [OptionSpec] {
-        if let command = state.command {
+        if let command = state.commands.last {
             return command.options + root.options.filter(\.isGlobal) + [Self.helpOption]
         }
         if state.isHelpCommand { return root.options.filter(\.isGlobal) + [Self.helpOption] }
@@ -234,11 +253,14 @@ package struct CommandLineParser: Sendable {
     private static let helpOption = OptionSpec.flag(
         "help", shortName: "h", help: HelpFormatter.helpOptionText)
 
-    private func unknownCommand(_ word: String) -> UsageError {
-        let names = root.subcommands.map(\.name) + ["help"]
+    /// The error for `word` in the place of a subcommand of the last of `commands` (of the
+    /// root when empty), suggesting the closest of that command's subcommands.
+    private func unknownCommand(_ word: String, in commands: [CommandSpec]) -> UsageError {
+        let parent = commands.last ?? root
+        let names = parent.subcommands.map(\.name) + (commands.isEmpty ? ["help"] : [])
         return error(
             .unknownCommand(word, suggestion: NameSuggestion.closest(to: word, in: names)),
-            path: [])
+            path: commands.map(\.name))
     }
 
     private func error(

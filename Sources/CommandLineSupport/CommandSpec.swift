@@ -41,6 +41,18 @@ package struct CommandSpec: Sendable {
     package func subcommand(named name: String) -> CommandSpec? {
         subcommands.first { $0.name == name }
     }
+
+    /// The commands named by `path` below this one, outermost first (`["store", "export"]`
+    /// gives the `store` group, then its `export`), or `nil` when a name is not a subcommand
+    /// of the command before it.
+    package func commands(atPath path: [String]) -> [CommandSpec]? {
+        var chain: [CommandSpec] = []
+        for name in path {
+            guard let next = (chain.last ?? self).subcommand(named: name) else { return nil }
+            chain.append(next)
+        }
+        return chain
+    }
 }
 
 // MARK: - Positional arguments

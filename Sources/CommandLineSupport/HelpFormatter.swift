@@ -40,11 +40,13 @@ package struct HelpFormatter: Sendable {
 
     // MARK: - Help
 
-    /// The help for the command at `path` (`[]` for the root, `["list"]` for `books list`),
-    /// ending with a newline. An unknown path renders the root's help.
+    /// The help for the command at `path` (`[]` for the root, `["list"]` for `books list`,
+    /// `["store", "export"]` for a nested one), ending with a newline. An unknown path renders
+    /// the root's help.
     package func help(forCommandPath path: [String]) -> String {
-        let command = path.first.flatMap { root.subcommand(named: $0) }
-        let isHelpCommand = path.first == "help"
+        let isHelpCommand = path == ["help"]
+        let chain = isHelpCommand ? [] : root.commands(atPath: path) ?? []
+        let command = chain.last
         let spec = command ?? root
         var text = ""
         var overview = isHelpCommand ? Self.helpCommandText : spec.abstract
@@ -52,7 +54,7 @@ package struct HelpFormatter: Sendable {
         if !overview.isEmpty {
             text += wrap("OVERVIEW: " + overview, indent: 0) + "\n\n"
         }
-        text += "USAGE: " + usage(forCommandPath: isHelpCommand ? ["help"] : path) + "\n"
+        text += "USAGE: " + usage(forCommandPath: isHelpCommand ? ["help"] : chain.map(\.name)) + "\n"
 
         var argumentRows: [(String, String)] = []
         var optionRows: [(String, String)] = []
@@ -69,11 +71,13 @@ package struct HelpFormatter: Sendable {
 
         if !argumentRows.isEmpty { text += "\n" + section("ARGUMENTS", rows: argumentRows) }
         text += "\n" + section("OPTIONS", rows: optionRows)
-        if command == nil && !isHelpCommand && !root.subcommands.isEmpty {
-            var rows = root.subcommands.map { ($0.name, $0.abstract) }
-            rows.append(("help", Self.helpCommandText))
+        if !isHelpCommand && !spec.subcommands.isEmpty {
+            var rows = spec.subcommands.map { ($0.name, $0.abstract) }
+            if command == nil { rows.append(("help", Self.helpCommandText)) }
             text += "\n" + section("SUBCOMMANDS", rows: rows)
-            text += "\n  See '\(root.name) help <subcommand>' for detailed help.\n"
+            let helpCommand = ([root.name, "help"] + chain.map(\.name) + ["<subcommand>"])
+                .joined(separator: " ")
+            text += "\n  See '\(helpCommand)' for detailed help.\n"
         }
         return text
     }
@@ -85,12 +89,14 @@ package struct HelpFormatter: Sendable {
     package func usage(forCommandPath path: [String]) -> String {
         var head = root.name
         var components: [String] = []
-        if path.first == "help" {
+        let chain = path == ["help"] ? nil : root.commands(atPath: path)
+        if path == ["help"] {
             head += " help"
             components = ["[<subcommand>]"]
-        } else if let command = path.first.flatMap({ root.subcommand(named: $0) }) {
-            head += " " + command.name
-            components = command.arguments.map(\.synopsis) + command.options.map(\.synopsis)
+        } else if let chain, let command = chain.last {
+            head += " " + chain.map(\.name).joined(separator: " ")
+            components = command.subcommands.isEmpty ? [] : ["<subcommand>"]
+            components += command.arguments.map(\.synopsis) + command.options.map(\.synopsis)
             components += globalOptions.map(\.synopsis)
         } else {
             components = (root.subcommands.isEmpty ? [] : ["<subcommand>"])

@@ -25,7 +25,8 @@ extension ModelCommands {
         ],
         action: { arguments, output throws(ToolError) in
             guard let directory = arguments[ModelCommands.output] else {
-                throw .usage("missing --output <dir>")
+                // The parser refuses the command line without it; this is only a safeguard.
+                throw .usage("Missing expected argument '--output <dir>'")
             }
             let model = try load(arguments)
             // Code for a model that does not validate (a relationship to an entity that is not
@@ -49,5 +50,6 @@ extension ModelCommands {
 
     /// `--output <dir>` of `model codegen`.
     static let output = Option<String>(
-        "output", valueName: "dir", help: "The directory to write into (created if missing).")
+        "output", valueName: "dir", help: "The directory to write into (created if missing).",
+        isRequired: true)
 }

@@ -11,6 +11,7 @@ enum PersistenceTool {
     static let root = ToolCommand(
         name: "persistence-tool",
         abstract: "Inspect Persistence model files and fill, read and edit their stores.",
+        options: [Flag("version", help: "Show the version.")],
         subcommands: [ModelCommands.group, StoreCommands.group])
 }
 
@@ -24,5 +25,5 @@ case .failure(let error):
     exit(ExitCode.dataError.rawValue)
 }
 var output = ToolOutput()
-let code = PersistenceTool.root.run(arguments, path: ["persistence-tool"], output: &output)
+let code = PersistenceTool.root.run(arguments, output: &output)
 exit(output.flush(exitCode: code).rawValue)

@@ -26,6 +26,6 @@ import Testing
     @Test func withoutOutputItIsAUsageError() throws {
         let result = try ToolRun(["model", "codegen", "Books.xcdatamodeld"])
         #expect(result.status == 64)
-        #expect(result.stderr == "Error: missing --output <dir>. See 'persistence-tool help model codegen'.\n")
+        #expect(result.stderr == "Error: Missing expected argument '--output <dir>'. See 'persistence-tool help model codegen'.\n")
     }
 }

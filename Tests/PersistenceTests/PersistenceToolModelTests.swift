@@ -86,18 +86,18 @@ import Testing
 
     @Test func badArgumentsAre64WithOneLinePointingToHelp() throws {
         let cases: [([String], String)] = [
-            (["model", "validate"], "Error: missing argument <path>"),
-            (["model", "validate", "a", "b"], "Error: unexpected argument 'b'"),
+            (["model", "validate"], "Error: Missing expected argument '<path>'"),
+            (["model", "validate", "a", "b"], "Error: Unexpected argument 'b'"),
             (
                 ["model", "dump", "x", "--jsn"],
-                "Error: unknown option '--jsn'. Did you mean '--json'?"
+                "Error: Unknown option '--jsn'. Did you mean '--json'?"
             ),
-            (["model", "dump", "x", "--version"], "Error: --version needs a value <name>"),
+            (["model", "dump", "x", "--version"], "Error: Missing value for '--version <name>'"),
             (
                 ["model", "vaildate", "x"],
-                "Error: unknown subcommand 'vaildate'. Did you mean 'validate'?"
+                "Error: Unknown command 'vaildate'. Did you mean 'validate'?"
             ),
-            (["modle"], "Error: unknown subcommand 'modle'. Did you mean 'model'?"),
+            (["modle"], "Error: Unknown command 'modle'. Did you mean 'model'?"),
         ]
         for (arguments, message) in cases {
             let result = try ToolRun(arguments)
@@ -110,7 +110,7 @@ import Testing
         let dumpUsage = try ToolRun(["model", "dump"])
         #expect(
             dumpUsage.stderr
-                == "Error: missing argument <path>. See 'persistence-tool help model dump'.\n")
+                == "Error: Missing expected argument '<path>'. See 'persistence-tool help model dump'.\n")
     }
 
     @Test func helpIsPrintedOnRequest() throws {

@@ -203,19 +203,19 @@ import Testing
     @Test func badCommandLinesExit64OnOneLine() throws {
         let cases: [([String], String, String)] = [
             (
-                ["store", "export", "s.sqlite"], "Error: missing option --model <path>",
+                ["store", "export", "s.sqlite"], "Error: Missing expected argument '--model <path>'",
                 "Usage: persistence-tool store export <store> --model <path> [--version <name>] [--output <file>]"
             ),
             (
-                ["store", "import", "s.sqlite", "--model", "m"], "Error: missing argument <file>",
+                ["store", "import", "s.sqlite", "--model", "m"], "Error: Missing expected argument '<file>'",
                 "Usage: persistence-tool store import <store> <file> --model <path> [--version <name>]"
             ),
             (
-                ["store", "delete", "s.sqlite", "--model", "m"], "Error: missing option --id <id>",
+                ["store", "delete", "s.sqlite", "--model", "m"], "Error: Missing expected argument '--id <id>'",
                 "Usage: persistence-tool store delete <store> --model <path> [--version <name>] --id <id> ..."
             ),
             (
-                ["store", "exprot"], "Error: unknown subcommand 'exprot'. Did you mean 'export'?",
+                ["store", "exprot"], "Error: Unknown command 'exprot'. Did you mean 'export'?",
                 "Usage: persistence-tool store <subcommand>"
             ),
         ]

@@ -9,7 +9,7 @@ import Testing
         #expect(result.status == 64)
         #expect(
             result.stderr
-                == "Error: unknown option '--jsn'. See 'persistence-tool help model dump'.\n")
+                == "Error: Unknown option '--jsn'. See 'persistence-tool help model dump'.\n")
     }
 
     @Test func anOptionTakingAValueIsSuggestedForOneGivenAValue() throws {
@@ -17,7 +17,7 @@ import Testing
         #expect(result.status == 64)
         #expect(
             result.stderr
-                == "Error: unknown option '--mdel'. Did you mean '--model'? See 'persistence-tool help store check'.\n"
+                == "Error: Unknown option '--mdel'. Did you mean '--model'? See 'persistence-tool help store check'.\n"
         )
     }
 
@@ -25,11 +25,11 @@ import Testing
         let swapped = try ToolRun(["store", "check", "s.sqlite", "--vresion", "2"])
         #expect(swapped.status == 64)
         #expect(
-            swapped.stderr.hasPrefix("Error: unknown option '--vresion'. Did you mean '--version'?"))
+            swapped.stderr.hasPrefix("Error: Unknown option '--vresion'. Did you mean '--version'?"))
         // Two edits from a three-letter name is a guess, not a typo.
         let far = try ToolRun(["store", "check", "s.sqlite", "--mod"])
         #expect(far.status == 64)
         #expect(
-            far.stderr == "Error: unknown option '--mod'. See 'persistence-tool help store check'.\n")
+            far.stderr == "Error: Unknown option '--mod'. See 'persistence-tool help store check'.\n")
     }
 }
