@@ -41,7 +41,8 @@ let package = Package(
             dependencies: ["Persistence", "PersistenceCodegen", "CommandLineSupport"]),
         .target(name: "PersistenceCodegen", dependencies: ["Persistence"]),
         .executableTarget(
-            name: "persistence-codegen", dependencies: ["Persistence", "PersistenceCodegen"]),
+            name: "persistence-codegen",
+            dependencies: ["Persistence", "PersistenceCodegen", "CommandLineSupport"]),
         .plugin(
             name: "PersistenceCodegenPlugin",
             capability: .buildTool(),

@@ -43,9 +43,12 @@ import Testing
     @Test func usageErrorsExit64AndAMissingModel66() throws {
         let noOutput = try CodegenRun(["model.xcdatamodel"])
         #expect(noOutput.status == 64)
-        #expect(noOutput.stderr.hasPrefix("Error: give either --output <dir> or --single-file <file>\n"))
+        #expect(
+            noOutput.stderr
+                == "Error: give either --output <dir> or --single-file <file>. See 'persistence-codegen --help'.\n")
         let unknown = try CodegenRun(["--outptu", "x"])
-        #expect(unknown.status == 64 && unknown.stderr.hasPrefix("Error: unknown option '--outptu'"))
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr == "Error: unknown option '--outptu'. See 'persistence-codegen --help'.\n")
         let missing = try CodegenRun(["/nonexistent/M.xcdatamodel", "--output", "/tmp"])
         #expect(missing.status == 66)
         #expect(missing.stderr == "error: There is no model at /nonexistent/M.xcdatamodel: no such file or directory.\n")
@@ -59,6 +62,16 @@ import Testing
         let result = try CodegenRun([model.path, "--output", model.path + "-out"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("Can't generate Volume: its codeGenerationType 'struct'"))
+        #expect(!FileManager.default.fileExists(atPath: model.path + "-out"))
+    }
+
+    @Test func aModelThatDoesNotValidateExits65AndWritesNothing() throws {
+        let model = try CodeGeneratorTests.writeModel(
+            CodeGeneratorTests.shelves.replacingOccurrences(of: #"destinationEntity="Volume""#, with: #"destinationEntity="Nowhere""#))
+        defer { CodeGeneratorTests.removeModel(model) }
+        let result = try CodegenRun([model.path, "--output", model.path + "-out"])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: model.path + "-out"))
     }
 }
