@@ -48,17 +48,21 @@ let package = Package(
             capability: .buildTool(),
             dependencies: ["persistence-codegen"]
         ),
-        .testTarget(name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool"]),
+        // Runs built tools for the CLI tests of every test target, draining both pipes at once.
+        .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
+        .testTarget(
+            name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool", "ProcessTestSupport"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
         .testTarget(
-            name: "BooksCLITests", dependencies: ["books", "CommandLineSupport", "Persistence"]),
+            name: "BooksCLITests",
+            dependencies: ["books", "CommandLineSupport", "Persistence", "ProcessTestSupport"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(
             name: "FuzzTests",
             dependencies: ["books", "BookCatalog", "CommandLineSupport", "Persistence"]),
         .testTarget(
             name: "GeneratedModelTests",
-            dependencies: ["Persistence", "PersistenceCodegen"],
+            dependencies: ["Persistence", "PersistenceCodegen", "ProcessTestSupport"],
             resources: [
                 .copy("Models/Moody.xcdatamodel"), .copy("Models/SampleModel.xcdatamodeld"),
                 .copy("Golden"),

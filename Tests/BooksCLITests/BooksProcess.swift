@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 
 /// One run of the built `books` binary: what it printed and its exit status.
 struct BooksRun: CustomStringConvertible {
@@ -27,25 +28,11 @@ struct BooksRun: CustomStringConvertible {
         process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read stderr on another thread so that neither pipe can fill up and block the child.
-        let errBox = DataBox()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        status = process.terminationStatus
-        stdoutData = outData
-        stdout = String(decoding: outData, as: UTF8.self)
-        stderr = String(decoding: errBox.data, as: UTF8.self)
+        let run = try ChildProcess.run(process)
+        status = run.status
+        stdoutData = run.stdout
+        stdout = run.stdoutText
+        stderr = run.stderrText
     }
 
     /// Standard output parsed as a JSON array of objects.
@@ -59,8 +46,6 @@ struct BooksRun: CustomStringConvertible {
         var text: String
         var description: String { "stdout is not a JSON array of objects: \(text)" }
     }
-
-    private final class DataBox: @unchecked Sendable { var data = Data() }
 
     /// The built binary: in the products directory beside the test bundle, or in the
     /// package's `.build` directory.

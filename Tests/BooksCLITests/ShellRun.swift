@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 
 /// One run of a `/bin/sh` script that starts `books`, for what `Process` cannot set up
 /// itself: standard output on `/dev/full` or into a pipe its reader closes, an argument
@@ -24,26 +25,11 @@ struct ShellRun: CustomStringConvertible {
         process.arguments = ["-c", script, "sh"] + arguments
         process.environment = environment.merging(["BOOKS": try BooksRun.executable().path]) { $1 }
         process.standardInput = FileHandle.nullDevice
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errBox = DataBox()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errBox.data = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        status = process.terminationStatus
-        stdout = String(decoding: outData, as: UTF8.self)
-        stderr = String(decoding: errBox.data, as: UTF8.self)
+        let run = try ChildProcess.run(process)
+        status = run.status
+        stdout = run.stdoutText
+        stderr = run.stderrText
     }
-
-    private final class DataBox: @unchecked Sendable { var data = Data() }
 }
 
 extension BooksSandbox {

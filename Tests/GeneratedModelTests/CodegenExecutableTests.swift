@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// `persistence-codegen`, run as the built binary, as the build plugin runs it.
@@ -89,16 +90,10 @@ struct CodegenRun: CustomStringConvertible {
         process.executableURL = try Self.executable()
         process.arguments = arguments
         process.environment = ["LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        status = process.terminationStatus
-        stdout = String(decoding: outData, as: UTF8.self)
-        stderr = String(decoding: errData, as: UTF8.self)
+        let run = try ChildProcess.run(process)
+        status = run.status
+        stdout = run.stdoutText
+        stderr = run.stderrText
     }
 
     /// The binary in the products directory beside the test bundle.

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import Persistence
@@ -57,14 +58,8 @@ import Testing
         let redirect = closedStdin ? " <&-" : stdinPath.map { " < '\($0)'" } ?? " < /dev/null"
         process.arguments = ["10", "/bin/sh", "-c", "exec \"$0\" \"$@\"" + redirect, tool] + arguments
         process.environment = ["LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let run = try ChildProcess.run(process)
+        return (run.status, run.stdoutText, run.stderrText)
     }
 
     @Test func importFromStandardInputThatIsADirectoryClosedOrEndlessIsRefused() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import Persistence
@@ -158,16 +159,10 @@ extension ToolRun {
             process.environment = [
                 "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin", "TOOL": try ToolRun.executable().path,
             ]
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            let outData = out.fileHandleForReading.readDataToEndOfFile()
-            let errData = err.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            status = process.terminationStatus
-            stdout = String(decoding: outData, as: UTF8.self)
-            stderr = String(decoding: errData, as: UTF8.self)
+            let run = try ChildProcess.run(process)
+            status = run.status
+            stdout = run.stdoutText
+            stderr = run.stderrText
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import Persistence
@@ -283,23 +284,10 @@ struct ToolRun: CustomStringConvertible {
         process.environment = [
             "LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "PATH": "/usr/bin:/bin",
         ]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let stdin = Pipe()
-        if input != nil { process.standardInput = stdin }
-        try process.run()
-        if let input {
-            stdin.fileHandleForWriting.write(input)
-            try stdin.fileHandleForWriting.close()
-        }
-        // Read both pipes to the end before waiting, so a large output can't block the tool.
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        status = process.terminationStatus
-        stdout = String(decoding: outData, as: UTF8.self)
-        stderr = String(decoding: errData, as: UTF8.self)
+        let run = try ChildProcess.run(process, input: input)
+        status = run.status
+        stdout = run.stdoutText
+        stderr = run.stderrText
     }
 
     /// The built binary: in the products directory beside the test bundle, or in the
