@@ -144,10 +144,11 @@ public struct SeedIncompleteError: Error, CustomStringConvertible {
         self.bookCount = bookCount
     }
 
-    /// "seeded 2,000 of 20,000 books; the catalogue has 2,459."
+    /// "seeded 2,000 of 20,000 books; the catalogue has 2,459.", grouped with a fixed separator
+    /// whatever the locale, so that scripts can read it.
     public var report: String {
-        let count = bookCount.map { "the catalogue has \(Self.grouped($0))" } ?? "the catalogue's books could not be counted"
-        return "seeded \(Self.grouped(seeded)) of \(Self.grouped(total)) books; \(count)."
+        let count = bookCount.map { "the catalogue has \(QuotedText.grouped($0))" } ?? "the catalogue's books could not be counted"
+        return "seeded \(QuotedText.grouped(seeded)) of \(QuotedText.grouped(total)) books; \(count)."
     }
 
     /// The cause and the report on one line.
@@ -161,17 +162,5 @@ public struct SeedIncompleteError: Error, CustomStringConvertible {
             let text = String(describing: error).replacingOccurrences(of: "\n", with: " ")
             return "\(text.hasSuffix(".") ? String(text.dropLast()) : text): \(report)"
         }
-    }
-
-    /// `2459` as `2,459`: a fixed separator, so that scripts can read the report whatever
-    /// the locale.
-    static func grouped(_ number: Int) -> String {
-        var digits = String(number.magnitude)
-        var index = digits.endIndex
-        while digits.distance(from: digits.startIndex, to: index) > 3 {
-            index = digits.index(index, offsetBy: -3)
-            digits.insert(",", at: index)
-        }
-        return number < 0 ? "-" + digits : digits
     }
 }

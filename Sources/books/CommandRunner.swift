@@ -44,12 +44,7 @@ struct CommandRunner {
         case let error as SQLiteError where error.isCorrupt:
             return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as StoreError:
-            switch error {
-            case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData:
-                return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
-            default:
-                return (error.description.replacingOccurrences(of: "\n", with: " "), .runtimeError)
-            }
+            return (error.description.replacingOccurrences(of: "\n", with: " "), error.isRefusedData ? .dataError : .runtimeError)
         case let error as CommandFailure: return (error.message, error.code)
         case let error as OutputWriteError: return (error.description, .runtimeError)
         default: return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .runtimeError)

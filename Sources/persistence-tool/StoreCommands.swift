@@ -336,12 +336,7 @@ enum StoreCommands {
             return ToolError(
                 code: error.kind == .backupFailed ? .runtimeError : .dataError, message: "error: \(error)")
         case let error as StoreError:
-            switch error {
-            case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData:
-                return ToolError(code: .dataError, message: "error: \(error)")
-            default:
-                return ToolError(code: .runtimeError, message: "error: \(error)")
-            }
+            return ToolError(code: error.isRefusedData ? .dataError : .runtimeError, message: "error: \(error)")
         case let error as SQLiteError where error.isNotADatabase:
             return ToolError(
                 code: .dataError,

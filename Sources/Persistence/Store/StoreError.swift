@@ -23,6 +23,16 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// unreadable, or not the size its row records. `object` is the row (`Book/p12`).
     case unreadableExternalData(object: String, attribute: String, path: String, reason: String)
 
+    /// Whether the store's data itself is refused (another program's file, another model's
+    /// store, a value or external file that cannot be read), rather than its path or this
+    /// process's setup: the tools report such a store as bad data (exit 65).
+    public var isRefusedData: Bool {
+        switch self {
+        case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData: return true
+        default: return false
+        }
+    }
+
     /// A sentence naming the file and what is wrong.
     public var description: String {
         switch self {
