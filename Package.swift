@@ -18,7 +18,23 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
-        .target(name: "Persistence", dependencies: ["CSQLite"]),
+        // The layers, bottom up; each target sees only the ones below it, so an arrow pointing
+        // up does not compile (README, "Architecture").
+        // The SQLite C API, wrapped: the only importer of CSQLite.
+        .target(name: "PersistenceSQLite", dependencies: ["CSQLite"]),
+        // Values, models and their files, predicates and fetch requests: no store, no SQL.
+        .target(name: "PersistenceModel"),
+        // The store boundary: what a context asks of any store, in the model's terms.
+        .target(name: "PersistenceStore", dependencies: ["PersistenceModel"]),
+        // The SQLite store: schema mapping, row codecs, SQL, search index, external data,
+        // tombstones, migration. The only target that writes SQL.
+        .target(
+            name: "PersistenceSQLiteStore",
+            dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore"]),
+        // Contexts, objects, the coordinator and container, archives: what an app imports.
+        .target(
+            name: "Persistence",
+            dependencies: ["PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore", "PersistenceSQLite"]),
         // What both executables share about being a command-line tool: declared options read
         // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
         // arguments read as bytes, output written with its errors checked. Apps never see it.
@@ -51,18 +67,22 @@ let package = Package(
         // Runs built tools for the CLI tests of every test target, draining both pipes at once.
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
         .testTarget(
-            name: "PersistenceTests", dependencies: ["Persistence", "persistence-tool", "ProcessTestSupport"]),
-        .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog"]),
+            name: "PersistenceTests",
+            dependencies: [
+                "Persistence", "PersistenceModel", "PersistenceSQLite", "PersistenceSQLiteStore", "persistence-tool",
+                "ProcessTestSupport",
+            ]),
+        .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite"]),
         .testTarget(
             name: "BooksCLITests",
-            dependencies: ["books", "CommandLineSupport", "Persistence", "ProcessTestSupport"]),
+            dependencies: ["books", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport"]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["books", "BookCatalog", "CommandLineSupport", "Persistence"]),
+            dependencies: ["books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite"]),
         .testTarget(
             name: "GeneratedModelTests",
-            dependencies: ["Persistence", "PersistenceCodegen", "ProcessTestSupport"],
+            dependencies: ["Persistence", "PersistenceSQLite", "PersistenceCodegen", "ProcessTestSupport"],
             resources: [
                 .copy("Models/Moody.xcdatamodel"), .copy("Models/SampleModel.xcdatamodeld"),
                 .copy("Golden"),

@@ -156,7 +156,7 @@ public struct SeedIncompleteError: Error, CustomStringConvertible {
         switch cause {
         case .interrupted:
             return "interrupted: \(report)"
-        case .failed(let error as SQLiteError) where error.isDiskFull:
+        case .failed(let error as any PersistentStoreFailure) where error.failureKind == .diskFull:
             return "the disk is full: \(report)"
         case .failed(let error):
             let text = String(describing: error).replacingOccurrences(of: "\n", with: " ")

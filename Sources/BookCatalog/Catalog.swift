@@ -46,7 +46,7 @@ public final class Catalog {
     ///
     /// - Throws: `StoreError` for a missing directory or a file that is not this
     ///   catalogue's store (left untouched); `MigrationError` for a store of an unknown
-    ///   model version (left untouched); `SQLiteError` for a file SQLite can't open.
+    ///   model version (left untouched); a `PersistentStoreFailure` for a file the store can't open.
     public init(storeURL: URL?) throws {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         container = try PersistentContainer(
@@ -59,7 +59,7 @@ public final class Catalog {
     /// the catalogue's model (see `StoreCheck`).
     ///
     /// - Throws: `StoreError` when there is no file there or it is not a file;
-    ///   `SQLiteError` when it is not an SQLite database at all.
+    ///   a `PersistentStoreFailure` (`.notAStore`) when it is not an SQLite database at all.
     public static func check(storeURL: URL) throws -> StoreCheck {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         return try StoreCheck.run(storeURL: storeURL, model: try loadModel())

@@ -35,13 +35,13 @@ struct CommandRunner {
         case let error as FetchError: return (error.description, .usage)
         case let error as ValidationError: return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as MissingInputFileError: return (error.description, .noInput)
-        case let error as SQLiteError where error.isReadOnly:
+        case let error as any PersistentStoreFailure where error.failureKind == .readOnly:
             return ("The catalogue \(error.path ?? "store") is read-only: nothing was changed (\(error.message)).", .runtimeError)
         // A store the catalogue refuses is bad data (65), as in persistence-tool: the file is
         // someone else's, damaged, or another model's, and it was left as it was.
-        case let error as SQLiteError where error.isNotADatabase:
+        case let error as any PersistentStoreFailure where error.failureKind == .notAStore:
             return ("\(error.path ?? "The store") is not an SQLite database; it was left untouched.", .dataError)
-        case let error as SQLiteError where error.isCorrupt:
+        case let error as any PersistentStoreFailure where error.failureKind == .damaged:
             return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as StoreError:
             return (error.description.replacingOccurrences(of: "\n", with: " "), error.isRefusedData ? .dataError : .runtimeError)
@@ -222,7 +222,7 @@ struct CommandRunner {
             return CommandFailure(
                 message: "interrupted by \(SignalTrap.name(of: number)): \(error.report)",
                 code: ExitCode(rawValue: 128 + number))
-        case .failed(let cause as SQLiteError) where cause.isDiskFull:
+        case .failed(let cause as any PersistentStoreFailure) where cause.failureKind == .diskFull:
             return CommandFailure(message: "the disk is full: \(error.report)", code: .runtimeError)
         case .failed(let cause):
             let (message, code) = describe(cause)

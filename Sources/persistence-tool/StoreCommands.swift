@@ -337,18 +337,18 @@ enum StoreCommands {
                 code: error.kind == .backupFailed ? .runtimeError : .dataError, message: "error: \(error)")
         case let error as StoreError:
             return ToolError(code: error.isRefusedData ? .dataError : .runtimeError, message: "error: \(error)")
-        case let error as SQLiteError where error.isNotADatabase:
+        case let error as any PersistentStoreFailure where error.failureKind == .notAStore:
             return ToolError(
                 code: .dataError,
                 message:
                     "error: \(error.path ?? "the store") is not an SQLite database; it was left untouched"
             )
-        case let error as SQLiteError where error.isCorrupt:
+        case let error as any PersistentStoreFailure where error.failureKind == .damaged:
             return ToolError(
                 code: .dataError,
                 message: "error: \(error.path ?? "the store") is damaged (\(error.message)); nothing was "
                     + "changed. 'persistence-tool store check' lists the damage")
-        case let error as SQLiteError where error.isReadOnly:
+        case let error as any PersistentStoreFailure where error.failureKind == .readOnly:
             return ToolError(
                 code: .runtimeError,
                 message: "error: \(error.path ?? "the store") is read-only: nothing was changed (\(error.message))")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 import BookCatalog
 
 /// Every match of a search, streamed: the rank sort of an unlimited search spills to a

@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import Testing
+import PersistenceSQLite
 
 /// Titles and names from a store someone else wrote are printed with their control
 /// characters escaped: no terminal escape reaches the screen, no newline forges a line.

@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import Testing
+import PersistenceSQLite
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import PersistenceSQLite
 
 /// Reads a catalogue store directly (through Persistence's `Database`, never through the
 /// `books` binary under test) and lists every way in which it is inconsistent.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// `BatchInsertRequest`: rows of one entity filled by a closure and written without objects,
 /// through `context.execute(_:)` or in the transaction of `save(inserting:)`.

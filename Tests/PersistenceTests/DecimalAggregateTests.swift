@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
+@testable import PersistenceSQLiteStore
 
 /// `Database.createAggregate` and the store's `decimal_sum` / `decimal_avg`, and the
 /// promise they serve: `@sum` / `@avg` over Decimals mean the same in SQL and in memory.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// Files of deleted or replaced external values stay while a reader on an older snapshot
 /// may still read them, and go once none can; reading a store leaves nothing beside it.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Persistence
+import PersistenceSQLite
 
 /// A temporary folder holding one store file and its external data, removed when dropped.
 final class ExternalStorageFolder {

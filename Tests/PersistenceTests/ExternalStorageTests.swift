@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Persistence
+import PersistenceSQLite
 
 /// Binary attributes with "allows external storage": values above the threshold live in
 /// files beside the store, written before the commit and removed after it.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceModel
 
 /// Model files and predicates built to hurt: deep nesting is refused with a stated limit
 /// (never a stack overflow, while parsing or while freeing), and names the store keeps for

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
+@testable import PersistenceSQLiteStore
 
 /// A large save's page cache: raised only for enough rows, only upwards, and put back.
 @Suite struct LargeWriteCacheTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceSQLiteStore
 
 /// `IN` lists of 100,000 values and AND/OR chains of 10,000 terms: SQLite refuses
 /// expressions nested more than 1,000 deep, so lists are bound as one value and chains are

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// The copy a migration makes first (`<store>.pre-migration`) is a store a user can go
 /// back to: with its own external-data files, which outlive the migrated store's sweep.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// Lightweight migration of entities, hierarchies, hash modifiers, indexes, uniqueness
 /// constraints, derived attributes, and progressive migration through several versions.

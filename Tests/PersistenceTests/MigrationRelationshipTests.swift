@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// Lightweight migration of relationships: added, removed, renamed, to-one ↔ to-many and
 /// ordered ↔ unordered, with every link checked after the store is reopened.

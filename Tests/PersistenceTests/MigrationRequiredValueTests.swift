@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// An attribute made required, as Core Data's lightweight migration does it: with a default,
 /// objects without a value get it; without one, the migration goes through when every object

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// Lightweight migration, one kind of change per test: a store is filled under one model
 /// version, opened with the next, and every value checked.

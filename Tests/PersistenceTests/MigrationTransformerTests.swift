@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// A transformable attribute whose value transformer changes between versions. The name is
 /// not part of the version hash, so the change is found through the version the store

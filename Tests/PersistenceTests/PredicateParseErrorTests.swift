@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Persistence
+@testable import PersistenceModel
 
 /// One refused format: its arguments and the exact error text.
 struct PredicateParseErrorCase: CustomTestStringConvertible, @unchecked Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Persistence
+@testable import PersistenceModel
 
 /// One parsing case: a format, its arguments, and the normalized description expected.
 struct PredicateParseCase: CustomTestStringConvertible, @unchecked Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 @Suite struct SQLiteStatementTests {
     static let roundTripValues: [SQLiteValue] = [

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// CoreDataPlus's `SampleModel` through the library API, with a transformer registered for
 /// its transformable `Car.color`: open, insert, save, reopen and read back every attribute.

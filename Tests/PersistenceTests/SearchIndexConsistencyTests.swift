@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
+@testable import PersistenceSQLiteStore
 
 /// The search index against a full scan: after random saves and rolled-back saves, on
 /// reopening, and when a store lacks its index.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// Export streams: objects are written a page at a time, and the text is the same whatever
 /// the page size, the same as rendering the whole document at once, and a file export is

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+import PersistenceSQLite
 
 /// `persistence-tool store migrate`, run as the built binary: stdout, stderr, exit codes,
 /// and the store file's bytes.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Persistence
+import PersistenceSQLite
 
 /// A model with one attribute of every type, a parent/child pair and a to-one/to-many pair,
 /// built in code for store and context tests.

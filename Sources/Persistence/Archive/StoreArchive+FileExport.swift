@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension StoreArchive {
     /// Writes every object the context can fetch as archive JSON to a file: the text

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// A store's objects as JSON, for any model: export, import and delete by ID, as
 /// `persistence-tool store export|import|delete` does from the shell.

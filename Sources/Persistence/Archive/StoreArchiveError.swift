@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// Archive JSON that cannot be imported, or an object ID that names no object: where the
 /// problem is and what it is.
 ///

@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// Reads archive JSON (see `StoreArchive`) into a context: inserts one object per JSON
 /// object, sets its attributes, then links relationships through the context, so that
 /// inverses are filled in when the document states only one side.

@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// Writes every object a context can fetch as archive JSON (see `StoreArchive`), streaming.
 ///
 /// The order is deterministic: entities by name, each entity's own objects (sub-entities

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// A Swift type that an attribute value converts to and from, for typed accessors in
 /// `ManagedObject` subclasses.

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// A Swift type whose values an attribute of one type holds as they are, so that a typed
 /// setter stores them without going through `Any` (see

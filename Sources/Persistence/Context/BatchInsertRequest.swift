@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Rows of one entity written straight to the store, without an object per row: Core Data's
 /// `NSBatchInsertRequest` with its `dictionaryHandler`.

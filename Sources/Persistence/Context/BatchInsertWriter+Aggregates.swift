@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Derived `@count` and `@sum` values that destinations keep over the to-manys batch rows
 /// join or leave (`Author.bookCount` = `books.@count`).

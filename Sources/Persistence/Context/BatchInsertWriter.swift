@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Writes the rows of one ``BatchInsertRequest`` inside a write transaction, as a save writes
 /// inserted objects: each row is filled, given its derived values, validated, checked for

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Computes derived attributes during save, from their parsed derivation expressions.
 enum DerivedValues {

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Sorts objects in memory in the order SQL sorts them: nil first when ascending, strings by
 /// code point, Decimals numerically, NaN after every number, ties by store order (saved

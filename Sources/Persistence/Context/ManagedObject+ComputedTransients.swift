@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension ManagedObject {
     // MARK: - Transients computed on demand (see `computedTransients`)

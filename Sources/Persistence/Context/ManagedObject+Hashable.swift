@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// Managed objects are equal when they are the same object, as in Core Data, so that
 /// generated code can hold an unordered to-many relationship in a `Set`.
 ///

@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 extension ManagedObject {
     // MARK: - Relationships by position
 

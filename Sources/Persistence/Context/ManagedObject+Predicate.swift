@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension ManagedObject: PredicateEvaluable {
     /// The value of one property for the in-memory predicate evaluator: an attribute by its

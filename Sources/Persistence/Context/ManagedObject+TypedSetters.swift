@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Setters for generated code: typed, and given the property's position, so that setting a
 /// value costs no name lookup and no `Any` coercion.

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension ManagedObject {
     // MARK: - Access by name

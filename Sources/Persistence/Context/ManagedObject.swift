@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// An object of the model: an entity's instance, owned by a context, whose changes are
 /// tracked and saved atomically.
@@ -167,16 +171,5 @@ package struct PendingToMany {
     var removed: [ObjectIdentifier: ManagedObject] = [:]
 }
 
-/// A property's value inside an object.
-package enum Slot {
-    /// An attribute's value.
-    case value(AttributeValue)
-    /// A to-one relationship whose destination is known only by ID (not yet loaded).
-    case toOneFault(ObjectID?)
-    /// A to-one relationship's destination.
-    case toOne(ManagedObject?)
-    /// A to-many relationship not yet loaded from the store.
-    case toManyFault
-    /// A to-many relationship's destinations, in order.
-    case toMany([ManagedObject])
-}
+/// A property's value inside an object (see `PropertySlot`).
+package typealias Slot = PropertySlot<ManagedObject>

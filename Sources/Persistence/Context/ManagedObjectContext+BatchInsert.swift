@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension ManagedObjectContext {
     /// Writes a batch insert's rows in one transaction, without making objects (Core Data's

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// A group of fetched objects that share one value of a section key path.
 public struct FetchedSection {

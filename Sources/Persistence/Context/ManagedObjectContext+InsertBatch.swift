@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Inserted objects' rows waiting to be written together by one multi-row INSERT (see
 /// `SQLiteStore.insertRows(_:_:)`): consecutive objects of one entity, up to the store's

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 // To-many relationships stored in join tables (see `JoinTableMapping`): loading them, and
 // writing their links at save from the difference between committed and current values.

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension ManagedObjectContext {
     /// Saves every change in one SQLite transaction: derived values are computed, every

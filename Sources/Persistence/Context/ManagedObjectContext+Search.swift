@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 extension ManagedObjectContext {
     /// A fetch request's search applied in memory, to objects already filtered by its
     /// predicate and sorted by its sort descriptors: the objects that match `searchText`,

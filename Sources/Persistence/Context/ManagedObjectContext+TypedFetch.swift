@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension ManagedObjectContext {
     /// The objects of a registered class's entity (and its sub-entities) that match

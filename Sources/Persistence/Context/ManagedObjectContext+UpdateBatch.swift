@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// Updated objects' changed columns waiting to be written together by one multi-row
 /// UPDATE (see `SQLiteStore.updateRows(_:columns:rows:)`): consecutive objects of one

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// A scratch pad of managed objects: insert, change and delete objects in memory, then save
 /// them to the store atomically.
@@ -209,7 +213,7 @@ public final class ManagedObjectContext {
         let id = ObjectID(scope: row.idScope, key: .permanent(row.primaryKey))
         // A new object is made with the row's slots, so that filling does not replace a fresh array.
         let (object, isNew) = registeredObject(for: id) {
-            makeObject(schema: row.schema, id: id, isFault: true, slots: row.slots)
+            makeObject(schema: row.schema, id: id, isFault: true, slots: row.slots.adopted(by: ManagedObject.self))
         }
         if isNew || object.isFault { fill(object, from: row, isNew: isNew) }
         return object
@@ -224,7 +228,7 @@ public final class ManagedObjectContext {
     ///   need no second assignment.
     func fill(_ object: ManagedObject, from row: StoreRow, isNew: Bool = false) {
         // The row's slots are final (see RowDecodePlan): transients hold their defaults.
-        if !isNew { object.slots = row.slots }
+        if !isNew { object.slots = row.slots.adopted(by: ManagedObject.self) }
         object.committedSlots = nil
         object.isFault = false
         object.invalidateComputedTransients()

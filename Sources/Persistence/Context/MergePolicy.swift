@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// What a save does when an inserted object's unique values are already in the store.
 public enum MergePolicy: Sendable, Hashable {
     /// The save fails with a `ConstraintConflictError` naming the constraint and values

@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// A value that cannot be read or set on an object: an unknown key, a value of the wrong
 /// type, or a derived attribute assigned from app code.
 public struct ObjectAccessError: Error, Sendable, CustomStringConvertible {

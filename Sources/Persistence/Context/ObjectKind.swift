@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// What a context makes for an entity's objects: the registered class, and the transients
 /// that class computes on demand, resolved to the entity's positions. A class, so that
 /// handing it out for each fetched row retains one reference rather than each of its own.

@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// The objects a context has registered (uniquing: one object per row), by ID.
 ///
 /// Entries are `RegistryEntry`s: they neither retain nor weakly reference their objects, which

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 extension PersistentContainer {
     /// Opens the store at `storeURL`, first migrating it by lightweight migration when it was

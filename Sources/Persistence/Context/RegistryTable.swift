@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// Registry entries keyed by 64-bit numbers (a row's primary key, or an unsaved object's
 /// number): an open-addressing hash table with linear probing.
 ///

@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// How a save turns an object's slots into its row's column values: the stored properties
 /// of one entity, each with its column, worked out once per entity and save.

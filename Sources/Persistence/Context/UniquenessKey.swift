@@ -1,4 +1,8 @@
 import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 
 /// The values of one uniqueness constraint of one object, as a dictionary key: how a save
 /// finds two changed objects with the same unique values before touching the store.

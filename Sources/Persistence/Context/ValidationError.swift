@@ -1,3 +1,7 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+import PersistenceSQLiteStore
 /// One value that breaks one of the model's rules.
 public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     /// The rule, with Core Data's error code for it.

@@ -1,0 +1,89 @@
+import Foundation
+
+extension AttributeValue {
+    /// Converts a Swift value into the attribute's value, checking its type.
+    ///
+    /// Integers of any width fit integer attributes (their range is checked at save, with
+    /// the other validation rules); integers also fit Double, Float and Decimal attributes.
+    /// A Double is refused for a Decimal attribute, because it would lose digits: pass a
+    /// `Decimal` parsed from text.
+    ///
+    /// - Throws: a `String` reason, wrapped by the caller into `ObjectAccessError`.
+    package static func coerce(_ value: Any?, to attribute: AttributeDescription) throws(CoercionFailure) -> AttributeValue {
+        guard let value, !(value is NSNull) else { return .null }
+        if let already = value as? AttributeValue {
+            if already.isNull { return .null }
+            return try coerce(already.anyValue, to: attribute)
+        }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            if let v = integer(value) { return .integer(v) }
+        case .double, .float:
+            var number: Double?
+            if let v = value as? Double { number = v } else if let v = value as? Float { number = Double(v) } else if let v = integer(value) { number = Double(v) }
+            if let number { return .double(attribute.type == .float ? Double(Float(number)) : number) }
+        case .decimal:
+            if let v = value as? Decimal { return .decimal(v) }
+            if let v = integer(value) { return .decimal(Decimal(v)) }
+            if value is Double || value is Float {
+                throw CoercionFailure("a Double would lose digits in a Decimal attribute; pass a Decimal")
+            }
+        case .boolean:
+            if let v = value as? Bool { return .bool(v) }
+        case .string:
+            if let v = value as? String { return .string(v) }
+            if let v = value as? Substring { return .string(String(v)) }
+        case .date:
+            if let v = value as? Date { return .date(v) }
+        case .uuid:
+            if let v = value as? UUID { return .uuid(v) }
+        case .uri:
+            if let v = value as? URL { return .url(v) }
+        case .binaryData:
+            if let v = value as? Data { return .data(v) }
+            if let v = value as? [UInt8] { return .data(Data(v)) }
+        case .transformable:
+            return .transformable(value)
+        case .objectID, .undefined:
+            throw CoercionFailure("the attribute's type \(attribute.type.rawValue) holds no values")
+        }
+        throw CoercionFailure("expected \(Self.expectedKind(attribute.type)), got \(type(of: value))")
+    }
+
+    private static func integer(_ value: Any) -> Int64? {
+        switch value {
+        case let v as Int: return Int64(v)
+        case let v as Int64: return v
+        case let v as Int32: return Int64(v)
+        case let v as Int16: return Int64(v)
+        case let v as Int8: return Int64(v)
+        case let v as UInt8: return Int64(v)
+        case let v as UInt16: return Int64(v)
+        case let v as UInt32: return Int64(v)
+        case let v as UInt: return Int64(exactly: v)
+        case let v as UInt64: return Int64(exactly: v)
+        default: return nil
+        }
+    }
+
+    private static func expectedKind(_ type: AttributeType) -> String {
+        switch type {
+        case .integer16, .integer32, .integer64: return "an integer"
+        case .double, .float: return "a number"
+        case .decimal: return "a Decimal"
+        case .boolean: return "a Bool"
+        case .string: return "a String"
+        case .date: return "a Date"
+        case .uuid: return "a UUID"
+        case .uri: return "a URL"
+        case .binaryData: return "Data"
+        case .transformable, .objectID, .undefined: return "a value"
+        }
+    }
+}
+
+/// Why a value does not fit an attribute.
+package struct CoercionFailure: Error {
+    package let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+
+// Comparisons between Decimal and Double, exact and in step with the evaluator
+// (`Number.compare`): a Double means its shortest round-trip decimal (see
+// `DecimalText.plainText(of:)`), and no side is rounded through `CAST(… AS REAL)`.
+
+extension PredicateSQLCompiler {
+    /// A Double column's value, with NaN (stored as the text `NaN`) read as NULL, which
+    /// makes it unordered as in memory.
+    func doubleColumnValue(_ sql: String) -> String {
+        "(CASE WHEN typeof(\(sql)) = 'text' THEN NULL ELSE \(sql) END)"
+    }
+
+    /// A Decimal column (canonical text) against a Double literal: the literal's shortest
+    /// decimal as text, compared with the `DECIMAL` collation. An infinity is beyond every
+    /// Decimal, so the answer only depends on the column being set.
+    mutating func decimalColumn(_ lhs: String, _ op: PredicateNode.Operator, comparedWith double: Double) -> String {
+        guard let text = DecimalText.plainText(of: double) else {
+            // ±infinity (NaN is answered before this is reached).
+            let below: Bool =
+                switch op {
+                case .lessThan, .lessThanOrEqualTo: double > 0
+                case .greaterThan, .greaterThanOrEqualTo: double < 0
+                default: false
+                }
+            if op == .notEqualTo { return "1" }
+            return below ? "(\(lhs) IS NOT NULL)" : "0"
+        }
+        let placeholder = bind(.text(text))  // before the call: see `ordered`
+        return comparison(lhs, op, placeholder, suffix: " COLLATE DECIMAL")
+    }
+
+    /// A Double column (`lhs`, NaN already read as NULL) against a Decimal literal, in plain
+    /// REAL comparisons against the Double nearest the Decimal (see
+    /// `DecimalText.nearestDouble(to:)`): when that Double's shortest decimal is not the
+    /// Decimal itself, no Double equals it and the ordering shifts by one side of it.
+    mutating func doubleColumn(_ lhs: String, _ op: PredicateNode.Operator, comparedWith decimal: Decimal) -> String {
+        guard let (nearest, order) = DecimalText.nearestDouble(to: decimal) else {
+            return op == .notEqualTo ? "1" : "0"
+        }
+        var adjusted = op
+        switch (order, op) {
+        case (.orderedSame, _): break
+        case (_, .equalTo): return "0"
+        case (_, .notEqualTo): return "1"
+        // The decimal is above `nearest`'s own decimal: d < decimal exactly when d <= nearest.
+        case (.orderedDescending, .lessThan): adjusted = .lessThanOrEqualTo
+        case (.orderedDescending, .greaterThanOrEqualTo): adjusted = .greaterThan
+        // The decimal is below it: d > decimal exactly when d >= nearest.
+        case (.orderedAscending, .lessThanOrEqualTo): adjusted = .lessThan
+        case (.orderedAscending, .greaterThan): adjusted = .greaterThanOrEqualTo
+        default: break
+        }
+        let placeholder = bind(.real(nearest))  // before the call: see `ordered`
+        return comparison(lhs, adjusted, placeholder)
+    }
+}

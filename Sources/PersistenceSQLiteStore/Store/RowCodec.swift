@@ -1,0 +1,188 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+
+/// Encodes attribute values into SQLite values and decodes them back, exactly.
+///
+/// | Attribute type | Column | Encoding |
+/// |---|---|---|
+/// | Integer 16/32/64 | INTEGER | the integer |
+/// | Boolean | INTEGER | 0 or 1 |
+/// | Double, Float | REAL | the number; ±infinity as SQLite's infinities; NaN as the text `NaN` (SQLite turns a bound NaN into NULL) |
+/// | Decimal | TEXT | canonical plain digits (`DecimalText.format`), every digit kept |
+/// | Date | REAL | seconds since 1970, so `datetime(x, 'unixepoch')` works in the shell |
+/// | String | TEXT | the string |
+/// | UUID | TEXT | canonical uppercase form |
+/// | URI | TEXT | the absolute string |
+/// | Binary | BLOB | the bytes (or an external reference, see `ExternalDataStore`) |
+/// | Transformable | BLOB | the named transformer's bytes, else JSON of an `Encodable` value |
+///
+/// Negative zero in a Double or Float attribute reads back from the store as `0.0`: SQLite
+/// keeps an integral REAL as an integer on disk, which has no sign. This is deliberate:
+/// storing `-0.0` apart (as text, as NaN is) would make it sort after every number and
+/// drop out of SQL comparisons and sums, while `-0.0 == 0.0` everywhere else; Core Data's
+/// SQLite store behaves the same. The saving context keeps the `-0.0` it was given until
+/// the object is re-read. `DoubleSignedZeroTests` pins this.
+package enum RowCodec {
+    /// The SQLite value that stores `value` in a column of `attribute`.
+    ///
+    /// - Throws: `ValueTransformerError` when a transformable value cannot be encoded.
+    package static func encode(_ value: AttributeValue, for attribute: AttributeDescription, entity: String)
+        throws -> SQLiteValue
+    {
+        if case .transformable(let v) = value { return .blob(try transform(v, attribute: attribute, entity: entity)) }
+        return encodeUntransformed(value)
+    }
+
+    /// The SQLite value that stores `value`, for every value but a transformable one (which
+    /// needs its attribute's transformer: use `encode(_:for:entity:)`); `.null` for that.
+    package static func encodeUntransformed(_ value: AttributeValue) -> SQLiteValue {
+        switch value {
+        case .null: return .null
+        case .integer(let v): return .integer(v)
+        case .double(let v): return v.isNaN ? .text("NaN") : .real(v)
+        case .decimal(let v): return .text(DecimalText.format(v))
+        case .bool(let v): return .integer(v ? 1 : 0)
+        case .string(let v): return .text(v)
+        case .date(let v): return .real(v.timeIntervalSince1970)
+        case .uuid(let v): return .text(UUIDText.format(v))
+        case .url(let v): return .text(v.absoluteString)
+        case .data(let v): return .blob(v)
+        case .transformable: return .null
+        }
+    }
+
+    /// Decodes a column value written by `encode` (or by hand in the `sqlite3` shell, where
+    /// the conversion is unambiguous).
+    ///
+    /// - Throws: `StoreError.corruptValue` when the stored value cannot be read as the
+    ///   attribute's type.
+    package static func decode(_ value: SQLiteValue, for attribute: AttributeDescription, entity: String)
+        throws -> AttributeValue
+    {
+        if case .null = value { return .null }
+        func corrupt() -> StoreError {
+            .corruptValue(entity: entity, attribute: attribute.name, found: value.typeName)
+        }
+        switch attribute.type {
+        case .integer16, .integer32, .integer64:
+            switch value {
+            case .integer(let v): return .integer(v)
+            case .real(let v) where v.rounded() == v && abs(v) < 9.2e18: return .integer(Int64(v))
+            case .text(let t): if let v = Int64(t) { return .integer(v) }
+            default: break
+            }
+        case .boolean:
+            if case .integer(let v) = value { return .bool(v != 0) }
+        case .double, .float:
+            switch value {
+            case .real(let v): return .double(v)
+            case .integer(let v): return .double(Double(v))
+            case .text(let t): if let v = Double(t) { return .double(v) }
+            default: break
+            }
+        case .decimal:
+            switch value {
+            case .text(let t): if let v = try? DecimalText.parse(t) { return .decimal(v) }
+            case .integer(let v): return .decimal(Decimal(v))
+            case .real(let v): if let d = try? DecimalText.parse(String(v)) { return .decimal(d) }
+            default: break
+            }
+        case .date:
+            switch value {
+            case .real(let v): return .date(Date(timeIntervalSince1970: v))
+            case .integer(let v): return .date(Date(timeIntervalSince1970: Double(v)))
+            default: break
+            }
+        case .string:
+            if case .text(let t) = value { return .string(t) }
+        case .uuid:
+            switch value {
+            case .text(let t): if let v = UUIDText.parse(t) { return .uuid(v) }
+            case .blob(let d) where d.count == 16:
+                return .uuid(d.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
+            default: break
+            }
+        case .uri:
+            if case .text(let t) = value, let v = URL(string: t) { return .url(v) }
+        case .binaryData:
+            if case .blob(let d) = value { return .data(d) }
+        case .transformable:
+            if case .blob(let d) = value {
+                return .transformable(try reverseTransform(d, attribute: attribute, entity: entity))
+            }
+        case .objectID, .undefined:
+            break
+        }
+        throw corrupt()
+    }
+
+    // MARK: - Transformable
+
+    private static func transform(_ value: Any, attribute: AttributeDescription, entity: String) throws -> Data {
+        // Only errors name the attribute: building the name for every value was an
+        // allocation per book saved.
+        var name: String { "\(entity).\(attribute.name)" }
+        if let bytes = value as? TransformableBytes { return bytes.data }
+        if let transformerName = attribute.valueTransformerName {
+            guard let transformer = ValueTransformers.transformer(forName: transformerName) else {
+                throw ValueTransformerError(
+                    attribute: name, transformerName: transformerName, reason: "no transformer is registered under that name")
+            }
+            do { return try transformer.transformedValue(value) } catch let error as ValueTransformerError {
+                throw error
+            } catch {
+                throw ValueTransformerError(attribute: name, transformerName: transformerName, reason: "\(error)")
+            }
+        }
+        if let data = value as? Data { return data }
+        guard let encodable = value as? any Encodable else {
+            throw ValueTransformerError(
+                attribute: name, transformerName: nil,
+                reason: "\(type(of: value)) is not Encodable and the attribute names no value transformer")
+        }
+        do { return try JSONEncoder().encode(encodable) } catch {
+            throw ValueTransformerError(attribute: name, transformerName: nil, reason: "\(error)")
+        }
+    }
+
+    private static func reverseTransform(_ data: Data, attribute: AttributeDescription, entity: String) throws -> Any {
+        guard let transformerName = attribute.valueTransformerName else { return TransformableBytes(data) }
+        // Tools that read any model (persistence-tool) pass bytes through when no transformer
+        // is registered; the store refuses to open for apps without one (see SQLiteStore).
+        guard let transformer = ValueTransformers.transformer(forName: transformerName) else {
+            return TransformableBytes(data)
+        }
+        return try reverseTransform(
+            data, with: transformer, transformerName: transformerName, attribute: attribute.name, entity: entity)
+    }
+
+    /// Decodes a transformable attribute's stored bytes with its transformer.
+    ///
+    /// - Throws: `ValueTransformerError` naming `entity.attribute` and the transformer when
+    ///   the bytes cannot be decoded.
+    package static func reverseTransform(
+        _ data: Data, with transformer: any ValueTransforming, transformerName: String, attribute: String,
+        entity: String
+    ) throws -> Any {
+        do { return try transformer.reverseTransformedValue(data) } catch {
+            throw ValueTransformerError(
+                attribute: "\(entity).\(attribute)", transformerName: transformerName,
+                reason: "the stored bytes could not be decoded (\(error))")
+        }
+    }
+}
+
+extension SQLiteValue {
+    /// The SQLite storage class's name, for messages: NULL, INTEGER, REAL, TEXT or BLOB.
+    package var typeName: String {
+        switch self {
+        case .null: return "NULL"
+        case .integer: return "INTEGER"
+        case .real: return "REAL"
+        case .text: return "TEXT"
+        case .blob: return "BLOB"
+        }
+    }
+}

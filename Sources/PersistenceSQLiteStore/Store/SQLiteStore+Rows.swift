@@ -1,0 +1,243 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+
+extension SQLiteStore {
+    // MARK: - Writing
+
+    /// Runs `body` in an immediate (write) transaction: all or nothing.
+    ///
+    /// The first write of a connection checks the file first (`verifyBeforeWriting`): a
+    /// store SQLite finds damaged is never written to.
+    ///
+    /// - Throws: the body's error, after rolling back; `SQLiteError` when the database is
+    ///   locked longer than the busy timeout, is read-only (`SQLITE_READONLY`) or damaged
+    ///   (`SQLITE_CORRUPT`).
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        if isReadOnly { throw Self.readOnlyError(path: path) }
+        guard let externalData else {
+            return try database.inTransaction(.immediate) {
+                try verifyBeforeWriting()
+                return try body()
+            }
+        }
+        // External data files it writes are removed if it fails; replaced ones once it commits.
+        return try externalData.transaction(noReaderPredatesCommit: { noReaderHoldsAnOlderSnapshot() }) {
+            try database.inTransaction(.immediate) {
+                try verifyBeforeWriting()
+                let result = try body()
+                try externalData.prepareToCommit()
+                return result
+            }
+        }
+    }
+
+    /// Reserves `count` new primary keys in `table` and returns the first. Keys are never
+    /// reused, even after deletes, so a dangling reference never points at a new object.
+    /// Call inside a write transaction.
+    package func allocatePrimaryKeys(table: String, count: Int) throws -> Int64 {
+        let current = try database.scalar(
+            "SELECT lastKey FROM _primarykey WHERE tableName = ?", [.text(table)])
+        var last: Int64
+        if case .integer(let v) = current {
+            last = v
+        } else {
+            let maxID = try database.scalar("SELECT max(_id) FROM \(sqlIdentifier(table))")
+            last = maxID.int64Value ?? 0
+        }
+        let first = last + 1
+        last += Int64(count)
+        let statement = try database.cachedStatement(
+            "INSERT INTO _primarykey (tableName, lastKey) VALUES (?, ?) "
+                + "ON CONFLICT(tableName) DO UPDATE SET lastKey = excluded.lastKey")
+        try statement.run([.text(table), .integer(last)])
+        return first
+    }
+
+    /// Inserts a row. `columns` has a value per column of the entity's table, in table order.
+    ///
+    /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
+    ///   SQLITE_CONSTRAINT_UNIQUE).
+    package func insertRow(_ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue]) throws {
+        let statement = try database.cachedStatement(mapping.insertSQL)
+        var index: Int32 = 1
+        try bindInsertedRow(mapping, primaryKey: primaryKey, columns: columns, to: statement, at: &index)
+        _ = try statement.step()
+    }
+
+    /// Binds one inserted row's parameters from `index` on: its key, its entity (in a table
+    /// with an `_entity` column) and its columns, large values first written outside the
+    /// file.
+    func bindInsertedRow(
+        _ mapping: EntityMapping, primaryKey: Int64, columns: [SQLiteValue], to statement: Statement, at index: inout Int32
+    ) throws {
+        let columns = try externalizing(columns, columns: Array(columns.indices), mapping: mapping)
+        try statement.bind(primaryKey, at: index)
+        index += 1
+        if mapping.table.hasEntityColumn {
+            try statement.bind(mapping.schema.name, at: index)
+            index += 1
+        }
+        for value in columns {
+            try statement.bind(value, at: index)
+            index += 1
+        }
+    }
+
+    /// Updates the given columns (by index into the table's columns) of a row.
+    package func updateRow(
+        _ mapping: EntityMapping, primaryKey: Int64, columns: [Int], values: [SQLiteValue]
+    ) throws {
+        guard !columns.isEmpty else { return }
+        let values = try externalizing(
+            values, columns: columns, mapping: mapping, replacingRow: primaryKey)
+        let table = mapping.table
+        let assignments = columns.map { "\(sqlIdentifier(table.columns[$0].name)) = ?" }
+        let sql = "UPDATE \(sqlIdentifier(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?"
+        let statement = try database.cachedStatement(sql)
+        var index: Int32 = 1
+        for value in values {
+            try statement.bind(value, at: index)
+            index += 1
+        }
+        try statement.bind(primaryKey, at: index)
+        _ = try statement.step()
+    }
+
+    /// How many rows one `deleteRows(table:primaryKeys:)` statement deletes.
+    package static let rowsPerDelete = 500
+
+    /// Deletes rows, up to `rowsPerDelete` per `DELETE … WHERE "_id" IN (…)` statement.
+    ///
+    /// One statement for many rows matters for the same reason as in `insertRows(_:_:)`:
+    /// the search index's delete trigger runs under a statement savepoint, at which FTS5
+    /// writes its pending changes as a new segment and does merge work. Deleting 10,000
+    /// books one statement each flushed 10,000 times; how much merging that drives depends
+    /// on the index's shape, and on a store seeded by batched inserts it took workload 5b
+    /// from 600 to 900 ms (335 ms batched).
+    package func deleteRows(table: String, primaryKeys: [Int64]) throws {
+        if let mapping = schema.tables[table] {
+            for key in primaryKeys { try removeExternalDataAfterCommit(table: mapping, primaryKey: key) }
+        }
+        var start = primaryKeys.startIndex
+        while start < primaryKeys.endIndex {
+            let end = min(start + Self.rowsPerDelete, primaryKeys.endIndex)
+            let marks = Array(repeating: "?", count: end - start).joined(separator: ", ")
+            let statement = try database.cachedStatement(
+                "DELETE FROM \(sqlIdentifier(table)) WHERE \"_id\" IN (\(marks))")
+            for (offset, key) in primaryKeys[start..<end].enumerated() {
+                try statement.bind(key, at: Int32(offset + 1))
+            }
+            _ = try statement.step()
+            start = end
+        }
+    }
+
+    /// The primary key of the row of `mapping`'s hierarchy whose `keys` columns hold
+    /// `values`, if any: how a uniqueness conflict is found.
+    package func primaryKey(
+        in mapping: EntityMapping, matching keys: [String], values: [SQLiteValue]
+    ) throws -> Int64? {
+        var query = StoreQuery(table: mapping.table)
+        if !mapping.schema.ancestors.isEmpty { query.entityNames = mapping.schema.hierarchyNames }
+        // `=`, not IS: a UNIQUE index treats NULLs as distinct, so a NULL never conflicts.
+        query.condition = keys.map { key in
+            "\(mapping.table.column(named: key)?.comparableSQL ?? sqlIdentifier(key)) = ?"
+        }.joined(separator: " AND ")
+        query.arguments = values
+        query.limit = 1
+        let statement = try database.cachedStatement("SELECT \"_id\"" + query.fromClause + query.whereClause + query.tail)
+        // A statement left on a row keeps its read transaction open after COMMIT; the next
+        // BEGIN IMMEDIATE would then fail with SQLITE_BUSY at once instead of waiting.
+        defer { statement.reset() }
+        try statement.bind(query.arguments)
+        return try statement.step() ? statement.int64(at: 0) : nil
+    }
+
+    // MARK: - Reading
+
+    /// The row with this primary key in `table`, or nil.
+    package func row(table: TableMapping, primaryKey: Int64) throws -> StoreRow? {
+        var query = StoreQuery(table: table)
+        query.condition = "\(sqlIdentifier(table.name)).\"_id\" = ?"
+        query.arguments = [.integer(primaryKey)]
+        var found: StoreRow?
+        try rows(query) { row in
+            found = row
+            return false
+        }
+        return found
+    }
+
+    /// Reads the rows a query selects, in order, calling `body` with each until it returns
+    /// false. Rows stream from SQLite: memory does not grow with the number of rows.
+    package func rows(_ query: StoreQuery, _ body: (StoreRow) throws -> Bool) throws {
+        let table = query.table
+        let t = sqlIdentifier(table.name)
+        var columns = ["\(t).\"_id\""]
+        if table.hasEntityColumn { columns.append("\(t).\"_entity\"") }
+        columns += table.columns.map { "\(t).\(sqlIdentifier($0.name))" }
+        let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
+        // An unlimited read sorted by a search rank sorts every match in SQLite's sorter, which
+        // spills to temporary storage: with the connection's `temp_store=MEMORY` (kept for
+        // statement journals) that is memory growing with the match count. Outside a
+        // transaction (where the setting can change) such a read spills to a temporary file
+        // instead, so that printing every match of a common word keeps memory flat.
+        let spillsToFile = query.sortsComputedRank && query.limit == nil && !database.isInTransaction
+        if spillsToFile { try? database.execute("PRAGMA temp_store=FILE") }
+        defer { if spillsToFile { try? database.execute("PRAGMA temp_store=MEMORY") } }
+        let statement = try database.cachedStatement(sql)
+        // Reset on every exit (an early stop, a throwing body): see primaryKey(in:matching:values:).
+        defer { statement.reset() }
+        try statement.bind(query.arguments + query.orderingArguments)
+        let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
+        // Each entity's plan (its value transformers and to-ones' ID scopes resolved) and the
+        // scope of its rows' IDs, made once for the whole read. Mappings and plans are passed
+        // along, never copied per row: a copy retains every array and string they hold.
+        func read(_ mapping: EntityMapping, _ plan: RowDecodePlan, _ idScope: ObjectID.Scope) throws -> Bool {
+            let primaryKey = statement.int64(at: 0)
+            let slots = try plan.slots(
+                of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
+            return try body(StoreRow(schema: mapping.schema, primaryKey: primaryKey, idScope: idScope, slots: slots))
+        }
+        guard table.hasEntityColumn else {
+            guard let mapping = schema.entities[table.name] else { return }
+            let plan = mapping.decodePlan.resolved(for: self)
+            let scope = idScope(entityName: mapping.schema.name, rootName: table.name)
+            while try statement.step() {
+                if try !read(mapping, plan, scope) { break }
+            }
+            return
+        }
+        // A hierarchy's table: each row names its entity.
+        var readers: [String: (plan: RowDecodePlan, scope: ObjectID.Scope)] = [:]
+        while try statement.step() {
+            let entity = statement.string(at: 1)
+            guard let mapping = schema.entities[entity] else { continue }
+            let reader = readers[entity]
+                ?? (mapping.decodePlan.resolved(for: self), idScope(entityName: entity, rootName: table.name))
+            readers[entity] = reader
+            if try !read(mapping, reader.plan, reader.scope) { break }
+        }
+    }
+
+    /// The primary keys a query selects, in order.
+    package func primaryKeys(_ query: StoreQuery) throws -> [Int64] {
+        let sql = "SELECT \(sqlIdentifier(query.table.name)).\"_id\"" + query.fromClause + query.whereClause + query.tail
+        let statement = try database.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(query.arguments + query.orderingArguments)
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(at: 0)) }
+        return keys
+    }
+
+    /// The number of rows a query selects (ignoring its ordering).
+    package func count(_ query: StoreQuery) throws -> Int {
+        var counting = query
+        counting.ordering = nil
+        let sql = "SELECT count(*) FROM (SELECT 1" + counting.fromClause + counting.whereClause + counting.tail + ")"
+        return Int(try database.scalar(sql, counting.arguments).int64Value ?? 0)
+    }
+}

@@ -1,0 +1,86 @@
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+/// Quotes an SQL identifier: `title` → `"title"`, doubling embedded quotes.
+package func sqlIdentifier(_ name: String) -> String {
+    // Names almost never hold a quote: skip Foundation's replacingOccurrences, which bridges
+    // through NSString and cost a tenth of a 100k-row insert when the SQL is rebuilt per row.
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}
+
+/// Quotes an SQL string literal, doubling embedded quotes. Used for names in DDL only;
+/// values are always bound as parameters.
+package func sqlLiteral(_ text: String) -> String {
+    "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+}
+
+extension StoreSchema {
+    /// The statements that create every table and index of the model, in order.
+    ///
+    /// Decimal columns are TEXT holding the exact canonical digits; they compare numerically
+    /// through the `DECIMAL` collation the store registers, which their indexes use.
+    package var createStatements: [String] {
+        var statements: [String] = []
+        for table in tables.values.sorted(by: { $0.name < $1.name }) {
+            var columns = ["\"_id\" INTEGER PRIMARY KEY"]
+            if table.hasEntityColumn { columns.append("\"_entity\" TEXT NOT NULL") }
+            columns += table.columns.map { "\(sqlIdentifier($0.name)) \($0.kind.sqlType)" }
+            statements.append(
+                "CREATE TABLE \(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))")
+        }
+        for index in indexes { statements.append(index) }
+        for join in joinTables { statements += join.createStatements }
+        return statements
+    }
+
+    /// CREATE INDEX statements: entity indexes, `indexed` attributes, to-one columns, and a
+    /// UNIQUE index per uniqueness constraint (partial, over the entity's own rows, when the
+    /// entity shares its table with others).
+    private var indexes: [String] {
+        var result: [String] = []
+        var made: Set<String> = []
+        func add(_ table: TableMapping, _ name: String, _ keys: [String], unique: Bool, entities: [String]?) {
+            guard !made.contains(name) else { return }
+            made.insert(name)
+            let columns = keys.map { table.column(named: $0)?.comparableSQL ?? sqlIdentifier($0) }
+            var sql = "CREATE \(unique ? "UNIQUE " : "")INDEX \(sqlIdentifier(name)) ON "
+                + "\(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))"
+            if let entities, table.hasEntityColumn {
+                sql += " WHERE \"_entity\" IN (\(entities.map(sqlLiteral).joined(separator: ", ")))"
+            }
+            result.append(sql)
+        }
+        for mapping in entities.values.sorted(by: { $0.schema.name < $1.schema.name }) {
+            let entity = mapping.schema.entity
+            let table = mapping.table
+            let stored = table.columnPositions
+            let own = mapping.schema.ancestors.isEmpty ? nil : mapping.schema.hierarchyNames
+            for attribute in entity.attributes where attribute.isIndexed && stored[attribute.name] != nil {
+                add(table, "\(entity.name)_\(attribute.name)_index", [attribute.name], unique: false, entities: nil)
+            }
+            for relationship in entity.relationships where stored[relationship.name] != nil {
+                add(table, "\(entity.name)_\(relationship.name)_index", [relationship.name], unique: false, entities: nil)
+            }
+            for fetchIndex in entity.fetchIndexes {
+                let keys = fetchIndex.elements.map(\.property).filter { stored[$0] != nil }
+                if !keys.isEmpty { add(table, "\(entity.name)_\(fetchIndex.name)", keys, unique: false, entities: nil) }
+            }
+            for keys in entity.compoundIndexes {
+                let keys = keys.filter { stored[$0] != nil }
+                if !keys.isEmpty {
+                    add(table, "\(entity.name)_\(keys.joined(separator: "_"))_index", keys, unique: false, entities: nil)
+                }
+            }
+            for keys in entity.uniquenessConstraints {
+                add(table, uniqueIndexName(entity: entity.name, keys: keys), keys, unique: true, entities: own)
+            }
+        }
+        return result
+    }
+
+    /// The name of the UNIQUE index that enforces a uniqueness constraint.
+    package func uniqueIndexName(entity: String, keys: [String]) -> String {
+        "\(entity)_unique_\(keys.joined(separator: "_"))"
+    }
+}
