@@ -46,10 +46,12 @@ import Testing
         #expect(noOutput.status == 64)
         #expect(
             noOutput.stderr
-                == "Error: give either --output <dir> or --single-file <file>. See 'persistence-codegen --help'.\n")
+                == "Error: Expected exactly one of '--output <dir>' or '--single-file <file>'. See 'persistence-codegen --help'.\n")
         let unknown = try CodegenRun(["--outptu", "x"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr == "Error: unknown option '--outptu'. See 'persistence-codegen --help'.\n")
+        #expect(
+            unknown.stderr
+                == "Error: Unknown option '--outptu'. Did you mean '--output'? See 'persistence-codegen --help'.\n")
         let missing = try CodegenRun(["/nonexistent/M.xcdatamodel", "--output", "/tmp"])
         #expect(missing.status == 66)
         #expect(missing.stderr == "error: There is no model at /nonexistent/M.xcdatamodel: no such file or directory.\n")
