@@ -98,17 +98,8 @@ struct CodegenRun: CustomStringConvertible {
         stderr = run.stderrText
     }
 
-    /// The binary in the products directory beside the test bundle.
+    /// The built `persistence-codegen`.
     static func executable() throws -> URL {
-        var directories = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        directories.append(Bundle.module.bundleURL.deletingLastPathComponent())
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("persistence-codegen")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "persistence-codegen"])
+        try BuiltProduct.executable(named: "persistence-codegen")
     }
 }
