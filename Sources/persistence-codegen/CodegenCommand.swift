@@ -49,13 +49,17 @@ enum CodegenCommand {
 
     /// What to generate: the parsed command line, checked.
     struct Request: Equatable {
+        /// The path of the model, as given.
         var model: String
+        /// The version of a bundle to read; `nil` for its current one.
         var version: String?
+        /// Where the code goes.
         var destination: Destination
     }
 
     /// What the command line asks for.
     enum Outcome: Equatable {
+        /// Generate the code the request describes.
         case generate(Request)
         /// Print this help text and exit 0.
         case help(String)
