@@ -263,12 +263,18 @@ package struct CommandLineParser: Sendable {
             path: commands.map(\.name))
     }
 
-    private func error(
+    /// A usage error of the command at `path`, worded and pointing to help as the parser's
+    /// own are: for the rules a tool checks after parsing, such as ``UsageError/Reason/exactlyOneOf(_:)``.
+    package func error(
         _ reason: UsageError.Reason, path: [String], help: String? = nil
     ) -> UsageError {
-        UsageError(
+        let helpCommand =
+            root.subcommands.isEmpty
+            ? "\(root.name) --help" : ([root.name, "help"] + path).joined(separator: " ")
+        return UsageError(
             reason: reason, commandPath: path, toolName: root.name,
-            usage: HelpFormatter(root: root).usage(forCommandPath: path), help: help)
+            usage: HelpFormatter(root: root).usage(forCommandPath: path), helpCommand: helpCommand,
+            help: help)
     }
 
     /// Whether `word` is read as an option: it starts with `-`, is longer than `-` alone, and

@@ -42,7 +42,8 @@ package struct HelpFormatter: Sendable {
 
     /// The help for the command at `path` (`[]` for the root, `["list"]` for `books list`,
     /// `["store", "export"]` for a nested one), ending with a newline. An unknown path renders
-    /// the root's help.
+    /// the root's help. A root without subcommands (a tool that is one command, such as
+    /// `persistence-codegen`) is rendered as a leaf: its arguments and options.
     package func help(forCommandPath path: [String]) -> String {
         let isHelpCommand = path == ["help"]
         let chain = isHelpCommand ? [] : root.commands(atPath: path) ?? []
@@ -65,6 +66,8 @@ package struct HelpFormatter: Sendable {
             optionRows = command.options.map { ($0.helpLabel, $0.help) }
             optionRows += globalOptions.map { ($0.helpLabel, $0.help) }
         } else {
+            // A tool that is one command (no subcommands) lists its own arguments here.
+            argumentRows = root.arguments.map { ("<\($0.valueName)>", $0.help) }
             optionRows = root.options.map { ($0.helpLabel, $0.help) }
         }
         optionRows.append(("-h, --help", Self.helpOptionText))
@@ -98,9 +101,11 @@ package struct HelpFormatter: Sendable {
             components = command.subcommands.isEmpty ? [] : ["<subcommand>"]
             components += command.arguments.map(\.synopsis) + command.options.map(\.synopsis)
             components += globalOptions.map(\.synopsis)
+        } else if root.subcommands.isEmpty {
+            // A tool that is one command: its arguments and every option, as a leaf's.
+            components = root.arguments.map(\.synopsis) + root.options.map(\.synopsis)
         } else {
-            components = (root.subcommands.isEmpty ? [] : ["<subcommand>"])
-            components += globalOptions.map(\.synopsis)
+            components = ["<subcommand>"] + globalOptions.map(\.synopsis)
         }
         return layOut(head: head, components: components, prefixWidth: 7)
     }

@@ -30,18 +30,25 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case missingArgument(String)
         /// Words left over after every positional argument was filled.
         case unexpectedArguments([String])
+        /// None, or more than one, of options of which exactly one must be given (their
+        /// display names, such as `--output <dir>`); found by the tool after parsing.
+        case exactlyOneOf([String])
     }
 
     /// What is wrong.
     package var reason: Reason
     /// The subcommand path the error belongs to (`["list"]`; `[]` for the root); it chooses
-    /// the usage line and the `books help …` hint.
+    /// the usage line and the `books help …` hint (``helpCommand``).
     package var commandPath: [String]
     /// The tool's name, as in the usage line.
     package var toolName: String
     /// The command's usage without the `Usage: ` prefix, already wrapped to 80 columns. Not
     /// part of ``description`` (an error is one line); for callers that show more.
     package var usage: String
+    /// The command that shows the help this error points to: `books help list`, or
+    /// `persistence-codegen --help` for a tool without subcommands (where `help` would be
+    /// read as an argument).
+    package var helpCommand: String
     /// The help of the option or argument concerned (`--limit <n>  Print at most N books.`)
     /// for missing and invalid values; `nil` otherwise. Not part of ``description``.
     package var help: String?
@@ -77,6 +84,10 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unexpectedArguments(let words):
             let shown = QuotedText.list(words.map { "'\(quoted($0))'" })
             return "\(words.count) unexpected arguments: \(shown)"
+        case .exactlyOneOf(let options):
+            let names = options.map { "'\($0)'" }
+            let shown = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+            return "Expected exactly one of \(shown)"
         }
     }
 
@@ -86,7 +97,6 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An error is one line (the README promises it; a script's log stays one entry per
     /// failure), so the usage is not printed: `books help <command>` shows it.
     package var description: String {
-        let helpCommand = ([toolName, "help"] + commandPath).joined(separator: " ")
         let end = message.hasSuffix(".") || message.hasSuffix("?") ? "" : "."
         return "Error: \(message)\(end) See '\(helpCommand)'.\n"
     }

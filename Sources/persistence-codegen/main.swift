@@ -5,89 +5,62 @@ import PersistenceCodegen
 
 // persistence-codegen <model> (--output <dir> | --single-file <file>) [--version <name>]
 //
-// Exit codes as persistence-tool's: 0 success, 1 write failure or a model codegen cannot
-// use, 64 usage, 65 a model that does not validate or an argument that is not UTF-8, 66 a
-// missing model. Every error is one line.
+// Exit codes as persistence-tool's (`ExitCode`): 0 success, 1 write failure or a model
+// codegen cannot use, 64 usage, 65 a model that does not validate or an argument that is
+// not UTF-8, 66 a missing model. Every error is one line.
 
-let usage = "Usage: persistence-codegen <model> --output <dir> [--version <name>]\n       persistence-codegen <model> --single-file <file> [--version <name>]"
-let help = """
-    OVERVIEW: Generate Swift classes from an Xcode model, as Xcode's Codegen does.
-
-    Entities with Codegen "Class Definition" get <Class>+Class.swift and
-    <Class>+Properties.swift; "Category/Extension" gets only <Class>+Properties.swift;
-    "Manual/None" gets nothing. <Model>+Model.swift lists the classes. Unchanged files
-    are not rewritten.
-
-    \(usage)
-
-    ARGUMENTS:
-      <model>                 A .xcdatamodeld bundle, a .xcdatamodel directory or its contents file.
-
-    OPTIONS:
-      --output <dir>          The directory to write the files into (created if missing).
-      --version <name>        The version of a .xcdatamodeld bundle (default: the current one).
-      --single-file <file>    Write all the code into this one file instead (the build plugin's way).
-      -h, --help              Show help information.
-    """
-
-func fail(_ message: String, _ code: Int32) -> Never {
+/// Writes `message` as one line to standard error and exits with `code`.
+func fail(_ message: String, _ code: ExitCode) -> Never {
     try? OutputWriter(fileDescriptor: STDERR_FILENO).write(message + "\n")
-    exit(code)
+    exit(code.rawValue)
 }
 
-/// A usage error: one line that points at the help, as the other tools' do.
-func usageError(_ message: String) -> Never {
-    fail("Error: \(message). See 'persistence-codegen --help'.", 64)
-}
-
-var arguments: [String]
+// The arguments are read as bytes: one that is not UTF-8 is refused (65) rather than
+// silently read with U+FFFD in place of its bytes.
+let arguments: [String]
 switch ProcessArguments.decoded() {
 case .success(let decoded): arguments = decoded
-case .failure(let error): fail("Error: The \(error); nothing was done.", 65)
+case .failure(let error): fail("Error: The \(error); nothing was done.", .dataError)
 }
-var positionals: [String] = []
-var values: [String: String] = [:]
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    switch argument {
-    case "-h", "--help":
-        do { try OutputWriter().write(help + "\n") } catch { fail("Error: \(error)", 1) }
-        exit(0)
-    case "--output", "--version", "--single-file":
-        guard !arguments.isEmpty else { usageError("\(argument) needs a value") }
-        values[argument] = arguments.removeFirst()
-    default:
-        if argument.hasPrefix("-") { usageError("unknown option '\(QuotedText.excerpt(argument))'") }
-        positionals.append(argument)
+let request: CodegenCommand.Request
+do throws(UsageError) {
+    switch try CodegenCommand.parse(arguments) {
+    case .help(let text):
+        do { try OutputWriter().write(text) } catch { fail("Error: \(error)", .runtimeError) }
+        exit(ExitCode.success.rawValue)
+    case .generate(let generate):
+        request = generate
     }
-}
-guard positionals.count == 1 else {
-    usageError("expected one model path, got \(positionals.count)")
-}
-guard (values["--output"] == nil) != (values["--single-file"] == nil) else {
-    usageError("give either --output <dir> or --single-file <file>")
+} catch {
+    // One line that ends with a pointer to the help, as books' and persistence-tool's.
+    try? OutputWriter(fileDescriptor: STDERR_FILENO).write(error.description)
+    exit(error.exitCode.rawValue)
 }
 
 do {
     let generator = try CodeGenerator(
-        contentsOf: URL(fileURLWithPath: positionals[0]), version: values["--version"])
+        contentsOf: URL(fileURLWithPath: request.model), version: request.version)
     // Code for a model that does not validate would not compile, or would open no store:
     // refused before any file is written, as persistence-tool's codegen refuses it.
     do { try generator.model.validate() } catch let error as ModelError {
         let more = error.problems.count > 1 ? " (and \(error.problems.count - 1) more)" : ""
-        fail("error: \(QuotedText.forMessage(error.problems.first?.description ?? error.description))\(more)", 65)
+        let first = error.problems.first?.description ?? error.description
+        fail("error: \(QuotedText.forMessage(first))\(more)", .dataError)
     }
-    if let output = values["--output"] {
-        try GeneratedFile.write(try generator.files(), to: URL(fileURLWithPath: output))
-    } else if let path = values["--single-file"] {
+    switch request.destination {
+    case .directory(let path):
+        try GeneratedFile.write(try generator.files(), to: URL(fileURLWithPath: path))
+    case .singleFile(let path):
         let url = URL(fileURLWithPath: path)
         let file = try generator.singleFile(named: url.lastPathComponent)
         try GeneratedFile.write([file], to: url.deletingLastPathComponent())
     }
 } catch let error as CodegenError {
-    fail("error: \(QuotedText.forMessage(error.description))", 1)
+    fail("error: \(QuotedText.forMessage(error.description))", .runtimeError)
 } catch let error as ModelFileError {
-    fail("error: \(QuotedText.forMessage(error.description))", error.kind == .unwritable ? 1 : 66)
+    fail(
+        "error: \(QuotedText.forMessage(error.description))",
+        error.kind == .unwritable ? .runtimeError : .noInput)
 } catch {
-    fail("error: \(QuotedText.forMessage(String(describing: error)))", 1)
+    fail("error: \(QuotedText.forMessage(String(describing: error)))", .runtimeError)
 }

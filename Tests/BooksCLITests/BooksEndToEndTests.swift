@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// `books` run as the built binary: stdout, stderr, exit codes and the store file, each test
@@ -66,7 +67,7 @@ import Testing
         }
         #expect(uuids.count == Self.seedCount)
         // Every book is the seed file's, field for field; prices exactly (as decimals).
-        let seedData = try Data(contentsOf: BooksRun.repositoryRoot.appendingPathComponent("SeedData/books.json"))
+        let seedData = try Data(contentsOf: BuiltProduct.repositoryRoot.appendingPathComponent("SeedData/books.json"))
         let seeds = try #require(try JSONSerialization.jsonObject(with: seedData) as? [[String: Any]])
         let byUUID = Dictionary(uniqueKeysWithValues: books.compactMap { book in (book["uuid"] as? String).map { ($0, book) } })
         var mismatches: [String] = []

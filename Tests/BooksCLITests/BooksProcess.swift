@@ -47,41 +47,8 @@ struct BooksRun: CustomStringConvertible {
         var description: String { "stdout is not a JSON array of objects: \(text)" }
     }
 
-    /// The built binary: in the products directory beside the test bundle, or in the
-    /// package's `.build` directory.
-    static func executable() throws -> URL {
-        var directories: [URL] = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-        ]
-        if let executable = Bundle.main.executableURL {
-            directories.append(executable.deletingLastPathComponent())
-        }
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        directories.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        let build = repositoryRoot.appendingPathComponent(".build")
-        directories += ["debug", "release"].map { build.appendingPathComponent($0) }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("books")
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                FileManager.default.isExecutableFile(atPath: candidate.path)
-            {
-                return candidate
-            }
-        }
-        throw BooksNotFound(searched: directories.map(\.path))
-    }
-
-    /// The package root, from this file's path.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    struct BooksNotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String { "books was not found; looked in " + searched.joined(separator: ", ") }
-    }
+    /// The built `books`.
+    static func executable() throws -> URL { try BuiltProduct.executable(named: "books") }
 }
 
 /// A fresh temporary directory with a store path in it, removed when the sandbox goes away.

@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import ProcessTestSupport
 import Testing
 import PersistenceSQLite
 
@@ -105,7 +106,7 @@ import PersistenceSQLite
 
     /// The UUIDs of the bundled seed file, read from the repository.
     static func bundledUUIDs() throws -> Set<String> {
-        let url = BooksRun.repositoryRoot.appendingPathComponent("SeedData/books.json")
+        let url = BuiltProduct.repositoryRoot.appendingPathComponent("SeedData/books.json")
         let entries = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [[String: Any]] ?? []
         return Set(entries.compactMap { $0["uuid"] as? String })
     }

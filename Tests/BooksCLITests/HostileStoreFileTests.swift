@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import ProcessTestSupport
 import Testing
 import PersistenceSQLite
 
@@ -157,32 +158,7 @@ import PersistenceSQLite
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).isEmpty)
     }
 
-    /// Whether this process may mount (root with the capability, as on CI runners and
-    /// here): read-only media are then a read-only bind mount of a temporary folder.
-    static let canMount: Bool = {
-        guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/mount") else { return false }
-        let probe = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)")
-        try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: probe) }
-        guard shell("/usr/bin/mount", ["--bind", probe.path, probe.path]) == 0 else { return false }
-        let remounted = shell("/usr/bin/mount", ["-o", "remount,bind,ro", probe.path]) == 0
-        _ = shell("/usr/bin/umount", [probe.path])
-        return remounted
-    }()
-
-    @discardableResult
-    static func shell(_ executable: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
-    }
-
-    @Test(.enabled(if: canMount, "needs a read-only bind mount (root)"))
+    @Test(.enabled(if: Mount.canMountReadOnly, "needs a read-only bind mount (root)"))
     func aStoreOnReadOnlyMediaIsReadAndWritesAreRefused() throws {
         let sandbox = try BooksSandbox.seeded()
         let media = sandbox.directory.appendingPathComponent("media")
@@ -190,9 +166,9 @@ import PersistenceSQLite
         try FileManager.default.moveItem(at: sandbox.store, to: media.appendingPathComponent("Books.sqlite"))
         let mounted = sandbox.directory.appendingPathComponent("mounted")
         try FileManager.default.createDirectory(at: mounted, withIntermediateDirectories: true)
-        #expect(Self.shell("/usr/bin/mount", ["--bind", media.path, mounted.path]) == 0)
-        defer { Self.shell("/usr/bin/umount", [mounted.path]) }
-        #expect(Self.shell("/usr/bin/mount", ["-o", "remount,bind,ro", mounted.path]) == 0)
+        #expect(Mount.bind(media, at: mounted))
+        defer { Mount.unmount(mounted) }
+        #expect(Mount.remountReadOnly(mounted))
         let store = mounted.appendingPathComponent("Books.sqlite").path
 
         let list = try Self.runBounded(store, ["list", "--limit", "2", "--json"], sandbox: sandbox)

@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import ProcessTestSupport
 import Testing
 import PersistenceSQLite
 
@@ -58,14 +59,14 @@ import PersistenceSQLite
         let sandbox = try BooksSandbox()
         let disk = sandbox.directory.appendingPathComponent("disk", isDirectory: true)
         try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
-        guard Self.mountSmallFileSystem(at: disk, size: "3m") else {
+        guard Mount.tmpfs(at: disk, size: "3m") else {
             // Making a file system needs root and a kernel that lets this process mount.
             withKnownIssue("cannot mount a small tmpfs here; the full-disk test did not run") {
                 Issue.record("mount -t tmpfs failed")
             }
             return
         }
-        defer { Self.unmount(disk) }
+        defer { Mount.unmount(disk) }
         let store = disk.appendingPathComponent("Books.sqlite")
         let run = try BooksRun(
             ["--store", store.path, "seed", "--count", "20000", "--batch-size", "1000"],
@@ -97,27 +98,6 @@ import PersistenceSQLite
             usleep(10_000)
         }
         return false
-    }
-
-    /// Mounts a tmpfs of `size` at `directory`; false when this system does not allow it.
-    static func mountSmallFileSystem(at directory: URL, size: String) -> Bool {
-        guard geteuid() == 0 else { return false }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/mount")
-        process.arguments = ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", directory.path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-
-    static func unmount(_ directory: URL) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/umount")
-        process.arguments = [directory.path]
-        try? process.run()
-        process.waitUntilExit()
     }
 
     @Test func aWriterWaitsForALargeBatchSeedInsteadOfFailingLocked() throws {

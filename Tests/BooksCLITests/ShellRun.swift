@@ -20,12 +20,9 @@ struct ShellRun: CustomStringConvertible {
     /// Runs `script` with `arguments` as its positional parameters and exactly
     /// `environment` plus `BOOKS`.
     init(_ script: String, arguments: [String] = [], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script, "sh"] + arguments
-        process.environment = environment.merging(["BOOKS": try BooksRun.executable().path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        let run = try ChildProcess.run(process)
+        let run = try ChildProcess.runScript(
+            script, arguments: arguments,
+            environment: environment.merging(["BOOKS": try BooksRun.executable().path]) { $1 })
         status = run.status
         stdout = run.stdoutText
         stderr = run.stderrText

@@ -46,10 +46,12 @@ import Testing
         #expect(noOutput.status == 64)
         #expect(
             noOutput.stderr
-                == "Error: give either --output <dir> or --single-file <file>. See 'persistence-codegen --help'.\n")
+                == "Error: Expected exactly one of '--output <dir>' or '--single-file <file>'. See 'persistence-codegen --help'.\n")
         let unknown = try CodegenRun(["--outptu", "x"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr == "Error: unknown option '--outptu'. See 'persistence-codegen --help'.\n")
+        #expect(
+            unknown.stderr
+                == "Error: Unknown option '--outptu'. Did you mean '--output'? See 'persistence-codegen --help'.\n")
         let missing = try CodegenRun(["/nonexistent/M.xcdatamodel", "--output", "/tmp"])
         #expect(missing.status == 66)
         #expect(missing.stderr == "error: There is no model at /nonexistent/M.xcdatamodel: no such file or directory.\n")
@@ -96,17 +98,8 @@ struct CodegenRun: CustomStringConvertible {
         stderr = run.stderrText
     }
 
-    /// The binary in the products directory beside the test bundle.
+    /// The built `persistence-codegen`.
     static func executable() throws -> URL {
-        var directories = [Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent()]
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        directories.append(Bundle.module.bundleURL.deletingLastPathComponent())
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("persistence-codegen")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "persistence-codegen"])
+        try BuiltProduct.executable(named: "persistence-codegen")
     }
 }

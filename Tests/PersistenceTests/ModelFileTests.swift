@@ -1,4 +1,5 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 @testable import Persistence
@@ -404,10 +405,6 @@ struct ModelFixture: Sendable, CustomTestStringConvertible {
 
 /// Where the shared model files are, and helpers to write small ones.
 enum ModelFixtures {
-    /// The repository's root, from this file's path.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Real Xcode models from other projects (MIT-licensed; licences beside them), copied
     /// into `Tests/Fixtures/models` so the tests need nothing outside the repository (set
     /// `PERSISTENCE_SHARED_MODELS` to test another folder of the same shape).
@@ -415,7 +412,7 @@ enum ModelFixtures {
         if let path = ProcessInfo.processInfo.environment["PERSISTENCE_SHARED_MODELS"] {
             return URL(fileURLWithPath: path)
         }
-        return repositoryRoot.appendingPathComponent("Tests/Fixtures/models")
+        return BuiltProduct.repositoryRoot.appendingPathComponent("Tests/Fixtures/models")
     }()
 
     static let moody = sharedModels.appendingPathComponent("objcio/Moody.xcdatamodel")

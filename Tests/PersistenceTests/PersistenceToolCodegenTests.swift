@@ -1,10 +1,11 @@
 import Foundation
+import ProcessTestSupport
 import Testing
 
 /// `persistence-tool model codegen`, run as the built binary.
 @Suite struct PersistenceToolCodegenTests {
     @Test func writesTheFilesOfTheBooksModelAndNamesThem() throws {
-        let model = ModelFixtures.repositoryRoot
+        let model = BuiltProduct.repositoryRoot
             .appendingPathComponent("Sources/BookCatalog/Books.xcdatamodeld")
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("tool-codegen-\(UUID().uuidString)")

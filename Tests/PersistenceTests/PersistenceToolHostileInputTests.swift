@@ -153,13 +153,12 @@ extension ToolRun {
         var description: String { "status \(status)\nstdout: \(stdout.prefix(1_000))\nstderr: \(stderr)" }
 
         init(_ script: String, arguments: [String]) throws {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", script, "sh"] + arguments
-            process.environment = [
-                "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin", "TOOL": try ToolRun.executable().path,
-            ]
-            let run = try ChildProcess.run(process)
+            let run = try ChildProcess.runScript(
+                script, arguments: arguments,
+                environment: [
+                    "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin",
+                    "TOOL": try ToolRun.executable().path,
+                ])
             status = run.status
             stdout = run.stdoutText
             stderr = run.stderrText

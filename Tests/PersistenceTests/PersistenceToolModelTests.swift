@@ -290,33 +290,8 @@ struct ToolRun: CustomStringConvertible {
         stderr = run.stderrText
     }
 
-    /// The built binary: in the products directory beside the test bundle, or in the
-    /// package's `.build` directory.
+    /// The built `persistence-tool`.
     static func executable() throws -> URL {
-        var directories: [URL] = [
-            Bundle.main.bundleURL, Bundle.main.bundleURL.deletingLastPathComponent(),
-        ]
-        if let executable = Bundle.main.executableURL {
-            directories.append(executable.deletingLastPathComponent())
-        }
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        directories.append(
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        let build = ModelFixtures.repositoryRoot.appendingPathComponent(".build")
-        directories += ["debug", "release"].map { build.appendingPathComponent($0) }
-        for directory in directories {
-            let candidate = directory.appendingPathComponent("persistence-tool")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        throw ToolNotFound(searched: directories.map(\.path))
-    }
-
-    struct ToolNotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "persistence-tool was not found; looked in " + searched.joined(separator: ", ")
-        }
+        try BuiltProduct.executable(named: "persistence-tool")
     }
 }

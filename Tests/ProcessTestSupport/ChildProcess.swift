@@ -53,6 +53,25 @@ public enum ChildProcess {
         return ChildProcessOutput(status: process.terminationStatus, stdout: output, stderr: errors.data)
     }
 
+    /// Runs `script` with `/bin/sh -c`, `arguments` as its `"$@"`, exactly `environment`
+    /// (nothing inherited) and standard input closed, as ``run(_:input:)`` runs a process.
+    ///
+    /// For what `Process` cannot set up itself: standard output on `/dev/full`, an argument
+    /// made of bytes that are not UTF-8 (`printf` makes them), a signal disposition
+    /// inherited from the shell.
+    ///
+    /// - Throws: what `Process.run()` throws when `/bin/sh` cannot be started.
+    public static func runScript(
+        _ script: String, arguments: [String] = [], environment: [String: String]
+    ) throws -> ChildProcessOutput {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script, "sh"] + arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        return try run(process)
+    }
+
     /// Data handed from a reading thread to the waiting one. Unchecked: each box is written
     /// by one thread before it leaves the dispatch group and read only after the group is
     /// waited for, so the two accesses never overlap.
