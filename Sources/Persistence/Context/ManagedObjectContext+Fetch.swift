@@ -37,49 +37,35 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `fetch(_:)`, and whatever `body` throws.
     public func forEach(_ request: FetchRequest, _ body: (ManagedObject) throws -> Bool) throws {
-        var compiler = try FetchCompiler(schema: store.schema, entityName: request.entityName)
-        compiler.usesSearchIndexes = store.searchIndexesAreUsable
-        let query = try compiler.query(for: request)
-        let pending = unsavedCandidates(compiler.mapping.schema, request)
+        let pending = try unsavedCandidates(request)
         guard !pending.isEmpty else {
-            // A limited search of a common term reads only the rows that can be its answer.
-            let narrowed = try RankedSearchPlanner(store: store).narrowedQuery(for: request)
-            try store.rows(narrowed ?? query) { row in
+            try persistentStoreCoordinator.store.forEachRow(request) { row in
                 let object = self.object(for: row)
                 if object.isDeleted { return true }
                 return try body(object)
             }
             return
         }
-        for object in try merged(request, query, pending) where try !body(object) { return }
+        for object in try merged(request, pending) where try !body(object) { return }
     }
 
     /// The number of objects a request would fetch, unsaved changes included.
     ///
     /// - Throws: as `fetch(_:)`.
     public func count(for request: FetchRequest) throws -> Int {
-        var compiler = try FetchCompiler(schema: store.schema, entityName: request.entityName)
-        compiler.usesSearchIndexes = store.searchIndexesAreUsable
-        var query = try compiler.query(for: request)
-        if !unsavedCandidates(compiler.mapping.schema, request).isEmpty { return try fetch(request).count }
-        query.ordering = nil
-        return try store.count(query)
+        if try !unsavedCandidates(request).isEmpty { return try fetch(request).count }
+        return try persistentStoreCoordinator.store.count(for: request)
     }
 
     /// The IDs of the objects a request selects, in order.
     ///
     /// - Throws: as `fetch(_:)`.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
-        var compiler = try FetchCompiler(schema: store.schema, entityName: request.entityName)
-        compiler.usesSearchIndexes = store.searchIndexesAreUsable
-        let query = try compiler.query(for: request)
         // With unsaved changes of the entity the objects decide, as in `fetch`; without
         // them only keys are read: no row is decoded and no object made.
-        guard unsavedCandidates(compiler.mapping.schema, request).isEmpty else { return try fetch(request).map(\.objectID) }
-        return try store.keysAndEntities(query).compactMap { row in
-            let id = ObjectID(
-                scope: store.idScope(entityName: row.entity, rootName: query.table.name), key: .permanent(row.key))
-            return registry[id]?.object?.isDeleted == true ? nil : id
+        guard try unsavedCandidates(request).isEmpty else { return try fetch(request).map(\.objectID) }
+        return try persistentStoreCoordinator.store.objectIDs(for: request).filter { id in
+            registry[id]?.object?.isDeleted != true
         }
     }
 
@@ -112,7 +98,7 @@ extension ManagedObjectContext {
         // A property of the fetched entity itself (the usual section key) is read by its
         // position, which sub-entities share, instead of walking the key path per object.
         let position = components.count == 1
-            ? store.model.schema(for: request.entityName)?.propertyIndex[components[0]] : nil
+            ? model.schema(for: request.entityName)?.propertyIndex[components[0]] : nil
         for object in try fetch(request) {
             let name: String
             let names = object.schema.propertyNames
@@ -138,22 +124,25 @@ extension ManagedObjectContext {
 
     /// Unsaved objects that can change the request's result: every changed object when a
     /// predicate or sort may read them; empty when the store's answer stands.
-    private func unsavedCandidates(_ schema: EntitySchema, _ request: FetchRequest) -> [ManagedObject] {
-        changed.values.filter { object in
+    private func unsavedCandidates(_ request: FetchRequest) throws -> [ManagedObject] {
+        guard let schema = model.schema(for: request.entityName) else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        return changed.values.filter { object in
             guard object.hasChanges else { return false }
             return request.includesSubentities ? schema.includes(object.entityName) : object.entityName == schema.name
         }
     }
 
-    private func merged(_ request: FetchRequest, _ query: StoreQuery, _ pending: [ManagedObject]) throws
+    private func merged(_ request: FetchRequest, _ pending: [ManagedObject]) throws
         -> [ManagedObject]
     {
-        var unbounded = query
-        unbounded.limit = nil
-        unbounded.offset = 0
+        var unbounded = request
+        unbounded.fetchLimit = nil
+        unbounded.fetchOffset = 0
         var seen = Set<ObjectIdentifier>()
         var candidates: [ManagedObject] = []
-        try store.rows(unbounded) { row in
+        try persistentStoreCoordinator.store.forEachRow(unbounded) { row in
             let object = self.object(for: row)
             if seen.insert(ObjectIdentifier(object)).inserted { candidates.append(object) }
             return true

@@ -10,51 +10,11 @@ import PersistenceSQLiteStore
 extension ManagedObjectContext {
     // MARK: - Loading
 
-    /// The destinations of a join-table relationship, in order, as registered objects (only
-    /// the linked rows are read); nil when the table cannot be read (an older store opened
-    /// read-only, which could not be given its join tables), so that an ordered to-many
-    /// with a to-one inverse falls back to that column.
-    func loadJoined(_ object: ManagedObject, side: JoinSide, relationship: RelationshipDescription) -> [ManagedObject]? {
-        guard let key = object.objectID.primaryKey,
-            let destination = store.schema.entities[relationship.destinationEntityName]
-        else { return [] }
-        var result: [ManagedObject] = []
-        do {
-            try store.rows(store.joinQuery(side, own: key, destination: destination)) { row in
-                result.append(self.object(for: row))
-                return true
-            }
-        } catch {
-            return nil
-        }
-        return result
-    }
-
-    /// The IDs of a to-many relationship's destinations read from the store, in order,
-    /// without making objects; nil when the store cannot say (the object is not saved).
+    /// The IDs of a saved object's to-many destinations, read without making objects; nil
+    /// when they cannot be read now (the caller then loads the objects).
     func destinationIDs(_ object: ManagedObject, relationship: RelationshipDescription) -> [ObjectID]? {
-        guard let key = object.objectID.primaryKey,
-            let destination = store.schema.entities[relationship.destinationEntityName]
-        else { return nil }
-        var query: StoreQuery
-        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name) {
-            query = store.joinQuery(side, own: key, destination: destination)
-        } else {
-            guard let inverse = relationship.inverseName,
-                destination.schema.relationship(named: inverse)?.isToMany == false
-            else { return nil }
-            query = StoreQuery(table: destination.table)
-            if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
-            query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverse)) = ?"
-            query.arguments = [.integer(key)]
-            query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
-        }
-        guard let rows = try? store.keysAndEntities(query) else { return nil }
-        return rows.map { row in
-            ObjectID(
-                scope: store.idScope(entityName: row.entity, rootName: destination.schema.rootName),
-                key: .permanent(row.key))
-        }
+        guard object.objectID.primaryKey != nil else { return nil }
+        return try? persistentStoreCoordinator.store.destinationIDs(of: relationship, from: object.objectID)
     }
 
     // MARK: - Saving

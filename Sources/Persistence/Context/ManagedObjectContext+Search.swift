@@ -17,8 +17,7 @@ extension ManagedObjectContext {
         guard let text = request.searchText else { return objects }
         let search = SearchText(text)
         guard !search.words.isEmpty else { return [] }
-        let compiler = try FetchCompiler(schema: store.schema, entityName: request.entityName)
-        let keyPaths = try compiler.searchPaths(request.searchKeyPaths).map(\.unsavedKeyPath)
+        let keyPaths = try persistentStoreCoordinator.store.searchedKeyPaths(for: request)
         var ranked: [(rank: Int, position: Int, object: ManagedObject)] = []
         for (position, object) in objects.enumerated() {
             let fields = try keyPaths.map { keyPath -> String in

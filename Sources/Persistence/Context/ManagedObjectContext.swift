@@ -14,7 +14,11 @@ import PersistenceSQLiteStore
 ///
 /// Not Sendable: use a context from one thread (or task) at a time.
 public final class ManagedObjectContext {
-    /// The store the context reads and writes.
+    /// Where the context's objects are read from and saved to (Core Data's
+    /// `persistentStoreCoordinator`).
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// The SQLite store the save path still writes through directly: it moves behind
+    /// `PersistentStore` next (issue 21), after which a context sees no store type.
     package let store: SQLiteStore
     /// What a save does with uniqueness conflicts. `.error` by default.
     public var mergePolicy: MergePolicy = .error
@@ -38,6 +42,7 @@ public final class ManagedObjectContext {
 
     package init(store: SQLiteStore, classes: [String: ManagedObject.Type]) {
         self.store = store
+        self.persistentStoreCoordinator = PersistentStoreCoordinator(store: store)
         self.classes = classes
     }
 
@@ -46,7 +51,7 @@ public final class ManagedObjectContext {
     deinit { detachAll() }
 
     /// The frozen model of the context's store.
-    public var model: ManagedObjectModel { store.model }
+    public var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
 
     // MARK: - Inserting and deleting
 
@@ -83,7 +88,7 @@ public final class ManagedObjectContext {
     ///
     /// - Throws: `ObjectAccessError` for an unknown or abstract entity.
     func insertableSchema(named name: String) throws -> EntitySchema {
-        guard let schema = store.model.schema(for: name) else {
+        guard let schema = model.schema(for: name) else {
             throw ObjectAccessError(entity: name, key: name, reason: "the model has no entity named '\(name)'")
         }
         guard !schema.isAbstract else {
@@ -95,7 +100,7 @@ public final class ManagedObjectContext {
     /// A new temporary ID of the entity, unique in this context.
     func makeTemporaryID(for schema: EntitySchema) -> ObjectID {
         defer { nextTemporaryKey += 1 }
-        return ObjectID(scope: store.idScope(entityName: schema.name, rootName: schema.rootName), key: .temporary(nextTemporaryKey))
+        return ObjectID(scope: persistentStoreCoordinator.store.idScope(entityName: schema.name, rootName: schema.rootName), key: .temporary(nextTemporaryKey))
     }
 
     // MARK: - Changes
@@ -171,8 +176,8 @@ public final class ManagedObjectContext {
     /// - Throws: `ObjectAccessError` when the ID is of another store or an unknown entity.
     public func object(with id: ObjectID) throws -> ManagedObject {
         if let object = registry[id]?.object { return object }
-        guard id.storeIdentifier == store.identifier, id.primaryKey != nil,
-            let schema = store.model.schema(for: id.entityName)
+        guard id.storeIdentifier == persistentStoreCoordinator.store.identifier, id.primaryKey != nil,
+            let schema = model.schema(for: id.entityName)
         else {
             throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
         }
@@ -242,11 +247,9 @@ public final class ManagedObjectContext {
     /// getter cannot throw, so the value reads as nil this time, but nothing is detached or
     /// taken for a deletion. Fetches throw such errors.
     package func fulfillFault(_ object: ManagedObject, force: Bool = false) {
-        guard object.isFault || force, let key = object.objectID.primaryKey,
-            let table = store.schema.tables[object.schema.rootName]
-        else { return }
+        guard object.isFault || force, object.objectID.primaryKey != nil else { return }
         let row: StoreRow?
-        do { row = try store.row(table: table, primaryKey: key) } catch { return }
+        do { row = try persistentStoreCoordinator.store.row(for: object.objectID) } catch { return }
         object.isFault = false
         if let row {
             fill(object, from: row)
@@ -256,26 +259,11 @@ public final class ManagedObjectContext {
         }
     }
 
-    /// Loads a to-many relationship's destinations from the store.
+    /// Loads a to-many relationship's destinations from the store (none when the store cannot
+    /// be read now: the relationship stays a fault and the next access tries again).
     package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
-        if let side = store.schema.joinSide(entity: object.schema.name, relationship: relationship.name),
-            let joined = loadJoined(object, side: side, relationship: relationship)
-        {
-            return joined
-        }
-        guard let key = object.objectID.primaryKey,
-            let inverseName = relationship.inverseName,
-            let destination = store.schema.entities[relationship.destinationEntityName],
-            destination.schema.relationship(named: inverseName)?.isToMany == false
-        else { return [] }
-        var query = StoreQuery(table: destination.table)
-        // As in FetchCompiler: a root entity covers its whole table.
-        if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
-        query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverseName)) = ?"
-        query.arguments = [.integer(key)]
-        query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
         var result: [ManagedObject] = []
-        try? store.rows(query) { row in
+        try? persistentStoreCoordinator.store.forEachDestinationRow(of: relationship, from: object.objectID) { row in
             result.append(self.object(for: row))
             return true
         }

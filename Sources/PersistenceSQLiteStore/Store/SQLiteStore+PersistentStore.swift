@@ -1,0 +1,119 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+
+/// The SQLite store as a context sees it: fetch requests compiled to SQL here, rows read by
+/// key, to-many relationships read through their foreign keys or join tables.
+extension SQLiteStore: PersistentStore {
+    package var url: URL? { path.map { URL(fileURLWithPath: $0) } }
+
+    package func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws {
+        let query = try compiledQuery(for: request)
+        // A limited search of a common term reads only the rows that can be its answer.
+        let narrowed = try RankedSearchPlanner(store: self).narrowedQuery(for: request)
+        try rows(narrowed ?? query, body)
+    }
+
+    package func count(for request: FetchRequest) throws -> Int {
+        var query = try compiledQuery(for: request)
+        query.ordering = nil
+        return try count(query)
+    }
+
+    package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
+        let query = try compiledQuery(for: request)
+        return try keysAndEntities(query).map { row in
+            ObjectID(scope: idScope(entityName: row.entity, rootName: query.table.name), key: .permanent(row.key))
+        }
+    }
+
+    package func row(for id: ObjectID) throws -> StoreRow? {
+        guard id.storeIdentifier == identifier, let key = id.primaryKey, let table = schema.tables[id.rootName] else {
+            return nil
+        }
+        return try row(table: table, primaryKey: key)
+    }
+
+    package func forEachDestinationRow(
+        of relationship: RelationshipDescription, from source: ObjectID, _ body: (StoreRow) throws -> Bool
+    ) throws {
+        guard let query = destinationQuery(of: relationship, from: source) else { return }
+        let rows: [StoreRow]
+        do {
+            rows = try allRows(query)
+        } catch {
+            // A store written before join tables existed, opened read-only, cannot make them:
+            // the inverse to-one's column still answers.
+            guard let inverse = inverseColumnQuery(of: relationship, from: source) else { throw error }
+            rows = try allRows(inverse)
+        }
+        for row in rows where try !body(row) { return }
+    }
+
+    package func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID] {
+        guard let query = destinationQuery(of: relationship, from: source),
+            let destination = schema.entities[relationship.destinationEntityName]
+        else { return [] }
+        return try keysAndEntities(query).map { row in
+            ObjectID(
+                scope: idScope(entityName: row.entity, rootName: destination.schema.rootName),
+                key: .permanent(row.key))
+        }
+    }
+
+    package func searchedKeyPaths(for request: FetchRequest) throws -> [String] {
+        try FetchCompiler(schema: schema, entityName: request.entityName)
+            .searchPaths(request.searchKeyPaths).map(\.unsavedKeyPath)
+    }
+
+    // MARK: - Queries
+
+    /// The query a fetch request compiles to, using the search indexes when they are current.
+    private func compiledQuery(for request: FetchRequest) throws -> StoreQuery {
+        var compiler = try FetchCompiler(schema: schema, entityName: request.entityName)
+        compiler.usesSearchIndexes = searchIndexesAreUsable
+        return try compiler.query(for: request)
+    }
+
+    /// Every row of a query, read before any is handed on (so that a failure part way
+    /// leaves nothing half delivered).
+    private func allRows(_ query: StoreQuery) throws -> [StoreRow] {
+        var result: [StoreRow] = []
+        try rows(query) { row in
+            result.append(row)
+            return true
+        }
+        return result
+    }
+
+    /// The rows of a to-many relationship's destinations: through its join table (a
+    /// many-to-many, or a to-many without an inverse), else through the inverse to-one's
+    /// column. Nil when the source is unsaved or the relationship has no way to its
+    /// destinations.
+    private func destinationQuery(of relationship: RelationshipDescription, from source: ObjectID) -> StoreQuery? {
+        guard let key = source.primaryKey, let destination = schema.entities[relationship.destinationEntityName] else {
+            return nil
+        }
+        if let side = schema.joinSide(entity: source.entityName, relationship: relationship.name) {
+            return joinQuery(side, own: key, destination: destination)
+        }
+        return inverseColumnQuery(of: relationship, from: source)
+    }
+
+    /// The destinations whose inverse to-one column holds the source's key, in key order
+    /// (insertion order); nil when the inverse is not a to-one.
+    private func inverseColumnQuery(of relationship: RelationshipDescription, from source: ObjectID) -> StoreQuery? {
+        guard let key = source.primaryKey, let destination = schema.entities[relationship.destinationEntityName],
+            let inverseName = relationship.inverseName,
+            destination.schema.relationship(named: inverseName)?.isToMany == false
+        else { return nil }
+        var query = StoreQuery(table: destination.table)
+        // As in FetchCompiler: a root entity covers its whole table.
+        if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
+        query.condition = "\(sqlIdentifier(destination.table.name)).\(sqlIdentifier(inverseName)) = ?"
+        query.arguments = [.integer(key)]
+        query.ordering = "\(sqlIdentifier(destination.table.name)).\"_id\""
+        return query
+    }
+}

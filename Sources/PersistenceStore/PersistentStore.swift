@@ -1,0 +1,101 @@
+import Foundation
+import PersistenceModel
+
+/// What a context asks of a store, in the model's terms: Core Data's `NSPersistentStore` as a
+/// context sees it through its coordinator.
+///
+/// A store holds the objects of one model. It speaks entities, property positions (those of
+/// each entity's `EntitySchema`), attribute values and object IDs; how it keeps them (tables
+/// and columns, Core Data's `Z_` layout, a server) is its own business. Contexts reach a
+/// store only through a `PersistentStoreCoordinator`.
+///
+/// ## The contract
+/// - **Rows are values and keys.** Every read yields `StoreRow`s: the row's entity (its own,
+///   for a sub-entity's row), its primary key, the ID scope the store made for its entity,
+///   and a `StoredSlot` per property position of that entity: an attribute's value (a
+///   transient's default), a to-one's destination ID (nil for none; a dangling key is still
+///   an ID — faulting it finds no row), `toManyFault` for every to-many. Rows never hold
+///   objects; a context adopts a row's slots as its object's without copying them
+///   (`Array.adopted(by:)`).
+/// - **Fetches** take a `FetchRequest` as it is (entity, sub-entities, predicate tree, sort
+///   keys, limit and offset, search text and key paths) and answer exactly what
+///   `PredicateEvaluator` and `FetchSorter` would answer in memory over the same objects:
+///   the same folding (`[c]`, `[d]`, canonical text), the same decimal comparisons, the same
+///   ranking of a search (`SearchText.rank`), rows in sort order with ties in key order.
+///   A request that cannot run (unknown key, type mismatch) throws `FetchError` before any
+///   row is read.
+/// - **Keys** are positive, unique per entity hierarchy (the root entity's), and never
+///   reused while the store lives; a deleted object's key is not given to a new one.
+/// - **IDs**: `idScope(entityName:rootName:)` makes the scope every ID of that entity in
+///   this store shares, so an ID the store made equals one the context made for the same
+///   row; `identifier` is in every ID and tells stores apart.
+/// - **Errors** a store throws for its file or database conform to
+///   `PersistentStoreFailure`, so that a caller can tell a read-only, damaged, full or
+///   foreign store apart without knowing the store's type.
+/// - **Reads are consistent**: one call reads one snapshot; a row read while another
+///   connection writes is either wholly before or wholly after that write.
+///
+/// `PersistentStoreConformanceTests` checks this contract, and runs against every store.
+package protocol PersistentStore: AnyObject {
+    /// The store's identifier: part of every object ID it makes (Core Data's store UUID).
+    var identifier: String { get }
+    /// The model the store's objects belong to.
+    var model: ManagedObjectModel { get }
+    /// The store's file, for a store kept in one (nil in memory or on a server).
+    var url: URL? { get }
+    /// Whether the store refuses every write.
+    var isReadOnly: Bool { get }
+
+    /// The scope shared by every ID of `entityName` (whose hierarchy's root is `rootName`) in
+    /// this store: one allocation for all of an entity's IDs.
+    func idScope(entityName: String, rootName: String) -> ObjectID.Scope
+
+    // MARK: Reading
+
+    /// Calls `body` with each row `request` fetches, in order, until `body` returns false.
+    ///
+    /// - Throws: `FetchError` for a request that cannot run; the store's failure when its
+    ///   rows cannot be read.
+    func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws
+
+    /// The number of rows `request` fetches (its limit and offset applied).
+    func count(for request: FetchRequest) throws -> Int
+
+    /// The IDs of the rows `request` fetches, in order, without reading their values.
+    func objectIDs(for request: FetchRequest) throws -> [ObjectID]
+
+    /// The row of the object with this ID, or nil when there is none (deleted, or never
+    /// was): faulting an object reads it.
+    func row(for id: ObjectID) throws -> StoreRow?
+
+    /// Calls `body` with the rows of the destinations of a to-many `relationship` of the
+    /// object `source`, in the relationship's order (insertion order for an unordered one,
+    /// the stored order for an ordered one), until `body` returns false.
+    func forEachDestinationRow(
+        of relationship: RelationshipDescription, from source: ObjectID, _ body: (StoreRow) throws -> Bool
+    ) throws
+
+    /// The IDs of the destinations of a to-many `relationship` of the object `source`, in the
+    /// same order as `forEachDestinationRow`, without reading their values.
+    func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID]
+
+    /// The key paths a search of `request` compares, as written to read them from an object
+    /// in memory (so that unsaved objects are ranked as the store ranks rows).
+    func searchedKeyPaths(for request: FetchRequest) throws -> [String]
+
+    // MARK: Metadata
+
+    /// The value an app stored under `key` in the store's metadata (Core Data's
+    /// `metadata[key]`), or nil.
+    func applicationMetadata(forKey key: String) throws -> String?
+
+    /// Stores `value` under `key` in the store's metadata, in its own transaction.
+    func setApplicationMetadata(_ value: String, forKey key: String) throws
+
+    /// Whether objects of `entityName` were ever saved in this store, even if all were
+    /// deleted since: whether a key was ever given out.
+    func hasEverStoredObjects(entityName: String) throws -> Bool
+
+    /// Closes the store: its files are released and no call may follow.
+    func close() throws
+}
