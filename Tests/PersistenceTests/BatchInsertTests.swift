@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `BatchInsertRequest`: rows of one entity filled by a closure and written without objects,
 /// through `context.execute(_:)` or in the transaction of `save(inserting:)`.
@@ -35,7 +35,7 @@ import Testing
         #expect(library.context.insertedObjects.isEmpty)
         // The search index's triggers saw the rows.
         #expect(try library.searchTitles("creme") == ["Café Crème"])
-        try library.context.store.checkSearchIndexes()
+        try library.context.checkSearchIndexes()
         #expect(try library.context.execute(BatchInsertRequest(entityName: "Book", count: 0) { _, _ in }) == 0)
         #expect(try library.count("Book") == 3)
     }
@@ -129,7 +129,7 @@ import Testing
         let library = try BatchLibrary()
         try library.saveBooks(["kept"])
         let before = try library.snapshot()
-        let perStatement = SQLiteStore.rowsPerInsert(try #require(library.context.store.schema.entities["Book"]))
+        let perStatement = SQLiteStore.rowsPerInsert(try #require(library.context.sqliteStore.schema.entities["Book"]))
         let count = 2 * perStatement + 1
         let request = BatchInsertRequest(entityName: "Book", count: count) { index, row in
             try row.setValue("n\(index)", forKey: "code")
@@ -230,7 +230,7 @@ import Testing
         #expect(try library.searchTitles("meadow") == ["New Meadow"])
         #expect(try library.searchTitles("harbour").isEmpty)
         #expect(try library.searchTitles("fresh") == ["Fresh"])
-        try library.context.store.checkSearchIndexes()
+        try library.context.checkSearchIndexes()
     }
 
     // MARK: - To-one links
@@ -555,7 +555,7 @@ import Testing
         #expect(ann.value(forKey: "bookCount", as: Int64.self) == 1)
         #expect(bea.value(forKey: "bookCount", as: Int64.self) == 1)
         // Nothing of the bookkeeping is left on the connection.
-        let temporary = try library.context.store.database.query(
+        let temporary = try library.context.storeConnection.query(
             "SELECT name FROM temp.sqlite_master WHERE name LIKE '\\_batch%' ESCAPE '\\'")
         #expect(temporary.isEmpty)
 
@@ -648,7 +648,7 @@ import Testing
         #expect(error.entity == "Book")
         #expect(error.description.hasPrefix("A batch insert of Book cannot run: it keeps "), "\(error)")
         #expect(error.description.contains("cover"), "\(error)")
-        #expect(try folder.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
+        #expect(try folder.count("Book") == 0)
 
         // Under the error policy the rows are written, each large value in its own file.
         context.mergePolicy = .error

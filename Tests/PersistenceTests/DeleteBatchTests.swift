@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// A save deletes rows with multi-row `DELETE … WHERE "_id" IN (…)` statements.
 @Suite struct DeleteBatchTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct DeleteRuleTests {
     /// An author with two books, the first with two chapters, saved.

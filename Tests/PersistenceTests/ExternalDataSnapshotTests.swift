@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Files of deleted or replaced external values stay while a reader on an older snapshot
 /// may still read them, and go once none can; reading a store leaves nothing beside it.
@@ -14,7 +14,7 @@ import Testing
             book["cover"] = ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1, seed: UInt64(index + 1))
         }
         try container.viewContext.save()
-        try container.viewContext.store.close()
+        try container.viewContext.closeStore()
     }
 
     @Test func aReaderOnAnOlderSnapshotStillReadsAValueDeletedSince() throws {
@@ -24,7 +24,7 @@ import Testing
 
         // The reader: a read transaction begun before the deletion, as a long export holds.
         let reader = try folder.open(readOnly: true)
-        try reader.viewContext.store.database.execute("BEGIN")
+        try reader.viewContext.storeConnection.execute("BEGIN")
         #expect(try reader.viewContext.count(for: FetchRequest(entityName: "Book")) == 2)
 
         let writer = try folder.open()
@@ -40,15 +40,15 @@ import Testing
         let seen = try reader.viewContext.fetch(
             FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'Deleted'")))
         #expect(seen.first?["cover"] as? Data == ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1, seed: 2))
-        try reader.viewContext.store.database.execute("COMMIT")
-        try reader.viewContext.store.close()
-        try writer.viewContext.store.close()
+        try reader.viewContext.storeConnection.execute("COMMIT")
+        try reader.viewContext.closeStore()
+        try writer.viewContext.closeStore()
 
         // A later writer's open, with no reader left, removes it; the kept value stays.
         let later = try folder.open()
         #expect(!folder.externalFiles().contains(deletedFile))
         #expect(folder.externalFiles().contains(try folder.fileName(title: "Kept")))
-        try later.viewContext.store.close()
+        try later.viewContext.closeStore()
     }
 
     @Test func withNoOtherReaderADeletedValuesFileGoesAtTheCommit() throws {
@@ -75,7 +75,7 @@ import Testing
             try reader.viewContext.insertObject(forEntityName: "Book")["title"] = "No"
             try reader.viewContext.save()
         }
-        try reader.viewContext.store.close()
+        try reader.viewContext.closeStore()
         #expect(try Data(contentsOf: folder.storeURL) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.folder.path).sorted() == before)
         #expect(FileManager.default.fileExists(atPath: orphan.path), "a reader sweeps nothing")
@@ -87,7 +87,7 @@ import Testing
         let folder = try ExternalStorageFolder()
         try Self.insertCovers(folder, titles: ["One"])
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.folder.path).sorted()
-        let database = try Database(path: folder.storeURL.path, mode: .immutable)
+        let database = try folder.file.connection(mode: .immutable)
         #expect(try database.scalar("SELECT count(*) FROM Book").int64Value == 1)
         #expect(throws: SQLiteError.self) { try database.execute("DELETE FROM Book") }
         try database.close()

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// The relationships of real models (objc.io's Moody, CoreDataPlus's SampleModel) end to end:
 /// insert, link, save, reopen, delete.

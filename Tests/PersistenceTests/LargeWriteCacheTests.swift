@@ -10,7 +10,7 @@ import Testing
     }
 
     private func store() throws -> SQLiteStore {
-        try PersistentContainer(model: RankedSearchTests.model(), storeURL: nil).viewContext.store
+        try PersistentContainer(model: RankedSearchTests.model(), storeURL: nil).viewContext.sqliteStore
     }
 
     @Test func aSmallSaveLeavesTheCacheAlone() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// The copy a migration makes first (`<store>.pre-migration`) is a store a user can go
 /// back to: with its own external-data files, which outlive the migrated store's sweep.
@@ -27,7 +27,7 @@ import Testing
             book["title"] = "Atlas"
             book["cover"] = cover
             try context.save()
-            try context.store.close()
+            try context.closeStore()
         }
         let files = ExternalDataStore.directory(forStorePath: store.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: files).count == 1)
@@ -35,7 +35,7 @@ import Testing
         // v2 drops the cover: the migrated store's next open sweeps its file.
         let migrated = try PersistentContainer(
             model: Self.model("2", cover: false), storeURL: store, migratingFrom: [Self.model("1", cover: true)])
-        try migrated.viewContext.store.close()
+        try migrated.viewContext.closeStore()
         _ = try PersistentContainer(model: Self.model("2", cover: false), storeURL: store)
         #expect(try FileManager.default.contentsOfDirectory(atPath: files).isEmpty)
 
@@ -57,7 +57,7 @@ import Testing
         try Data("older copy".utf8).write(to: backup)
         var busy = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
         busy.afterCopyingAside = {
-            let other = try Database(path: store.url.path, mode: .mustExist)
+            let other = try store.file.connection(mode: .mustExist)
             try other.execute("INSERT INTO Book (title) VALUES ('more')")
             try other.close()
         }
@@ -82,7 +82,7 @@ import Testing
             let book = try context.insertObject(forEntityName: "Book")
             book["cover"] = Data(count: 150 * 1024)
             try context.save()
-            try context.store.close()
+            try context.closeStore()
         }
         #expect(throws: MigrationError.self) { try StoreMigrator(storeURL: store, destination: v2, versions: [v1]).migrate() }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -102,7 +102,7 @@ import Testing
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.store.close()
+            try context.closeStore()
         }
         final class Writes { var count = 0 }
         let writes = Writes()
@@ -110,14 +110,14 @@ import Testing
         migrator.afterCopyingAside = {
             writes.count += 1
             guard writes.count == 1 else { return }
-            let other = try Database(path: store.url.path, mode: .mustExist)
+            let other = try store.file.connection(mode: .mustExist)
             try other.execute("INSERT INTO Book (_id, title) VALUES (2, 'written between')")
             try other.close()
         }
         try migrator.migrate()
         #expect(writes.count == 2)
         #expect(try store.rows("SELECT heading FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
-        let backup = try Database(path: StoreMigrator.backupURL(for: store.url).path, mode: .readOnly)
+        let backup = try StoreFileInspection(url: StoreMigrator.backupURL(for: store.url)).connection(mode: .readOnly)
         #expect(try backup.query("SELECT title FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
         try backup.close()
 
@@ -127,11 +127,11 @@ import Testing
             let context = try PersistentContainer(model: v1.copy(), storeURL: again.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.store.close()
+            try context.closeStore()
         }
         var busy = StoreMigrator(storeURL: again.url, destination: v2, versions: [v1])
         busy.afterCopyingAside = {
-            let other = try Database(path: again.url.path, mode: .mustExist)
+            let other = try again.file.connection(mode: .mustExist)
             try other.execute("INSERT INTO Book (title) VALUES ('more')")
             try other.close()
         }
@@ -157,7 +157,7 @@ import Testing
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.store.close()
+            try context.closeStore()
         }
         var late = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
         var others = 0
@@ -168,7 +168,7 @@ import Testing
         try late.migrate()
         #expect(others == 2)
         #expect(try store.rows("SELECT heading FROM Book") == [[.text("A")]])
-        let backup = try Database(path: StoreMigrator.backupURL(for: store.url).path, mode: .readOnly)
+        let backup = try StoreFileInspection(url: StoreMigrator.backupURL(for: store.url)).connection(mode: .readOnly)
         #expect(try backup.query("SELECT title FROM Book") == [[.text("A")]])
         try backup.close()
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.url.deletingLastPathComponent().path)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Derived values a migration recomputes follow a save's rules: an integer `@sum` past
 /// `Int64` goes on exactly instead of wrapping, and a value that does not fit its attribute
@@ -97,7 +97,7 @@ import Testing
             book.setObject(shelf, forKey: "shelf")
         }
         try context.save()
-        try context.store.close()
+        try context.closeStore()
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
         #expect(try store.rows("SELECT pages FROM Shelf") == [[.integer(Int64.max - 7)]])
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// An attribute made required, as Core Data's lightweight migration does it: with a default,
 /// objects without a value get it; without one, the migration goes through when every object
@@ -128,7 +128,7 @@ import Testing
         try fill(store, v1, "Book", [
             ["title": "A", "language": "es", "edition": Int16(2)], ["title": "B", "language": nil, "edition": Int16(3)],
         ])
-        let database = try Database(path: store.url.path, mode: .mustExist)
+        let database = try store.file.connection(mode: .mustExist)
         try database.execute("UPDATE Book SET edition = NULL WHERE title = 'B'")
         try database.close()
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
@@ -166,7 +166,7 @@ import Testing
             for title in ["Ficciones", "El Aleph"] { try context.make("Book", title).setObject(author, forKey: "author") }
             if orphans > 0 { _ = try context.make("Book", "Anonymous") }
             try context.save()
-            try context.store.close()
+            try context.closeStore()
             let before = try Data(contentsOf: store.url)
             let migrator = StoreMigrator(storeURL: store.url, destination: v2.copy(), versions: [v1.copy()])
             if orphans == 0 {

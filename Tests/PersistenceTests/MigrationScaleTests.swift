@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Migration of a large store, for measuring: off unless `PERSISTENCE_MIGRATION_ROWS` gives
 /// the number of books (e.g. 100000). Prints the times; checks every row survived.

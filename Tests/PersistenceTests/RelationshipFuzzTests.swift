@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// Thousands of random relationship edits across one-to-many, many-to-many, inverse-less,
 /// ordered and reflexive relationships, with deletes: after every edit both sides agree in

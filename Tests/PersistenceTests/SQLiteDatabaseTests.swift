@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// A unique database path under the temporary directory, removed (with its WAL and
 /// shared-memory files) when the test is done.

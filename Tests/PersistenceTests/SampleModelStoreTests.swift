@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// CoreDataPlus's `SampleModel` through the library API, with a transformer registered for
 /// its transformable `Car.color`: open, insert, save, reopen and read back every attribute.
@@ -65,9 +65,9 @@ import Testing
                 try car.setValue(person, forKey: "owner")
             }
             try context.save()
-            try context.store.close()
+            try context.closeStore()
         }
-        let database = try Database(path: file.url.path, mode: .mustExist)
+        let database = try file.file.connection(mode: .mustExist)
         try database.execute("UPDATE Car SET color = x'01' WHERE numberPlate IN ('AB-1', 'LUX-1')")
         try database.close()
 
@@ -116,7 +116,7 @@ import Testing
             #expect(
                 car.value(forKey: "currentDrivingSpeed", as: Int64.self) == 88,
                 "a transient is kept across a save")
-            try context.store.close()
+            try context.closeStore()
         }
         // The colour is the transformer's bytes in the file.
         #expect(
@@ -125,7 +125,7 @@ import Testing
             ])
 
         let reopened = try PersistentContainer(model: model, storeURL: file.url)
-        defer { try? reopened.viewContext.store.close() }
+        defer { try? reopened.viewContext.closeStore() }
         let context = reopened.viewContext
         let people = try context.fetch(FetchRequest(entityName: "Person"))
         let person = try #require(people.first)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `persistence-tool store migrate`, run as the built binary: stdout, stderr, exit codes,
 /// and the store file's bytes.
@@ -27,8 +27,8 @@ import Testing
                 book["name"] = title
             }
             try container.viewContext.save()
-            try container.viewContext.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try container.viewContext.store.close()
+            try container.viewContext.storeConnection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try container.viewContext.closeStore()
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
@@ -77,7 +77,7 @@ import Testing
         #expect(result.stdout.contains("Book.title: renamed from name (values kept)\nNo values will be lost.\n"))
         #expect(result.stdout.contains("Migrated \(fixture.store.path) to model version 2."))
         #expect(FileManager.default.fileExists(atPath: fixture.store.path + ".pre-migration"))
-        let database = try Database(path: fixture.store.path, mode: .readOnly)
+        let database = try StoreFileInspection(url: fixture.store).connection(mode: .readOnly)
         #expect(try database.query("SELECT title FROM Book ORDER BY title").compactMap { $0[0].textValue } == ["Ficciones", "Rayuela"])
         try database.close()
         let bytes = try fixture.bytes()

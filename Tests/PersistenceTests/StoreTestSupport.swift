@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+import Persistence
 
 /// A model with one attribute of every type, a parent/child pair and a to-one/to-many pair,
 /// built in code for store and context tests.
@@ -69,10 +69,29 @@ final class TemporaryStore {
         }
     }
 
-    /// Rows of a raw SQL query, read with a separate connection.
-    func rows(_ sql: String) throws -> [[SQLiteValue]] {
-        let database = try Database(path: url.path, mode: .readOnly)
-        defer { try? database.close() }
-        return try database.query(sql)
+    /// What another process finds in the store file: a context of a fresh read-only
+    /// container, so that a test sees what was saved, not what a context remembers.
+    func reader(_ model: ManagedObjectModel) throws -> ManagedObjectContext {
+        try PersistentContainer(model: model, storeURL: url, readOnly: true).viewContext
+    }
+
+    /// How many objects of `entity` (with its sub-entities) are saved in the file, matching
+    /// `predicate` when given, as a fresh read-only container counts them.
+    func count(_ entity: String, _ model: ManagedObjectModel, where predicate: String? = nil) throws -> Int {
+        let request = FetchRequest(entityName: entity, predicate: try predicate.map { try FetchPredicate($0) })
+        return try reader(model).count(for: request)
+    }
+
+    /// The string attributes `keys` of each saved object of `entity`, sorted by `sortedBy`
+    /// (or the first key), as a fresh read-only container fetches them.
+    func strings(
+        _ keys: [String], of entity: String, _ model: ManagedObjectModel, where predicate: String? = nil,
+        sortedBy sortKey: String? = nil
+    ) throws -> [[String?]] {
+        let request = FetchRequest(
+            entityName: entity, predicate: try predicate.map { try FetchPredicate($0) },
+            sortDescriptors: [SortKey(sortKey ?? keys[0])])
+        let context = try reader(model)
+        return try context.fetch(request).map { object in keys.map { object.value(forKey: $0, as: String.self) } }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// The typed, positional setters that generated code calls, and the save paths that read
 /// per-entity plans instead of the schema's enums.
@@ -210,7 +210,7 @@ import Testing
         item["str"] = "a"
         item["i64"] = Int64(1)
         try context.save()
-        try context.store.database.execute("UPDATE Item SET i64 = 99")
+        try store.file.write("UPDATE Item SET i64 = 99")
         item["str"] = "b"
         try context.save()
         #expect(try store.rows("SELECT str, i64 FROM Item") == [[.text("b"), .integer(99)]])

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// A save writes changed rows with multi-row `UPDATE … FROM (VALUES …)` statements.
 @Suite struct UpdateBatchTests {
@@ -45,7 +45,7 @@ import Testing
         let error = try #require(throws: ConstraintConflictError.self) { try context.save() }
         #expect(error.values == ["\"c3\""])
         #expect(error.object == items[620].objectID.description)
-        #expect(try store.rows("SELECT count(*) FROM Item WHERE code LIKE 'd%'") == [[.integer(0)]])
+        #expect(try store.count("Item", everyTypeModel(), where: "code BEGINSWITH 'd'") == 0)
         #expect(context.hasChanges)
     }
 }
