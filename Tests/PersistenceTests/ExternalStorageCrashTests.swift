@@ -37,7 +37,7 @@ import Persistence
                 let store = try folder.open(readOnly: true).viewContext.sqliteStore
                 let check = try store.checkExternalData()
                 #expect(check.missingFiles.isEmpty, "round \(round): \(check)")
-                #expect(try store.database.scalar("PRAGMA integrity_check") == .text("ok"))
+                #expect(try folder.file.scalar("PRAGMA integrity_check") == .text("ok"))
             }
             // A writable open sweeps: files and rows now match exactly, and every value reads back.
             let context = try folder.open().viewContext

@@ -140,7 +140,7 @@ import Testing
         #expect(old.managedObjectContext == nil)
         #expect(context.strays.isEmpty)
         #expect(context.registry[new.objectID].map { $0.holds(ObjectIdentifier(new)) } == true)
-        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(0)]])
+        #expect(try store.count("Item", everyTypeModel()) == 0)
     }
 
     /// Saves an item ("old"), then under object-trump merging an insert with its unique code

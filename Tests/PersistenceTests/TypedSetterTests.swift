@@ -190,14 +190,14 @@ import Persistence
         let error = try #require(throws: ConstraintConflictError.self) { try context.save() }
         #expect(error.object == second.objectID.description)
         #expect(error.values == ["\"a\""])
-        #expect(try store.rows("SELECT code, str FROM Item ORDER BY _id") == [[.text("a"), .null], [.text("b"), .null]])
+        #expect(try store.strings(["code", "str"], of: "Item", everyTypeModel()) == [["a", nil], ["b", nil]])
         let third = try context.insertObject(forEntityName: "Item")
         third["code"] = "c"
         let mixed = try #require(throws: ConstraintConflictError.self) { try context.save() }
         #expect(mixed.keys == ["code"])
         second["code"] = "b"
         try context.save()
-        #expect(try store.rows("SELECT code FROM Item ORDER BY _id") == [[.text("a")], [.text("b")], [.text("c")]])
+        #expect(try store.strings(["code"], of: "Item", everyTypeModel()) == [["a"], ["b"], ["c"]])
     }
 
     /// An update writes the changed columns only: a column changed behind the context's
