@@ -116,7 +116,7 @@ import Persistence
         }
         try migrator.migrate()
         #expect(writes.count == 2)
-        #expect(try store.rows("SELECT heading FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
+        #expect(try store.strings(["heading"], of: "Book", v2.copy()) == [["A"], ["written between"]])
         let backup = try StoreFileInspection(url: StoreMigrator.backupURL(for: store.url)).connection(mode: .readOnly)
         #expect(try backup.query("SELECT title FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
         try backup.close()
@@ -167,7 +167,7 @@ import Persistence
         }
         try late.migrate()
         #expect(others == 2)
-        #expect(try store.rows("SELECT heading FROM Book") == [[.text("A")]])
+        #expect(try store.strings(["heading"], of: "Book", v2.copy()) == [["A"]])
         let backup = try StoreFileInspection(url: StoreMigrator.backupURL(for: store.url)).connection(mode: .readOnly)
         #expect(try backup.query("SELECT title FROM Book") == [[.text("A")]])
         try backup.close()
