@@ -225,8 +225,11 @@ import Persistence
         #expect(try library.context.execute(request) == 2)
 
         #expect(try library.count("Book") == 3)
-        let row = try library.file.rows("SELECT _id, title, canonicalTitle FROM Book WHERE code = 'b0'")
-        #expect(row == [[.integer(key), .text("New Meadow"), .text("new meadow")]])
+        let replaced = try library.reader().fetch(
+            FetchRequest(entityName: "Book", predicate: try FetchPredicate("code == 'b0'")))
+        #expect(replaced.map(\.objectID.primaryKey) == [key], "the row kept its key")
+        #expect(try library.file.strings(["title", "canonicalTitle"], of: "Book", library.context.model, where: "code == 'b0'")
+            == [["New Meadow", "new meadow"]])
         #expect(try library.searchTitles("meadow") == ["New Meadow"])
         #expect(try library.searchTitles("harbour").isEmpty)
         #expect(try library.searchTitles("fresh") == ["Fresh"])
@@ -407,7 +410,7 @@ import Persistence
         try context.save(inserting: [rows()])
         #expect(!context.hasChanges)
         #expect(try library.count("Author") == 1)
-        #expect(try library.file.rows("SELECT title FROM Book WHERE code = 'b0'") == [[.text("Changed")]])
+        #expect(try library.file.strings(["title"], of: "Book", context.model, where: "code == 'b0'") == [["Changed"]])
         let byCy = try library.reopenedBooks().filter { $0.object(forKey: "author")?.objectID == cy.objectID }
         #expect(byCy.count == 4)
     }
@@ -742,15 +745,16 @@ private final class BatchLibrary {
         return books
     }
 
-    /// The number of rows of a table, read with a separate connection.
-    func count(_ table: String) throws -> Int {
-        guard case .integer(let n) = try file.rows("SELECT count(*) FROM \(table)")[0][0] else { return -1 }
-        return Int(n)
+    /// The number of saved objects of an entity, as a fresh read-only container counts them.
+    func count(_ entity: String) throws -> Int {
+        try file.count(entity, context.model)
     }
 
-    /// An author's stored `bookCount`, read with a separate connection.
+    /// An author's saved `bookCount`, as a fresh read-only container reads it.
     func storedBookCount(of name: String) throws -> Int64? {
-        try file.rows("SELECT bookCount FROM Author WHERE name = '\(name)'").first?.first?.int64Value
+        let reader = try file.reader(context.model)
+        let request = FetchRequest(entityName: "Author", predicate: try FetchPredicate("name == %@", name))
+        return try reader.fetch(request).first?.value(forKey: "bookCount", as: Int64.self)
     }
 
     /// Every row of every table, search index tables included: what "nothing was written"
