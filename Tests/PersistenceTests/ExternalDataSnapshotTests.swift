@@ -14,7 +14,6 @@ import Persistence
             book["cover"] = ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1, seed: UInt64(index + 1))
         }
         try container.viewContext.save()
-        try container.viewContext.closeStore()
     }
 
     @Test func aReaderOnAnOlderSnapshotStillReadsAValueDeletedSince() throws {

@@ -30,7 +30,6 @@ import Persistence
             book["title"] = "Cover"
             book["cover"] = ExternalStorageTests.bytes(ExternalStorageTests.threshold + 10)
             try container.viewContext.save()
-            try container.viewContext.closeStore()
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }

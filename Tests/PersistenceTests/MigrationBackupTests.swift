@@ -27,7 +27,6 @@ import Persistence
             book["title"] = "Atlas"
             book["cover"] = cover
             try context.save()
-            try context.closeStore()
         }
         let files = ExternalDataStore.directory(forStorePath: store.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: files).count == 1)
@@ -82,7 +81,6 @@ import Persistence
             let book = try context.insertObject(forEntityName: "Book")
             book["cover"] = Data(count: 150 * 1024)
             try context.save()
-            try context.closeStore()
         }
         #expect(throws: MigrationError.self) { try StoreMigrator(storeURL: store, destination: v2, versions: [v1]).migrate() }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -102,7 +100,6 @@ import Persistence
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.closeStore()
         }
         final class Writes { var count = 0 }
         let writes = Writes()
@@ -127,7 +124,6 @@ import Persistence
             let context = try PersistentContainer(model: v1.copy(), storeURL: again.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.closeStore()
         }
         var busy = StoreMigrator(storeURL: again.url, destination: v2, versions: [v1])
         busy.afterCopyingAside = {
@@ -157,7 +153,6 @@ import Persistence
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.closeStore()
         }
         var late = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
         var others = 0

@@ -59,7 +59,6 @@ import Persistence
             item["payload"] = payload
         }
         try container.viewContext.save()
-        try container.viewContext.closeStore()
     }
 
     static func payloads(_ store: TemporaryStore) throws -> [String?] {

@@ -65,7 +65,6 @@ import Persistence
                 try car.setValue(person, forKey: "owner")
             }
             try context.save()
-            try context.closeStore()
         }
         let database = try file.file.connection(mode: .mustExist)
         try database.execute("UPDATE Car SET color = x'01' WHERE numberPlate IN ('AB-1', 'LUX-1')")
@@ -116,7 +115,6 @@ import Persistence
             #expect(
                 car.value(forKey: "currentDrivingSpeed", as: Int64.self) == 88,
                 "a transient is kept across a save")
-            try context.closeStore()
         }
         // The colour is the transformer's bytes in the file.
         #expect(

@@ -125,7 +125,6 @@ import Testing
             book["code"] = "c\(i)"
         }
         try context.save()
-        try context.closeStore()
     }
 
     private static func indexObjects(_ store: TemporaryStore) throws -> [String] {
