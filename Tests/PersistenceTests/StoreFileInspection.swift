@@ -13,8 +13,10 @@ import Persistence
 // places that know the store's layout are few and named: when the layout or the store's
 // internal API changes, this file and its callers are the ones to revisit.
 //
-// A store file is read with its own read-only connection, never the context's. Stores
-// without a file (in-memory) are reached through the context's store in the last section.
+// A store file is read with a read-only connection of its own, never the context's. What a
+// test asks of the store behind its own context (its checks, its connection where an
+// in-memory store has no file to open twice, the store object for tests of its own API) is
+// in the last section.
 
 /// Raw SQL on a store file, with a connection of its own.
 struct StoreFileInspection {
@@ -41,8 +43,9 @@ struct StoreFileInspection {
         if arguments.isEmpty { try database.execute(sql) } else { try database.execute(sql, arguments) }
     }
 
-    /// Opens a writable connection of its own for a test that holds it across steps (a
-    /// competing writer inside a transaction); the caller closes it.
+    /// Opens a connection of its own, writable unless `mode` says otherwise, for a test that
+    /// holds it across steps: a competing reader or writer inside a transaction, plans run
+    /// on it, a backup copy read; the caller closes it.
     func connection(mode: Database.OpenMode = .mustExist) throws -> Database {
         try Database(path: url.path, mode: mode)
     }
