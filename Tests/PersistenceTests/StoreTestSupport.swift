@@ -88,10 +88,30 @@ final class TemporaryStore {
         _ keys: [String], of entity: String, _ model: ManagedObjectModel, where predicate: String? = nil,
         sortedBy sortKey: String? = nil
     ) throws -> [[String?]] {
+        try read(entity, model, where: predicate, sortedBy: sortKey ?? keys[0]) { object in
+            keys.map { object.value(forKey: $0, as: String.self) }
+        }
+    }
+
+    /// The attribute `key` of each saved object of `entity` as a `T`, sorted by `sortedBy`
+    /// (or `key`), as a fresh read-only container fetches them.
+    func values<T: AttributeValueConvertible>(
+        _ key: String, as type: T.Type, of entity: String, _ model: ManagedObjectModel,
+        where predicate: String? = nil, sortedBy sortKey: String? = nil
+    ) throws -> [T?] {
+        try read(entity, model, where: predicate, sortedBy: sortKey ?? key) { $0.value(forKey: key, as: T.self) }
+    }
+
+    /// Fetches with a fresh read-only container and reads each object while its context is
+    /// alive (an object does not keep its context).
+    private func read<Value>(
+        _ entity: String, _ model: ManagedObjectModel, where predicate: String?, sortedBy sortKey: String,
+        _ body: (ManagedObject) -> Value
+    ) throws -> [Value] {
         let request = FetchRequest(
             entityName: entity, predicate: try predicate.map { try FetchPredicate($0) },
-            sortDescriptors: [SortKey(sortKey ?? keys[0])])
+            sortDescriptors: [SortKey(sortKey)])
         let context = try reader(model)
-        return try context.fetch(request).map { object in keys.map { object.value(forKey: $0, as: String.self) } }
+        return try withExtendedLifetime(context) { try context.fetch(request).map(body) }
     }
 }
