@@ -1,5 +1,4 @@
 import Foundation
-import Persistence
 import Testing
 
 #if canImport(Glibc)
