@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import BookCatalog
-@testable import Persistence
+import Persistence
 
 /// The sample books are seeded once, into a catalogue that has never held a book; a
 /// catalogue its user emptied stays empty.
@@ -27,8 +27,7 @@ import Testing
 
     /// What a store written by the previous release looks like: no record of the samples.
     private static func forgetRecord(_ catalog: Catalog) throws {
-        try catalog.context.store.database.execute(
-            "DELETE FROM _metadata WHERE key = ?", [.text("app." + Catalog.sampleBooksKey)])
+        try catalog.context.removeApplicationMetadata(forKey: Catalog.sampleBooksKey)
     }
 
     @Test func aNewCatalogueIsSeededOnceAndAnEmptiedOneNeverAgain() throws {
@@ -45,7 +44,7 @@ import Testing
         let reopened = try Catalog(storeURL: url)
         #expect(try reopened.seedSampleBooksIfNew() == 0)
         #expect(try reopened.bookCount() == 0)
-        #expect(try reopened.context.store.applicationMetadata(forKey: Catalog.sampleBooksKey) == "seeded")
+        #expect(try reopened.context.applicationMetadata(forKey: Catalog.sampleBooksKey) == "seeded")
     }
 
     @Test func aCatalogueBegunByAddingABookIsNotSeededEvenOnceEmptied() throws {

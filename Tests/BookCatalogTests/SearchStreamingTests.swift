@@ -1,16 +1,15 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 import BookCatalog
 
 /// Every match of a search, streamed: the rank sort of an unlimited search spills to a
 /// temporary file rather than memory (SQLite's sorter keeps every matching row until the
 /// first is read), and the connection's setting is restored after.
 @Suite struct SearchStreamingTests {
-    private func tempStore(_ database: Database) throws -> Int64? {
-        try database.scalar("PRAGMA temp_store").int64Value
+    private func tempStore(_ context: ManagedObjectContext) throws -> Int64? {
+        try context.storeTemporaryStorage()
     }
 
     @Test func anUnlimitedSearchSortsThroughATemporaryFileAndGivesTheSameBooks() throws {
@@ -19,20 +18,20 @@ import BookCatalog
         defer { try? FileManager.default.removeItem(at: directory) }
         let catalog = try Catalog(storeURL: directory.appendingPathComponent("Books.sqlite"))
         _ = try catalog.seed(try Catalog.bundledSeedBooks())
-        let database = catalog.context.store.database
-        #expect(try tempStore(database) == 2)  // MEMORY
+        let context = catalog.context
+        #expect(try tempStore(context) == 2)  // MEMORY
         var streamed: [String] = []
         var during: Set<Int64?> = []
         try catalog.forEachSearchResult("e") { book in
             streamed.append(book.title)
-            during.insert(try? tempStore(database))
+            during.insert(try? tempStore(context))
         }
         #expect(during == [1])  // FILE while the rows are read
-        #expect(try tempStore(database) == 2)
+        #expect(try tempStore(context) == 2)
         #expect(streamed.count > 100)
         #expect(streamed == (try catalog.search("e")).map(\.title))
         // A limited search sorts a bounded number of rows and keeps the setting.
-        try catalog.forEachSearchResult("e", limit: 5) { _ in during.insert(try? tempStore(database)) }
+        try catalog.forEachSearchResult("e", limit: 5) { _ in during.insert(try? tempStore(context)) }
         #expect(during == [1, 2])
     }
 }

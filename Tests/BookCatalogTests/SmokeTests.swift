@@ -1,5 +1,5 @@
 import Testing
-@testable import Persistence
+import Persistence
 import BookCatalog
 
 @Test func libraryHasAVersion() { #expect(!PersistenceVersion.string.isEmpty) }

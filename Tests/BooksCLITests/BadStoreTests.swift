@@ -57,10 +57,12 @@ import Testing
         let other = ManagedObjectModel(entities: [
             EntityDescription(name: "Book", attributes: [AttributeDescription(name: "title", type: .string)])
         ])
-        let container = try PersistentContainer(model: other, storeURL: sandbox.store)
-        try container.viewContext.insertObject(forEntityName: "Book")["title"] = "Kept"
-        try container.viewContext.save()
-        try container.viewContext.store.close()
+        do {
+            // The container closes the store when it goes at the end of this scope.
+            let container = try PersistentContainer(model: other, storeURL: sandbox.store)
+            try container.viewContext.insertObject(forEntityName: "Book")["title"] = "Kept"
+            try container.viewContext.save()
+        }
         let before = try Data(contentsOf: sandbox.store)
         for arguments in [["list"], ["seed"], ["search", "kept"], ["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"]] {
             let run = try sandbox.run(arguments)

@@ -15,9 +15,9 @@ import PersistenceSQLite
         let sandbox = try BooksSandbox.seeded()
         let first = try sandbox.run(["list", "--json", "--limit", "1"]).jsonObjects().first
         let uuid = try #require(first?["uuid"] as? String)
-        let database = try Database(path: sandbox.store.path)
-        try database.execute("UPDATE Book SET title = ? WHERE uuid = ?", [.text(evilTitle), .text(uuid)])
-        try database.execute(
+        let file = StoreAudit(store: sandbox.store)
+        try file.write("UPDATE Book SET title = ? WHERE uuid = ?", [.text(evilTitle), .text(uuid)])
+        try file.write(
             "UPDATE Author SET name = ? WHERE _id = (SELECT author FROM Book WHERE uuid = ?)",
             [.text(evilAuthor), .text(uuid)])
         return (sandbox, uuid)

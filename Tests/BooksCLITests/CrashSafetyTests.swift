@@ -88,20 +88,17 @@ import PersistenceSQLite
     /// process ended, or 30 s passed), polling `PRAGMA data_version` every 2 ms.
     static func waitForCommits(_ count: Int, to store: URL, while process: Process) {
         let deadline = Date().addingTimeInterval(30)
-        var database: Database?
+        var watcher: StoreAudit.Watcher?
         var seen = 0
         var last: Int64?
         while seen < count, process.isRunning, Date() < deadline {
-            if database == nil, FileManager.default.fileExists(atPath: store.path) {
-                database = try? Database(path: store.path, mode: .readOnly, busyTimeout: 1)
-            }
-            if let version = try? database?.scalar("PRAGMA data_version").int64Value {
+            if watcher == nil { watcher = StoreAudit(store: store).watcher() }
+            if let version = watcher?.dataVersion() {
                 if let last, version != last { seen += 1 }
                 last = version
             }
             usleep(2_000)
         }
-        try? database?.close()
     }
 
     /// The UUIDs of the bundled seed file, read from the repository.

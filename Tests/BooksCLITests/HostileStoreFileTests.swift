@@ -1,5 +1,4 @@
 import Foundation
-import Persistence
 import ProcessTestSupport
 import Testing
 import PersistenceSQLite
@@ -80,19 +79,11 @@ import PersistenceSQLite
         let directory = sandbox.directory
         // Another program's SQLite database, in WAL mode.
         let foreign = directory.appendingPathComponent("foreign.sqlite")
-        do {
-            let database = try Database(path: foreign.path)
-            try database.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
-            try database.close()
-        }
+        try StoreAudit.writeForeignDatabase(at: foreign)
         // A catalogue whose recorded version hash was edited.
         let edited = directory.appendingPathComponent("edited.sqlite")
         try FileManager.default.copyItem(at: sandbox.store, to: edited)
-        do {
-            let database = try Database(path: edited.path, mode: .mustExist)
-            try database.execute("UPDATE _metadata SET value = 'x' WHERE key = 'versionHash.Book'")
-            try database.close()
-        }
+        try StoreAudit(store: edited).write("UPDATE _metadata SET value = 'x' WHERE key = 'versionHash.Book'")
         // A catalogue cut short.
         let truncated = directory.appendingPathComponent("truncated.sqlite")
         try Data(try Data(contentsOf: sandbox.store).prefix(40_000)).write(to: truncated)
@@ -119,16 +110,9 @@ import PersistenceSQLite
 
         // Overwrite the middle of a leaf page of the Book table, away from the last page
         // where an insert goes: SQLite notices only when it reads that page.
-        let page: Int64
-        do {
-            let database = try Database(path: sandbox.store.path, mode: .readOnly)
-            defer { try? database.close() }
-            let leaves = try database.query(
-                "SELECT pageno FROM dbstat WHERE name = 'Book' AND pagetype = 'leaf' ORDER BY pageno"
-            ).compactMap { $0.first?.int64Value }
-            try #require(leaves.count >= 3)
-            page = leaves[leaves.count / 2]
-        }
+        let leaves = try StoreAudit(store: sandbox.store).bookLeafPages()
+        try #require(leaves.count >= 3)
+        let page = leaves[leaves.count / 2]
         let handle = try FileHandle(forUpdating: sandbox.store)
         try handle.seek(toOffset: UInt64((page - 1) * 4096 + 2000))
         try handle.write(contentsOf: Data(repeating: 0xFF, count: 64))

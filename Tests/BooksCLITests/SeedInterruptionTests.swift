@@ -1,5 +1,4 @@
 import Foundation
-import Persistence
 import ProcessTestSupport
 import Testing
 import PersistenceSQLite
@@ -88,13 +87,10 @@ import PersistenceSQLite
     /// `seconds` passed (false), polling every 10 ms.
     static func waitForBooks(moreThan count: Int, in store: URL, while process: Process, seconds: Double = 60) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
-        var database: Database?
-        defer { try? database?.close() }
+        var watcher: StoreAudit.Watcher?
         while process.isRunning, Date() < deadline {
-            if database == nil, FileManager.default.fileExists(atPath: store.path) {
-                database = try? Database(path: store.path, mode: .readOnly, busyTimeout: 1)
-            }
-            if let books = try? database?.scalar("SELECT count(*) FROM Book").int64Value, books > count { return true }
+            if watcher == nil { watcher = StoreAudit(store: store).watcher() }
+            if let books = watcher?.bookCount(), books > count { return true }
             usleep(10_000)
         }
         return false

@@ -2,6 +2,16 @@ import Foundation
 import Persistence
 import PersistenceSQLite
 
+// Why these tests look inside the store file on purpose
+// -----------------------------------------------------
+// The CLI tests drive the `books` binary and check what it prints. A few must see the file
+// the binary leaves: after a process was killed or raced with others (crash safety: whole
+// saves only, indexes and counters consistent), while a seed is still writing (to stop it
+// mid-way), and to set up what another program could have done to the file (foreign rows,
+// hostile text, an edited version hash, a damaged page). Every such look goes through
+// this file, with a connection of its own, so that the places that know the store's
+// layout are few and named.
+
 /// Reads a catalogue store directly (through Persistence's `Database`, never through the
 /// `books` binary under test) and lists every way in which it is inconsistent.
 ///
@@ -150,5 +160,61 @@ struct StoreAudit {
         let books = try database.query("SELECT uuid, count(*) FROM Book GROUP BY uuid HAVING count(*) > 1 LIMIT 5")
         let authors = try database.query("SELECT name, count(*) FROM Author GROUP BY name HAVING count(*) > 1 LIMIT 5")
         return books.map { "UUID \($0[0]) is on \($0[1]) books" } + authors.map { "author \($0[0]) has \($0[1]) rows" }
+    }
+}
+
+// MARK: - Watching and changing a store on purpose
+
+extension StoreAudit {
+    /// Changes the file with a writable connection of its own, as any other program could:
+    /// rows the binary must show safely, or metadata it must refuse.
+    func write(_ sql: String, _ arguments: [SQLiteValue] = []) throws {
+        let database = try Database(path: store.path, mode: .mustExist)
+        defer { try? database.close() }
+        if arguments.isEmpty { try database.execute(sql) } else { try database.execute(sql, arguments) }
+    }
+
+    /// Creates a plain SQLite database that is no catalogue: another program's file.
+    static func writeForeignDatabase(at url: URL) throws {
+        let database = try Database(path: url.path)
+        defer { try? database.close() }
+        try database.execute("CREATE TABLE t(x); INSERT INTO t VALUES (1)")
+    }
+
+    /// The page numbers of the Book table's leaf pages, in file order (SQLite's `dbstat`).
+    func bookLeafPages() throws -> [Int64] {
+        let database = try Database(path: store.path, mode: .readOnly)
+        defer { try? database.close() }
+        return try database.query(
+            "SELECT pageno FROM dbstat WHERE name = 'Book' AND pagetype = 'leaf' ORDER BY pageno"
+        ).compactMap { $0.first?.int64Value }
+    }
+
+    /// A read-only connection kept open while a `books` process writes the store, or nil
+    /// while there is no file (yet) or it cannot be opened.
+    func watcher() -> Watcher? {
+        guard FileManager.default.fileExists(atPath: store.path),
+            let database = try? Database(path: store.path, mode: .readOnly, busyTimeout: 1)
+        else { return nil }
+        return Watcher(database: database)
+    }
+
+    /// One connection that polls a store another process is writing.
+    final class Watcher {
+        private let database: Database
+
+        fileprivate init(database: Database) { self.database = database }
+
+        deinit { try? database.close() }
+
+        /// The number of books committed so far, or nil while the table is not there.
+        func bookCount() -> Int64? {
+            try? database.scalar("SELECT count(*) FROM Book").int64Value
+        }
+
+        /// SQLite's `data_version`: it changes each time another connection commits.
+        func dataVersion() -> Int64? {
+            try? database.scalar("PRAGMA data_version").int64Value
+        }
     }
 }

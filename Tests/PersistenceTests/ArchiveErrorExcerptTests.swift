@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// An archive that cannot be imported is refused with one short line, however long the
 /// values it quotes: strings, numbers, @ids and member names are cut to about 80 characters
@@ -37,7 +37,7 @@ import Testing
         options.passesThroughUnregisteredTransformers = true
         let container = try PersistentContainer(
             model: model, storeURL: directory.appendingPathComponent("s.sqlite"), classes: [:], options: options)
-        defer { try? container.viewContext.store.close() }
+        defer { try? container.viewContext.closeStore() }
         let data = Data(Self.documents[index].utf8)
         do {
             _ = try StoreArchive.importJSON(data, into: container.viewContext)

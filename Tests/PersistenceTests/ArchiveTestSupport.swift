@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import Persistence
+import Persistence
 
 /// Archive documents filled with generated values of every attribute type, edge values
 /// included, for any model: the input of the export → import → export round trips.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 import PersistenceSQLite
 
 /// `BatchInsertRequest`: rows of one entity filled by a closure and written without objects,
@@ -36,7 +36,7 @@ import PersistenceSQLite
         #expect(library.context.insertedObjects.isEmpty)
         // The search index's triggers saw the rows.
         #expect(try library.searchTitles("creme") == ["Café Crème"])
-        try library.context.store.checkSearchIndexes()
+        try library.context.checkSearchIndexes()
         #expect(try library.context.execute(BatchInsertRequest(entityName: "Book", count: 0) { _, _ in }) == 0)
         #expect(try library.count("Book") == 3)
     }
@@ -130,7 +130,7 @@ import PersistenceSQLite
         let library = try BatchLibrary()
         try library.saveBooks(["kept"])
         let before = try library.snapshot()
-        let perStatement = SQLiteStore.rowsPerInsert(try #require(library.context.store.schema.entities["Book"]))
+        let perStatement = SQLiteStore.rowsPerInsert(try #require(library.context.sqliteStore.schema.entities["Book"]))
         let count = 2 * perStatement + 1
         let request = BatchInsertRequest(entityName: "Book", count: count) { index, row in
             try row.setValue("n\(index)", forKey: "code")
@@ -226,12 +226,15 @@ import PersistenceSQLite
         #expect(try library.context.execute(request) == 2)
 
         #expect(try library.count("Book") == 3)
-        let row = try library.file.rows("SELECT _id, title, canonicalTitle FROM Book WHERE code = 'b0'")
-        #expect(row == [[.integer(key), .text("New Meadow"), .text("new meadow")]])
+        let replaced = try library.reader().fetch(
+            FetchRequest(entityName: "Book", predicate: try FetchPredicate("code == 'b0'")))
+        #expect(replaced.map(\.objectID.primaryKey) == [key], "the row kept its key")
+        #expect(try library.file.strings(["title", "canonicalTitle"], of: "Book", library.context.model, where: "code == 'b0'")
+            == [["New Meadow", "new meadow"]])
         #expect(try library.searchTitles("meadow") == ["New Meadow"])
         #expect(try library.searchTitles("harbour").isEmpty)
         #expect(try library.searchTitles("fresh") == ["Fresh"])
-        try library.context.store.checkSearchIndexes()
+        try library.context.checkSearchIndexes()
     }
 
     // MARK: - To-one links
@@ -408,7 +411,7 @@ import PersistenceSQLite
         try context.save(inserting: [rows()])
         #expect(!context.hasChanges)
         #expect(try library.count("Author") == 1)
-        #expect(try library.file.rows("SELECT title FROM Book WHERE code = 'b0'") == [[.text("Changed")]])
+        #expect(try library.file.strings(["title"], of: "Book", context.model, where: "code == 'b0'") == [["Changed"]])
         let byCy = try library.reopenedBooks().filter { $0.object(forKey: "author")?.objectID == cy.objectID }
         #expect(byCy.count == 4)
     }
@@ -556,7 +559,7 @@ import PersistenceSQLite
         #expect(ann.value(forKey: "bookCount", as: Int64.self) == 1)
         #expect(bea.value(forKey: "bookCount", as: Int64.self) == 1)
         // Nothing of the bookkeeping is left on the connection.
-        let temporary = try library.context.store.database.query(
+        let temporary = try library.context.storeConnection.query(
             "SELECT name FROM temp.sqlite_master WHERE name LIKE '\\_batch%' ESCAPE '\\'")
         #expect(temporary.isEmpty)
 
@@ -649,7 +652,7 @@ import PersistenceSQLite
         #expect(error.entity == "Book")
         #expect(error.description.hasPrefix("A batch insert of Book cannot run: it keeps "), "\(error)")
         #expect(error.description.contains("cover"), "\(error)")
-        #expect(try folder.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
+        #expect(try folder.count("Book") == 0)
 
         // Under the error policy the rows are written, each large value in its own file.
         context.mergePolicy = .error
@@ -743,15 +746,16 @@ private final class BatchLibrary {
         return books
     }
 
-    /// The number of rows of a table, read with a separate connection.
-    func count(_ table: String) throws -> Int {
-        guard case .integer(let n) = try file.rows("SELECT count(*) FROM \(table)")[0][0] else { return -1 }
-        return Int(n)
+    /// The number of saved objects of an entity, as a fresh read-only container counts them.
+    func count(_ entity: String) throws -> Int {
+        try file.count(entity, context.model)
     }
 
-    /// An author's stored `bookCount`, read with a separate connection.
+    /// An author's saved `bookCount`, as a fresh read-only container reads it.
     func storedBookCount(of name: String) throws -> Int64? {
-        try file.rows("SELECT bookCount FROM Author WHERE name = '\(name)'").first?.first?.int64Value
+        let reader = try file.reader(context.model)
+        let request = FetchRequest(entityName: "Author", predicate: try FetchPredicate("name == %@", name))
+        return try reader.fetch(request).first?.value(forKey: "bookCount", as: Int64.self)
     }
 
     /// Every row of every table, search index tables included: what "nothing was written"

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 @Suite struct CanonicalTextTests {
     @Test(arguments: [

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `persistence-tool model codegen` refuses a model that does not validate (65, naming the
 /// first problem) and writes nothing: it used to write classes for a relationship to an

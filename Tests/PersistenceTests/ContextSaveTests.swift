@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct ContextSaveTests {
     @Test func everyAttributeTypeRoundTripsThroughAReopenedStore() throws {
@@ -84,13 +84,13 @@ import Testing
         let error = try #require(throws: ValidationError.self) { try context.save() }
         let rules = Set(error.failures.map { "\($0.entity).\($0.property):\($0.rule.rawValue)" })
         #expect(rules == ["Book.title:1680", "Book.price:1620", "Author.name:1670"])
-        #expect(try store.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
+        #expect(try store.count("Book", everyTypeModel()) == 0)
         #expect(context.hasChanges)
         book["title"] = "Good"
         book["price"] = Decimal(3)
         author["name"] = "Ann"
         try context.save()
-        #expect(try store.rows("SELECT count(*) FROM Book") == [[.integer(1)]])
+        #expect(try store.count("Book", everyTypeModel()) == 1)
     }
 
     @Test func aUniquenessConflictFailsNamingTheConstraintAndWritesNothing() throws {
@@ -105,7 +105,7 @@ import Testing
         #expect(error.keys == ["code"])
         #expect(error.values == ["\"x\""])
         #expect(error.description.contains("is already taken"))
-        #expect(try store.rows("SELECT code FROM Item ORDER BY code") == [[.text("x")]])
+        #expect(try store.strings(["code"], of: "Item", everyTypeModel()) == [["x"]])
     }
 
     @Test func objectTrumpMergingUpdatesTheExistingRow() throws {
@@ -121,7 +121,7 @@ import Testing
         second["code"] = "x"
         second["str"] = "new"
         try context.save()
-        #expect(try store.rows("SELECT code, str FROM Item") == [[.text("x"), .text("new")]])
+        #expect(try store.strings(["code", "str"], of: "Item", everyTypeModel()) == [["x", "new"]])
         #expect(second.objectID == first.objectID)
     }
 
@@ -224,7 +224,7 @@ import Testing
         try context.save()
         context.delete(book)
         try context.save()
-        #expect(try store.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
+        #expect(try store.count("Book", everyTypeModel()) == 0)
         #expect(try store.rows("SELECT entity, \"values\" FROM _tombstone") == [[.text("Book"), .text("{\"isbn\":\"978-0\"}")]])
     }
 

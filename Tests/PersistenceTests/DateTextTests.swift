@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 @Suite struct DateTextTests {
     private let utc = TimeZone(identifier: "UTC")!

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Decimal `@sum` wherever it is computed outside SQL fetches: derived attributes on save,
 /// derived attributes recomputed by a migration, and the evaluator's overflow; all exact,
@@ -98,7 +98,7 @@ import Testing
         let error = try #require(throws: ObjectAccessError.self) { try context.save() }
         #expect(error.entity == "Shelf" && error.key == "pages")
         #expect(error.description.contains("it derives 'books.@sum.pages', whose value 18446744073709551614 does not fit"), "\(error)")
-        #expect(try store.rows("SELECT count(*) FROM Book")[0][0].int64Value == 0)
+        #expect(try store.count("Book", model) == 0)
 
         context.rollback()
         let small = try context.make("Shelf", "short")

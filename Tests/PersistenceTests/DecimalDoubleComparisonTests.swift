@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Decimal against Double (and Int64 against Double) in predicates: exact, and the same in
 /// SQL and in the in-memory evaluator. A Double means its shortest round-trip decimal.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 @Suite struct DecimalTextTests {
     @Test func parsesNineteenNinetyNineAsExactlyNineteenNinetyNineHundredths() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// Negative zero in Double and Float attributes is stored as zero (see `RowCodec`): a
 /// decision pinned here, so that changing it is a conscious choice.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// An empty store path is a usage error (64) in every store command, as `books --store ''`
 /// is: `store create ''` used to say that the current directory's parent "does not exist".

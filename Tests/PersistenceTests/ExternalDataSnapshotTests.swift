@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 import PersistenceSQLite
 
 /// Files of deleted or replaced external values stay while a reader on an older snapshot
@@ -15,7 +15,6 @@ import PersistenceSQLite
             book["cover"] = ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1, seed: UInt64(index + 1))
         }
         try container.viewContext.save()
-        try container.viewContext.store.close()
     }
 
     @Test func aReaderOnAnOlderSnapshotStillReadsAValueDeletedSince() throws {
@@ -25,7 +24,7 @@ import PersistenceSQLite
 
         // The reader: a read transaction begun before the deletion, as a long export holds.
         let reader = try folder.open(readOnly: true)
-        try reader.viewContext.store.database.execute("BEGIN")
+        try reader.viewContext.storeConnection.execute("BEGIN")
         #expect(try reader.viewContext.count(for: FetchRequest(entityName: "Book")) == 2)
 
         let writer = try folder.open()
@@ -41,15 +40,15 @@ import PersistenceSQLite
         let seen = try reader.viewContext.fetch(
             FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'Deleted'")))
         #expect(seen.first?["cover"] as? Data == ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1, seed: 2))
-        try reader.viewContext.store.database.execute("COMMIT")
-        try reader.viewContext.store.close()
-        try writer.viewContext.store.close()
+        try reader.viewContext.storeConnection.execute("COMMIT")
+        try reader.viewContext.closeStore()
+        try writer.viewContext.closeStore()
 
         // A later writer's open, with no reader left, removes it; the kept value stays.
         let later = try folder.open()
         #expect(!folder.externalFiles().contains(deletedFile))
         #expect(folder.externalFiles().contains(try folder.fileName(title: "Kept")))
-        try later.viewContext.store.close()
+        try later.viewContext.closeStore()
     }
 
     @Test func withNoOtherReaderADeletedValuesFileGoesAtTheCommit() throws {
@@ -76,7 +75,7 @@ import PersistenceSQLite
             try reader.viewContext.insertObject(forEntityName: "Book")["title"] = "No"
             try reader.viewContext.save()
         }
-        try reader.viewContext.store.close()
+        try reader.viewContext.closeStore()
         #expect(try Data(contentsOf: folder.storeURL) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.folder.path).sorted() == before)
         #expect(FileManager.default.fileExists(atPath: orphan.path), "a reader sweeps nothing")
@@ -88,7 +87,7 @@ import PersistenceSQLite
         let folder = try ExternalStorageFolder()
         try Self.insertCovers(folder, titles: ["One"])
         let before = try FileManager.default.contentsOfDirectory(atPath: folder.folder.path).sorted()
-        let database = try Database(path: folder.storeURL.path, mode: .immutable)
+        let database = try folder.file.connection(mode: .immutable)
         #expect(try database.scalar("SELECT count(*) FROM Book").int64Value == 1)
         #expect(throws: SQLiteError.self) { try database.execute("DELETE FROM Book") }
         try database.close()

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// Kills a process that is saving external data with SIGKILL at random moments and checks
 /// that the files still match the rows: none missing ever, none orphaned after the next
@@ -34,14 +34,14 @@ import Testing
 
             // Before any sweep: every reference has its file (orphans are allowed).
             do {
-                let store = try folder.open(readOnly: true).viewContext.store
+                let store = try folder.open(readOnly: true).viewContext.sqliteStore
                 let check = try store.checkExternalData()
                 #expect(check.missingFiles.isEmpty, "round \(round): \(check)")
-                #expect(try store.database.scalar("PRAGMA integrity_check") == .text("ok"))
+                #expect(try folder.file.scalar("PRAGMA integrity_check") == .text("ok"))
             }
             // A writable open sweeps: files and rows now match exactly, and every value reads back.
             let context = try folder.open().viewContext
-            let check = try context.store.checkExternalData()
+            let check = try context.checkExternalData()
             #expect(check.isConsistent, "round \(round): \(check)")
             for book in try context.fetch(FetchRequest(entityName: "Book")) {
                 let title = try #require(book["title"] as? String)

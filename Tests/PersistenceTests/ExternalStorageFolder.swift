@@ -1,6 +1,5 @@
 import Foundation
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// A temporary folder holding one store file and its external data, removed when dropped.
 final class ExternalStorageFolder {
@@ -26,27 +25,13 @@ final class ExternalStorageFolder {
         try PersistentContainer(model: model, storeURL: storeURL, readOnly: readOnly)
     }
 
+    /// How many objects of `entity` are saved, as a fresh read-only container counts them.
+    func count(_ entity: String) throws -> Int {
+        try open(readOnly: true).viewContext.count(for: FetchRequest(entityName: entity))
+    }
+
     /// The names in the external data folder.
     func externalFiles() -> Set<String> {
         Set((try? FileManager.default.contentsOfDirectory(atPath: externalDirectory.path)) ?? [])
-    }
-
-    /// The file a book's cover is stored in, read from its row.
-    func fileName(title: String) throws -> String {
-        let rows = try self.rows("SELECT cover FROM Book WHERE title = '\(title)'")
-        guard let text = rows.first?.first?.textValue,
-            let reference = ExternalDataStore.Reference(text)
-        else {
-            throw StoreError.externalData(
-                path: storeURL.path, reason: "no external cover for \(title)")
-        }
-        return reference.fileName
-    }
-
-    /// Rows of a raw SQL query, read with a separate connection.
-    func rows(_ sql: String) throws -> [[SQLiteValue]] {
-        let database = try Database(path: storeURL.path, mode: .readOnly)
-        defer { try? database.close() }
-        return try database.query(sql)
     }
 }

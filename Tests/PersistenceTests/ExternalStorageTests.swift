@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 import PersistenceSQLite
 
 /// Binary attributes with "allows external storage": values above the threshold live in
@@ -101,13 +101,13 @@ import PersistenceSQLite
     @Test func anInMemoryStoreKeepsEveryValueInline() throws {
         let container = try PersistentContainer(model: Self.model(), storeURL: nil)
         let context = container.viewContext
-        #expect(context.store.externalData == nil)
+        #expect(context.sqliteStore.externalData == nil)
         let book = try context.insertObject(forEntityName: "Book")
         book["title"] = "In memory"
         book["cover"] = Self.bytes(Self.threshold * 2)
         try context.save()
         #expect(
-            try context.store.database.query("SELECT typeof(cover) FROM Book") == [[.text("blob")]])
+            try context.storeConnection.query("SELECT typeof(cover) FROM Book") == [[.text("blob")]])
         context.reset()
         let fetched = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
         #expect(fetched["cover"] as? Data == Self.bytes(Self.threshold * 2))
@@ -307,12 +307,12 @@ import PersistenceSQLite
         context.delete(photo)
         try context.save()
         #expect(folder.externalFiles().count == 1)
-        #expect(try context.store.checkExternalData().isConsistent)
+        #expect(try context.checkExternalData().isConsistent)
     }
 
     @Test func aRefusedNestedTransactionKeepsTheOuterTransactionsFiles() throws {
         let folder = try ExternalStorageFolder()
-        let store = try folder.open().viewContext.store
+        let store = try folder.open().viewContext.sqliteStore
         let mapping = try #require(store.schema.entities["Book"])
         var columns = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
         let title = try #require(mapping.table.columns.firstIndex { $0.name == "title" })
@@ -329,7 +329,7 @@ import PersistenceSQLite
 
     @Test func rowsWrittenOutsideAStoreWriteTransactionNeverLoseTheirFiles() throws {
         let folder = try ExternalStorageFolder()
-        let store = try folder.open().viewContext.store
+        let store = try folder.open().viewContext.sqliteStore
         let mapping = try #require(store.schema.entities["Book"])
         let titleIndex = try #require(mapping.table.columns.firstIndex { $0.name == "title" })
         let cover = try #require(mapping.table.columns.firstIndex { $0.name == "cover" })
@@ -355,7 +355,7 @@ import PersistenceSQLite
         let check = try store.checkExternalData()
         #expect(check.missingFiles.isEmpty)
         #expect(check.orphanedFiles.count == 1, "the abandoned row's file waits for the sweep")
-        let reopened = try folder.open().viewContext.store
+        let reopened = try folder.open().viewContext.sqliteStore
         #expect(try reopened.checkExternalData().isConsistent)
         #expect(folder.externalFiles() == [try folder.fileName(title: "Committed")])
     }
@@ -363,14 +363,14 @@ import PersistenceSQLite
     @Test func aFolderAnotherConnectionCreatedIsNoticedAtTheNextSave() throws {
         let folder = try ExternalStorageFolder()
         let first = try folder.open().viewContext
-        #expect(first.store.externalData?.mayHoldFiles == false, "no folder: deletes read nothing")
+        #expect(first.sqliteStore.externalData?.mayHoldFiles == false, "no folder: deletes read nothing")
         do {
             let second = try folder.open().viewContext
             let book = try second.insertObject(forEntityName: "Book")
             book["title"] = "From elsewhere"
             book["cover"] = Self.bytes(Self.threshold + 1)
             try second.save()
-            #expect(second.store.externalData?.mayHoldFiles == true)
+            #expect(second.sqliteStore.externalData?.mayHoldFiles == true)
         }
         #expect(folder.externalFiles().count == 1)
         let book = try #require(try first.fetch(FetchRequest(entityName: "Book")).first)
@@ -392,7 +392,7 @@ import PersistenceSQLite
         let error = try #require(throws: StoreError.self) { try context.save() }
         #expect(error.description.contains("Book.cover could not be written"))
         #expect(error.description.contains("_EXTERNAL_DATA"))
-        #expect(try folder.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
+        #expect(try folder.count("Book") == 0)
         #expect(book.hasChanges)
     }
 
@@ -416,14 +416,14 @@ import PersistenceSQLite
         do {
             let readOnly = try folder.open(readOnly: true)
             #expect(folder.externalFiles().count == 3, "a read-only open changes nothing")
-            let check = try readOnly.viewContext.store.checkExternalData()
+            let check = try readOnly.viewContext.checkExternalData()
             #expect(!check.isConsistent)
             #expect(check.orphanedFiles.count == 2 && check.orphanedFiles.contains(orphan))
             #expect(check.missingFiles.isEmpty)
         }
         let container = try folder.open()
         #expect(folder.externalFiles() == [referenced])
-        let check = try container.viewContext.store.checkExternalData()
+        let check = try container.viewContext.checkExternalData()
         #expect(check.isConsistent, "\(check)")
         #expect(check.referenceCount == 1)
         #expect(
@@ -453,7 +453,7 @@ import PersistenceSQLite
 
         try FileManager.default.removeItem(at: file)
         let container = try folder.open()
-        let check = try container.viewContext.store.checkExternalData()
+        let check = try container.viewContext.checkExternalData()
         #expect(check.missingFiles.count == 1 && check.missingFiles[0].hasPrefix("Book/p1.cover"))
         let missing = try #require(throws: StoreError.self) {
             try container.viewContext.fetch(FetchRequest(entityName: "Book"))

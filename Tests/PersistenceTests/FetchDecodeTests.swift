@@ -49,7 +49,7 @@ final class AwakeningBook: ManagedObject {
 
     @Test func valuesWrittenByHandInOtherFormsStillDecode() throws {
         let (container, context) = try BookFixture.make()
-        try context.store.database.execute(
+        try context.storeConnection.execute(
             "UPDATE Book SET pages = '42', rating = 3, publishDate = 86400, price = 7 WHERE title = 'The Hobbit'")
         context.reset()
         let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'The Hobbit'"))
@@ -63,7 +63,7 @@ final class AwakeningBook: ManagedObject {
 
     @Test func aValueOfTheWrongTypeIsReportedWithEntityAndAttribute() throws {
         let (container, context) = try BookFixture.make()
-        try context.store.database.execute("UPDATE Book SET uuid = 'not a uuid' WHERE title = 'The Hobbit'")
+        try context.storeConnection.execute("UPDATE Book SET uuid = 'not a uuid' WHERE title = 'The Hobbit'")
         context.reset()
         #expect {
             _ = try context.fetch(FetchRequest(entityName: "Book"))
@@ -79,11 +79,11 @@ final class AwakeningBook: ManagedObject {
     @Test func aPriceIsParsedFromItsStoredTextOrReported() throws {
         let (container, context) = try BookFixture.make()
         let hobbit = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'The Hobbit'"))
-        try context.store.database.execute("UPDATE Book SET price = '1.5e1' WHERE title = 'The Hobbit'")
+        try context.storeConnection.execute("UPDATE Book SET price = '1.5e1' WHERE title = 'The Hobbit'")
         context.reset()
         #expect(try context.fetch(hobbit).first?["price"] as? Decimal == Decimal(15))
 
-        try context.store.database.execute("UPDATE Book SET price = 'twelve' WHERE title = 'The Hobbit'")
+        try context.storeConnection.execute("UPDATE Book SET price = 'twelve' WHERE title = 'The Hobbit'")
         context.reset()
         #expect {
             _ = try context.fetch(hobbit)

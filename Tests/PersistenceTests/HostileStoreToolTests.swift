@@ -2,7 +2,7 @@ import Foundation
 import ProcessTestSupport
 import Testing
 
-@testable import Persistence
+import Persistence
 
 #if canImport(Glibc)
     import Glibc
@@ -30,7 +30,6 @@ import Testing
             book["title"] = "Cover"
             book["cover"] = ExternalStorageTests.bytes(ExternalStorageTests.threshold + 10)
             try container.viewContext.save()
-            try container.viewContext.store.close()
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }

@@ -69,7 +69,7 @@ import Testing
         let error = try #require(throws: ConstraintConflictError.self) { try context.save() }
         #expect(error.keys == ["code"])
         #expect(error.values == ["\"x\""])
-        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(0)]])
+        #expect(try store.count("Item", everyTypeModel()) == 0)
     }
 
     @Test func distinctUniqueValuesSaveTogether() throws {
@@ -78,7 +78,7 @@ import Testing
         let context = container.viewContext
         for code in ["x", "y", "X", "x "] { try context.insertObject(forEntityName: "Item")["code"] = code }
         try context.save()
-        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(4)]])
+        #expect(try store.count("Item", everyTypeModel()) == 4)
     }
 
     /// Authors with a to-many `books` whose count rules are given.

@@ -1,13 +1,13 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// A save writes new rows with multi-row INSERT statements (up to
 /// `SQLiteStore.rowsPerInsert` rows each).
 @Suite struct InsertBatchTests {
     /// How many rows of `Item` one statement writes.
     private func rowsPerStatement(_ context: ManagedObjectContext) throws -> Int {
-        SQLiteStore.rowsPerInsert(try #require(context.store.schema.entities["Item"]))
+        SQLiteStore.rowsPerInsert(try #require(context.sqliteStore.schema.entities["Item"]))
     }
 
     @Test func rowsOfSeveralStatementsAreAllWrittenInInsertionOrder() throws {
@@ -50,7 +50,7 @@ import Testing
         #expect(error.keys == ["code"])
         #expect(error.values == ["\"taken\""])
         #expect(error.object == culprit?.objectID.description)
-        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(1)]])
+        #expect(try store.count("Item", everyTypeModel()) == 1)
         #expect(context.hasChanges)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// `JSONArrayReader` reads a top-level array element by element through a bounded buffer,
 /// whatever the buffer size: the text may be split anywhere, even inside a UTF-8 sequence

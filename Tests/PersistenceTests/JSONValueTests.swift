@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// The strict JSON reader and pretty writer that archives and `persistence-tool` share.
 @Suite struct JSONValueTests {

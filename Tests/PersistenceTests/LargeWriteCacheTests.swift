@@ -12,7 +12,7 @@ import PersistenceSQLite
     }
 
     private func store() throws -> SQLiteStore {
-        try PersistentContainer(model: RankedSearchTests.model(), storeURL: nil).viewContext.store
+        try PersistentContainer(model: RankedSearchTests.model(), storeURL: nil).viewContext.sqliteStore
     }
 
     @Test func aSmallSaveLeavesTheCacheAlone() throws {

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// The copy a migration makes first (`<store>.pre-migration`) is a store a user can go
 /// back to: with its own external-data files, which outlive the migrated store's sweep.
@@ -28,7 +27,6 @@ import PersistenceSQLite
             book["title"] = "Atlas"
             book["cover"] = cover
             try context.save()
-            try context.store.close()
         }
         let files = ExternalDataStore.directory(forStorePath: store.path)
         #expect(try FileManager.default.contentsOfDirectory(atPath: files).count == 1)
@@ -36,7 +34,7 @@ import PersistenceSQLite
         // v2 drops the cover: the migrated store's next open sweeps its file.
         let migrated = try PersistentContainer(
             model: Self.model("2", cover: false), storeURL: store, migratingFrom: [Self.model("1", cover: true)])
-        try migrated.viewContext.store.close()
+        try migrated.viewContext.closeStore()
         _ = try PersistentContainer(model: Self.model("2", cover: false), storeURL: store)
         #expect(try FileManager.default.contentsOfDirectory(atPath: files).isEmpty)
 
@@ -58,7 +56,7 @@ import PersistenceSQLite
         try Data("older copy".utf8).write(to: backup)
         var busy = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
         busy.afterCopyingAside = {
-            let other = try Database(path: store.url.path, mode: .mustExist)
+            let other = try store.file.connection(mode: .mustExist)
             try other.execute("INSERT INTO Book (title) VALUES ('more')")
             try other.close()
         }
@@ -83,7 +81,6 @@ import PersistenceSQLite
             let book = try context.insertObject(forEntityName: "Book")
             book["cover"] = Data(count: 150 * 1024)
             try context.save()
-            try context.store.close()
         }
         #expect(throws: MigrationError.self) { try StoreMigrator(storeURL: store, destination: v2, versions: [v1]).migrate() }
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
@@ -103,7 +100,6 @@ import PersistenceSQLite
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.store.close()
         }
         final class Writes { var count = 0 }
         let writes = Writes()
@@ -111,14 +107,14 @@ import PersistenceSQLite
         migrator.afterCopyingAside = {
             writes.count += 1
             guard writes.count == 1 else { return }
-            let other = try Database(path: store.url.path, mode: .mustExist)
+            let other = try store.file.connection(mode: .mustExist)
             try other.execute("INSERT INTO Book (_id, title) VALUES (2, 'written between')")
             try other.close()
         }
         try migrator.migrate()
         #expect(writes.count == 2)
-        #expect(try store.rows("SELECT heading FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
-        let backup = try Database(path: StoreMigrator.backupURL(for: store.url).path, mode: .readOnly)
+        #expect(try store.strings(["heading"], of: "Book", v2.copy()) == [["A"], ["written between"]])
+        let backup = try StoreFileInspection(url: StoreMigrator.backupURL(for: store.url)).connection(mode: .readOnly)
         #expect(try backup.query("SELECT title FROM Book ORDER BY _id").compactMap { $0[0].textValue } == ["A", "written between"])
         try backup.close()
 
@@ -128,11 +124,10 @@ import PersistenceSQLite
             let context = try PersistentContainer(model: v1.copy(), storeURL: again.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.store.close()
         }
         var busy = StoreMigrator(storeURL: again.url, destination: v2, versions: [v1])
         busy.afterCopyingAside = {
-            let other = try Database(path: again.url.path, mode: .mustExist)
+            let other = try again.file.connection(mode: .mustExist)
             try other.execute("INSERT INTO Book (title) VALUES ('more')")
             try other.close()
         }
@@ -158,7 +153,6 @@ import PersistenceSQLite
             let context = try PersistentContainer(model: v1.copy(), storeURL: store.url).viewContext
             try context.insertObject(forEntityName: "Book")["title"] = "A"
             try context.save()
-            try context.store.close()
         }
         var late = StoreMigrator(storeURL: store.url, destination: v2, versions: [v1])
         var others = 0
@@ -168,8 +162,8 @@ import PersistenceSQLite
         }
         try late.migrate()
         #expect(others == 2)
-        #expect(try store.rows("SELECT heading FROM Book") == [[.text("A")]])
-        let backup = try Database(path: StoreMigrator.backupURL(for: store.url).path, mode: .readOnly)
+        #expect(try store.strings(["heading"], of: "Book", v2.copy()) == [["A"]])
+        let backup = try StoreFileInspection(url: StoreMigrator.backupURL(for: store.url)).connection(mode: .readOnly)
         #expect(try backup.query("SELECT title FROM Book") == [[.text("A")]])
         try backup.close()
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: store.url.deletingLastPathComponent().path)

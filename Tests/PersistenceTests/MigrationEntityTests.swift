@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// Lightweight migration of entities, hierarchies, hash modifiers, indexes, uniqueness
 /// constraints, derived attributes, and progressive migration through several versions.
@@ -231,7 +230,7 @@ import PersistenceSQLite
     }
 
     func checkpoint(_ store: TemporaryStore) throws {
-        let database = try Database(path: store.url.path, mode: .mustExist)
+        let database = try store.file.connection(mode: .mustExist)
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try database.close()
     }

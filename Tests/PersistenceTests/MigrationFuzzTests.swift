@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Random model changes on random data (seeded): every value that has a place in the new
 /// version is kept, exactly; removed ones are reported as data loss; added ones get their

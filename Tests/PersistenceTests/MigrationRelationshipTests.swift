@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// Lightweight migration of relationships: added, removed, renamed, to-one ↔ to-many and
 /// ordered ↔ unordered, with every link checked after the store is reopened.
@@ -208,7 +207,7 @@ import PersistenceSQLite
 
     /// Moves the WAL into the file, so that its bytes are the whole store.
     func checkpoint(_ store: TemporaryStore) throws {
-        let database = try Database(path: store.url.path, mode: .mustExist)
+        let database = try store.file.connection(mode: .mustExist)
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try database.close()
     }

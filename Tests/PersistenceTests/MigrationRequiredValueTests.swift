@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// An attribute made required, as Core Data's lightweight migration does it: with a default,
 /// objects without a value get it; without one, the migration goes through when every object
@@ -129,15 +128,14 @@ import PersistenceSQLite
         try fill(store, v1, "Book", [
             ["title": "A", "language": "es", "edition": Int16(2)], ["title": "B", "language": nil, "edition": Int16(3)],
         ])
-        let database = try Database(path: store.url.path, mode: .mustExist)
+        let database = try store.file.connection(mode: .mustExist)
         try database.execute("UPDATE Book SET edition = NULL WHERE title = 'B'")
         try database.close()
         let plan = try #require(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).plans().first)
         #expect(plan.steps.map(\.description) == ["Book.language: becomes required; objects without a value get the default und"])
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
-        #expect(try store.rows("SELECT title, language, edition FROM Book ORDER BY title") == [
-            [.text("A"), .text("es"), .integer(2)], [.text("B"), .text("und"), .integer(1)],
-        ])
+        #expect(try store.strings(["title", "language"], of: "Book", v2.copy()) == [["A", "es"], ["B", "und"]])
+        #expect(try store.values("edition", as: Int16.self, of: "Book", v2.copy(), sortedBy: "title") == [2, 1])
     }
 
     /// A to-one made required: as for an attribute, refused only when an object has no
@@ -167,12 +165,12 @@ import PersistenceSQLite
             for title in ["Ficciones", "El Aleph"] { try context.make("Book", title).setObject(author, forKey: "author") }
             if orphans > 0 { _ = try context.make("Book", "Anonymous") }
             try context.save()
-            try context.store.close()
+            try context.closeStore()
             let before = try Data(contentsOf: store.url)
             let migrator = StoreMigrator(storeURL: store.url, destination: v2.copy(), versions: [v1.copy()])
             if orphans == 0 {
                 try migrator.migrate()
-                #expect(try store.rows("SELECT count(*) FROM Book WHERE author IS NOT NULL")[0][0].int64Value == 2)
+                #expect(try store.count("Book", v2.copy(), where: "author != nil") == 2)
             } else {
                 let error = try #require(throws: MigrationError.self) { try migrator.migrate() }
                 #expect(error.kind == .invalidData)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// CoreDataPlus's three-version `SampleModel.xcdatamodeld`: a store filled under version 1
 /// migrates to 2, to 3, and to 3 directly, keeping every value the newer version has a
@@ -54,7 +54,7 @@ import Testing
             if let owner = car.owner, let person = people[owner] { object.setObject(person, forKey: "owner") }
         }
         try context.save()
-        try container.viewContext.store.database.execute("UPDATE Car SET color = x'c0ffee'")
+        try store.file.write("UPDATE Car SET color = x'c0ffee'")
         return store
     }
 

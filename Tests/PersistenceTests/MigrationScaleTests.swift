@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Migration of a large store, for measuring: off unless `PERSISTENCE_MIGRATION_ROWS` gives
 /// the number of books (e.g. 100000). Prints the times; checks every row survived.
@@ -59,7 +59,7 @@ import Testing
         clock = .now
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
         print("migrated \(Self.rows) books in \(ContinuousClock.now - clock)")
-        #expect(try store.rows("SELECT count(*) FROM Book WHERE rating = 3 AND canonicalHeading IS NOT NULL")[0][0].int64Value == Int64(Self.rows))
-        #expect(try store.rows("SELECT sum(bookCount) FROM Author")[0][0].int64Value == Int64(Self.rows))
+        #expect(try store.count("Book", v2.copy(), where: "rating == 3 AND canonicalHeading != nil") == Self.rows)
+        #expect(try store.values("bookCount", as: Int64.self, of: "Author", v2.copy()).reduce(0) { $0 + ($1 ?? 0) } == Int64(Self.rows))
     }
 }

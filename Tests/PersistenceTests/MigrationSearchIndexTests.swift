@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// The search index is derived data: a migration that rebuilds a table drops its triggers
 /// with the old table, and the next open rebuilds the index from the migrated rows.
@@ -35,7 +35,7 @@ import Testing
         #expect(try container.viewContext.fetch(request).map { $0["title"] as? String } == ["Łódź na zawsze"])
         request.searchText = "anos soledad"
         #expect(try container.viewContext.fetch(request).map { $0["title"] as? String } == ["Cien años de soledad"])
-        try container.viewContext.store.checkSearchIndexes()
+        try container.viewContext.checkSearchIndexes()
         // New books are indexed by the rebuilt index's triggers.
         let book = try container.viewContext.insertObject(forEntityName: "Book")
         book["title"] = "Rayuela"

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// Lightweight migration, one kind of change per test: a store is filled under one model
 /// version, opened with the next, and every value checked.
@@ -186,7 +185,7 @@ extension MigrationTests {
         let store = TemporaryStore()
         try fill(store, v1, [["title": "A"]])
         // A reader in the middle of a read transaction keeps the WAL from being truncated.
-        let reader = try Database(path: store.url.path, mode: .mustExist)
+        let reader = try store.file.connection(mode: .mustExist)
         let writer = try PersistentContainer(model: v1.copy(), storeURL: store.url)
         let book = try writer.viewContext.insertObject(forEntityName: "Book")
         book["title"] = "B"
@@ -200,9 +199,9 @@ extension MigrationTests {
         #expect(error.description.contains("another connection is using it"), "\(error)")
         try reader.execute("COMMIT")
         try reader.close()
-        try writer.viewContext.store.close()
+        try writer.viewContext.closeStore()
         try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1]).migrate()
-        #expect(try store.rows("SELECT heading FROM Book ORDER BY heading").compactMap { $0[0].textValue } == ["A", "B"])
+        #expect(try store.strings(["heading"], of: "Book", v2.copy()) == [["A"], ["B"]])
     }
 }
 
@@ -226,9 +225,9 @@ extension MigrationTests {
         let book = try #require(try container.viewContext.fetch(FetchRequest(entityName: "Book")).first)
         book["note"] = "written after the migration"
         try container.viewContext.save()
-        try container.viewContext.store.close()
+        try container.viewContext.closeStore()
 
-        let database = try Database(path: store.url.path, mode: .mustExist)
+        let database = try store.file.connection(mode: .mustExist)
         try StoreMigrator.run(stale, on: database)
         #expect(try database.query("SELECT note FROM Book") == [[.text("written after the migration")]])
         // A store at neither end of the plans is refused.

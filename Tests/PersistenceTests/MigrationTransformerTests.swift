@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// A transformable attribute whose value transformer changes between versions. The name is
 /// not part of the version hash, so the change is found through the version the store
@@ -60,7 +59,6 @@ import PersistenceSQLite
             item["payload"] = payload
         }
         try container.viewContext.save()
-        try container.viewContext.store.close()
     }
 
     static func payloads(_ store: TemporaryStore) throws -> [String?] {
@@ -86,7 +84,7 @@ import PersistenceSQLite
         #expect(items.map { $0["payload"] as? String } == ["red", nil, "blue"])
         #expect(try Self.payloads(store) == ["\(names.new):red", nil, "\(names.new):blue"])
         #expect(try store.rows("SELECT value FROM _metadata WHERE key = 'modelVersion'")[0][0].textValue == "2")
-        try container.viewContext.store.close()
+        try container.viewContext.closeStore()
         // Done once: the store now records version 2.
         #expect(try StoreMigrator(storeURL: store.url, destination: v2, versions: [v1, v2]).plans().isEmpty)
     }
@@ -135,7 +133,7 @@ import PersistenceSQLite
         let v1 = Self.model("1", transformer: names.old), v2 = Self.model("2", transformer: names.new)
         let store = TemporaryStore()
         try Self.fill(store, v1, ["red", "green", "blue"])
-        let database = try Database(path: store.url.path, mode: .mustExist)
+        let database = try store.file.connection(mode: .mustExist)
         try database.execute("UPDATE Item SET payload = X'6A756E6B' WHERE _id = 2")
         try database.close()
         let before = try Data(contentsOf: store.url)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// The Swift builder: the same model as the equivalent file, equal hashes.
 @Suite struct ModelBuilderTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// A model file's problems are short lines however long the names and values it holds: a
 /// 100,000-character attribute type, default value, entity or destination name is quoted

@@ -2,7 +2,7 @@ import Foundation
 import ProcessTestSupport
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Reading, writing and round-tripping Xcode model files, real and written here.
 @Suite struct ModelFileTests {

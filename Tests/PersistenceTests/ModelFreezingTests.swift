@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct ModelFreezingTests {
     @Test func openingAStoreFreezesTheModel() throws {

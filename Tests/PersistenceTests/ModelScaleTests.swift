@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Validating, resolving and mapping a model grows with its size, not with its square: a
 /// model of N entities and one of 4N (flat, and as one inheritance chain) are timed, and

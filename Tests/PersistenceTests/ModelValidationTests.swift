@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `ManagedObjectModel.validate()` and `warnings`: one test per rule.
 @Suite struct ModelValidationTests {

@@ -36,7 +36,7 @@ import Testing
         #expect(copy == id && copy.hashValue == id.hashValue)
         #expect(try context.object(with: copy) === book)
         // The fetched object's ID shares the store's scope for the entity.
-        #expect(id.scope === context.store.idScope(entityName: "Book", rootName: id.rootName))
+        #expect(id.scope === context.sqliteStore.idScope(entityName: "Book", rootName: id.rootName))
         // Another store, another table or another key is another row.
         for other in [
             ObjectID(entityName: id.entityName, rootName: id.rootName, storeIdentifier: "other", key: id.key),
@@ -140,7 +140,7 @@ import Testing
         #expect(old.managedObjectContext == nil)
         #expect(context.strays.isEmpty)
         #expect(context.registry[new.objectID].map { $0.holds(ObjectIdentifier(new)) } == true)
-        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(0)]])
+        #expect(try store.count("Item", everyTypeModel()) == 0)
     }
 
     /// Saves an item ("old"), then under object-trump merging an insert with its unique code

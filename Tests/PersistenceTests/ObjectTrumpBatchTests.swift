@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// Object-trump merging asks the store once per batch of inserted objects whether any
 /// matches an existing row, and looks objects up one by one only in a batch with a match.
@@ -33,12 +33,12 @@ import Testing
         }
         try context.save()
 
-        #expect(try store.rows("SELECT count(*) FROM Item") == [[.integer(100 + 1000 - 3)]])
+        #expect(try store.count("Item", everyTypeModel()) == 100 + 1000 - 3)
         for (position, code) in reused {
             #expect(inserted[position].objectID == saved[code])
-            #expect(try store.rows("SELECT str FROM Item WHERE code = '\(code)'") == [[.text("new \(position)")]])
+            #expect(try store.strings(["str"], of: "Item", everyTypeModel(), where: "code == '\(code)'") == [["new \(position)"]])
         }
-        #expect(try store.rows("SELECT str FROM Item WHERE code = 'c8'") == [[.text("old")]])
+        #expect(try store.strings(["str"], of: "Item", everyTypeModel(), where: "code == 'c8'") == [["old"]])
         let newKeys = Set(inserted.enumerated().filter { reused[$0.offset] == nil }.compactMap { $0.element.objectID.primaryKey })
         #expect(newKeys.count == 997)
         #expect(newKeys.isDisjoint(with: Set(saved.values.compactMap(\.primaryKey))))
@@ -50,7 +50,7 @@ import Testing
         let item = try container.viewContext.insertObject(forEntityName: "Item")
         item["code"] = "x"
         try container.viewContext.save()
-        let sqlite = container.viewContext.store
+        let sqlite = container.viewContext.sqliteStore
         let mapping = try #require(sqlite.schema.entities["Item"])
         #expect(try sqlite.hasRow(in: mapping, matching: ["code"], anyOf: [[.text("a")], [.text("x")]]))
         #expect(try !sqlite.hasRow(in: mapping, matching: ["code"], anyOf: [[.text("a")], [.text("b")]]))

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 /// Under object-trump merging an inserted object that adopts an existing row (same unique
 /// key) brings its own relationship members: the old row's join-table links are replaced,

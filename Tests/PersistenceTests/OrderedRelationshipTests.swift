@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct OrderedRelationshipTests {
     private func open(_ store: TemporaryStore) throws -> ManagedObjectContext {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `persistence-tool store export`, run as the built binary: the streamed document on
 /// standard output or in `--output`'s file, and nothing at all when it fails.

@@ -2,7 +2,7 @@ import Foundation
 import ProcessTestSupport
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `persistence-tool` against hostile input and output: a failed write to standard output
 /// is reported (exit 1), an argument that is not UTF-8 is refused (65), an error is one

@@ -2,7 +2,7 @@ import Foundation
 import ProcessTestSupport
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `persistence-tool model …`, run as the built binary: stdout, stderr and exit codes.
 @Suite struct PersistenceToolModelTests {

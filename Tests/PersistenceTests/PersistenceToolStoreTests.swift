@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// `persistence-tool store …`, run as the built binary: round trips for every fixture
 /// model, and every failure with its exit code, its message and the store left as it was.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Getters by position (`value(at:forKey:default:)`), as generated code reads attributes.
 @Suite struct PositionalAccessTests {

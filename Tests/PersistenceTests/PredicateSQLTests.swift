@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// A small Book/Author store shared by the SQL predicate and fetch tests.
 enum BookFixture {

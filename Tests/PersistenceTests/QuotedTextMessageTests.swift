@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Input quoted in error messages stays on one line and sends no terminal escapes.
 @Suite struct QuotedTextMessageTests {

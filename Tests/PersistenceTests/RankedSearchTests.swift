@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// A limited search of a common term reads only the rows that can be its answer
 /// (`RankedSearchPlanner`); its answer must be the plain plan's, row for row.
@@ -95,7 +95,7 @@ import Testing
                     let request = Self.request(text, sort: sort, limit: limit, offset: offset)
                     let expected = try Self.plain(context, request)
                     #expect(try context.fetch(request).map(\.objectID) == expected, "\(text) \(sort) \(limit) \(offset)")
-                    if try RankedSearchPlanner(store: context.store).narrowedQuery(for: request) != nil { narrowed += 1 }
+                    if try RankedSearchPlanner(store: context.sqliteStore).narrowedQuery(for: request) != nil { narrowed += 1 }
                 }
             }
         }
@@ -108,7 +108,7 @@ import Testing
         let sort = [SortKey("title"), SortKey("year", ascending: false)]
         for text in ["ight", "ligh", "light", "night light"] {
             let request = Self.request(text, sort: sort, limit: 50)
-            #expect(try RankedSearchPlanner(store: context.store).narrowedQuery(for: request) != nil, "\(text)")
+            #expect(try RankedSearchPlanner(store: context.sqliteStore).narrowedQuery(for: request) != nil, "\(text)")
             let found = try context.fetch(request)
             #expect(found.count == 50)
             #expect(found.map(\.objectID) == (try Self.plain(context, request)), "\(text)")
@@ -129,13 +129,13 @@ import Testing
                 #expect(try context.fetch(request).map(\.objectID) == (try Self.plain(context, request)), "\(text)")
             }
             let unlimited = Self.request(text, sort: sort, limit: nil)
-            #expect(try RankedSearchPlanner(store: context.store).narrowedQuery(for: unlimited) == nil)
+            #expect(try RankedSearchPlanner(store: context.sqliteStore).narrowedQuery(for: unlimited) == nil)
         }
     }
 
     @Test func rareTermsAndUnindexedSortKeysTakeThePlainPlan() throws {
         let context = try Self.make(count: 2_000)
-        let planner = RankedSearchPlanner(store: context.store)
+        let planner = RankedSearchPlanner(store: context.sqliteStore)
         // 1 of 2,000 books: too sparse to walk for 50.
         let rare = try context.fetch(Self.request("b1", sort: [SortKey("title")], limit: 50))
         #expect(try planner.narrowedQuery(for: Self.request("lightning ombre nacht mirror", sort: [SortKey("title")], limit: 50)) == nil)
@@ -182,12 +182,12 @@ import Testing
             return entity
         })
         var context = try PersistentContainer(model: unindexed, storeURL: store.url).viewContext
-        try context.store.close()
+        try context.closeStore()
         let index = "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'Book_title_index'"
         #expect(try store.rows(index) == [[.integer(0)]])
         context = try PersistentContainer(model: Self.model(), storeURL: store.url).viewContext
         #expect(try store.rows(index) == [[.integer(1)]])
-        try context.store.close()
+        try context.closeStore()
     }
 
     @Test func theIndexHoldsEachValuePaddedAndMarkedWhenItHasOtherCharacters() throws {
@@ -197,7 +197,7 @@ import Testing
             book["title"] = title
         }
         try context.save()
-        let rows = try context.store.database.query(
+        let rows = try context.storeConnection.query(
             "SELECT b.canonicalTitle, c.canonicalTitle FROM Book AS b JOIN _search_Book_content AS c ON c._id = b._id")
         #expect(rows.count == 5)
         for row in rows {
@@ -206,7 +206,7 @@ import Testing
         }
         #expect(SearchIndexMapping.indexedForm("delight 3") == " delight 3 ")
         #expect(SearchIndexMapping.indexedForm("l'ight x") == " l'ight x \u{1}\u{1}\u{1}")
-        try context.store.checkSearchIndexes()
+        try context.checkSearchIndexes()
         // The marker is never a match for a search word.
         #expect(try context.fetch(Self.request("\u{1}\u{1}\u{1}", sort: [], limit: 5)).isEmpty)
     }

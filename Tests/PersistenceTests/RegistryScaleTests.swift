@@ -44,7 +44,7 @@ import Testing
     @Test(arguments: ["ascending", "descending", "shuffled"])
     func registeringGrowsLinearly(_ order: String) throws {
         let (_, context) = try BookFixture.make()
-        let schema = try #require(context.store.model.schema(for: "Book"))
+        let schema = try #require(context.model.schema(for: "Book"))
         let object = context.makeObject(
             schema: schema,
             id: ObjectID(entityName: "Book", rootName: "Book", storeIdentifier: "test", key: .temporary(1)), isFault: true)

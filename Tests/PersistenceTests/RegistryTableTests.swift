@@ -9,7 +9,7 @@ import Testing
     /// A few live objects to register; the table does not care which object is under a key.
     private func objects(_ count: Int) throws -> (ManagedObjectContext, [ManagedObject]) {
         let (_, context) = try BookFixture.make()
-        let schema = try #require(context.store.model.schema(for: "Book"))
+        let schema = try #require(context.model.schema(for: "Book"))
         let objects = (0..<count).map { n in
             context.makeObject(
                 schema: schema,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct RelationshipPredicateTests {
     /// Books tagged: Dune {scifi, classic}, Emma {classic}, Solaris {scifi, polish, classic},

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct RelationshipScaleTests {
     /// Adding objects one by one to a loaded to-many, from either side, stays linear:

@@ -1,5 +1,5 @@
 import Foundation
-@testable import Persistence
+import Persistence
 
 /// A model with every kind of relationship, for the relationship suites:
 ///

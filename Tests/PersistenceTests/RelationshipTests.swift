@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct RelationshipTests {
     @Test func manyToManySharesOneJoinTableIndexedBothWays() throws {
@@ -142,7 +142,7 @@ import Testing
             }
             try container.viewContext.save()
             // Make it look like a store written before join tables existed.
-            try container.viewContext.store.database.execute("DROP TABLE Book_chapters; DROP TABLE Book_tags")
+            try store.file.write("DROP TABLE Book_chapters; DROP TABLE Book_tags")
         }
         do {
             // Read-only, the table cannot be made: the to-one column still answers.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 @Suite struct SHA256Tests {
     /// NIST FIPS 180-4 example messages and their digests.

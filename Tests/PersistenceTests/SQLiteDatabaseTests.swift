@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 import PersistenceSQLite
 
 /// A unique database path under the temporary directory, removed (with its WAL and

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 import PersistenceSQLite
 
 @Suite struct SQLiteFunctionTests {

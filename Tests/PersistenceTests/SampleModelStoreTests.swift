@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// CoreDataPlus's `SampleModel` through the library API, with a transformer registered for
 /// its transformable `Car.color`: open, insert, save, reopen and read back every attribute.
@@ -66,9 +65,8 @@ import PersistenceSQLite
                 try car.setValue(person, forKey: "owner")
             }
             try context.save()
-            try context.store.close()
         }
-        let database = try Database(path: file.url.path, mode: .mustExist)
+        let database = try file.file.connection(mode: .mustExist)
         try database.execute("UPDATE Car SET color = x'01' WHERE numberPlate IN ('AB-1', 'LUX-1')")
         try database.close()
 
@@ -117,7 +115,6 @@ import PersistenceSQLite
             #expect(
                 car.value(forKey: "currentDrivingSpeed", as: Int64.self) == 88,
                 "a transient is kept across a save")
-            try context.store.close()
         }
         // The colour is the transformer's bytes in the file.
         #expect(
@@ -126,7 +123,7 @@ import PersistenceSQLite
             ])
 
         let reopened = try PersistentContainer(model: model, storeURL: file.url)
-        defer { try? reopened.viewContext.store.close() }
+        defer { try? reopened.viewContext.closeStore() }
         let context = reopened.viewContext
         let people = try context.fetch(FetchRequest(entityName: "Person"))
         let person = try #require(people.first)

@@ -97,14 +97,14 @@ import PersistenceSQLite
                 rolledBack += 1
             }
             authors.removeAll { $0.isDeleted || $0.managedObjectContext == nil }
-            try context.store.checkSearchIndexes()
+            try context.checkSearchIndexes()
             for _ in 0..<6 {
                 let text = Self.randomText(&generator)
                 let expected = try Self.scan(context, text)
                 #expect(try Self.searched(context, text) == expected, "round \(round): \(text)")
-                context.store.searchIndexesAreUsable = false
+                context.sqliteStore.searchIndexesAreUsable = false
                 #expect(try Self.searched(context, text) == expected, "round \(round), scanning: \(text)")
-                context.store.searchIndexesAreUsable = true
+                context.sqliteStore.searchIndexesAreUsable = true
             }
         }
         #expect(rolledBack >= 8)
@@ -127,7 +127,6 @@ import PersistenceSQLite
             book["code"] = "c\(i)"
         }
         try context.save()
-        try context.store.close()
     }
 
     private static func indexObjects(_ store: TemporaryStore) throws -> [String] {
@@ -146,7 +145,7 @@ import PersistenceSQLite
         ])
         let hashes = try store.rows("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%' ORDER BY key")
         // A store from before the index: no index objects, no record of them.
-        let database = try Database(path: store.url.path)
+        let database = try store.file.connection(mode: .createIfMissing)
         for table in ["Author", "Book", "Note"] {
             for statement in SearchIndexMapping.dropStatements(table: table) { try database.execute(statement) }
         }
@@ -156,7 +155,7 @@ import PersistenceSQLite
 
         let context = try Self.openBooks(store)
         #expect(try Self.indexObjects(store).count == 15)
-        try context.store.checkSearchIndexes()
+        try context.checkSearchIndexes()
         #expect(try Self.searched(context, "lodz").count == 1)
         #expect(try Self.searched(context, "елка").count == 1)
         #expect(try store.rows("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%' ORDER BY key") == hashes)
@@ -168,15 +167,15 @@ import PersistenceSQLite
     @Test func anIndexMadeForOtherRulesIsRebuiltAndAnUnneededOneDropped() throws {
         let store = TemporaryStore()
         try Self.seed(store)
-        let database = try Database(path: store.url.path)
+        let database = try store.file.connection(mode: .createIfMissing)
         // Empty the index behind the triggers' back and mark it as made by older rules.
         try database.execute("INSERT INTO _search_Book (_search_Book) VALUES ('delete-all')")
         try database.execute("UPDATE _metadata SET value = 'v0' WHERE key = 'searchIndex.Book'")
         try database.close()
         var context = try Self.openBooks(store)
         #expect(try Self.searched(context, "strasse").count == 1)
-        try context.store.checkSearchIndexes()
-        try context.store.close()
+        try context.checkSearchIndexes()
+        try context.closeStore()
 
         // The same model without "Index in Spotlight" on Note: same hashes, index dropped.
         let model = SearchFixture.model()
@@ -199,18 +198,18 @@ import PersistenceSQLite
     @Test func aReadOnlyStoreWithoutItsIndexSearchesByScanningAndIsLeftAsItWas() throws {
         let store = TemporaryStore()
         try Self.seed(store)
-        let database = try Database(path: store.url.path)
+        let database = try store.file.connection(mode: .createIfMissing)
         for statement in SearchIndexMapping.dropStatements(table: "Book") { try database.execute(statement) }
         try database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         try database.close()
         let before = try Data(contentsOf: store.url)
         let context = try Self.openBooks(store, readOnly: true)
-        #expect(!context.store.searchIndexesAreUsable)
+        #expect(!context.sqliteStore.searchIndexesAreUsable)
         for text in ["lodz", "ring", "ab", "strasse the"] {
             #expect(try Self.searched(context, text) == Self.scan(context, text), "\(text)")
         }
         #expect(try Self.searched(context, "lodz").count == 1)
-        try context.store.close()
+        try context.closeStore()
         #expect(try Data(contentsOf: store.url) == before)
     }
 
@@ -221,15 +220,15 @@ import PersistenceSQLite
         let note = try context.insertObject(forEntityName: "Note")
         note["text"] = "Łódź"
         try context.save()
-        try context.store.close()
+        try context.closeStore()
         // As in the sqlite3 shell: no `canonical()` function registered.
-        let shell = try Database(path: store.url.path)
+        let shell = try store.file.connection(mode: .createIfMissing)
         try shell.execute("UPDATE Book SET canonicalTitle = 'krakow' WHERE title = 'Łódź'")
         try shell.execute("DELETE FROM Book WHERE title = 'ab'")
         #expect(throws: SQLiteError.self) { try shell.execute("UPDATE Note SET text = 'Kraków'") }
         try shell.close()
         context = try Self.openBooks(store)
-        try context.store.checkSearchIndexes()
+        try context.checkSearchIndexes()
         #expect(try Self.searched(context, "krakow").count == 1)
         #expect(try Self.searched(context, "lodz").isEmpty)
         var notes = FetchRequest(entityName: "Note")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// A Book/Author model whose canonical attributes are indexed for search, plus a Note whose
 /// raw `text` is indexed (so its index folds through a view).
@@ -69,7 +69,7 @@ enum SearchFixture {
             // The folded title itself, typed in capitals, finds it too.
             #expect(try SearchFixture.titles(context, title.uppercased()) == [title], "\(title)")
         }
-        try context.store.checkSearchIndexes()
+        try context.checkSearchIndexes()
     }
 
     @Test(arguments: ["lodzz", "strase", "aeroe", "oeuvres", "cafes", "istambul", "abcd", "tieng vietn", "αθηνε", "елки", "łódźx", "zzz"])
@@ -214,7 +214,7 @@ enum SearchFixture {
         #expect(try context.fetch(request).count == 1)
         request.searchText = "lodz"
         #expect(try context.fetch(request).isEmpty)
-        try context.store.checkSearchIndexes()
+        try context.checkSearchIndexes()
     }
 
     @Test func searchKeyPathsThatCannotBeSearchedAreRefusedByName() throws {

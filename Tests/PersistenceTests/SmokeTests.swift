@@ -1,4 +1,4 @@
 import Testing
-@testable import Persistence
+import Persistence
 
 @Test func libraryHasAVersion() { #expect(!PersistenceVersion.string.isEmpty) }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 import PersistenceSQLite
 
 /// Export streams: objects are written a page at a time, and the text is the same whatever
@@ -35,8 +35,8 @@ import PersistenceSQLite
             let gadget = try context.make("Gadget", "g")
             try context.make("Box", "box").setValue([gadget, try context.make("Item", "i")], forKey: "items")
             try context.save()
-            try context.store.database.execute("DELETE FROM Author WHERE _id = 2")
-            try context.store.database.execute("DELETE FROM Tag WHERE _id = 3")
+            try store.file.write("DELETE FROM Author WHERE _id = 2")
+            try store.file.write("DELETE FROM Tag WHERE _id = 3")
         }
         return (store, try PersistentContainer(model: relationshipModel(), storeURL: store.url))
     }
@@ -109,7 +109,7 @@ import PersistenceSQLite
         try Data("previous".utf8).write(to: existing)
         // Entities are written by name: Author, Book, … then Tag fails after pages were written.
         do {
-            let database = try Database(path: store.url.path)
+            let database = try store.file.connection(mode: .createIfMissing)
             try database.execute("DROP TABLE Tag")
             try database.close()
         }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// A store whose schema SQLite cannot read (a file cut short) is the worst damage a check
 /// can find: `StoreCheck` reports it as a problem, and `persistence-tool store check` says

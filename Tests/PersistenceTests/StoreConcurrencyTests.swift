@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Two connections on one store file, as two `books` processes have: a save must never
 /// leave a statement (and so a read transaction) open, or the next save after another
@@ -12,7 +12,7 @@ import Testing
         let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
         let context = container.viewContext
         context.mergePolicy = .objectTrump
-        let database = context.store.database
+        let database = context.storeConnection
         try context.insertObject(forEntityName: "Item")["code"] = "x"
         try context.save()
         #expect(!database.hasActiveStatements)
@@ -47,6 +47,6 @@ import Testing
 
         try first.insertObject(forEntityName: "Item")["code"] = "z"
         try first.save()
-        #expect(try store.rows("SELECT code FROM Item ORDER BY code") == [[.text("x")], [.text("y")], [.text("z")]])
+        #expect(try store.strings(["code"], of: "Item", everyTypeModel()) == [["x"], ["y"], ["z"]])
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// `persistence-tool store migrate`, run as the built binary: stdout, stderr, exit codes,
 /// and the store file's bytes.
@@ -28,8 +27,8 @@ import PersistenceSQLite
                 book["name"] = title
             }
             try container.viewContext.save()
-            try container.viewContext.store.database.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            try container.viewContext.store.close()
+            try container.viewContext.storeConnection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try container.viewContext.closeStore()
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
@@ -78,9 +77,11 @@ import PersistenceSQLite
         #expect(result.stdout.contains("Book.title: renamed from name (values kept)\nNo values will be lost.\n"))
         #expect(result.stdout.contains("Migrated \(fixture.store.path) to model version 2."))
         #expect(FileManager.default.fileExists(atPath: fixture.store.path + ".pre-migration"))
-        let database = try Database(path: fixture.store.path, mode: .readOnly)
-        #expect(try database.query("SELECT title FROM Book ORDER BY title").compactMap { $0[0].textValue } == ["Ficciones", "Rayuela"])
-        try database.close()
+        do {
+            let migrated = try PersistentContainer(model: v2.copy(), storeURL: fixture.store, readOnly: true).viewContext
+            let books = try migrated.fetch(FetchRequest(entityName: "Book", sortDescriptors: [SortKey("title")]))
+            #expect(books.map { $0.value(forKey: "title", as: String.self) } == ["Ficciones", "Rayuela"])
+        }
         let bytes = try fixture.bytes()
         let again = try fixture.run()
         #expect(again.status == 0)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Persistence
+import Persistence
 
 @Suite struct StoreOpeningTests {
     private func model(extraAttribute: String? = nil, transformer: String? = nil) -> ManagedObjectModel {

@@ -1,6 +1,5 @@
 import Foundation
-@testable import Persistence
-import PersistenceSQLite
+import Persistence
 
 /// A model with one attribute of every type, a parent/child pair and a to-one/to-many pair,
 /// built in code for store and context tests.
@@ -70,10 +69,49 @@ final class TemporaryStore {
         }
     }
 
-    /// Rows of a raw SQL query, read with a separate connection.
-    func rows(_ sql: String) throws -> [[SQLiteValue]] {
-        let database = try Database(path: url.path, mode: .readOnly)
-        defer { try? database.close() }
-        return try database.query(sql)
+    /// What another process finds in the store file: a context of a fresh read-only
+    /// container, so that a test sees what was saved, not what a context remembers.
+    func reader(_ model: ManagedObjectModel) throws -> ManagedObjectContext {
+        try PersistentContainer(model: model, storeURL: url, readOnly: true).viewContext
+    }
+
+    /// How many objects of `entity` (with its sub-entities) are saved in the file, matching
+    /// `predicate` when given, as a fresh read-only container counts them.
+    func count(_ entity: String, _ model: ManagedObjectModel, where predicate: String? = nil) throws -> Int {
+        let request = FetchRequest(entityName: entity, predicate: try predicate.map { try FetchPredicate($0) })
+        return try reader(model).count(for: request)
+    }
+
+    /// The string attributes `keys` of each saved object of `entity`, sorted by `sortedBy`
+    /// (or the first key), as a fresh read-only container fetches them.
+    func strings(
+        _ keys: [String], of entity: String, _ model: ManagedObjectModel, where predicate: String? = nil,
+        sortedBy sortKey: String? = nil
+    ) throws -> [[String?]] {
+        try read(entity, model, where: predicate, sortedBy: sortKey ?? keys[0]) { object in
+            keys.map { object.value(forKey: $0, as: String.self) }
+        }
+    }
+
+    /// The attribute `key` of each saved object of `entity` as a `T`, sorted by `sortedBy`
+    /// (or `key`), as a fresh read-only container fetches them.
+    func values<T: AttributeValueConvertible>(
+        _ key: String, as type: T.Type, of entity: String, _ model: ManagedObjectModel,
+        where predicate: String? = nil, sortedBy sortKey: String? = nil
+    ) throws -> [T?] {
+        try read(entity, model, where: predicate, sortedBy: sortKey ?? key) { $0.value(forKey: key, as: T.self) }
+    }
+
+    /// Fetches with a fresh read-only container and reads each object while its context is
+    /// alive (an object does not keep its context).
+    private func read<Value>(
+        _ entity: String, _ model: ManagedObjectModel, where predicate: String?, sortedBy sortKey: String,
+        _ body: (ManagedObject) -> Value
+    ) throws -> [Value] {
+        let request = FetchRequest(
+            entityName: entity, predicate: try predicate.map { try FetchPredicate($0) },
+            sortDescriptors: [SortKey(sortKey)])
+        let context = try reader(model)
+        return try withExtendedLifetime(context) { try context.fetch(request).map(body) }
     }
 }

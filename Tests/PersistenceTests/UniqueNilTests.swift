@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// A uniqueness constraint ignores objects whose constrained value is nil, in memory as in
 /// the store's UNIQUE index (SQLite treats NULLs as distinct).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Persistence
+import Persistence
 
 /// Version hashes: pinned values, the documented encoding, and what does and does not change
 /// them.

@@ -1,0 +1,29 @@
+import Foundation
+import Persistence
+
+// Why these tests look inside the store on purpose
+// ------------------------------------------------
+// The catalogue's tests go through `Catalog` and the library's public API. Two things
+// they check have no public face: the connection setting an unlimited search switches
+// while it streams (SQLite's `temp_store`: the rank sort spills to a file, not memory),
+// and the record in the store's metadata that the sample books were seeded (read back,
+// and removed to make a store look as the previous release wrote it). Every such look
+// goes through here, so that the places that know the store's internals are few and named.
+
+extension ManagedObjectContext {
+    /// SQLite's `temp_store` setting of the store's connection: 1 for a file, 2 for memory.
+    func storeTemporaryStorage() throws -> Int64? {
+        try store.database.scalar("PRAGMA temp_store").int64Value
+    }
+
+    /// A value the app recorded in the store's metadata, or nil.
+    func applicationMetadata(forKey key: String) throws -> String? {
+        try store.applicationMetadata(forKey: key)
+    }
+
+    /// Removes a value the app recorded in the store's metadata, as a store written before
+    /// the app recorded it looks.
+    func removeApplicationMetadata(forKey key: String) throws {
+        try store.database.execute("DELETE FROM _metadata WHERE key = ?", [.text("app." + key)])
+    }
+}
