@@ -83,6 +83,26 @@ package protocol PersistentStore: AnyObject {
     /// in memory (so that unsaved objects are ranked as the store ranks rows).
     func searchedKeyPaths(for request: FetchRequest) throws -> [String]
 
+    // MARK: Writing
+
+    /// Runs `body` in one write transaction of the store: what it writes through the
+    /// transaction is committed together when it returns, or rolled back when it throws.
+    /// `rowCount` (how many rows the writes will touch, roughly) lets the store prepare for
+    /// a large write.
+    ///
+    /// - Throws: what `body` throws; the store's failure (read-only, locked past its busy
+    ///   timeout, full disk) when the transaction cannot begin or commit.
+    func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T
+
+    /// Prepares the store for loading `rowCount` rows in many transactions (a large seed):
+    /// the store may trade durability of the unfinished load for speed while `body` runs
+    /// (each transaction still commits whole), and restores its settings after.
+    func withBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T
+
+    /// The attributes of `entity` whose values the store keeps outside its rows (in files
+    /// beside it): a write that replaces a conflicting row cannot carry them over.
+    func externallyStoredAttributes(of entity: String) -> [String]
+
     // MARK: Metadata
 
     /// The value an app stored under `key` in the store's metadata (Core Data's

@@ -45,42 +45,18 @@ extension BatchInsertWriter {
         }
     }
 
-    /// The temporary trigger for a link: it records each destination a merged row leaves.
-    /// (SQLite allows no qualified names in a trigger's body; a temporary trigger finds the
-    /// temporary table first.)
-    private func leaveTrigger(_ link: AggregatedLink) -> (name: String, sql: String) {
-        let table = plan.mapping.table.name
-        let name = "_batch_left_\(table)_\(link.name)"
-        let column = sqlIdentifier(link.name)
-        return (name, """
-            CREATE TEMP TRIGGER \(sqlIdentifier(name)) AFTER UPDATE OF \(column) ON main.\(sqlIdentifier(table)) \
-            WHEN old.\(column) IS NOT NULL AND old.\(column) IS NOT new.\(column) \
-            BEGIN INSERT INTO "_batch_left" VALUES (\(sqlLiteral(link.name)), old.\(column)); END
-            """)
-    }
 
     /// Runs `body`, the writing of the rows, noting the destinations that merged rows leave;
     /// returns them by link name.
-    func notingDestinationsLeft(_ body: () throws -> Void) throws -> [(link: String, key: Int64)] {
+    func notingDestinationsLeft(
+        in transaction: any StoreTransaction, _ body: () throws -> Void
+    ) throws -> [(relationship: String, key: Int64)] {
         guard updatesConflicts, !aggregatedLinks.isEmpty else {
             try body()
             return []
         }
-        let database = context.store.database
-        let triggers = aggregatedLinks.map(leaveTrigger)
-        try database.execute("CREATE TEMP TABLE IF NOT EXISTS \"_batch_left\" (\"link\" TEXT, \"key\" INTEGER)")
-        for trigger in triggers { try database.execute(trigger.sql) }
-        defer {
-            // Temporary, and rolled back with the transaction anyway; dropped so that the
-            // connection's next batch starts clean.
-            for trigger in triggers { try? database.execute("DROP TRIGGER IF EXISTS temp.\(sqlIdentifier(trigger.name))") }
-            try? database.execute("DROP TABLE IF EXISTS temp.\"_batch_left\"")
-        }
-        try body()
-        return try database.query("SELECT DISTINCT \"link\", \"key\" FROM temp.\"_batch_left\"").compactMap { row in
-            guard let link = row[0].textValue, let key = row[1].int64Value else { return nil }
-            return (link, key)
-        }
+        return try transaction.notingDestinationsLeft(
+            entity: template.schema.name, relationships: aggregatedLinks.map(\.name), body)
     }
 
     /// Recomputes and writes the aggregates of every destination the rows linked to or left.
@@ -90,87 +66,58 @@ extension BatchInsertWriter {
     ///   - linked: every destination a row linked to.
     ///   - left: the destinations merged rows left, by link name and key.
     /// - Throws: `ObjectAccessError` when a value does not fit its attribute; `SQLiteError`.
-    func updateAggregates(linked: some Sequence<ManagedObject>, left: [(link: String, key: Int64)]) throws {
+    func updateAggregates(
+        linked: some Sequence<ManagedObject>, left: [(relationship: String, key: Int64)],
+        in transaction: any StoreTransaction
+    ) throws {
         guard !aggregatedLinks.isEmpty else { return }
-        let store = context.store
+        let model = context.model
         var done: Set<TrumpedRow> = []
         for destination in linked {
             guard let key = destination.rowKey,
                 done.insert(TrumpedRow(rootName: destination.schema.rootName, key: key)).inserted
             else { continue }
-            try updateAggregates(of: destination.schema, key: key, object: destination)
+            try updateAggregates(of: destination.schema, key: key, object: destination, transaction)
         }
         for (name, key) in left {
             guard let link = aggregatedLinks.first(where: { $0.name == name }),
-                let root = store.model.schema(for: link.destination).flatMap({ store.model.schema(for: $0.rootName) }),
-                let table = store.schema.entities[root.name]?.table,
+                let root = model.schema(for: link.destination).flatMap({ model.schema(for: $0.rootName) }),
                 done.insert(TrumpedRow(rootName: root.name, key: key)).inserted
             else { continue }
             // The row's own entity, which may be a sub-entity with aggregates of its own.
-            var schema = root
-            if table.hasEntityColumn,
-                let entity = try store.database.scalar(
-                    "SELECT \"_entity\" FROM \(sqlIdentifier(table.name)) WHERE \"_id\" = ?", [.integer(key)]).textValue
-            {
-                schema = store.model.schema(for: entity) ?? root
-            }
-            let id = ObjectID(scope: store.idScope(entityName: schema.name, rootName: schema.rootName), key: .permanent(key))
-            try updateAggregates(of: schema, key: key, object: context.registry[id]?.object)
+            let schema = try transaction.entityName(rootEntity: root.name, key: key).flatMap(model.schema(for:)) ?? root
+            let id = ObjectID(
+                scope: context.persistentStoreCoordinator.store.idScope(entityName: schema.name, rootName: schema.rootName),
+                key: .permanent(key))
+            try updateAggregates(of: schema, key: key, object: context.registry[id]?.object, transaction)
         }
     }
 
     /// Recomputes and writes one destination's aggregates over the links' inverses.
-    private func updateAggregates(of schema: EntitySchema, key: Int64, object: ManagedObject?) throws {
-        let store = context.store
+    private func updateAggregates(
+        of schema: EntitySchema, key: Int64, object: ManagedObject?, _ transaction: any StoreTransaction
+    ) throws {
         for (position, derivation) in schema.derivations {
             guard let relationship = derivation.aggregatedRelationship,
-                let link = aggregatedLinks.first(where: { $0.inverse == relationship && schema.isKind(of: $0.destination) }),
-                let members = store.schema.entities[link.declaringEntity]
+                let link = aggregatedLinks.first(where: { $0.inverse == relationship && schema.isKind(of: $0.destination) })
             else { continue }
             let raw: AttributeValue
             do {
-                raw = try aggregate(derivation, over: members, linkedBy: link.name, to: key)
+                raw = try transaction.aggregate(derivation, members: link.declaringEntity, linkedBy: link.name, to: key)
             } catch let error as DecimalSumError {
                 throw ObjectAccessError(
                     entity: schema.name, key: schema.plans[position].name, reason: "it derives '\(derivation)', but \(error)")
             }
-            guard let value = try DerivedValues.converted(raw, at: position, of: schema, derivation: derivation),
-                let mapping = store.schema.entities[schema.name], let column = mapping.columnIndex[position],
-                case .attribute(let attribute) = schema.properties[position]
-            else { continue }
-            try store.updateRow(
-                mapping, primaryKey: key, columns: [column], values: [RowCodec.encode(value, for: attribute, entity: schema.name)])
+            guard let value = try DerivedValues.converted(raw, at: position, of: schema, derivation: derivation) else {
+                continue
+            }
+            try transaction.setValues([(position, value)], of: schema, key: key)
             guard let object, !object.isFault else { continue }
             object.setAttributeValue(value, at: position, notify: false)
             object.committedSlots?[position] = .value(value)
         }
     }
 
-    /// The `@count` or `@sum` over the stored rows of `members`' entity whose to-one `link`
-    /// holds `key`.
-    private func aggregate(
-        _ derivation: Derivation, over members: EntityMapping, linkedBy link: String, to key: Int64
-    ) throws -> AttributeValue {
-        let table = sqlIdentifier(members.table.name)
-        var condition = "\(sqlIdentifier(link)) = ?"
-        var arguments: [SQLiteValue] = [.integer(key)]
-        // As loading the to-many does: an entity sharing its table counts only its own rows.
-        if !members.schema.ancestors.isEmpty {
-            condition += " AND \"_entity\" IN (\(members.schema.hierarchyNames.map { _ in "?" }.joined(separator: ", ")))"
-            arguments += members.schema.hierarchyNames.map(SQLiteValue.text)
-        }
-        let database = context.store.database
-        switch derivation {
-        case .count:
-            return .integer(try database.scalar("SELECT count(*) FROM \(table) WHERE \(condition)", arguments).int64Value ?? 0)
-        case .sum(_, let name):
-            guard let attribute = members.schema.attribute(named: name), attribute.isStored else { return .integer(0) }
-            let rows = try database.query("SELECT \(sqlIdentifier(name)) FROM \(table) WHERE \(condition)", arguments)
-            return try DerivedValues.sum(of: try rows.map { try RowCodec.decode($0[0], for: attribute, entity: members.schema.name) })
-        default:
-            return .null
-        }
-    }
 }
 
 extension Derivation {

@@ -16,7 +16,6 @@ final class BatchInsertWriter {
     let request: BatchInsertRequest
     let template: BatchInsertTemplate
     let context: ManagedObjectContext
-    let plan: RowEncodePlan
     /// Whether a row whose unique values are stored updates that row (object-trump merging,
     /// with constraints): registered objects of the entity's table may then be stale.
     let updatesConflicts: Bool
@@ -31,15 +30,11 @@ final class BatchInsertWriter {
     ///   `BatchInsertError` for an upsert of an entity with data stored outside the file.
     init(_ request: BatchInsertRequest, context: ManagedObjectContext) throws {
         let schema = try context.insertableSchema(named: request.entityName)
-        let store = context.store
-        guard let mapping = store.schema.entities[schema.name] else {
-            preconditionFailure("The store has no mapping for \(schema.name)")
-        }
+        let store = context.persistentStoreCoordinator.store
         self.request = request
         self.context = context
         let template = BatchInsertTemplate(schema: schema, model: store.model)
         self.template = template
-        plan = RowEncodePlan(mapping)
         updatesConflicts = context.mergePolicy == .objectTrump && !schema.uniquenessConstraints.isEmpty
         let toOnePositions = schema.plans.indices.filter { position in
             schema.plans[position].kind == .toOne && template.relationshipRefusals[position] == nil
@@ -48,10 +43,10 @@ final class BatchInsertWriter {
         aggregatedLinks = Self.aggregatedLinks(of: template, positions: toOnePositions, model: store.model)
         // An updated row's external file is named for the row that replaced it; rather than
         // leave files behind, such an entity's rows are merged by saving objects.
-        if updatesConflicts, let external = store.externalData?.externalColumns[schema.name], !external.isEmpty {
+        if updatesConflicts, case let external = store.externallyStoredAttributes(of: schema.name), !external.isEmpty {
             throw BatchInsertError(
                 entity: schema.name,
-                reason: "it keeps \(external.map(\.attribute.name).joined(separator: ", ")) outside the store file, "
+                reason: "it keeps \(external.joined(separator: ", ")) outside the store file, "
                     + "and a batch insert cannot merge such rows with stored ones: insert objects, or use the .error merge policy")
         }
     }
@@ -73,10 +68,9 @@ final class BatchInsertWriter {
     ///   does not fit or a destination that cannot be linked; `ValidationError` with the
     ///   failures of the first invalid row; `ConstraintConflictError` for two rows with the
     ///   same unique values, or (under `.error`) a row whose values are stored;
-    ///   `ValueTransformerError`; `SQLiteError`.
-    func write() throws {
+    ///   `ValueTransformerError`; the store's failure.
+    func write(in transaction: any StoreTransaction) throws {
         let schema = template.schema
-        let store = context.store
         let scratch = ManagedObject(
             ObjectConstruction(
                 schema: schema, objectID: context.makeTemporaryID(for: schema), context: context, isFault: false,
@@ -86,19 +80,28 @@ final class BatchInsertWriter {
         defer { scratch.managedObjectContext = nil }
 
         var rows = RowChecks(schema: schema)
-        let left = try notingDestinationsLeft {
-            var pending = PendingRows(capacity: SQLiteStore.rowsPerInsert(plan.mapping))
+        let left = try notingDestinationsLeft(in: transaction) {
+            var pending = PendingRows(capacity: transaction.rowsPerWrite(entity: schema.name))
             for index in 0..<request.count {
                 var row = BatchInsertRow(template: template, index: index)
                 try request.fill(index, &row)
                 scratch.slots = row.takeSlots()
                 let constrained = try prepare(scratch, row: index, checks: &rows)
-                pending.append(index: index, columns: try plan.values(of: scratch), constrained: constrained)
-                if pending.isFull { try flush(&pending, store: store) }
+                if pending.rows.isEmpty {
+                    let count = min(pending.capacity, request.count - index)
+                    pending.firstKey = try transaction.allocateKeys(rootEntity: schema.rootName, count: count)
+                }
+                try reportingConflicts(pending) {
+                    try transaction.insert(
+                        scratch, key: pending.firstKey + Int64(pending.rows.count), tag: index,
+                        replacingConflicts: updatesConflicts)
+                }
+                pending.append(index: index, constrained: constrained)
+                if pending.isFull { try flush(&pending, transaction) }
             }
-            try flush(&pending, store: store)
+            try flush(&pending, transaction)
         }
-        try updateAggregates(linked: rows.linked.values, left: left)
+        try updateAggregates(linked: rows.linked.values, left: left, in: transaction)
     }
 
     /// What the checks of one request's rows remember from row to row.
@@ -150,43 +153,27 @@ final class BatchInsertWriter {
         return constrained
     }
 
-    /// Writes the pending rows with one statement under newly allocated keys. When SQLite
-    /// refuses it for a uniqueness conflict, the rows are written one by one so that the
-    /// error names the row and its values.
-    private func flush(_ pending: inout PendingRows, store: SQLiteStore) throws {
+    /// Writes the chunk's rows now (the store writes them many per statement), so that a conflict names its row with the values kept.
+    private func flush(_ pending: inout PendingRows, _ transaction: any StoreTransaction) throws {
         guard !pending.rows.isEmpty else { return }
-        var next = try store.allocatePrimaryKeys(table: template.schema.rootName, count: pending.rows.count)
-        for i in pending.rows.indices {
-            pending.rows[i].primaryKey = next
-            next += 1
-        }
-        do {
-            try store.insertRows(plan.mapping, pending.rows, updatingConflicts: updatesConflicts)
-        } catch let error as SQLiteError where error.isUniqueConstraint {
-            for (i, row) in pending.rows.enumerated() {
-                do {
-                    try store.insertRows(plan.mapping, [row], updatingConflicts: updatesConflicts)
-                } catch let rowError as SQLiteError where rowError.isUniqueConstraint {
-                    throw conflict(rowError, row: pending.indexes[i], constrained: pending.constrained[i])
-                }
-            }
-            throw error
-        }
+        try reportingConflicts(pending) { try transaction.flush() }
         pending.removeAll()
     }
 
-    /// The error for a row the store refused: the constraint SQLite names, with the row's values.
-    private func conflict(_ error: SQLiteError, row: Int, constrained: [[AttributeValue]]) -> ConstraintConflictError {
-        let constraints = template.schema.uniquenessConstraints
-        let index = template.schema.uniquenessConstraintIndex(failedIn: error) ?? 0
-        let values = index < constrained.count ? constrained[index].map(\.description) : []
-        return ConstraintConflictError(
-            entity: template.schema.name, keys: constraints.indices.contains(index) ? constraints[index] : [],
-            values: values, object: template.rowName(row))
+    /// Runs `body`, reporting a uniqueness conflict of one of the chunk's rows by its place
+    /// in the request and the values it was refused for.
+    private func reportingConflicts(_ pending: PendingRows, _ body: () throws -> Void) throws {
+        do { try body() } catch let violation as UniquenessViolation {
+            let constraints = template.schema.uniquenessConstraints
+            let index = violation.constraintIndex ?? 0
+            let constrained = pending.constrained(ofRow: violation.tag) ?? []
+            let values = index < constrained.count ? constrained[index].map(\.description) : []
+            throw ConstraintConflictError(
+                entity: template.schema.name, keys: constraints.indices.contains(index) ? constraints[index] : [],
+                values: values, object: template.rowName(violation.tag))
+        }
     }
 
-    /// Checks each destination a row links to, once per request: it must belong to the
-    /// context, not be deleted, and have a row (saved, or inserted by the same save).
     private func checkDestinations(
         of scratch: ManagedObject, row: Int, linked: inout [ObjectIdentifier: ManagedObject]
     ) throws {
@@ -220,35 +207,37 @@ final class BatchInsertWriter {
 }
 
 /// Rows encoded and waiting for their statement, with what a conflict message needs.
+/// The rows of one chunk of a batch insert: written in one go, under consecutive keys
+/// allocated for the chunk, with each row's uniqueness values kept to name a conflict.
 private struct PendingRows {
     let capacity: Int
-    var rows: [(primaryKey: Int64, columns: [SQLiteValue])] = []
-    /// Each row's number in the request.
-    var indexes: [Int] = []
-    /// Each row's values of each uniqueness constraint.
-    var constrained: [[[AttributeValue]]] = []
+    var firstKey: Int64 = 0
+    private(set) var rows: [Int] = []
+    private var constrained: [[[AttributeValue]]] = []
 
     init(capacity: Int) {
-        self.capacity = capacity
-        rows.reserveCapacity(capacity)
+        self.capacity = max(1, capacity)
+        rows.reserveCapacity(self.capacity)
     }
 
     var isFull: Bool { rows.count >= capacity }
 
-    mutating func append(index: Int, columns: [SQLiteValue], constrained: [[AttributeValue]]) {
-        rows.append((0, columns))
-        indexes.append(index)
+    mutating func append(index: Int, constrained: [[AttributeValue]]) {
+        rows.append(index)
         self.constrained.append(constrained)
+    }
+
+    /// The uniqueness values of the request's row `index`, if it is in this chunk.
+    func constrained(ofRow index: Int) -> [[AttributeValue]]? {
+        rows.firstIndex(of: index).map { constrained[$0] }
     }
 
     mutating func removeAll() {
         rows.removeAll(keepingCapacity: true)
-        indexes.removeAll(keepingCapacity: true)
         constrained.removeAll(keepingCapacity: true)
     }
 }
 
-/// A batch insert that cannot run for its entity, whatever its rows.
 public struct BatchInsertError: Error, Sendable, CustomStringConvertible {
     /// The entity of the request.
     public var entity: String

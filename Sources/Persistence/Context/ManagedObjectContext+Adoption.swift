@@ -22,25 +22,22 @@ extension ManagedObjectContext {
     /// later in the save, replace the row's old ones instead of adding to them.
     ///
     /// - Returns: the IDs of the adopted rows; each adopting object's `savingKey` is its row's.
-    func adoptExistingRows(_ inserted: [ManagedObject]) throws -> [ObjectID] {
+    func adoptExistingRows(_ inserted: [ManagedObject], in transaction: any StoreTransaction) throws -> [ObjectID] {
         var adopted: [ObjectID] = []
         let constrained = inserted.filter { !$0.schema.uniquenessConstraints.isEmpty }
         var start = 0
         while start < constrained.count {
             let end = min(constrained.count, start + Self.probeParameterBudget)
             let batch = constrained[start..<end]
-            let matching = try constraintsWithMatches(in: batch)
+            let matching = try constraintsWithMatches(in: batch, transaction)
             for object in batch {
-                guard let mapping = store.schema.entities[object.schema.name] else { continue }
                 for (index, constraint) in object.schema.uniquenessConstraints.enumerated()
                 where matching.contains(ProbeGroup(entity: object.schema.name, constraint: index)) {
-                    let values = try uniqueValues(of: object, constraint)
-                    if let existing = try store.primaryKey(in: mapping, matching: constraint, values: values) {
+                    let values = uniqueValues(of: object, constraint)
+                    if let existing = try transaction.existingKey(entity: object.schema.name, constraint: constraint, values: values) {
                         object.savingKey = existing
-                        try dropJoinRows(ofAdopted: object, key: existing)
-                        adopted.append(
-                            ObjectID(entityName: object.schema.name, rootName: object.schema.rootName,
-                                     storeIdentifier: store.identifier, key: .permanent(existing)))
+                        try dropLinks(ofAdopted: object, key: existing, transaction)
+                        adopted.append(ObjectID(scope: object.objectID.scope, key: .permanent(existing)))
                         break
                     }
                 }
@@ -56,18 +53,17 @@ extension ManagedObjectContext {
     /// of its to-ones (the row's old place in another object's ordered list). Links that
     /// other objects hold through inverse-less to-manys stay: the inserted object does not
     /// model them, and the row they point at is updated, not replaced.
-    private func dropJoinRows(ofAdopted object: ManagedObject, key: Int64) throws {
-        let schema = store.schema
-        guard !schema.joinTables.isEmpty else { return }
+    private func dropLinks(ofAdopted object: ManagedObject, key: Int64, _ transaction: any StoreTransaction) throws {
+        let entity = object.schema.name
         for case .relationship(let r) in object.schema.properties where !r.isTransient {
-            if let side = schema.joinSide(entity: object.schema.name, relationship: r.name) {
-                try store.deleteJoinRows(side, own: key)
-                // A relationship that is its own inverse (`friends`) keeps a row per direction.
-                if r.inverseName == r.name { try store.deleteJoinRows(side, other: key) }
+            if transaction.keepsLinksApart(entity: entity, relationship: r.name) {
+                try transaction.removeLinks(entity: entity, relationship: r.name, from: key)
+                // A relationship that is its own inverse (`friends`) keeps a link per direction.
+                if r.inverseName == r.name { try transaction.removeLinks(entity: entity, relationship: r.name, to: key) }
             } else if !r.isToMany, let inverse = r.inverseName,
-                let side = schema.joinSide(entity: r.destinationEntityName, relationship: inverse)
+                transaction.keepsLinksApart(entity: r.destinationEntityName, relationship: inverse)
             {
-                try store.deleteJoinRows(side, other: key)
+                try transaction.removeLinks(entity: r.destinationEntityName, relationship: inverse, to: key)
             }
         }
     }
@@ -80,25 +76,27 @@ extension ManagedObjectContext {
 
     /// The (entity, constraint) groups of a batch for which the store holds a row matching
     /// at least one object of the batch.
-    private func constraintsWithMatches(in batch: ArraySlice<ManagedObject>) throws -> Set<ProbeGroup> {
-        var candidates: [ProbeGroup: [[SQLiteValue]]] = [:]
+    private func constraintsWithMatches(
+        in batch: ArraySlice<ManagedObject>, _ transaction: any StoreTransaction
+    ) throws -> Set<ProbeGroup> {
+        var candidates: [ProbeGroup: [[AttributeValue]]] = [:]
         var order: [ProbeGroup] = []
         for object in batch {
             for (index, constraint) in object.schema.uniquenessConstraints.enumerated() {
                 let group = ProbeGroup(entity: object.schema.name, constraint: index)
                 if candidates[group] == nil { order.append(group) }
-                candidates[group, default: []].append(try uniqueValues(of: object, constraint))
+                candidates[group, default: []].append(uniqueValues(of: object, constraint))
             }
         }
         var matching: Set<ProbeGroup> = []
         for group in order {
-            guard let mapping = store.schema.entities[group.entity], let lists = candidates[group] else { continue }
-            let keys = mapping.schema.uniquenessConstraints[group.constraint]
+            guard let schema = model.schema(for: group.entity), let lists = candidates[group] else { continue }
+            let keys = schema.uniquenessConstraints[group.constraint]
             let perQuery = max(1, Self.probeParameterBudget / max(1, keys.count))
             var start = 0
             while start < lists.count {
                 let end = min(lists.count, start + perQuery)
-                if try store.hasRow(in: mapping, matching: keys, anyOf: Array(lists[start..<end])) {
+                if try transaction.hasRow(entity: group.entity, constraint: keys, anyOf: Array(lists[start..<end])) {
                     matching.insert(group)
                     break
                 }
@@ -109,12 +107,14 @@ extension ManagedObjectContext {
     }
 
     /// An object's values for a uniqueness constraint's keys, as the store holds them.
-    private func uniqueValues(of object: ManagedObject, _ constraint: [String]) throws -> [SQLiteValue] {
-        try constraint.map { key -> SQLiteValue in
-            guard let position = object.schema.propertyIndex[key],
-                case .attribute(let attribute) = object.schema.properties[position]
-            else { return .null }
-            return try RowCodec.encode(object.attributeValue(at: position), for: attribute, entity: object.schema.name)
-        }
+    private func uniqueValues(of object: ManagedObject, _ constraint: [String]) -> [AttributeValue] {
+        constraint.map { key in object.schema.propertyIndex[key].map { object.attributeValue(at: $0) } ?? .null }
     }
+}
+
+/// A stored row an insert took over under object-trump merging: its table (root entity)
+/// and key.
+struct TrumpedRow: Hashable {
+    let rootName: String
+    let key: Int64
 }

@@ -23,9 +23,9 @@ extension ManagedObjectContext {
     @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> Int {
         let writer = try BatchInsertWriter(request, context: self)
-        let pageCache = try store.raisePageCache(forRows: request.count)
-        defer { store.restorePageCache(pageCache) }
-        try store.writeTransaction { try writer.write() }
+        try persistentStoreCoordinator.store.performWrite(rowCount: request.count) { transaction in
+            try writer.write(in: transaction)
+        }
         refreshObjects(staleAfter: [writer])
         return request.count
     }

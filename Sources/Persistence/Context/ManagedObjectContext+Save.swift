@@ -61,54 +61,44 @@ extension ManagedObjectContext {
         try checkUniquenessInMemory(saved, skippingUnchanged: inserted.isEmpty)
 
         var trumped: [ObjectID] = []
-        // A large save runs with a larger page cache (see `SQLiteStore.raisePageCache`).
-        let pageCache = try store.raisePageCache(forRows: saved.count + deleted.count + batches.reduce(0) { $0 + $1.count })
-        defer { store.restorePageCache(pageCache) }
+        let rowCount = saved.count + deleted.count + batches.reduce(0) { $0 + $1.count }
         // A failed save leaves no key behind: the objects are still unsaved.
         do {
-            try store.writeTransaction {
-                try allocateKeys(for: inserted)
-                if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted) }
-                // New rows are written in multi-row statements (see `SQLiteStore.insertRows`).
-                var plans = RowEncodePlans()
+            try persistentStoreCoordinator.store.performWrite(rowCount: rowCount) { transaction in
+                try allocateKeys(for: inserted, in: transaction)
+                if mergePolicy == .objectTrump { trumped = try adoptExistingRows(inserted, in: transaction) }
                 let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
-                var batch = InsertBatch()
-                for object in inserted {
-                    let plan = try plans.plan(for: object, in: self)
-                    let mapping = plan.mapping
-                    let columns = try plan.values(of: object)
-                    guard let key = object.savingKey else { continue }
-                    if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
-                        try store.updateRow(mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
-                    } else {
-                        try queueInsert(object, mapping: mapping, primaryKey: key, columns: columns, into: &batch)
+                try reportingConflicts(inserted) {
+                    for (tag, object) in inserted.enumerated() {
+                        guard let key = object.savingKey else { continue }
+                        if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
+                            try transaction.overwrite(object, key: key, tag: tag)
+                        } else {
+                            try transaction.insert(object, key: key, tag: tag, replacingConflicts: false)
+                        }
                     }
+                    try transaction.flush()
                 }
-                try flushInserts(&batch)
-                // Changed rows are written in multi-row statements (see `SQLiteStore.updateRows`).
-                var updates = UpdateBatch()
-                for object in updated {
-                    let plan = try plans.plan(for: object, in: self)
-                    guard let key = object.objectID.primaryKey else { continue }
-                    // Only the changed columns are encoded, not the whole row.
-                    let changed = try plan.changedValues(of: object, positions: object.changedPositions())
-                    try queueUpdate(
-                        object, mapping: plan.mapping, primaryKey: key, columns: changed.columns,
-                        values: changed.values, into: &updates)
+                // Only the changed columns are written, not the whole row.
+                try reportingConflicts(updated) {
+                    for (tag, object) in updated.enumerated() {
+                        guard let key = object.objectID.primaryKey else { continue }
+                        try transaction.update(object, key: key, positions: object.changedPositions(), tag: tag)
+                    }
+                    try transaction.flush()
                 }
-                try flushUpdates(&updates)
-                // Deleted rows go many per statement (see `SQLiteStore.deleteRows`), in key order.
+                // Deleted rows go many per statement, in key order.
                 var deletions: [String: [Int64]] = [:]
                 for object in deleted {
                     guard let key = object.objectID.primaryKey else { continue }
-                    try store.recordTombstone(of: object.schema, primaryKey: key, values: object.slots)
+                    try transaction.recordTombstone(of: object, key: key)
                     deletions[object.schema.rootName, default: []].append(key)
                 }
-                for (table, keys) in deletions.sorted(by: { $0.key < $1.key }) {
-                    try store.deleteRows(table: table, primaryKeys: keys.sorted())
+                for (rootEntity, keys) in deletions.sorted(by: { $0.key < $1.key }) {
+                    try transaction.deleteRows(rootEntity: rootEntity, keys: keys.sorted())
                 }
-                try writeJoinRows(deleted: deleted)
-                for writer in writers { try writer.write() }
+                try writeLinks(deleted: deleted, in: transaction)
+                for writer in writers { try writer.write(in: transaction) }
             }
         } catch {
             for object in inserted { object.savingKey = nil }
@@ -120,17 +110,10 @@ extension ManagedObjectContext {
 
     // MARK: - Steps
 
-    func mapping(of object: ManagedObject) throws -> EntityMapping {
-        guard let mapping = store.schema.entities[object.schema.name] else {
-            preconditionFailure("The store has no mapping for \(object.schema.name)")
-        }
-        return mapping
-    }
-
-    private func allocateKeys(for inserted: [ManagedObject]) throws {
+    private func allocateKeys(for inserted: [ManagedObject], in transaction: any StoreTransaction) throws {
         let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
         for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
-            var next = try store.allocatePrimaryKeys(table: table, count: objects.count)
+            var next = try transaction.allocateKeys(rootEntity: table, count: objects.count)
             // In insertion order, so that rows (and to-manys read by `_id`) keep it: `inserted`
             // is sorted by insertion number, and grouping keeps each group in that order.
             for object in objects {
@@ -172,10 +155,12 @@ extension ManagedObjectContext {
     }
 
     /// Turns SQLite's UNIQUE failure into an error that names the constraint and values.
-    func withConflictReporting(_ object: ManagedObject, _ body: () throws -> Void) throws {
-        do { try body() } catch let error as SQLiteError where error.isUniqueConstraint {
-            let constraint = object.schema.uniquenessConstraintIndex(failedIn: error)
-                .map { object.schema.uniquenessConstraints[$0] } ?? []
+    /// Runs `body`, which writes `objects` with their indexes as tags, and reports a
+    /// uniqueness constraint the store refused as a conflict naming the object and values.
+    func reportingConflicts(_ objects: [ManagedObject], _ body: () throws -> Void) throws {
+        do { try body() } catch let violation as UniquenessViolation where objects.indices.contains(violation.tag) {
+            let object = objects[violation.tag]
+            let constraint = violation.constraintIndex.map { object.schema.uniquenessConstraints[$0] } ?? []
             let values = constraint.map { key in
                 object.schema.propertyIndex[key].map { object.attributeValue(at: $0).description } ?? "nil"
             }

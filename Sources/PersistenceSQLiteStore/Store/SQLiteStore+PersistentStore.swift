@@ -67,6 +67,10 @@ extension SQLiteStore: PersistentStore {
             .searchPaths(request.searchKeyPaths).map(\.unsavedKeyPath)
     }
 
+    package func externallyStoredAttributes(of entity: String) -> [String] {
+        externalData?.externalColumns[entity]?.map(\.attribute.name) ?? []
+    }
+
     // MARK: - Queries
 
     /// The query a fetch request compiles to, using the search indexes when they are current.

@@ -10,11 +10,11 @@ extension SQLiteStore {
     ///
     /// The table is the seed of full history tracking: a change log can add rows for
     /// inserts and updates with the same shape.
-    package func recordTombstone<Object>(of schema: EntitySchema, primaryKey: Int64, values: [PropertySlot<Object>]) throws {
+    package func recordTombstone(of schema: EntitySchema, primaryKey: Int64, values: (Int) -> StoredSlot) throws {
         var preserved: [String: String] = [:]
         for (position, property) in schema.properties.enumerated() {
             guard case .attribute(let a) = property, a.preservesValueInHistoryOnDeletion,
-                case .value(let value) = values[position]
+                case .value(let value) = values(position)
             else { continue }
             preserved[a.name] = try RowCodec.encode(value, for: a, entity: schema.name).jsonText
         }

@@ -2,7 +2,6 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
-import PersistenceSQLiteStore
 
 /// How a save turns an object's slots into its row's column values: the stored properties
 /// of one entity, each with its column, worked out once per entity and save.
@@ -48,36 +47,30 @@ final class RowEncodePlan {
     /// object inserted by the running save takes the key the save gave it.
     ///
     /// - Throws: `ValueTransformerError` when a transformable value cannot be encoded.
-    func values(of object: ManagedObject) throws -> [SQLiteValue] {
-        object.fireFaultIfNeeded()
+    /// Every column of the object's row, in the table's order.
+    func values(of object: any SavedObject) throws -> [SQLiteValue] {
         var values = [SQLiteValue](repeating: .null, count: mapping.table.columns.count)
-        let slots = object.slots  // one read of the object's array, not one per column
         for column in columns {
-            values[column.column] = try value(of: slots[column.position], column)
+            values[column.column] = try value(of: object.storedSlot(at: column.position), column)
         }
         return values
     }
 
-    /// The changed columns of an updated object's row and their values, in column order.
-    ///
-    /// - Parameter positions: the changed property positions (`changedPositions()`).
-    /// - Throws: as `values(of:)`.
-    func changedValues(of object: ManagedObject, positions: [Int]) throws -> (
+    /// The columns at the changed property positions (sorted by column) and their values.
+    func changedValues(of object: any SavedObject, positions: [Int]) throws -> (
         columns: [Int], values: [SQLiteValue]
     ) {
-        object.fireFaultIfNeeded()
         var changed: [(column: Int, value: SQLiteValue)] = []
         changed.reserveCapacity(positions.count)
-        let slots = object.slots
         for column in columns where positions.contains(column.position) {
-            changed.append((column.column, try value(of: slots[column.position], column)))
+            changed.append((column.column, try value(of: object.storedSlot(at: column.position), column)))
         }
         changed.sort { $0.column < $1.column }
         return (changed.map(\.column), changed.map(\.value))
     }
 
-    /// One column's value.
-    private func value(of slot: Slot, _ column: Column) throws -> SQLiteValue {
+    /// The column value of one slot: an attribute's encoded value, a to-one's key.
+    func value(of slot: StoredSlot, _ column: Column) throws -> SQLiteValue {
         switch slot {
         case .value(let value):
             guard case .transformable = value else { return RowCodec.encodeUntransformed(value) }
@@ -85,36 +78,24 @@ final class RowEncodePlan {
             return try RowCodec.encode(value, for: attribute, entity: mapping.schema.name)
         case .toOneFault(let id?):
             return id.primaryKey.map(SQLiteValue.integer) ?? .null
-        case .toOne(let destination?):
-            if let key = destination.rowKey { return .integer(key) }
-            return .null
         default:
             return .null
         }
     }
 }
 
-/// The row encode plans of one save, by entity, made when an entity's first object is met.
+/// The encode plans of one transaction, by entity.
 struct RowEncodePlans {
     private var byEntity: [ObjectIdentifier: RowEncodePlan] = [:]
-    /// The last plan handed out: consecutive objects are mostly of one entity.
     private var last: RowEncodePlan?
 
-    /// The plan for `object`'s entity.
-    mutating func plan(for object: ManagedObject, in context: ManagedObjectContext) throws -> RowEncodePlan {
-        if let last, last.mapping.schema === object.schema { return last }
-        let id = ObjectIdentifier(object.schema)
-        let plan = try byEntity[id] ?? RowEncodePlan(context.mapping(of: object))
+    /// The plan for the entity `mapping` maps.
+    mutating func plan(for mapping: EntityMapping) -> RowEncodePlan {
+        if let last, last.mapping.schema === mapping.schema { return last }
+        let id = ObjectIdentifier(mapping.schema)
+        let plan = byEntity[id] ?? RowEncodePlan(mapping)
         byEntity[id] = plan
         last = plan
         return plan
     }
-}
-
-/// A row of the store that an insert took over under object-trump merging.
-struct TrumpedRow: Hashable {
-    /// The root entity, whose table holds the row.
-    let rootName: String
-    /// The row's primary key.
-    let key: Int64
 }

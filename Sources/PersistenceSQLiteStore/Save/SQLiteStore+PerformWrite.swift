@@ -1,0 +1,23 @@
+import PersistenceModel
+import PersistenceStore
+
+extension SQLiteStore {
+    /// Runs `body` in one write transaction, with the page cache raised for a large write
+    /// (see `raisePageCache(forRows:)`); what `body` buffered is written before the commit.
+    package func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        let pageCache = try raisePageCache(forRows: rowCount)
+        defer { restorePageCache(pageCache) }
+        return try writeTransaction {
+            let transaction = SQLiteStoreTransaction(store: self)
+            let result = try body(transaction)
+            try transaction.flush()
+            return result
+        }
+    }
+
+    /// A load of `rowCount` rows in several transactions, with the bulk-load settings (see
+    /// `withBulkLoadSettings(rows:_:)`).
+    package func withBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T {
+        try withBulkLoadSettings(rows: rowCount, body)
+    }
+}

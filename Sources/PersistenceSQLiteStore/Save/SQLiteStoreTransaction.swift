@@ -1,0 +1,289 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+
+/// The SQLite store's writes of one transaction (see `StoreTransaction`): objects encoded
+/// into column values through each entity's `RowEncodePlan`, new and changed rows buffered
+/// and written many per statement, links written to join tables.
+///
+/// Many rows per statement matter because the search index's triggers run under a
+/// statement savepoint, at which FTS5 writes its pending changes as a new segment (see
+/// `SQLiteStore.insertRows`). A buffer holds one entity's rows (and, for updates, one set
+/// of columns); any other write flushes it first, so writes reach SQLite in call order.
+final class SQLiteStoreTransaction: StoreTransaction {
+    private let store: SQLiteStore
+    private var plans = RowEncodePlans()
+    private var inserts = InsertBuffer()
+    private var updates = UpdateBuffer()
+
+    init(store: SQLiteStore) {
+        self.store = store
+    }
+
+    // MARK: - Rows
+
+    func allocateKeys(rootEntity: String, count: Int) throws -> Int64 {
+        try store.allocatePrimaryKeys(table: rootEntity, count: count)
+    }
+
+    func insert(_ object: any SavedObject, key: Int64, tag: Int, replacingConflicts: Bool) throws {
+        let plan = try self.plan(for: object.schema)
+        try flushUpdates()
+        if inserts.needsFlush(before: plan.mapping, replacingConflicts: replacingConflicts) { try flushInserts() }
+        inserts.append(plan.mapping, key: key, columns: try plan.values(of: object), tag: tag, replacingConflicts: replacingConflicts)
+    }
+
+    func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
+        let plan = try self.plan(for: object.schema)
+        let changed = try plan.changedValues(of: object, positions: positions)
+        guard !changed.columns.isEmpty else { return }
+        try flushInserts()
+        if updates.needsFlush(before: plan.mapping, columns: changed.columns) { try flushUpdates() }
+        updates.append(plan.mapping, columns: changed.columns, key: key, values: changed.values, tag: tag)
+    }
+
+    func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
+        let plan = try self.plan(for: object.schema)
+        try flush()
+        let columns = try plan.values(of: object)
+        try reportingViolation(tag: tag, schema: object.schema) {
+            try store.updateRow(plan.mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
+        }
+    }
+
+    func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws {
+        let plan = try self.plan(for: entity)
+        try flush()
+        var columns: [Int] = []
+        var encoded: [SQLiteValue] = []
+        for (position, value) in values {
+            guard let column = plan.mapping.columnIndex[position], case .attribute(let attribute) = entity.properties[position]
+            else { continue }
+            columns.append(column)
+            encoded.append(try RowCodec.encode(value, for: attribute, entity: entity.name))
+        }
+        try store.updateRow(plan.mapping, primaryKey: key, columns: columns, values: encoded)
+    }
+
+    func deleteRows(rootEntity: String, keys: [Int64]) throws {
+        try flush()
+        try store.deleteRows(table: rootEntity, primaryKeys: keys)
+    }
+
+    func recordTombstone(of object: any SavedObject, key: Int64) throws {
+        try flush()
+        try store.recordTombstone(of: object.schema, primaryKey: key) { object.storedSlot(at: $0) }
+    }
+
+    func rowsPerWrite(entity: String) -> Int {
+        store.schema.entities[entity].map(SQLiteStore.rowsPerInsert) ?? 1
+    }
+
+    func flush() throws {
+        try flushInserts()
+        try flushUpdates()
+    }
+
+    // MARK: - Links
+
+    var keepsAnyLinksApart: Bool { !store.schema.joinTables.isEmpty }
+
+    func keepsLinksApart(entity: String, relationship: String) -> Bool {
+        store.schema.joinSide(entity: entity, relationship: relationship) != nil
+    }
+
+    func removeLinks(entity: String, relationship: String, from own: Int64) throws {
+        guard let side = try side(entity, relationship) else { return }
+        try store.deleteJoinRows(side, own: own)
+    }
+
+    func removeLinks(entity: String, relationship: String, to other: Int64) throws {
+        guard let side = try side(entity, relationship) else { return }
+        try store.deleteJoinRows(side, other: other)
+    }
+
+    func removeLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        guard let side = try side(entity, relationship) else { return }
+        try store.deleteJoinRow(side, own: own, other: other)
+    }
+
+    func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws {
+        guard let side = try side(entity, relationship) else { return }
+        try store.upsertJoinRow(side, own: own, other: other, position: position)
+    }
+
+    func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        guard let side = try side(entity, relationship) else { return }
+        try store.appendJoinRow(side, own: own, other: other)
+    }
+
+    func removeAllLinks(rootEntity: String, key: Int64) throws {
+        guard keepsAnyLinksApart else { return }
+        try flush()
+        try store.deleteJoinRows(rootTable: rootEntity, primaryKey: key)
+    }
+
+    // MARK: - Uniqueness
+
+    func existingKey(entity: String, constraint: [String], values: [AttributeValue]) throws -> Int64? {
+        guard let mapping = store.schema.entities[entity] else { return nil }
+        try flush()
+        return try store.primaryKey(in: mapping, matching: constraint, values: try encoded(values, constraint, mapping))
+    }
+
+    func hasRow(entity: String, constraint: [String], anyOf valueLists: [[AttributeValue]]) throws -> Bool {
+        guard let mapping = store.schema.entities[entity] else { return false }
+        try flush()
+        return try store.hasRow(
+            in: mapping, matching: constraint, anyOf: try valueLists.map { try encoded($0, constraint, mapping) })
+    }
+
+    // MARK: - Aggregates
+
+    func aggregate(_ derivation: Derivation, members: String, linkedBy link: String, to key: Int64) throws -> AttributeValue {
+        guard let mapping = store.schema.entities[members] else { return .null }
+        try flush()
+        return try store.aggregate(derivation, over: mapping, linkedBy: link, to: key)
+    }
+
+    func notingDestinationsLeft(
+        entity: String, relationships: [String], _ body: () throws -> Void
+    ) throws -> [(relationship: String, key: Int64)] {
+        guard let mapping = store.schema.entities[entity], !relationships.isEmpty else {
+            try body()
+            return []
+        }
+        return try store.notingDestinationsLeft(table: mapping.table, links: relationships) {
+            try body()
+            try flush()
+        }
+    }
+
+    func entityName(rootEntity: String, key: Int64) throws -> String? {
+        try flush()
+        return try store.entityName(rootTable: rootEntity, key: key)
+    }
+
+    // MARK: - Internals
+
+    private func plan(for schema: EntitySchema) throws -> RowEncodePlan {
+        guard let mapping = store.schema.entities[schema.name] else {
+            // Every entity of the store's model has a mapping, and objects come from contexts on it.
+            preconditionFailure("The store has no mapping for \(schema.name)")
+        }
+        return plans.plan(for: mapping)
+    }
+
+    private func side(_ entity: String, _ relationship: String) throws -> JoinSide? {
+        try flush()
+        return store.schema.joinSide(entity: entity, relationship: relationship)
+    }
+
+    /// Values of a uniqueness constraint's attributes as their columns hold them.
+    private func encoded(_ values: [AttributeValue], _ constraint: [String], _ mapping: EntityMapping) throws -> [SQLiteValue] {
+        try zip(constraint, values).map { key, value in
+            guard let attribute = mapping.schema.attribute(named: key) else { return .null }
+            return try RowCodec.encode(value, for: attribute, entity: mapping.schema.name)
+        }
+    }
+
+    /// Runs `body`, turning SQLite's UNIQUE failure into the model's `UniquenessViolation`.
+    private func reportingViolation(tag: Int, schema: EntitySchema, _ body: () throws -> Void) throws {
+        do { try body() } catch let error as SQLiteError where error.isUniqueConstraint {
+            throw UniquenessViolation(tag: tag, constraintIndex: schema.uniquenessConstraintIndex(failedIn: error))
+        }
+    }
+
+    /// Writes the buffered inserts; after a failed multi-row statement, the rows one by one,
+    /// so that the violation names the row that broke the constraint.
+    private func flushInserts() throws {
+        guard let mapping = inserts.mapping else { return }
+        let buffer = inserts
+        inserts.removeAll()
+        do {
+            try store.insertRows(mapping, buffer.rows, updatingConflicts: buffer.replacingConflicts)
+        } catch let error as SQLiteError where error.isUniqueConstraint {
+            for (row, tag) in zip(buffer.rows, buffer.tags) {
+                try reportingViolation(tag: tag, schema: mapping.schema) {
+                    try store.insertRows(mapping, [row], updatingConflicts: buffer.replacingConflicts)
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Writes the buffered updates; after a failed statement, row by row (see `flushInserts`).
+    private func flushUpdates() throws {
+        guard let mapping = updates.mapping else { return }
+        let buffer = updates
+        updates.removeAll()
+        do {
+            try store.updateRows(mapping, columns: buffer.columns, rows: buffer.rows)
+        } catch let error as SQLiteError where error.isUniqueConstraint {
+            for (row, tag) in zip(buffer.rows, buffer.tags) {
+                try reportingViolation(tag: tag, schema: mapping.schema) {
+                    try store.updateRow(mapping, primaryKey: row.primaryKey, columns: buffer.columns, values: row.values)
+                }
+            }
+            throw error
+        }
+    }
+}
+
+/// New rows of one entity waiting to be written in multi-row statements.
+private struct InsertBuffer {
+    private(set) var mapping: EntityMapping?
+    private(set) var replacingConflicts = false
+    private(set) var rows: [(primaryKey: Int64, columns: [SQLiteValue])] = []
+    private(set) var tags: [Int] = []
+
+    /// Whether the buffer must be written before a row of `mapping`'s entity joins it.
+    func needsFlush(before mapping: EntityMapping, replacingConflicts: Bool) -> Bool {
+        guard let current = self.mapping else { return false }
+        return current.schema !== mapping.schema || self.replacingConflicts != replacingConflicts
+            || rows.count >= SQLiteStore.rowsPerInsert(current)
+    }
+
+    mutating func append(_ mapping: EntityMapping, key: Int64, columns: [SQLiteValue], tag: Int, replacingConflicts: Bool) {
+        self.mapping = mapping
+        self.replacingConflicts = replacingConflicts
+        rows.append((key, columns))
+        tags.append(tag)
+    }
+
+    mutating func removeAll() {
+        mapping = nil
+        rows.removeAll(keepingCapacity: true)
+        tags.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Changed rows of one entity, with the same changed columns, waiting to be written in
+/// multi-row statements (see `SQLiteStore.updateRows`).
+private struct UpdateBuffer {
+    private(set) var mapping: EntityMapping?
+    private(set) var columns: [Int] = []
+    private(set) var rows: [(primaryKey: Int64, values: [SQLiteValue])] = []
+    private(set) var tags: [Int] = []
+
+    func needsFlush(before mapping: EntityMapping, columns: [Int]) -> Bool {
+        guard let current = self.mapping else { return false }
+        return current.schema !== mapping.schema || self.columns != columns
+            || rows.count >= SQLiteStore.rowsPerUpdate(columnCount: columns.count)
+    }
+
+    mutating func append(_ mapping: EntityMapping, columns: [Int], key: Int64, values: [SQLiteValue], tag: Int) {
+        self.mapping = mapping
+        self.columns = columns
+        rows.append((key, values))
+        tags.append(tag)
+    }
+
+    mutating func removeAll() {
+        mapping = nil
+        columns = []
+        rows.removeAll(keepingCapacity: true)
+        tags.removeAll(keepingCapacity: true)
+    }
+}

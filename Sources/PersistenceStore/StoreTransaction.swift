@@ -1,0 +1,90 @@
+import PersistenceModel
+
+/// The writes of one save (or batch insert), in the model's terms, inside one transaction of
+/// a store (see `PersistentStore.performWrite`): everything written through it is committed
+/// together, or nothing is.
+///
+/// Writes may be buffered (a store writes many rows per statement): a buffered write is
+/// checked no later than the next write of another kind, `flush()`, or the commit, and a
+/// row's values are read when the write is called, not later. A write that would break a
+/// uniqueness constraint throws `UniquenessViolation` with the tag it was given.
+package protocol StoreTransaction: AnyObject {
+    /// Gives out `count` consecutive unused keys for new rows of the hierarchy whose root
+    /// entity is `rootEntity`, and returns the first.
+    func allocateKeys(rootEntity: String, count: Int) throws -> Int64
+
+    /// Writes a new row for `object` under `key`. With `replacingConflicts`, a row whose
+    /// unique values are already stored takes this row's values instead (keeping its key).
+    func insert(_ object: any SavedObject, key: Int64, tag: Int, replacingConflicts: Bool) throws
+
+    /// Writes the values at `positions` of `object` to its row under `key`.
+    func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws
+
+    /// Writes every stored value of `object` to the existing row under `key` (an insert that
+    /// takes a stored row over).
+    func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws
+
+    /// Writes `values` (by property position of `entity`) to the row under `key`.
+    func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws
+
+    /// Deletes the rows under `keys` of the hierarchy whose root entity is `rootEntity`.
+    func deleteRows(rootEntity: String, keys: [Int64]) throws
+
+    /// Records the values of `object`'s attributes marked "preserve after deletion", as it is
+    /// deleted.
+    func recordTombstone(of object: any SavedObject, key: Int64) throws
+
+    /// How many new rows of `entity` the store writes at once: a caller that keeps something
+    /// per buffered row (to name a refused one) flushes after this many.
+    func rowsPerWrite(entity: String) -> Int
+
+    /// Writes everything buffered now.
+    func flush() throws
+
+    // MARK: Links kept apart from rows
+
+    /// Whether the store keeps any relationship's links apart from rows.
+    var keepsAnyLinksApart: Bool { get }
+
+    /// Whether the store keeps the links of `entity`'s to-many `relationship` apart from
+    /// rows (a many-to-many, or a to-many without an inverse), so that a save writes them.
+    func keepsLinksApart(entity: String, relationship: String) -> Bool
+
+    /// Removes every link of `relationship` from the row `own` of `entity`.
+    func removeLinks(entity: String, relationship: String, from own: Int64) throws
+    /// Removes every link of `relationship` to the row `other` (from any row of `entity`).
+    func removeLinks(entity: String, relationship: String, to other: Int64) throws
+    /// Removes one link.
+    func removeLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws
+    /// Adds a link, or moves it to `position` in an ordered relationship (nil: keep its place).
+    func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws
+    /// Adds a link at the end of an ordered relationship (or anywhere in an unordered one).
+    func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws
+    /// Removes every link to and from the row `key` of the hierarchy rooted at `rootEntity`.
+    func removeAllLinks(rootEntity: String, key: Int64) throws
+
+    // MARK: Uniqueness
+
+    /// The key of the stored row of `entity`'s hierarchy whose values of `constraint` equal
+    /// `values`, or nil.
+    func existingKey(entity: String, constraint: [String], values: [AttributeValue]) throws -> Int64?
+
+    /// Whether some stored row matches one of the value lists on `constraint`.
+    func hasRow(entity: String, constraint: [String], anyOf valueLists: [[AttributeValue]]) throws -> Bool
+
+    // MARK: Aggregates
+
+    /// The derived value `derivation` (a count or sum over a to-many) of the row under `key`,
+    /// computed from the rows of `members` whose to-one `link` holds `key`.
+    func aggregate(_ derivation: Derivation, members: String, linkedBy link: String, to key: Int64) throws -> AttributeValue
+
+    /// Runs `body`, and returns each (to-one, key) whose destination a row written by `body`
+    /// with `replacingConflicts` left (so that its aggregates can be recomputed).
+    func notingDestinationsLeft(
+        entity: String, relationships: [String], _ body: () throws -> Void
+    ) throws -> [(relationship: String, key: Int64)]
+
+    /// The entity of the row under `key` of the hierarchy rooted at `rootEntity` (a
+    /// sub-entity's name for its rows), or nil when there is no such row.
+    func entityName(rootEntity: String, key: Int64) throws -> String?
+}
