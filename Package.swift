@@ -31,10 +31,14 @@ let package = Package(
         .target(
             name: "PersistenceSQLiteStore",
             dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore"]),
-        // Contexts, objects, the coordinator and container, archives: what an app imports.
+        // Contexts, objects, the coordinator, fetching and saving, archives: what a context
+        // knows of a store is the PersistentStore protocol, and no store target is in reach.
+        .target(name: "PersistenceContext", dependencies: ["PersistenceModel", "PersistenceStore"]),
+        // What an app imports: the container, which opens the SQLite store, and every layer
+        // an app's code names, re-exported.
         .target(
             name: "Persistence",
-            dependencies: ["PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore", "PersistenceSQLite"]),
+            dependencies: ["PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore"]),
         // What both executables share about being a command-line tool: declared options read
         // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
         // arguments read as bytes, output written with its errors checked. Apps never see it.
@@ -69,10 +73,12 @@ let package = Package(
         .testTarget(
             name: "PersistenceTests",
             dependencies: [
-                "Persistence", "PersistenceModel", "PersistenceSQLite", "PersistenceSQLiteStore", "persistence-tool",
+                "Persistence", "PersistenceModel", "PersistenceContext", "PersistenceSQLite", "PersistenceSQLiteStore",
+                "persistence-tool",
                 "ProcessTestSupport",
             ]),
-        .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite"]),
+        .testTarget(
+            name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),
         .testTarget(
             name: "BooksCLITests",
             dependencies: ["books", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport"]),

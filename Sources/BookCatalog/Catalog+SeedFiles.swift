@@ -57,8 +57,8 @@ extension Catalog {
                     start = end
                 }
             }
-            // The store holds a larger page cache and fewer checkpoints across every batch.
-            try context.store.withBulkLoadSettings(rows: total) {
+            // The store is prepared once for every batch (a larger cache, fewer checkpoints).
+            try context.persistentStoreCoordinator.performBulkLoad(rowCount: total) {
                 try file.forEachBatch(size: size) { try write($0) }
                 var next = 0
                 while next < syntheticCount {

@@ -87,9 +87,9 @@ public final class Catalog {
     /// - Returns: the number of books added (0 when the catalogue is not new).
     @discardableResult
     public func seedSampleBooksIfNew() throws -> Int {
-        let store = context.store
-        guard try store.applicationMetadata(forKey: Self.sampleBooksKey) == nil,
-            try !store.hasEverStoredObjects(entityName: "Book")
+        let coordinator = context.persistentStoreCoordinator
+        guard try coordinator.metadataValue(forKey: Self.sampleBooksKey) == nil,
+            try !coordinator.hasEverStoredObjects(ofEntity: "Book")
         else { return 0 }
         let count = try seed(try Self.bundledSeedBooks())
         try recordSampleBooks(.seeded)
@@ -109,9 +109,9 @@ public final class Catalog {
 
     /// Records what became of the sample books, unless something already is recorded.
     func recordSampleBooks(_ outcome: SampleBooks) throws {
-        let store = context.store
-        guard try store.applicationMetadata(forKey: Self.sampleBooksKey) == nil else { return }
-        try store.setApplicationMetadata(outcome.rawValue, forKey: Self.sampleBooksKey)
+        let coordinator = context.persistentStoreCoordinator
+        guard try coordinator.metadataValue(forKey: Self.sampleBooksKey) == nil else { return }
+        try coordinator.setMetadataValue(outcome.rawValue, forKey: Self.sampleBooksKey)
     }
 
     /// The books of the bundled seed file.

@@ -3,6 +3,7 @@
 // requests, object IDs, store errors and options).
 @_exported import PersistenceModel
 @_exported import PersistenceStore
+@_exported import PersistenceContext
 @_exported import PersistenceSQLiteStore
 
 /// Persistence: a Core Data–style object graph and persistence library over SQLite.

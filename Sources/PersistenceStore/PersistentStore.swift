@@ -68,6 +68,11 @@ package protocol PersistentStore: AnyObject {
     /// was): faulting an object reads it.
     func row(for id: ObjectID) throws -> StoreRow?
 
+    /// The IDs among `ids` whose rows exist, each naming its row's own entity (an ID read
+    /// from a to-one may name the relationship's destination entity instead of a
+    /// sub-entity), in no particular order.
+    func existingObjectIDs(among ids: [ObjectID]) throws -> [ObjectID]
+
     /// Calls `body` with the rows of the destinations of a to-many `relationship` of the
     /// object `source`, in the relationship's order (insertion order for an unordered one,
     /// the stored order for an ordered one), until `body` returns false.

@@ -60,7 +60,7 @@ enum StoreCommands {
                 for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
                 throw failure(error, file: nil)
             }
-            try? container.viewContext.store.close()
+            try? container.persistentStoreCoordinator.close()
             let count = loaded.entities.count
             output.print("Created \(path) for \(count) \(count == 1 ? "entity" : "entities").")
             return .success
@@ -87,7 +87,7 @@ enum StoreCommands {
             let document = try readDocument(file)
             try requireStore(path)
             let container = try openExisting(path, loaded, arguments)
-            defer { try? container.viewContext.store.close() }
+            defer { try? container.persistentStoreCoordinator.close() }
             let objects: [ManagedObject]
             do {
                 objects = try StoreArchive.importDocument(document, into: container.viewContext)
@@ -133,7 +133,7 @@ enum StoreCommands {
             // Read-only: export changes nothing (no sweep of external data, no index rebuild);
             // the library's reading connection leaves no -wal or -shm file behind.
             let container = try openExisting(path, loaded, arguments, readOnly: true)
-            defer { try? container.viewContext.store.close() }
+            defer { try? container.persistentStoreCoordinator.close() }
             try exportStreaming(container.viewContext, to: arguments[StoreCommands.output])
             return .success
         })
@@ -164,7 +164,7 @@ enum StoreCommands {
             }
             try requireStore(path)
             let container = try openExisting(path, loaded, arguments)
-            defer { try? container.viewContext.store.close() }
+            defer { try? container.persistentStoreCoordinator.close() }
             let deleted: [ObjectID]
             do {
                 deleted = try StoreArchive.deleteObjects(

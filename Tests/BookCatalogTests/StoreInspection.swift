@@ -1,5 +1,7 @@
 import Foundation
 import Persistence
+import PersistenceSQLite
+import PersistenceSQLiteStore
 
 // Why these tests look inside the store on purpose
 // ------------------------------------------------
@@ -11,6 +13,9 @@ import Persistence
 // goes through here, so that the places that know the store's internals are few and named.
 
 extension ManagedObjectContext {
+    /// The SQLite store behind the context.
+    private var store: SQLiteStore { persistentStoreCoordinator.store as! SQLiteStore }
+
     /// SQLite's `temp_store` setting of the store's connection: 1 for a file, 2 for memory.
     func storeTemporaryStorage() throws -> Int64? {
         try store.database.scalar("PRAGMA temp_store").int64Value
@@ -18,7 +23,7 @@ extension ManagedObjectContext {
 
     /// A value the app recorded in the store's metadata, or nil.
     func applicationMetadata(forKey key: String) throws -> String? {
-        try store.applicationMetadata(forKey: key)
+        try persistentStoreCoordinator.metadataValue(forKey: key)
     }
 
     /// Removes a value the app recorded in the store's metadata, as a store written before

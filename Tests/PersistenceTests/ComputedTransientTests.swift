@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceContext
 
 /// A book whose transient `monthID` is computed on demand from `pages`, counting how often.
 final class PagesLabelBook: ManagedObject {

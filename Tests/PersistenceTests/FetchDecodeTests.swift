@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceContext
 
 /// A subclass that sets a transient through the public setter while awaking, as Core Data
 /// allows: the value counts as fetched, not as a change.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceContext
 
 /// The fast paths the benchmarks forced (issue #9) mean what the slow ones meant.
 @Suite struct HotPathTests {

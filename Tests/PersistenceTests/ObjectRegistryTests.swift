@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceContext
 
 /// The context's registry: entries that neither retain nor weakly reference their objects,
 /// removed by each object as it goes.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceContext
 
 /// The registry's table registers N or 4N objects in any key order in linear time: a search
 /// registers its rows in rank order, and dense keys arriving out of order (descending worst

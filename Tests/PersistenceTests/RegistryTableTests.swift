@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
+@testable import PersistenceContext
 
 /// The registry's hash table (open addressing, backward-shift deletion) against a
 /// `Dictionary` doing the same operations.

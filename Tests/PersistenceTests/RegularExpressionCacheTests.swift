@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Persistence
-@testable import PersistenceSQLiteStore
+@testable import PersistenceModel
 
 /// The SQL `regexp` function's cache keeps every pattern of a long `MATCHES` chain: it used
 /// to empty itself past 256 patterns, so a chain of 300 recompiled every pattern for every

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Persistence
+@testable import PersistenceContext
 
 @Suite struct RelationshipFaultingTests {
     /// Live objects the context has registered.

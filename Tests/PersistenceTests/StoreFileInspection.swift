@@ -87,19 +87,19 @@ extension ExternalStorageFolder {
 /// before the file is copied, migrated or reopened, and its internal switches.
 extension ManagedObjectContext {
     /// The store's own connection.
-    var storeConnection: Database { store.database }
+    var storeConnection: Database { sqliteStore.database }
 
     /// Closes the store's connection: the file is whole and unlocked afterwards.
-    func closeStore() throws { try store.close() }
+    func closeStore() throws { try sqliteStore.close() }
 
     /// FTS5's own check of every search index against its table.
-    func checkSearchIndexes() throws { try store.checkSearchIndexes() }
+    func checkSearchIndexes() throws { try sqliteStore.checkSearchIndexes() }
 
     /// The external data folder compared with the rows' references.
-    func checkExternalData() throws -> ExternalDataCheck { try store.checkExternalData() }
+    func checkExternalData() throws -> ExternalDataCheck { try sqliteStore.checkExternalData() }
 
     /// The SQLite store itself, for the tests of its own API (row writes, transactions,
     /// the ranked-search planner, ID scopes, its search-index switch): tests of an internal
     /// on purpose, which move with the store when it becomes its own module.
-    var sqliteStore: SQLiteStore { store }
+    var sqliteStore: SQLiteStore { persistentStoreCoordinator.store as! SQLiteStore }
 }

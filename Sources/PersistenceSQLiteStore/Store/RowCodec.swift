@@ -31,7 +31,7 @@ package enum RowCodec {
     package static func encode(_ value: AttributeValue, for attribute: AttributeDescription, entity: String)
         throws -> SQLiteValue
     {
-        if case .transformable(let v) = value { return .blob(try transform(v, attribute: attribute, entity: entity)) }
+        if case .transformable(let v) = value { return .blob(try TransformableCodec.encode(v, attribute: attribute, entity: entity)) }
         return encodeUntransformed(value)
     }
 
@@ -110,7 +110,7 @@ package enum RowCodec {
             if case .blob(let d) = value { return .data(d) }
         case .transformable:
             if case .blob(let d) = value {
-                return .transformable(try reverseTransform(d, attribute: attribute, entity: entity))
+                return .transformable(try TransformableCodec.decode(d, attribute: attribute, entity: entity))
             }
         case .objectID, .undefined:
             break
@@ -118,60 +118,6 @@ package enum RowCodec {
         throw corrupt()
     }
 
-    // MARK: - Transformable
-
-    private static func transform(_ value: Any, attribute: AttributeDescription, entity: String) throws -> Data {
-        // Only errors name the attribute: building the name for every value was an
-        // allocation per book saved.
-        var name: String { "\(entity).\(attribute.name)" }
-        if let bytes = value as? TransformableBytes { return bytes.data }
-        if let transformerName = attribute.valueTransformerName {
-            guard let transformer = ValueTransformers.transformer(forName: transformerName) else {
-                throw ValueTransformerError(
-                    attribute: name, transformerName: transformerName, reason: "no transformer is registered under that name")
-            }
-            do { return try transformer.transformedValue(value) } catch let error as ValueTransformerError {
-                throw error
-            } catch {
-                throw ValueTransformerError(attribute: name, transformerName: transformerName, reason: "\(error)")
-            }
-        }
-        if let data = value as? Data { return data }
-        guard let encodable = value as? any Encodable else {
-            throw ValueTransformerError(
-                attribute: name, transformerName: nil,
-                reason: "\(type(of: value)) is not Encodable and the attribute names no value transformer")
-        }
-        do { return try JSONEncoder().encode(encodable) } catch {
-            throw ValueTransformerError(attribute: name, transformerName: nil, reason: "\(error)")
-        }
-    }
-
-    private static func reverseTransform(_ data: Data, attribute: AttributeDescription, entity: String) throws -> Any {
-        guard let transformerName = attribute.valueTransformerName else { return TransformableBytes(data) }
-        // Tools that read any model (persistence-tool) pass bytes through when no transformer
-        // is registered; the store refuses to open for apps without one (see SQLiteStore).
-        guard let transformer = ValueTransformers.transformer(forName: transformerName) else {
-            return TransformableBytes(data)
-        }
-        return try reverseTransform(
-            data, with: transformer, transformerName: transformerName, attribute: attribute.name, entity: entity)
-    }
-
-    /// Decodes a transformable attribute's stored bytes with its transformer.
-    ///
-    /// - Throws: `ValueTransformerError` naming `entity.attribute` and the transformer when
-    ///   the bytes cannot be decoded.
-    package static func reverseTransform(
-        _ data: Data, with transformer: any ValueTransforming, transformerName: String, attribute: String,
-        entity: String
-    ) throws -> Any {
-        do { return try transformer.reverseTransformedValue(data) } catch {
-            throw ValueTransformerError(
-                attribute: "\(entity).\(attribute)", transformerName: transformerName,
-                reason: "the stored bytes could not be decoded (\(error))")
-        }
-    }
 }
 
 extension SQLiteValue {

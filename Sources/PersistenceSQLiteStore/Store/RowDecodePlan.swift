@@ -140,7 +140,7 @@ package struct RowDecodePlan: Sendable {
                     slots.append(try decoded(raw, at: position))
                     continue
                 }
-                let value = try RowCodec.reverseTransform(
+                let value = try TransformableCodec.reverseTransform(
                     data, with: transformer, transformerName: transformerName,
                     attribute: schema.propertyNames[position], entity: schema.name)
                 slots.append(.value(.transformable(value)))

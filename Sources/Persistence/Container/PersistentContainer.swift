@@ -1,0 +1,66 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+import PersistenceContext
+import PersistenceSQLiteStore
+
+/// A model, a store and a context in one: the way an app opens its data.
+///
+/// ```swift
+/// let model = try ManagedObjectModel(contentsOf: modelURL)
+/// let container = try PersistentContainer(model: model, storeURL: url, classes: ["Book": Book.self])
+/// let book = try container.viewContext.insert(Book.self)
+/// ```
+///
+/// Opening freezes the model. Register value transformers the model names before opening.
+public final class PersistentContainer {
+    /// The model.
+    public let model: ManagedObjectModel
+    /// The store file, or nil for an in-memory store.
+    public let storeURL: URL?
+    /// The main context.
+    public let viewContext: ManagedObjectContext
+    /// The coordinator of the container's store, shared by its contexts.
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+
+    /// Opens the store at `storeURL` (creating it if the file does not exist), or an
+    /// in-memory store when `storeURL` is nil.
+    ///
+    /// The path must name a regular file (or a symbolic link to one) or a new name in an
+    /// existing directory: a FIFO, a device, a socket or a directory is refused before
+    /// SQLite opens it. A store this process cannot write (a read-only file, directory or
+    /// file system) opens for reading, as if `readOnly` were set. Refused files are left
+    /// byte-for-byte as they were, with no `-wal` or `-shm` file beside them. A store
+    /// whose file SQLite finds damaged refuses its first save.
+    ///
+    /// - Parameters:
+    ///   - classes: the `ManagedObject` subclass for each entity that has one.
+    ///   - readOnly: open an existing store without writing to it; a save then throws
+    ///     `SQLiteError` with `isReadOnly`.
+    /// - Throws: `ModelError` for an invalid model; `StoreError` for a missing directory,
+    ///   a path that is not a regular file, a file that is not a Persistence store or was
+    ///   written with another model, or a missing value transformer; `SQLiteError` for a
+    ///   file SQLite cannot open.
+    public convenience init(
+        model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type] = [:],
+        readOnly: Bool = false
+    ) throws {
+        var options = SQLiteStore.Options()
+        options.readOnly = readOnly
+        try self.init(model: model, storeURL: storeURL, classes: classes, options: options)
+    }
+
+    /// Opens a store with explicit store options (for tools).
+    package init(
+        model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type], options: SQLiteStore.Options
+    ) throws {
+        for name in classes.keys where model.entity(named: name) == nil {
+            throw ModelError(entity: name, "a class is registered for entity '\(name)', which the model does not have")
+        }
+        let coordinator = PersistentStoreCoordinator(store: try SQLiteStore(model: model, url: storeURL, options: options))
+        self.model = model
+        self.storeURL = storeURL
+        self.persistentStoreCoordinator = coordinator
+        self.viewContext = ManagedObjectContext(coordinator: coordinator, classes: classes)
+    }
+}

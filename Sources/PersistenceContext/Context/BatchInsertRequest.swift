@@ -1,0 +1,205 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// Rows of one entity written straight to the store, without an object per row: Core Data's
+/// `NSBatchInsertRequest` with its `dictionaryHandler`.
+///
+/// Each row is filled by `fill` when it is written, so that memory holds one row at a
+/// time, and goes through what a save does to an inserted object: default values, derived
+/// attributes, every validation rule, uniqueness constraints (against the other rows and the
+/// store), and the search index. What it skips is the object: nothing is registered in the
+/// context, no lifecycle hook runs, and no computed transient is computed.
+///
+/// ```swift
+/// let request = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
+///     try row.setAttribute(books[index].title, forKey: "title")
+///     try row.setObject(authors[books[index].author], forKey: "author")
+/// }
+/// try context.execute(request)
+/// ```
+///
+/// Under the `.objectTrump` merge policy a row whose unique values are already stored
+/// updates that row (an upsert): its columns replace the stored ones, and the stored row
+/// keeps its primary key, so what links to it stays linked, its many-to-many links
+/// included (a row sets no to-many, so it has none to put in their place; an inserted
+/// object that takes a row over replaces them with its own). Under `.error` the request
+/// fails naming the row and values. A row sets attributes and to-one
+/// relationships kept in a column whose inverse, if any, is an unordered to-many; to-many
+/// relationships are set from their other side (Core Data's batch insert sets no
+/// relationships at all). Derived `@count` and `@sum` values that a destination keeps over
+/// such a to-many are recomputed from the store after the rows are written.
+public struct BatchInsertRequest {
+    /// The entity of the rows (not abstract).
+    public let entityName: String
+    /// How many rows `fill` makes: rows `0..<count`.
+    public let count: Int
+    /// Sets the values of row `index`.
+    let fill: (_ index: Int, _ row: inout BatchInsertRow) throws -> Void
+
+    /// A request for `count` rows, each filled by `fill` with its index.
+    ///
+    /// `fill` may throw (an error from a row's setter, or its own): the request then writes
+    /// nothing and the error reaches the caller.
+    public init(
+        entityName: String, count: Int, fill: @escaping (_ index: Int, _ row: inout BatchInsertRow) throws -> Void
+    ) {
+        self.entityName = entityName
+        self.count = max(0, count)
+        self.fill = fill
+    }
+
+    /// A request for one row per dictionary, its values set as `setValue(_:forKey:)` does.
+    public init(entityName: String, objects: [[String: Any?]]) {
+        self.init(entityName: entityName, count: objects.count) { index, row in
+            for (key, value) in objects[index] { try row.setValue(value, forKey: key) }
+        }
+    }
+}
+
+/// One row of a ``BatchInsertRequest``, as its `fill` closure sets it: attribute values and
+/// to-one destinations by name, each checked as `ManagedObject.setValue(_:forKey:)` checks
+/// it. A value left unset keeps the attribute's default.
+public struct BatchInsertRow {
+    /// The row's number in its request, from 0.
+    public let index: Int
+    /// What every row of the request shares.
+    let template: BatchInsertTemplate
+    /// A value per property position, as an inserted object holds them.
+    var slots: [Slot]
+
+    init(template: BatchInsertTemplate, index: Int) {
+        self.index = index
+        self.template = template
+        self.slots = template.initialSlots
+    }
+
+    /// Sets an attribute, or a to-one relationship to a `ManagedObject` (or nil).
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown key, a value of the wrong type, a
+    ///   derived attribute, or a relationship a batch row cannot set.
+    public mutating func setValue(_ value: Any?, forKey key: String) throws {
+        let position = try settablePosition(of: key)
+        switch template.schema.properties[position] {
+        case .attribute(let attribute):
+            do { slots[position] = .value(try AttributeValue.coerce(value, to: attribute)) } catch {
+                throw refusal(key, error.reason)
+            }
+        case .relationship:
+            if let refusal = template.relationshipRefusals[position] { throw self.refusal(key, refusal) }
+            guard value == nil || value is ManagedObject else {
+                throw refusal(key, "expected a ManagedObject, got \(type(of: value!))")
+            }
+            try setObject(value as? ManagedObject, forKey: key)
+        }
+    }
+
+    /// Sets an attribute from a value of its own Swift type, without going through `Any`;
+    /// any other pairing takes the coercing path of `setValue(_:forKey:)`.
+    ///
+    /// - Throws: as `setValue(_:forKey:)`.
+    ///
+    /// Inlinable, so that it is specialised for `T` in the caller's module: unspecialised,
+    /// each call looked up `T?`'s metadata at run time.
+    @inlinable
+    public mutating func setAttribute<T: AttributeValueStorable>(_ value: T?, forKey key: String) throws {
+        if try !setStoredValue(value.map(\.storedAttributeValue) ?? .null, of: T.storedAttributeType, forKey: key) {
+            try setValue(value, forKey: key)
+        }
+    }
+
+    /// Sets an attribute of `type` to `value`, as it is; false, setting nothing, when the
+    /// attribute is of another type.
+    @usableFromInline
+    mutating func setStoredValue(_ value: AttributeValue, of type: AttributeType, forKey key: String) throws -> Bool {
+        let position = try settablePosition(of: key)
+        guard template.schema.plans[position].settableAttributeType == type else { return false }
+        slots[position] = .value(value)
+        return true
+    }
+
+    /// Sets a to-one relationship. The destination must be of the relationship's entity,
+    /// belong to the context that runs the request, and be saved, or be inserted and saved
+    /// by the save that writes the request (`save(inserting:)`).
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown key, a property that is not such a
+    ///   to-one, or a destination of another entity.
+    public mutating func setObject(_ object: ManagedObject?, forKey key: String) throws {
+        let position = try settablePosition(of: key)
+        guard case .relationship(let relationship) = template.schema.properties[position] else {
+            throw refusal(key, "it is an attribute, not a relationship")
+        }
+        if let refusal = template.relationshipRefusals[position] { throw self.refusal(key, refusal) }
+        if let object, !object.schema.isKind(of: relationship.destinationEntityName) {
+            throw refusal(key, "expected a \(relationship.destinationEntityName), got a \(object.schema.name)")
+        }
+        slots[position] = .toOne(object)
+    }
+
+    /// The row's slots, leaving it empty: the caller's array is then the only reference,
+    /// and writing derived values into it copies nothing.
+    mutating func takeSlots() -> [Slot] {
+        var taken: [Slot] = []
+        swap(&taken, &slots)
+        return taken
+    }
+
+    private func settablePosition(of key: String) throws -> Int {
+        let schema = template.schema
+        guard let position = schema.propertyIndex[key] else {
+            throw refusal(key, "\(schema.name) has no property named '\(key)'")
+        }
+        // The plan, not the description: copying a `SchemaProperty` per value cost more than setting it.
+        if case .derivedAttribute = schema.plans[position].kind, case .attribute(let attribute) = schema.properties[position] {
+            throw refusal(key, "it is derived from '\(attribute.derivationExpression ?? "")' and computed on save")
+        }
+        return position
+    }
+
+    private func refusal(_ key: String, _ reason: String) -> ObjectAccessError {
+        ObjectAccessError(entity: template.schema.name, key: key, reason: "\(reason) (\(template.rowName(index)))")
+    }
+}
+
+/// What the rows of one batch insert share: the entity, its initial slots, and why each
+/// relationship a row cannot set is refused.
+final class BatchInsertTemplate {
+    let schema: EntitySchema
+    /// An inserted object's slots: default values, no destinations.
+    let initialSlots: [Slot]
+    /// For each relationship position a row cannot set, the reason.
+    let relationshipRefusals: [Int: String]
+
+    init(schema: EntitySchema, model: ManagedObjectModel) {
+        self.schema = schema
+        initialSlots = schema.plans.map(\.initialSlot)
+        var refusals: [Int: String] = [:]
+        for (position, property) in schema.properties.enumerated() {
+            guard case .relationship(let relationship) = property else { continue }
+            refusals[position] = Self.refusal(of: relationship, model: model)
+        }
+        relationshipRefusals = refusals
+    }
+
+    /// "row 17 of the Book batch insert".
+    func rowName(_ index: Int) -> String { "row \(index) of the \(schema.name) batch insert" }
+
+    /// Why a batch row cannot set `relationship`, or nil when it can: only a to-one kept in
+    /// the row's own column, whose inverse (if any) is an unordered to-many, is written by
+    /// the row alone. An ordered inverse keeps positions, and a to-one inverse moves a
+    /// destination away from its previous holder: both need the objects.
+    private static func refusal(of relationship: RelationshipDescription, model: ManagedObjectModel) -> String? {
+        if relationship.isToMany {
+            let side = relationship.inverseName.map { "set its inverse '\($0)' on the destination's rows, or " } ?? ""
+            return "a batch insert sets no to-many relationships: \(side)insert objects"
+        }
+        if relationship.isTransient { return "it is transient: a batch insert writes only stored properties" }
+        guard let inverseName = relationship.inverseName else { return nil }
+        guard let inverse = model.schema(for: relationship.destinationEntityName)?.relationship(named: inverseName) else {
+            return nil
+        }
+        if !inverse.isToMany { return "its inverse '\(inverseName)' is a to-one, which a batch insert cannot keep in step: insert objects" }
+        if inverse.isOrdered { return "its inverse '\(inverseName)' is ordered, which a batch insert cannot keep in step: insert objects" }
+        return nil
+    }
+}

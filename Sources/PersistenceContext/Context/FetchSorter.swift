@@ -1,0 +1,95 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// Sorts objects in memory in the order SQL sorts them: nil first when ascending, strings by
+/// code point, Decimals numerically, NaN after every number, ties by store order (saved
+/// objects by primary key, then unsaved ones in insertion order).
+struct FetchSorter {
+    let keys: [SortKey]
+
+    init(_ keys: [SortKey]) { self.keys = keys }
+
+    func sort(_ objects: inout [ManagedObject]) throws {
+        let paths = keys.map { $0.keyPath.split(separator: ".").map(String.init) }
+        let evaluator = PredicateEvaluator(.alwaysTrue)
+        var decorated: [([PredicateValue], ManagedObject)] = []
+        for object in objects {
+            decorated.append((try paths.map { try evaluator.walk(.object(object), $0) }, object))
+        }
+        decorated.sort { a, b in
+            for (index, key) in keys.enumerated() {
+                let order = Self.compare(a.0[index], b.0[index])
+                if order != .orderedSame { return (order == .orderedAscending) == key.ascending }
+            }
+            return Self.tieOrder(a.1.objectID) < Self.tieOrder(b.1.objectID)
+        }
+        objects = decorated.map(\.1)
+    }
+
+    private static func tieOrder(_ id: ObjectID) -> Double {
+        if let key = id.primaryKey { return Double(key) }
+        if case .temporary(let n) = id.key { return 1e18 + Double(n) }
+        return .infinity
+    }
+
+    /// SQLite's order: NULL < numbers < text < blob.
+    private static func rank(_ value: PredicateValue) -> Int {
+        switch value {
+        case .null: 0
+        case .bool, .integer, .decimal, .date: 1
+        case .double(let d): d.isNaN ? 2 : 1
+        case .string, .uuid, .url: 2
+        case .data: 3
+        case .object, .collection: 4
+        }
+    }
+
+    static func compare(_ l: PredicateValue, _ r: PredicateValue) -> ComparisonResult {
+        let (rl, rr) = (rank(l), rank(r))
+        if rl != rr { return rl < rr ? .orderedAscending : .orderedDescending }
+        switch (l, r) {
+        case (.string(let a), .string(let b)): return PredicateEvaluator.compareBytes(a.utf8, b.utf8)
+        case (.date(let a), .date(let b)): return PredicateEvaluator.compare(a, b)
+        case (.uuid(let a), .uuid(let b)): return PredicateEvaluator.compare(a.uuidString, b.uuidString)
+        case (.url(let a), .url(let b)): return PredicateEvaluator.compareBytes(a.absoluteString.utf8, b.absoluteString.utf8)
+        case (.data(let a), .data(let b)): return PredicateEvaluator.compareBytes(a, b)
+        default:
+            if let a = Number(l), let b = Number(r) { return Number.compare(a, b) ?? .orderedSame }
+            return .orderedSame
+        }
+    }
+}
+
+extension PredicateValue {
+    /// The value as a plain Swift value, for dictionaries.
+    var plainValue: Any? {
+        switch self {
+        case .null: nil
+        case .bool(let v): v
+        case .integer(let v): v
+        case .double(let v): v
+        case .decimal(let v): v
+        case .string(let v): v
+        case .date(let v): v
+        case .uuid(let v): v
+        case .url(let v): v
+        case .data(let v): v
+        case .object(let v): v
+        case .collection(let v): v.map(\.plainValue)
+        }
+    }
+
+    /// The value as a section name: empty for nil.
+    var sectionName: String {
+        switch self {
+        case .null: ""
+        case .string(let v): v
+        case .date(let v): ISO8601DateFormatter().string(from: v)
+        case .uuid(let v): v.uuidString
+        case .url(let v): v.absoluteString
+        case .object(let v as ManagedObject): v.objectID.description
+        default: plainValue.map { "\($0)" } ?? ""
+        }
+    }
+}

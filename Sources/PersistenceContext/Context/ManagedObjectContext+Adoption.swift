@@ -1,0 +1,118 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+extension ManagedObjectContext {
+    /// How many objects one probe query covers: their values stay well under SQLite's
+    /// historical limit of 999 bound parameters.
+    private static let probeParameterBudget = 900
+
+    /// Under object-trump merging, an inserted object whose unique values match an
+    /// existing row takes that row's key: the save updates the row instead of inserting.
+    ///
+    /// The store is first asked once per batch of objects (per entity and constraint)
+    /// whether any of them matches a row; only a batch with a match is looked up object by
+    /// object. Seeding new rows, where nothing matches, so costs one query per batch
+    /// instead of one per object; the result is the same either way.
+    ///
+    /// The adopted row's join-table links are dropped here (see `dropJoinRows(ofAdopted:)`):
+    /// object-trump means the inserted object's state wins, so the links it has, written
+    /// later in the save, replace the row's old ones instead of adding to them.
+    ///
+    /// - Returns: the IDs of the adopted rows; each adopting object's `savingKey` is its row's.
+    func adoptExistingRows(_ inserted: [ManagedObject], in transaction: any StoreTransaction) throws -> [ObjectID] {
+        var adopted: [ObjectID] = []
+        let constrained = inserted.filter { !$0.schema.uniquenessConstraints.isEmpty }
+        var start = 0
+        while start < constrained.count {
+            let end = min(constrained.count, start + Self.probeParameterBudget)
+            let batch = constrained[start..<end]
+            let matching = try constraintsWithMatches(in: batch, transaction)
+            for object in batch {
+                for (index, constraint) in object.schema.uniquenessConstraints.enumerated()
+                where matching.contains(ProbeGroup(entity: object.schema.name, constraint: index)) {
+                    let values = uniqueValues(of: object, constraint)
+                    if let existing = try transaction.existingKey(entity: object.schema.name, constraint: constraint, values: values) {
+                        object.savingKey = existing
+                        try dropLinks(ofAdopted: object, key: existing, transaction)
+                        adopted.append(ObjectID(scope: object.objectID.scope, key: .permanent(existing)))
+                        break
+                    }
+                }
+            }
+            start = end
+        }
+        return adopted
+    }
+
+    /// Removes the links an adopted row has through the relationships of `object`'s
+    /// entity: every join table of its to-many relationships (many-to-many, ordered,
+    /// inverse-less), and the join table of an ordered to-many that is the inverse of one
+    /// of its to-ones (the row's old place in another object's ordered list). Links that
+    /// other objects hold through inverse-less to-manys stay: the inserted object does not
+    /// model them, and the row they point at is updated, not replaced.
+    private func dropLinks(ofAdopted object: ManagedObject, key: Int64, _ transaction: any StoreTransaction) throws {
+        let entity = object.schema.name
+        for case .relationship(let r) in object.schema.properties where !r.isTransient {
+            if transaction.keepsLinksApart(entity: entity, relationship: r.name) {
+                try transaction.removeLinks(entity: entity, relationship: r.name, from: key)
+                // A relationship that is its own inverse (`friends`) keeps a link per direction.
+                if r.inverseName == r.name { try transaction.removeLinks(entity: entity, relationship: r.name, to: key) }
+            } else if !r.isToMany, let inverse = r.inverseName,
+                transaction.keepsLinksApart(entity: r.destinationEntityName, relationship: inverse)
+            {
+                try transaction.removeLinks(entity: r.destinationEntityName, relationship: inverse, to: key)
+            }
+        }
+    }
+
+    /// An entity and the position of one of its uniqueness constraints.
+    private struct ProbeGroup: Hashable {
+        let entity: String
+        let constraint: Int
+    }
+
+    /// The (entity, constraint) groups of a batch for which the store holds a row matching
+    /// at least one object of the batch.
+    private func constraintsWithMatches(
+        in batch: ArraySlice<ManagedObject>, _ transaction: any StoreTransaction
+    ) throws -> Set<ProbeGroup> {
+        var candidates: [ProbeGroup: [[AttributeValue]]] = [:]
+        var order: [ProbeGroup] = []
+        for object in batch {
+            for (index, constraint) in object.schema.uniquenessConstraints.enumerated() {
+                let group = ProbeGroup(entity: object.schema.name, constraint: index)
+                if candidates[group] == nil { order.append(group) }
+                candidates[group, default: []].append(uniqueValues(of: object, constraint))
+            }
+        }
+        var matching: Set<ProbeGroup> = []
+        for group in order {
+            guard let schema = model.schema(for: group.entity), let lists = candidates[group] else { continue }
+            let keys = schema.uniquenessConstraints[group.constraint]
+            let perQuery = max(1, Self.probeParameterBudget / max(1, keys.count))
+            var start = 0
+            while start < lists.count {
+                let end = min(lists.count, start + perQuery)
+                if try transaction.hasRow(entity: group.entity, constraint: keys, anyOf: Array(lists[start..<end])) {
+                    matching.insert(group)
+                    break
+                }
+                start = end
+            }
+        }
+        return matching
+    }
+
+    /// An object's values for a uniqueness constraint's keys, as the store holds them.
+    private func uniqueValues(of object: ManagedObject, _ constraint: [String]) -> [AttributeValue] {
+        constraint.map { key in object.schema.propertyIndex[key].map { object.attributeValue(at: $0) } ?? .null }
+    }
+}
+
+/// A stored row an insert took over under object-trump merging: its table (root entity)
+/// and key.
+struct TrumpedRow: Hashable {
+    let rootName: String
+    let key: Int64
+}

@@ -1,0 +1,170 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// A group of fetched objects that share one value of a section key path.
+public struct FetchedSection {
+    /// The section's value as text: empty for nil.
+    public var name: String
+    /// The section's objects, in the request's order.
+    public var objects: [ManagedObject]
+    /// The number of objects.
+    public var count: Int { objects.count }
+}
+
+extension ManagedObjectContext {
+    /// The objects a request selects, in order.
+    ///
+    /// Unsaved changes count, as in Core Data: inserted objects that match are included,
+    /// deleted ones left out, and changed objects are checked against their unsaved values.
+    ///
+    /// - Throws: `FetchError` for an unknown entity or key, a transient key, a type mismatch
+    ///   or an unbound variable; `SQLiteError` when the store cannot be read.
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        try forEach(request) { object in
+            result.append(object)
+            return true
+        }
+        return result
+    }
+
+    /// Streams the objects a request selects, in order, calling `body` with each until it
+    /// returns false. Without unsaved changes of the entity, rows become objects one at a
+    /// time straight from SQL; with them, the result is merged and sorted in memory first.
+    ///
+    /// - Throws: as `fetch(_:)`, and whatever `body` throws.
+    public func forEach(_ request: FetchRequest, _ body: (ManagedObject) throws -> Bool) throws {
+        let pending = try unsavedCandidates(request)
+        guard !pending.isEmpty else {
+            try persistentStoreCoordinator.store.forEachRow(request) { row in
+                let object = self.object(for: row)
+                if object.isDeleted { return true }
+                return try body(object)
+            }
+            return
+        }
+        for object in try merged(request, pending) where try !body(object) { return }
+    }
+
+    /// The number of objects a request would fetch, unsaved changes included.
+    ///
+    /// - Throws: as `fetch(_:)`.
+    public func count(for request: FetchRequest) throws -> Int {
+        if try !unsavedCandidates(request).isEmpty { return try fetch(request).count }
+        return try persistentStoreCoordinator.store.count(for: request)
+    }
+
+    /// The IDs of the objects a request selects, in order.
+    ///
+    /// - Throws: as `fetch(_:)`.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        // With unsaved changes of the entity the objects decide, as in `fetch`; without
+        // them only keys are read: no row is decoded and no object made.
+        guard try unsavedCandidates(request).isEmpty else { return try fetch(request).map(\.objectID) }
+        return try persistentStoreCoordinator.store.objectIDs(for: request).filter { id in
+            registry[id]?.object?.isDeleted != true
+        }
+    }
+
+    /// The selected objects as dictionaries of the given key paths (all attributes when
+    /// `properties` is empty); nil values are left out, as in Core Data.
+    ///
+    /// - Throws: as `fetch(_:)`.
+    public func fetchDictionaries(_ request: FetchRequest, properties: [String] = []) throws -> [[String: Any]] {
+        try fetch(request).map { object in
+            let keys = properties.isEmpty ? object.entity.attributes.map(\.name) : properties
+            var row: [String: Any] = [:]
+            for key in keys {
+                if let value = try Self.keyPathValue(object, key).plainValue { row[key] = value }
+            }
+            return row
+        }
+    }
+
+    /// The selected objects grouped by the value of `sectionKeyPath` (evaluated in memory,
+    /// so transient keys work), sections in the order of their first object. Sort the
+    /// request by the section key first for one section per value.
+    ///
+    /// - Throws: as `fetch(_:)`.
+    public func fetchSections(_ request: FetchRequest, sectionKeyPath: String) throws -> [FetchedSection] {
+        var sections: [FetchedSection] = []
+        var index: [String: Int] = [:]
+        // The key path is split once, not per object.
+        let components = sectionKeyPath.split(separator: ".").map(String.init)
+        let walker = PredicateEvaluator(.alwaysTrue)
+        // A property of the fetched entity itself (the usual section key) is read by its
+        // position, which sub-entities share, instead of walking the key path per object.
+        let position = components.count == 1
+            ? model.schema(for: request.entityName)?.propertyIndex[components[0]] : nil
+        for object in try fetch(request) {
+            let name: String
+            let names = object.schema.propertyNames
+            if let position, position < names.count, names[position] == components[0] {
+                name = object.predicateValue(at: position).sectionName
+            } else {
+                name = try walker.walk(.object(object), components).sectionName
+            }
+            // Sorted by the section key, an object usually joins the last section.
+            if let last = sections.indices.last, sections[last].name == name {
+                sections[last].objects.append(object)
+            } else if let position = index[name] {
+                sections[position].objects.append(object)
+            } else {
+                index[name] = sections.count
+                sections.append(FetchedSection(name: name, objects: [object]))
+            }
+        }
+        return sections
+    }
+
+    // MARK: - Internals
+
+    /// Unsaved objects that can change the request's result: every changed object when a
+    /// predicate or sort may read them; empty when the store's answer stands.
+    private func unsavedCandidates(_ request: FetchRequest) throws -> [ManagedObject] {
+        guard let schema = model.schema(for: request.entityName) else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        return changed.values.filter { object in
+            guard object.hasChanges else { return false }
+            return request.includesSubentities ? schema.includes(object.entityName) : object.entityName == schema.name
+        }
+    }
+
+    private func merged(_ request: FetchRequest, _ pending: [ManagedObject]) throws
+        -> [ManagedObject]
+    {
+        var unbounded = request
+        unbounded.fetchLimit = nil
+        unbounded.fetchOffset = 0
+        var seen = Set<ObjectIdentifier>()
+        var candidates: [ManagedObject] = []
+        try persistentStoreCoordinator.store.forEachRow(unbounded) { row in
+            let object = self.object(for: row)
+            if seen.insert(ObjectIdentifier(object)).inserted { candidates.append(object) }
+            return true
+        }
+        for object in pending where seen.insert(ObjectIdentifier(object)).inserted { candidates.append(object) }
+        let evaluator = request.predicate.map(PredicateEvaluator.init)
+        var result: [ManagedObject] = []
+        for object in candidates where !object.isDeleted && object.managedObjectContext === self {
+            if let evaluator {
+                do { guard try evaluator.evaluate(object) else { continue } } catch {
+                    throw FetchError(entity: request.entityName, reason: "\(error)")
+                }
+            }
+            result.append(object)
+        }
+        try FetchSorter(request.sortDescriptors).sort(&result)
+        result = try searched(request, result)
+        let start = min(request.fetchOffset, result.count)
+        let end = request.fetchLimit.map { min(start + max($0, 0), result.count) } ?? result.count
+        return Array(result[start..<end])
+    }
+
+    static func keyPathValue(_ object: ManagedObject, _ keyPath: String) throws -> PredicateValue {
+        let components = keyPath.split(separator: ".").map(String.init)
+        return try PredicateEvaluator(.alwaysTrue).walk(.object(object), components)
+    }
+}

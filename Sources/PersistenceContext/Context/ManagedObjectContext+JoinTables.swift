@@ -1,0 +1,164 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+// To-many relationships stored in join tables (see `JoinTableMapping`): loading them, and
+// writing their links at save from the difference between committed and current values.
+
+extension ManagedObjectContext {
+    // MARK: - Loading
+
+    /// The IDs of a saved object's to-many destinations, read without making objects; nil
+    /// when they cannot be read now (the caller then loads the objects).
+    func destinationIDs(_ object: ManagedObject, relationship: RelationshipDescription) -> [ObjectID]? {
+        guard object.objectID.primaryKey != nil else { return nil }
+        return try? persistentStoreCoordinator.store.destinationIDs(of: relationship, from: object.objectID)
+    }
+
+    // MARK: - Saving
+
+    /// Writes the links of every changed object's join-table relationships, then removes
+    /// the links of deleted objects. Call inside the save's write transaction, after rows
+    /// are written and with each inserted object's `savingKey` set.
+    ///
+    /// Both sides of a many-to-many write the same row: inserting is idempotent (the row is
+    /// unique per pair) and deleting a missing row does nothing, so whichever sides are
+    /// loaded agree. A side that is still a fault writes the edits recorded on it.
+    func writeLinks(deleted: [ManagedObject], in transaction: any StoreTransaction) throws {
+        guard transaction.keepsAnyLinksApart else { return }
+        func key(of object: ManagedObject) -> Int64? {
+            guard !object.isDeleted, object.managedObjectContext === self else { return nil }
+            return object.rowKey
+        }
+        // In a fixed order, so that the rows of unordered relationships (read back in row
+        // order) come out the same on every run.
+        let objects = changed.values.filter { !$0.isDeleted }.sorted {
+            ($0.objectID.insertionOrder, $0.schema.rootName) < ($1.objectID.insertionOrder, $1.schema.rootName)
+        }
+        var linkedApart: [ObjectIdentifier: [(Int, String, Bool)]] = [:]
+        for object in objects {
+            let entity = object.schema.name
+            let apart = linkedApart[ObjectIdentifier(object.schema)] ?? {
+                // The entity's to-manys whose links the store keeps apart, worked out once per save.
+                let found = object.schema.properties.enumerated().compactMap { position, property in
+                    guard case .relationship(let relationship) = property, relationship.isToMany,
+                        transaction.keepsLinksApart(entity: entity, relationship: relationship.name)
+                    else { return nil }
+                    return (position, relationship.name, relationship.isOrdered)
+                } as [(Int, String, Bool)]
+                linkedApart[ObjectIdentifier(object.schema)] = found
+                return found
+            }()
+            guard !apart.isEmpty, !object.isFault, let own = key(of: object) else { continue }
+            for (position, relationship, isOrdered) in apart {
+                let link = LinkWriter(
+                    transaction: transaction, entity: entity, relationship: relationship, isOrdered: isOrdered, own: own)
+                switch object.slots[position] {
+                case .toMany(let current):
+                    let old: [ManagedObject]?
+                    if object.committedSlots == nil {
+                        old = []
+                    } else if case .toMany(let committed)? = object.committedSlots?[position] {
+                        old = committed
+                    } else {
+                        old = nil
+                    }
+                    try writeLinks(link, old: old, current: current, key: key)
+                case .toManyFault:
+                    guard let pending = object.pendingToMany[position] else { continue }
+                    for removed in pending.removed.values {
+                        guard let other = removed.objectID.primaryKey else { continue }
+                        try link.remove(other)
+                    }
+                    for added in pending.added {
+                        guard let other = key(of: added) else { continue }
+                        try link.append(other)
+                    }
+                default:
+                    continue
+                }
+            }
+        }
+        for object in deleted {
+            guard let primaryKey = object.objectID.primaryKey else { continue }
+            try transaction.removeAllLinks(rootEntity: object.schema.rootName, key: primaryKey)
+        }
+    }
+
+    /// Writes one relationship's links from its committed (`old`, nil when unknown) and
+    /// current destinations.
+    private func writeLinks(
+        _ link: LinkWriter, old: [ManagedObject]?, current: [ManagedObject],
+        key: (ManagedObject) -> Int64?
+    ) throws {
+        guard let old else {
+            try link.removeAll()
+            for (index, object) in current.enumerated() {
+                if let other = key(object) { try link.set(other, position: index) }
+            }
+            return
+        }
+        if old.count == current.count, zip(old, current).allSatisfy({ $0 === $1 }) { return }
+        let currentSet = Set(current.map(ObjectIdentifier.init))
+        let oldSet = Set(old.map(ObjectIdentifier.init))
+        for removed in old where !currentSet.contains(ObjectIdentifier(removed)) {
+            if let other = removed.objectID.primaryKey { try link.remove(other) }
+        }
+        let added = current.filter { !oldSet.contains(ObjectIdentifier($0)) }
+        let kept = current.filter { oldSet.contains(ObjectIdentifier($0)) }
+        let keptInOrder = old.filter { currentSet.contains(ObjectIdentifier($0)) }
+        let onlyAppended = zip(kept, keptInOrder).allSatisfy { $0 === $1 }
+            && current.prefix(kept.count).elementsEqual(kept, by: ===)
+        if !link.isOrdered || onlyAppended {
+            // Unordered, or ordered with the old order kept and new objects at the end.
+            for object in added {
+                guard let other = key(object) else { continue }
+                if link.isOrdered {
+                    try link.append(other)
+                } else {
+                    try link.set(other, position: nil)
+                }
+            }
+        } else {
+            for (index, object) in current.enumerated() {
+                if let other = key(object) { try link.set(other, position: index) }
+            }
+        }
+    }
+}
+
+extension ObjectID {
+    /// The order in which temporary IDs were made (permanent IDs sort after, by key).
+    var insertionOrder: UInt64 {
+        switch key {
+        case .temporary(let n): return n
+        case .permanent(let k): return UInt64.max / 2 + UInt64(truncatingIfNeeded: k)
+        }
+    }
+}
+
+/// The links of one object's to-many relationship that the store keeps apart from rows, as
+/// a save writes them.
+private struct LinkWriter {
+    let transaction: any StoreTransaction
+    let entity: String
+    let relationship: String
+    let isOrdered: Bool
+    let own: Int64
+
+    func remove(_ other: Int64) throws {
+        try transaction.removeLink(entity: entity, relationship: relationship, from: own, to: other)
+    }
+
+    func removeAll() throws {
+        try transaction.removeLinks(entity: entity, relationship: relationship, from: own)
+    }
+
+    func append(_ other: Int64) throws {
+        try transaction.appendLink(entity: entity, relationship: relationship, from: own, to: other)
+    }
+
+    func set(_ other: Int64, position: Int?) throws {
+        try transaction.setLink(entity: entity, relationship: relationship, from: own, to: other, position: position)
+    }
+}

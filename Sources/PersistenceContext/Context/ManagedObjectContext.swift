@@ -1,0 +1,274 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// A scratch pad of managed objects: insert, change and delete objects in memory, then save
+/// them to the store atomically.
+///
+/// The context registers one object per row (uniquing), tracks inserted, updated and deleted
+/// objects, and on `save()` computes derived values, validates, checks constraints and
+/// writes everything in one SQLite transaction; on any failure nothing is written and the
+/// context keeps its changes so they can be fixed and saved again.
+///
+/// Not Sendable: use a context from one thread (or task) at a time.
+public final class ManagedObjectContext {
+    /// Where the context's objects are read from and saved to (Core Data's
+    /// `persistentStoreCoordinator`).
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// What a save does with uniqueness conflicts. `.error` by default.
+    public var mergePolicy: MergePolicy = .error
+
+    let classes: [String: ManagedObject.Type]
+    /// Registered objects by ID: not retained while unchanged, so memory follows what the app
+    /// keeps, not what it has fetched; an object removes its entry when it goes.
+    var registry = ObjectRegistry()
+    /// Each entity's class and computed transients, resolved once (see `objectKind(for:)`).
+    var objectKinds: [ObjectIdentifier: ObjectKind] = [:]
+    /// The kind last made: a fetch makes many objects of one entity in a row.
+    var lastObjectKind: ObjectKind?
+    /// Objects with unsaved changes, held strongly until saved or rolled back.
+    var changed: [ObjectIdentifier: ManagedObject] = [:]
+    /// Objects that still belong to the context but have no registry entry: a stale object
+    /// whose row an insert took over. Not retained; each removes its entry as it goes. With
+    /// the registry and `changed`, they are every object whose `managedObjectContext` is
+    /// this context.
+    var strays: [ObjectIdentifier: RegistryEntry] = [:]
+    private var nextTemporaryKey: UInt64 = 1
+
+    package init(coordinator: PersistentStoreCoordinator, classes: [String: ManagedObject.Type]) {
+        self.persistentStoreCoordinator = coordinator
+        self.classes = classes
+    }
+
+    /// Detaches every object that still refers to the context (see
+    /// `ManagedObject.managedObjectContext`).
+    deinit { detachAll() }
+
+    /// The frozen model of the context's store.
+    public var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
+
+    // MARK: - Inserting and deleting
+
+    /// Inserts a new object of the named entity, with the attributes' default values.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown or abstract entity.
+    @discardableResult
+    public func insertObject(forEntityName name: String) throws -> ManagedObject {
+        let schema = try insertableSchema(named: name)
+        let id = makeTemporaryID(for: schema)
+        let object = makeObject(schema: schema, id: id, isFault: false, slots: schema.plans.map(\.initialSlot))
+        object.isInserted = true
+        object.invalidateComputedTransients()
+        register(object, as: id)
+        changed[ObjectIdentifier(object)] = object
+        object.awakeFromInsert()
+        return object
+    }
+
+    /// Inserts a new object of a registered subclass's entity.
+    ///
+    /// - Throws: `ObjectAccessError` when the class is registered for no entity.
+    public func insert<T: ManagedObject>(_ type: T.Type) throws -> T {
+        guard let name = classes.first(where: { $0.value == type })?.key else {
+            throw ObjectAccessError(entity: "\(type)", key: "\(type)", reason: "\(type) is registered for no entity")
+        }
+        guard let object = try insertObject(forEntityName: name) as? T else {
+            preconditionFailure("\(name) is registered as \(type) but made another class")
+        }
+        return object
+    }
+
+    /// The entity named `name`, if objects or rows of it can be inserted.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown or abstract entity.
+    func insertableSchema(named name: String) throws -> EntitySchema {
+        guard let schema = model.schema(for: name) else {
+            throw ObjectAccessError(entity: name, key: name, reason: "the model has no entity named '\(name)'")
+        }
+        guard !schema.isAbstract else {
+            throw ObjectAccessError(entity: name, key: name, reason: "\(name) is abstract: insert one of its sub-entities")
+        }
+        return schema
+    }
+
+    /// A new temporary ID of the entity, unique in this context.
+    func makeTemporaryID(for schema: EntitySchema) -> ObjectID {
+        defer { nextTemporaryKey += 1 }
+        return ObjectID(scope: persistentStoreCoordinator.store.idScope(entityName: schema.name, rootName: schema.rootName), key: .temporary(nextTemporaryKey))
+    }
+
+    // MARK: - Changes
+
+    /// Objects inserted since the last save.
+    public var insertedObjects: [ManagedObject] { changed.values.filter { $0.isInserted } }
+    /// Saved objects with changed values.
+    public var updatedObjects: [ManagedObject] { changed.values.filter { $0.isUpdated } }
+    /// Objects marked for deletion.
+    public var deletedObjects: [ManagedObject] { changed.values.filter { $0.isDeleted } }
+    /// Whether there is anything to save.
+    public var hasChanges: Bool { changed.values.contains { $0.hasChanges } }
+
+    /// Discards every unsaved change: inserted objects are forgotten, updated ones take
+    /// their saved values back, deleted ones are restored.
+    public func rollback() {
+        for object in changed.values {
+            object.pendingToMany.removeAll()
+            if object.isInserted {
+                object.isInserted = false
+                detach(object)
+            } else if let committed = object.committedSlots {
+                object.slots = committed
+                object.isDeleted = false
+                object.invalidateComputedTransients()
+            }
+        }
+        changed.removeAll()
+        // Relationship slots of unchanged objects may hold inverses of discarded edits:
+        // reload them from the store when next touched.
+        for case let object? in registry.values.map(\.object) where !object.isFault { resetRelationshipFaults(object) }
+    }
+
+    /// Forgets every object: registered objects are detached and unsaved changes dropped.
+    public func reset() {
+        detachAll()
+        registry.removeAll()
+        strays.removeAll()
+        changed.removeAll()
+    }
+
+    /// Sets the context of every object that refers to it to nil.
+    private func detachAll() {
+        for case let object? in registry.values.map(\.object) { object.managedObjectContext = nil }
+        for case let object? in strays.values.map(\.object) { object.managedObjectContext = nil }
+        for object in changed.values { object.managedObjectContext = nil }
+    }
+
+    /// Reloads an object's values from the store when next touched. With `mergeChanges`,
+    /// unsaved changes are kept on top of the fresh values; without, they are dropped.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        if mergeChanges, object.hasChanges {
+            let pending = object.changedPositions().map { ($0, object.slots[$0]) }
+            fulfillFault(object, force: true)
+            for (position, slot) in pending { object.slots[position] = slot }
+            object.invalidateComputedTransients()
+        } else {
+            changed[ObjectIdentifier(object)] = nil
+            object.isDeleted = false
+            object.isFault = true
+            object.committedSlots = nil
+            // A fault holds no values: its destinations are released.
+            object.slots = object.slots.map { _ in .value(.null) }
+            object.pendingToMany.removeAll()
+        }
+    }
+
+    // MARK: - Objects by ID
+
+    /// The object with this ID: the registered one, or a fault that loads on first use.
+    ///
+    /// - Throws: `ObjectAccessError` when the ID is of another store or an unknown entity.
+    public func object(with id: ObjectID) throws -> ManagedObject {
+        if let object = registry[id]?.object { return object }
+        guard id.storeIdentifier == persistentStoreCoordinator.store.identifier, id.primaryKey != nil,
+            let schema = model.schema(for: id.entityName)
+        else {
+            throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
+        }
+        let object = makeObject(schema: schema, id: id, isFault: true)
+        register(object, as: id)
+        return object
+    }
+
+    /// The object with this ID, loaded from the store.
+    ///
+    /// - Throws: `ObjectAccessError` when no such object exists.
+    public func existingObject(with id: ObjectID) throws -> ManagedObject {
+        let object = try self.object(with: id)
+        object.fireFaultIfNeeded()
+        if object.isFault || object.managedObjectContext == nil {
+            throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
+        }
+        return object
+    }
+
+    // MARK: - Internals
+
+    func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil) -> ManagedObject {
+        let kind = objectKind(for: schema)
+        return kind.type.init(
+            ObjectConstruction(
+                schema: schema, objectID: id, context: self, isFault: isFault, slots: slots,
+                transientComputation: kind.transientComputation))
+    }
+
+    package func objectDidChange(_ object: ManagedObject) {
+        changed[ObjectIdentifier(object)] = object
+    }
+
+    /// The registered object for a fetched row, or a new one filled from it. A registered
+    /// object with unsaved changes keeps them.
+    package func object(for row: StoreRow) -> ManagedObject {
+        let id = ObjectID(scope: row.idScope, key: .permanent(row.primaryKey))
+        // A new object is made with the row's slots, so that filling does not replace a fresh array.
+        let (object, isNew) = registeredObject(for: id) {
+            makeObject(schema: row.schema, id: id, isFault: true, slots: row.slots.adopted(by: ManagedObject.self))
+        }
+        if isNew || object.isFault { fill(object, from: row, isNew: isNew) }
+        return object
+    }
+
+    /// Gives a fault the row's values and wakes it. As in Core Data, change tracking is off
+    /// while `awakeFromFetch()` runs: what it sets (a transient cache, say) counts as fetched,
+    /// not as a change. The committed values are taken afterwards, which also spares the
+    /// copy a write to a shared slot array would make.
+    ///
+    /// - Parameter isNew: whether the object was just made with the row's slots, which then
+    ///   need no second assignment.
+    func fill(_ object: ManagedObject, from row: StoreRow, isNew: Bool = false) {
+        // The row's slots are final (see RowDecodePlan): transients hold their defaults.
+        if !isNew { object.slots = row.slots.adopted(by: ManagedObject.self) }
+        object.committedSlots = nil
+        object.isFault = false
+        object.invalidateComputedTransients()
+        object.awakeFromFetch()
+        object.committedSlots = object.slots
+    }
+
+    /// Loads a fault's row. A row that is gone (a dangling reference) detaches the object. A
+    /// row that cannot be read (the store locked past the busy timeout, a missing external
+    /// data file) leaves the object a fault, so that the next access tries again: a property
+    /// getter cannot throw, so the value reads as nil this time, but nothing is detached or
+    /// taken for a deletion. Fetches throw such errors.
+    package func fulfillFault(_ object: ManagedObject, force: Bool = false) {
+        guard object.isFault || force, object.objectID.primaryKey != nil else { return }
+        let row: StoreRow?
+        do { row = try persistentStoreCoordinator.store.row(for: object.objectID) } catch { return }
+        object.isFault = false
+        if let row {
+            fill(object, from: row)
+        } else if object.committedSlots == nil {
+            // No such row (a dangling reference): the object belongs to no context.
+            detach(object)
+        }
+    }
+
+    /// Loads a to-many relationship's destinations from the store (none when the store cannot
+    /// be read now: the relationship stays a fault and the next access tries again).
+    package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        try? persistentStoreCoordinator.store.forEachDestinationRow(of: relationship, from: object.objectID) { row in
+            result.append(self.object(for: row))
+            return true
+        }
+        return result
+    }
+
+    private func resetRelationshipFaults(_ object: ManagedObject) {
+        guard object.committedSlots != nil, !object.isInserted else { return }
+        for (position, property) in object.schema.properties.enumerated() {
+            if case .relationship(let r) = property, r.isToMany { object.slots[position] = .toManyFault }
+        }
+        object.committedSlots = object.slots
+    }
+}

@@ -1,0 +1,38 @@
+import PersistenceModel
+import PersistenceStore
+/// What a context makes for an entity's objects: the registered class, and the transients
+/// that class computes on demand, resolved to the entity's positions. A class, so that
+/// handing it out for each fetched row retains one reference rather than each of its own.
+final class ObjectKind {
+    /// The entity.
+    let schema: EntitySchema
+    /// The class registered for the entity, or `ManagedObject`.
+    let type: ManagedObject.Type
+    /// The class's `computedTransients`, resolved; nil for none.
+    let transientComputation: TransientComputation?
+
+    init(schema: EntitySchema, type: ManagedObject.Type, transientComputation: TransientComputation?) {
+        self.schema = schema
+        self.type = type
+        self.transientComputation = transientComputation
+    }
+}
+
+extension ManagedObjectContext {
+    /// The class and computed transients for `schema`'s objects, resolved on first use and
+    /// kept: making an object looks up neither the class by name nor the declared transients.
+    func objectKind(for schema: EntitySchema) -> ObjectKind {
+        if let last = lastObjectKind, last.schema === schema { return last }
+        let kind: ObjectKind
+        if let known = objectKinds[ObjectIdentifier(schema)] {
+            kind = known
+        } else {
+            let type = classes[schema.name] ?? ManagedObject.self
+            kind = ObjectKind(
+                schema: schema, type: type, transientComputation: TransientComputation(type, schema: schema))
+            objectKinds[ObjectIdentifier(schema)] = kind
+        }
+        lastObjectKind = kind
+        return kind
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// Checks objects against their model's validation rules before a save, collecting every
+/// failure.
+struct ObjectValidator {
+    /// 2001-01-01 00:00:00 UTC, the reference date Xcode writes date bounds against.
+    private static let referenceDate = Date(timeIntervalSinceReferenceDate: 0)
+
+    /// The failures of an inserted or updated object.
+    ///
+    /// The object is walked through its entity's `PropertyPlan`s: most properties need only
+    /// a nil check, and copying each `SchemaProperty` out of the schema cost more than the
+    /// checks. The full descriptions are read only for the few properties with rules.
+    ///
+    /// Every property is still checked for nil (Core Data validates the whole object on
+    /// save), but an updated object's attribute values equal to its committed ones skip
+    /// the costlier rules (ranges, bounds, patterns): they passed them when they were saved,
+    /// or came from the store, whose rows only a validated save writes. Rows written behind
+    /// the library's back, or under a model whose rules have since been tightened, are the
+    /// exception, and Core Data does not re-check those either until they change.
+    static func failures(of object: ManagedObject) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        let schema = object.schema
+        object.fireFaultIfNeeded()
+        let committed = object.isInserted ? nil : object.committedSlots
+        // One read of the slot array for the whole walk, not two or three per property.
+        let slots = object.slots
+        for (position, plan) in schema.plans.enumerated() {
+            func fail(_ rule: ValidationFailure.Rule, _ value: String, _ requirement: String) {
+                failures.append(
+                    ValidationFailure(
+                        object: object.objectID.description, entity: schema.name, property: plan.name,
+                        rule: rule, value: value, requirement: requirement))
+            }
+            switch plan.kind {
+            case .attribute, .derivedAttribute:
+                // Tested in place: binding the value copied (retained) it for every attribute.
+                if slots[position].isNullValue {
+                    if !plan.isOptional { fail(.missingMandatoryProperty, "nil", "is required") }
+                    continue
+                }
+                guard plan.needsValueCheck, case .value(let value) = slots[position] else { continue }
+                if let committed, position < committed.count, slots[position].isSame(as: committed[position]) {
+                    continue
+                }
+                guard let type = plan.attributeType else { continue }
+                let bounds = schema.bounds[position]
+                check(value, type, pattern: plan.pattern, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
+            case .toMany:
+                guard !plan.isTransient else { continue }
+                // Only a constrained to-many is counted: an unconstrained one stays a fault.
+                guard !plan.isOptional || plan.needsValueCheck,
+                    case .relationship(let relationship) = schema.properties[position]
+                else { continue }
+                let count = object.objects(at: position).count
+                if count == 0, !relationship.isOptional, relationship.minCount == 0 {
+                    fail(.missingMandatoryProperty, "(empty)", "is required")
+                } else if relationship.minCount > 0, count < relationship.minCount {
+                    fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
+                }
+                if relationship.maxCount > 0, count > relationship.maxCount {
+                    fail(.relationshipExceedsMaximumCount, "(\(count) objects)", "must hold at most \(relationship.maxCount)")
+                }
+            case .toOne:
+                guard !plan.isTransient else { continue }
+                if !plan.isOptional, object.object(at: position) == nil {
+                    fail(.missingMandatoryProperty, "nil", "is required")
+                }
+            }
+        }
+        return failures
+    }
+
+    /// The Deny failures of an object being deleted.
+    static func denyFailures(of object: ManagedObject) -> [ValidationFailure] {
+        var failures: [ValidationFailure] = []
+        for (position, property) in object.schema.properties.enumerated() {
+            guard case .relationship(let r) = property, r.deleteRule == .deny else { continue }
+            let count = r.isToMany ? object.objects(at: position).filter { !$0.isDeleted }.count
+                : (object.object(at: position).map { $0.isDeleted ? 0 : 1 } ?? 0)
+            if count > 0 {
+                failures.append(
+                    ValidationFailure(
+                        object: object.objectID.description, entity: object.schema.name, property: r.name,
+                        rule: .relationshipDeniedDelete, value: "(\(count) objects)",
+                        requirement: "must be empty for the object to be deleted (delete rule Deny)"))
+            }
+        }
+        return failures
+    }
+
+    private static func check(
+        _ value: AttributeValue, _ type: AttributeType, pattern: String?, minimum: Decimal?, maximum: Decimal?,
+        _ fail: (ValidationFailure.Rule, String, String) -> Void
+    ) {
+        switch value {
+        case .integer(let v):
+            if let range = type.integerRange, !range.contains(v) {
+                fail(v < range.lowerBound ? .numberTooSmall : .numberTooLarge, String(v), "is outside the range of \(type.rawValue)")
+            }
+            checkNumber(Decimal(v), String(v), minimum, maximum, fail)
+        case .double(let v):
+            if !v.isNaN, v.isFinite { checkNumber(Decimal(v), String(v), minimum, maximum, fail) }
+        case .decimal(let v):
+            checkNumber(v, DecimalText.format(v), minimum, maximum, fail)
+        case .date(let v):
+            // Most dates have no bounds: skip the costly Double → Decimal conversion.
+            guard minimum != nil || maximum != nil else { return }
+            let seconds = Decimal(v.timeIntervalSinceReferenceDate)
+            if let minimum, seconds < minimum {
+                fail(.dateTooSoon, "\(v)", "must be on or after \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: minimum).doubleValue))")
+            }
+            if let maximum, seconds > maximum {
+                fail(.dateTooLate, "\(v)", "must be on or before \(referenceDate.addingTimeInterval(NSDecimalNumber(decimal: maximum).doubleValue))")
+            }
+        case .string(let s):
+            // Counting characters walks the whole string, breaking graphemes: only when the
+            // cheap bounds cannot decide. A non-empty string has at least one character, and
+            // never more characters than UTF-8 bytes.
+            if let minimum, Decimal(s.isEmpty ? 0 : 1) < minimum, Decimal(s.count) < minimum {
+                fail(.stringTooShort, "\"\(s)\"", "must be at least \(minimum) characters")
+            }
+            if let maximum, Decimal(s.utf8.count) > maximum, Decimal(s.count) > maximum {
+                fail(.stringTooLong, "\"\(s.prefix(40))…\" (\(s.count) characters)", "must be at most \(maximum) characters")
+            }
+            if let pattern {
+                let matches = (try? RegularExpressionCache.shared.matches(pattern: pattern, text: s)) ?? false
+                if !matches { fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/") }
+            }
+        default:
+            break
+        }
+    }
+
+    /// `value` and `text` are only evaluated when a bound is set (the text only when one
+    /// fails): converting and formatting every valid number cost more than the check.
+    private static func checkNumber(
+        _ value: @autoclosure () -> Decimal, _ text: @autoclosure () -> String, _ minimum: Decimal?, _ maximum: Decimal?,
+        _ fail: (ValidationFailure.Rule, String, String) -> Void
+    ) {
+        guard minimum != nil || maximum != nil else { return }
+        let value = value()
+        if let minimum, value < minimum { fail(.numberTooSmall, text(), "must be at least \(DecimalText.format(minimum))") }
+        if let maximum, value > maximum { fail(.numberTooLarge, text(), "must be at most \(DecimalText.format(maximum))") }
+    }
+}
+
+extension Slot {
+    /// Whether the slot holds no attribute value (nil, or not an attribute's slot), tested
+    /// without copying the value out.
+    var isNullValue: Bool {
+        switch self {
+        case .value(.null): return true
+        case .value: return false
+        default: return true
+        }
+    }
+}

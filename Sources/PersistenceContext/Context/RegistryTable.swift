@@ -1,0 +1,148 @@
+import PersistenceModel
+import PersistenceStore
+/// Registry entries keyed by 64-bit numbers (a row's primary key, or an unsaved object's
+/// number): an open-addressing hash table with linear probing.
+///
+/// A fetch of 100,000 books adds an entry per book and each book removes its own as it goes,
+/// so these operations sit on the hottest path there is. `Dictionary` hashes every key with
+/// SipHash: hashing, probing and growing were about a tenth of such a fetch. Here a key's
+/// home bucket is a multiplicative (Fibonacci) hash, a multiply and a shift.
+///
+/// An earlier home kept consecutive keys in consecutive buckets, for the cache's sake. But
+/// keys the store hands out are dense, and while the table was smaller than their range,
+/// whole blocks of them landed on the same stretch of buckets: one run thousands of
+/// entries long, which every insert into its middle shifted. A search, which registers its
+/// rows in rank order rather than key order, became quadratic (a descending walk worst of
+/// all). Scattered homes keep runs short in any order.
+///
+/// Each run is kept ordered by home bucket (Robin Hood order): a lookup stops at the first
+/// entry whose home lies past its key's, and a removal shifts later entries back only until
+/// one sits in its own home. There are no tombstones, so lookups do not slow down as objects
+/// come and go.
+struct RegistryTable {
+    private struct Bucket {
+        var key: UInt64 = 0
+        /// Empty (not occupied) for an empty bucket.
+        var entry = RegistryEntry()
+    }
+
+    private var buckets: [Bucket] = []
+    /// log2 of the number of buckets (0 while there are none).
+    private var bits = 0
+    /// The number of entries.
+    private(set) var count = 0
+
+    /// The entry under `key`, if any.
+    subscript(key: UInt64) -> RegistryEntry? {
+        index(of: key).map { buckets[$0].entry }
+    }
+
+    /// Sets the entry under `key` (an occupied one), replacing any.
+    mutating func set(_ entry: RegistryEntry, forKey key: UInt64) {
+        assert(entry.isOccupied, "an empty entry is no entry: remove the key instead")
+        let (index, found) = probe(for: key)
+        if found { buckets[index].entry = entry } else { insert(Bucket(key: key, entry: entry), at: index) }
+    }
+
+    /// The object under `key`, or a new one from `make`, registered in the same probe.
+    /// `make` must not change the table.
+    mutating func object(forKey key: UInt64, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+        // An occupied bucket always holds an object: found means registered.
+        let (index, found) = probe(for: key)
+        if found, let existing = buckets[index].entry.object { return (existing, false) }
+        let object = make()
+        insert(Bucket(key: key, entry: RegistryEntry(object)), at: index)
+        return (object, true)
+    }
+
+    /// Removes the entry under `key`, if it is for the object with identity `identity` when
+    /// one is given.
+    mutating func remove(_ key: UInt64, ifHolding identity: ObjectIdentifier? = nil) {
+        guard var hole = index(of: key) else { return }
+        if let identity, !buckets[hole].entry.holds(identity) { return }
+        // Backward shift: the rest of the run moves back one bucket, up to an empty bucket or
+        // an entry in its own home (which, by the order, starts the next group of homes).
+        let mask = buckets.count - 1
+        var next = (hole + 1) & mask
+        while buckets[next].entry.isOccupied, distance(at: next) > 0 {
+            buckets[hole] = buckets[next]
+            hole = next
+            next = (next + 1) & mask
+        }
+        buckets[hole] = Bucket()
+        count -= 1
+    }
+
+    /// Every entry.
+    var entries: [RegistryEntry] { buckets.filter(\.entry.isOccupied).map(\.entry) }
+
+    /// Removes every entry.
+    mutating func removeAll() {
+        buckets = []
+        bits = 0
+        count = 0
+    }
+
+    // MARK: - Internals
+
+    /// The bucket a key's probe starts at: the top `bits` bits of the key times 2^64/φ, which
+    /// spreads consecutive keys (and keys a power of two apart) evenly over the table.
+    private func home(of key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+    }
+
+    /// How far the entry at `index` sits past its home bucket.
+    private func distance(at index: Int) -> Int {
+        (index - home(of: buckets[index].key)) & (buckets.count - 1)
+    }
+
+    private func index(of key: UInt64) -> Int? {
+        guard !buckets.isEmpty else { return nil }
+        let found = find(key)
+        return found.found ? found.index : nil
+    }
+
+    /// The bucket holding `key`, or the one where it belongs in its run (empty, or held by an
+    /// entry whose home lies past the key's).
+    private func find(_ key: UInt64) -> (index: Int, found: Bool) {
+        let mask = buckets.count - 1
+        var index = home(of: key)
+        var distance = 0
+        while buckets[index].entry.isOccupied {
+            if buckets[index].key == key { return (index, true) }
+            if self.distance(at: index) < distance { return (index, false) }
+            index = (index + 1) & mask
+            distance += 1
+        }
+        return (index, false)
+    }
+
+    /// As `find(_:)`, growing the table first when one more entry would fill it past three
+    /// quarters.
+    private mutating func probe(for key: UInt64) -> (index: Int, found: Bool) {
+        if (count + 1) * 4 > buckets.count * 3 { grow() }
+        return find(key)
+    }
+
+    /// Puts `bucket` at `index` (where `find` says its key belongs), shifting the rest of the
+    /// run forward one bucket.
+    private mutating func insert(_ bucket: Bucket, at index: Int) {
+        let mask = buckets.count - 1
+        var carried = bucket
+        var index = index
+        while buckets[index].entry.isOccupied {
+            swap(&carried, &buckets[index])
+            index = (index + 1) & mask
+        }
+        buckets[index] = carried
+        count += 1
+    }
+
+    private mutating func grow() {
+        let old = buckets
+        bits = max(bits + 1, 4)
+        buckets = Array(repeating: Bucket(), count: 1 << bits)
+        count = 0
+        for bucket in old where bucket.entry.isOccupied { insert(bucket, at: find(bucket.key).index) }
+    }
+}
