@@ -72,6 +72,11 @@ let package = Package(
                 "Persistence", "PersistenceModel", "PersistenceSQLite", "PersistenceSQLiteStore", "persistence-tool",
                 "ProcessTestSupport",
             ]),
+        // The contract of PersistentStore, checked against every store through the protocol
+        // alone: a new store joins by one line in StoreFactories.swift.
+        .testTarget(
+            name: "PersistentStoreConformanceTests",
+            dependencies: ["Persistence", "PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore"]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite"]),
         .testTarget(
             name: "BooksCLITests",
