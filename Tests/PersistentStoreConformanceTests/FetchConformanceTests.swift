@@ -61,9 +61,42 @@ import Testing
     /// `FetchSorter` give in memory over the same objects, ties in key order.
     @Test(arguments: StoreFactories.all)
     func rowsAreTheInMemoryAnswer(_ factory: StoreFactory) throws {
+        try Self.expectInMemoryAnswers(from: StoredLibrary(factory))
+    }
+
+    /// Fetches: once updates and deletes are saved, rows are still the in-memory answer over
+    /// the changed objects.
+    @Test(arguments: StoreFactories.all)
+    func rowsFollowSavedUpdatesAndDeletes(_ factory: StoreFactory) throws {
         let library = try StoredLibrary(factory)
-        for (name, request) in try Self.requests() {
-            #expect(try library.storedSerials(request) == library.expectedSerials(request), "\(name)")
+        try library.change(Self.someChanges)
+        try Self.expectInMemoryAnswers(from: library)
+    }
+
+    /// Fetches: a store closed and opened again answers as it did.
+    @Test(arguments: StoreFactories.reopenable)
+    func rowsAreTheInMemoryAnswerAfterReopening(_ factory: StoreFactory) throws {
+        let library = try StoredLibrary(factory)
+        try library.change(Self.someChanges)
+        try library.subject.reopen()
+        try Self.expectInMemoryAnswers(from: library)
+    }
+
+    /// Changes that move books between the answers of the requests: a title, a year and a
+    /// price changed, an author's book deleted.
+    static func someChanges(_ context: ManagedObjectContext, _ objects: Library.Objects) throws {
+        try objects.books[3].setValue("Night Light", forKey: "title")
+        try objects.books[5].setValue(nil, forKey: "year")
+        try objects.books[6].setValue(try DecimalText.parse("10.500"), forKey: "price")
+        context.delete(objects.books[7])
+    }
+
+    static func expectInMemoryAnswers(from library: StoredLibrary, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
+        for (name, request) in try requests() {
+            let stored = try library.storedSerials(request)
+            #expect(stored == (try library.expectedSerials(request)), "\(name)", sourceLocation: sourceLocation)
         }
     }
 

@@ -28,6 +28,9 @@ import Testing
                         #expect(destination?.includes(id.entityName) == true, "\(name).\(relationship.name)")
                         let destinationRow = try library.store.row(for: id)
                         #expect(destinationRow != nil, "\(name).\(relationship.name) names a row")
+                    } else if !slot.isEmptyToOne {
+                        // An empty to-one's case is `anEmptyToOneIsAFaultOfNoID`'s to check.
+                        Issue.record("\(name).\(relationship.name) reads as \(slot.summary), not a to-one fault")
                     }
                 }
                 return true
@@ -54,6 +57,21 @@ import Testing
             }
         } when: {
             factory.knownIssues.contains(.emptyToOneIsNotAFault)
+        }
+    }
+
+    /// Rows: a to-one's fault holds the ID of the object saved as its destination.
+    @Test(arguments: StoreFactories.all)
+    func aToOneFaultNamesTheSavedDestination(_ factory: StoreFactory) throws {
+        let library = try StoredLibrary(factory)
+        for (n, book) in library.objects.books.enumerated() {
+            let row = try #require(try library.store.row(for: book.objectID))
+            let author = try #require(row.schema.propertyIndex["author"])
+            let expected = Library.books[n].author.map { library.objects.authors[$0].objectID }
+            switch row.slots[author] {
+            case .toOneFault(let id): #expect(id == expected, "book \(n)")
+            case let slot: #expect(slot.isEmptyToOne && expected == nil, "book \(n) reads as \(slot.summary)")
+            }
         }
     }
 
@@ -121,6 +139,14 @@ extension StoredSlot {
     var isValue: Bool {
         if case .value = self { return true }
         return false
+    }
+
+    /// Whether the slot is a to-one without a destination, in either case that can say so.
+    var isEmptyToOne: Bool {
+        switch self {
+        case .toOneFault(nil), .toOne(nil): true
+        default: false
+        }
     }
 
     var isToManyFault: Bool {

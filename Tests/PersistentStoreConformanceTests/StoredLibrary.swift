@@ -35,6 +35,13 @@ final class StoredLibrary {
         }
     }
 
+    /// Makes the same changes to the saved objects, then saves them, and to the unsaved ones.
+    func change(_ body: (ManagedObjectContext, Library.Objects) throws -> Void) throws {
+        try body(subject.context, objects)
+        try subject.context.save()
+        try body(reference, referenceObjects)
+    }
+
     /// The store under test.
     var store: any PersistentStore { subject.store }
 
