@@ -137,6 +137,28 @@ import Testing
         #expect(seen == [0, 1, 2])
     }
 
+    /// Reads are consistent: the rows one call reads while another connection saves are
+    /// wholly from before that save; the next call sees it.
+    @Test(arguments: StoreFactories.reopenable)
+    func oneReadIsOneSnapshot(_ factory: StoreFactory) throws {
+        let library = try StoredLibrary(factory)
+        let writer = try library.subject.openAnotherConnection()
+        var serials: [Int64] = []
+        try library.store.forEachRow(FetchRequest(entityName: "Book")) { row in
+            if serials.isEmpty {
+                let last = try writer.context.fetch(FetchRequest(entityName: "Book", predicate: try FetchPredicate("n == 39")))
+                writer.context.delete(try #require(last.first))
+                try writer.context.insertObject(forEntityName: "Book").setValue(Int64(100), forKey: "n")
+                try writer.context.save()
+            }
+            serials.append(row.serial)
+            return true
+        }
+        #expect(serials == Array(0..<40), "the read saw only the rows from before the save")
+        #expect(try library.storedSerials(FetchRequest(entityName: "Book")) == Array(0..<39) + [100])
+        try writer.store.close()
+    }
+
     /// Fetches: a request that cannot run (unknown entity or key, a transient key, a search
     /// of an attribute not indexed for search) throws `FetchError` before any row is read.
     @Test(arguments: StoreFactories.all)

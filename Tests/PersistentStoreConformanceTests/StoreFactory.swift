@@ -13,8 +13,8 @@ import Testing
 struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// The kind of store, as test results name it.
     let name: String
-    /// Whether a store it makes keeps its objects when closed and opened again (false for a
-    /// store in memory).
+    /// Whether a store it makes keeps its objects when closed and opened again, and shares
+    /// them with a second store opened at its location (false for a store in memory).
     let keepsObjectsWhenReopened: Bool
     /// Makes a store for `model` at a fresh location, with a context on it.
     let make: @Sendable (ManagedObjectModel) throws -> StoreUnderTest
@@ -75,6 +75,13 @@ final class StoreUnderTest {
     func reopen() throws {
         try store.close()
         (store, context) = try open()
+    }
+
+    /// Opens the store's location a second time, as another process would, with a context
+    /// on it; only a store whose location outlives it (`keepsObjectsWhenReopened`) shares
+    /// its objects with this second store.
+    func openAnotherConnection() throws -> (store: any PersistentStore, context: ManagedObjectContext) {
+        try open()
     }
 
     /// Inserts an object of `entity` with the given attribute values.
