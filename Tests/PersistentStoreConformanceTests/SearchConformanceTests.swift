@@ -8,8 +8,10 @@ import Testing
 @Suite struct SearchConformanceTests {
     static let texts = ["light", "night", "ring", "lem", "anos", "marquez cien", "ecole", "ana light", "zz", "  "]
 
-    static func request(_ text: String, sort: [SortKey], limit: Int? = nil, offset: Int = 0) -> FetchRequest {
-        var request = FetchRequest(entityName: "Book", sortDescriptors: sort, fetchLimit: limit)
+    static func request(
+        _ text: String, where predicate: FetchPredicate? = nil, sort: [SortKey], limit: Int? = nil, offset: Int = 0
+    ) -> FetchRequest {
+        var request = FetchRequest(entityName: "Book", predicate: predicate, sortDescriptors: sort, fetchLimit: limit)
         request.fetchOffset = offset
         request.searchText = text
         request.searchKeyPaths = ["canonicalTitle", "author.canonicalName"]
@@ -41,16 +43,26 @@ import Testing
         throws
     {
         let windows: [(limit: Int?, offset: Int)] = [(nil, 0), (3, 0), (2, 2)]
+        let dated = try FetchPredicate("year != nil")
         for text in Self.texts {
-            for sort in [[SortKey("year")], [SortKey("title", ascending: false)], []] {
-                for window in windows {
-                    let request = Self.request(text, sort: sort, limit: window.limit, offset: window.offset)
-                    let expected = try Self.ranked(request, in: library)
-                    let stored = try library.storedSerials(request)
-                    #expect(stored == expected, "\(text) by \(sort), \(window)", sourceLocation: sourceLocation)
-                    #expect(
-                        try library.store.count(for: request) == expected.count, "\(text) by \(sort), \(window)",
-                        sourceLocation: sourceLocation)
+            for predicate in [nil, dated] {
+                for sort in [[SortKey("year")], [SortKey("title", ascending: false)], []] {
+                    for window in windows {
+                        let request = Self.request(
+                            text, where: predicate, sort: sort, limit: window.limit, offset: window.offset)
+                        let name = "\(text) where \(predicate?.description ?? "-") by \(sort), \(window)"
+                        let expected = try Self.ranked(request, in: library)
+                        var rows: [StoreRow] = []
+                        try library.store.forEachRow(request) { row in
+                            rows.append(row)
+                            return true
+                        }
+                        #expect(rows.map(\.serial) == expected, "\(name)", sourceLocation: sourceLocation)
+                        let count = try library.store.count(for: request)
+                        #expect(count == expected.count, "\(name)", sourceLocation: sourceLocation)
+                        let ids = try library.store.objectIDs(for: request)
+                        #expect(ids == rows.map(\.objectID), "\(name)", sourceLocation: sourceLocation)
+                    }
                 }
             }
         }
