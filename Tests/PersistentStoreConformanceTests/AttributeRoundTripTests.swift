@@ -10,7 +10,8 @@ import Testing
     /// Samples at the edges of each type, by serial number; nil values in sample 2.
     static func samples() throws -> [[String: AttributeValue]] {
         let low: [String: AttributeValue] = [
-            "i16": .integer(Int64(Int16.min)), "i32": .integer(Int64(Int32.min)), "i64": .integer(.min),
+            "i16": .integer(Int64(Int16.min)), "i32": .integer(Int64(Int32.min)),
+            "i64": .integer(.min),
             "dbl": .double(-.infinity), "flt": .double(-1.5),
             "dec": .decimal(try DecimalText.parse("-99999999999999999999999999999999999999")),
             "str": .string("a\u{0}b 🎉 é\u{301} ß"), "flag": .bool(false),
@@ -19,20 +20,24 @@ import Testing
             "link": .url(URL(fileURLWithPath: "/tmp/a b/ł.txt")), "payload": .transformable(""),
         ]
         let high: [String: AttributeValue] = [
-            "i16": .integer(Int64(Int16.max)), "i32": .integer(Int64(Int32.max)), "i64": .integer(.max),
+            "i16": .integer(Int64(Int16.max)), "i32": .integer(Int64(Int32.max)),
+            "i64": .integer(.max),
             "dbl": .double(.infinity), "flt": .double(Double(Float.greatestFiniteMagnitude)),
             "dec": .decimal(try DecimalText.parse("1234567890123456789.0123456789012345678")),
             "str": .string(""), "flag": .bool(true),
-            "when": .date(Date(timeIntervalSince1970: 1_700_000_000.123456)), "bytes": .data(Data([0, 255, 1, 0])),
+            "when": .date(Date(timeIntervalSince1970: 1_700_000_000.123456)),
+            "bytes": .data(Data([0, 255, 1, 0])),
             "id": .uuid(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!),
             "link": .url(URL(string: "https://example.com/a%20b?q=%C5%82#f")!),
             "payload": .transformable("łódź 🎉"),
         ]
         let small: [String: AttributeValue] = [
-            "i16": .integer(0), "i32": .integer(-1), "i64": .integer(1), "dbl": .double(.leastNonzeroMagnitude),
+            "i16": .integer(0), "i32": .integer(-1), "i64": .integer(1),
+            "dbl": .double(.leastNonzeroMagnitude),
             "flt": .double(Double(Float.leastNonzeroMagnitude)),
             "dec": .decimal(try DecimalText.parse("0.00000000000000000000000000000000000001")),
-            "str": .string("\u{FEFF}x\u{10FFFF}"), "when": .date(Date(timeIntervalSince1970: 0.001)),
+            "str": .string("\u{FEFF}x\u{10FFFF}"),
+            "when": .date(Date(timeIntervalSince1970: 0.001)),
             "bytes": .data(Data(repeating: 7, count: 4096)),
         ]
         return [low, high, [:], small]
@@ -55,8 +60,10 @@ import Testing
         try subject.context.save()
         for (n, values) in samples.enumerated() {
             let row = try #require(try subject.store.row(for: inserted[n].objectID))
-            for case .attribute(let attribute) in row.schema.properties where attribute.name != "n" {
-                let expected = attribute.isTransient ? .string("draft") : values[attribute.name] ?? .null
+            for case .attribute(let attribute) in row.schema.properties where attribute.name != "n"
+            {
+                let expected =
+                    attribute.isTransient ? .string("draft") : values[attribute.name] ?? .null
                 #expect(row.value(attribute.name) == expected, "sample \(n): \(attribute.name)")
             }
         }
@@ -70,8 +77,11 @@ import Testing
         let sample = try subject.insert("Sample", ["n": Int64(0), "dbl": -0.0, "flt": Double.nan])
         try subject.context.save()
         let row = try #require(try subject.store.row(for: sample.objectID))
-        guard case .double(let zero) = row.value("dbl"), case .double(let nan) = row.value("flt") else {
-            Issue.record("dbl and flt read as \(String(describing: row.value("dbl"))), \(String(describing: row.value("flt")))")
+        guard case .double(let zero) = row.value("dbl"), case .double(let nan) = row.value("flt")
+        else {
+            Issue.record(
+                "dbl and flt read as \(String(describing: row.value("dbl"))), \(String(describing: row.value("flt")))"
+            )
             return
         }
         #expect(zero == 0)

@@ -25,7 +25,8 @@ enum ConformanceModel {
                 Attribute("n", .integer64)
                 Attribute("name", .string)
                 Attribute("referenceKey", .integer64)
-                Attribute("canonicalName", .string, derived: "canonical:(name)", indexedBySpotlight: true)
+                Attribute(
+                    "canonicalName", .string, derived: "canonical:(name)", indexedBySpotlight: true)
                 Relationship("books", to: "Book", inverse: "author", toMany: true)
                 Relationship("samples", to: "Sample", inverse: "owner", toMany: true)
             }
@@ -33,7 +34,9 @@ enum ConformanceModel {
                 Attribute("n", .integer64)
                 Attribute("title", .string)
                 Attribute("referenceKey", .integer64)
-                Attribute("canonicalTitle", .string, derived: "canonical:(title)", indexedBySpotlight: true)
+                Attribute(
+                    "canonicalTitle", .string, derived: "canonical:(title)",
+                    indexedBySpotlight: true)
                 Attribute("year", .integer32)
                 Attribute("price", .decimal)
                 Attribute("rating", .double)

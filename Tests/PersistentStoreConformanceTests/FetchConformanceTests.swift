@@ -12,12 +12,12 @@ import Testing
     /// paths through to-one and to-many relationships, and windows.
     static func requests() throws -> [(name: String, request: FetchRequest)] {
         func request(
-            _ entity: String = "Book", where format: String? = nil, sort: [SortKey] = [], limit: Int? = nil,
-            offset: Int = 0, subentities: Bool = true
+            _ entity: String = "Book", where format: String? = nil, sort: [SortKey] = [],
+            limit: Int? = nil, offset: Int = 0, subentities: Bool = true
         ) throws -> FetchRequest {
             var request = FetchRequest(
-                entityName: entity, predicate: try format.map { try FetchPredicate($0) }, sortDescriptors: sort,
-                fetchLimit: limit)
+                entityName: entity, predicate: try format.map { try FetchPredicate($0) },
+                sortDescriptors: sort, fetchLimit: limit)
             request.fetchOffset = offset
             request.includesSubentities = subentities
             return request
@@ -28,28 +28,47 @@ import Testing
             ("the sub-entity alone", try request("Ebook")),
             ("by title, ties in key order", try request(sort: [SortKey("title")])),
             ("by year descending", try request(sort: [SortKey("year", ascending: false)])),
-            ("by price, then title descending", try request(sort: [SortKey("price"), SortKey("title", ascending: false)])),
+            (
+                "by price, then title descending",
+                try request(sort: [SortKey("price"), SortKey("title", ascending: false)])
+            ),
             ("by rating with NaN and infinities", try request(sort: [SortKey("rating")])),
-            ("by author's name", try request(sort: [SortKey("author.name"), SortKey("n", ascending: false)])),
+            (
+                "by author's name",
+                try request(sort: [SortKey("author.name"), SortKey("n", ascending: false)])
+            ),
             ("year at least 1961", try request(where: "year >= 1961", sort: [SortKey("title")])),
             ("NOT year below 1961 keeps nil", try request(where: "NOT (year < 1961)")),
             ("year between", try request(where: "year BETWEEN {1950, 1962}")),
             ("decimal greater", try request(where: "price > 10.5")),
             ("decimal equal across scales", try request(where: "price == 10.5")),
             ("title CONTAINS[cd]", try request(where: "title CONTAINS[cd] 'ecole'")),
-            ("title BEGINSWITH[c]", try request(where: "title BEGINSWITH[c] 'a'", sort: [SortKey("title")])),
+            (
+                "title BEGINSWITH[c]",
+                try request(where: "title BEGINSWITH[c] 'a'", sort: [SortKey("title")])
+            ),
             ("title IN a list", try request(where: "title IN {'Light', 'Solaris'}")),
             ("title MATCHES", try request(where: "title MATCHES '.*[Rr]ing.*'")),
             ("title nil", try request(where: "title == nil")),
             ("rating above 4, NaN unordered", try request(where: "rating > 4")),
             ("rating not equal", try request(where: "rating != 4.5")),
-            ("through a to-one", try request(where: "author.name BEGINSWITH 'A'", sort: [SortKey("n", ascending: false)])),
+            (
+                "through a to-one",
+                try request(
+                    where: "author.name BEGINSWITH 'A'", sort: [SortKey("n", ascending: false)])
+            ),
             ("no author", try request(where: "author == nil")),
             ("ANY through a many-to-many", try request(where: "ANY tags.name == 'sf'")),
             ("to-many count", try request(where: "tags.@count >= 1 AND shelves.@count == 0")),
-            ("sub-entity's own attribute", try request("Ebook", where: "megabytes > 1", sort: [SortKey("megabytes")])),
+            (
+                "sub-entity's own attribute",
+                try request("Ebook", where: "megabytes > 1", sort: [SortKey("megabytes")])
+            ),
             ("a window", try request(sort: [SortKey("year")], limit: 5, offset: 3)),
-            ("a window over a predicate", try request(where: "year != nil", sort: [SortKey("title")], limit: 4, offset: 2)),
+            (
+                "a window over a predicate",
+                try request(where: "year != nil", sort: [SortKey("title")], limit: 4, offset: 2)
+            ),
             ("an offset past the end", try request(sort: [SortKey("title")], offset: 1000)),
             ("a limit of zero", try request(limit: 0)),
             ("authors by name", try request("Author", sort: [SortKey("name")])),
@@ -91,12 +110,16 @@ import Testing
         context.delete(objects.books[7])
     }
 
-    static func expectInMemoryAnswers(from library: StoredLibrary, sourceLocation: SourceLocation = #_sourceLocation)
+    static func expectInMemoryAnswers(
+        from library: StoredLibrary, sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         for (name, request) in try requests() {
             let stored = try library.storedSerials(request)
-            #expect(stored == (try library.expectedSerials(request)), "\(name)", sourceLocation: sourceLocation)
+            #expect(
+                stored == (try library.expectedSerials(request)), "\(name)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -105,7 +128,9 @@ import Testing
     func countIsTheNumberOfRowsFetched(_ factory: StoreFactory) throws {
         let library = try StoredLibrary(factory)
         for (name, request) in try Self.requests() {
-            #expect(try library.store.count(for: request) == library.expectedSerials(request).count, "\(name)")
+            #expect(
+                try library.store.count(for: request) == library.expectedSerials(request).count,
+                "\(name)")
         }
     }
 
@@ -121,7 +146,9 @@ import Testing
             }
             let ids = try library.store.objectIDs(for: request)
             #expect(ids == rowIDs, "\(name)")
-            #expect(ids.map(\.entityName) == rowIDs.map(\.entityName), "\(name): each ID names its row's own entity")
+            #expect(
+                ids.map(\.entityName) == rowIDs.map(\.entityName),
+                "\(name): each ID names its row's own entity")
         }
     }
 
@@ -130,7 +157,9 @@ import Testing
     func forEachRowStopsWhenBodyReturnsFalse(_ factory: StoreFactory) throws {
         let library = try StoredLibrary(factory)
         var seen: [Int64] = []
-        try library.store.forEachRow(FetchRequest(entityName: "Book", sortDescriptors: [SortKey("n")])) { row in
+        try library.store.forEachRow(
+            FetchRequest(entityName: "Book", sortDescriptors: [SortKey("n")])
+        ) { row in
             seen.append(row.serial)
             return seen.count < 3
         }
@@ -146,16 +175,19 @@ import Testing
         var serials: [Int64] = []
         try library.store.forEachRow(FetchRequest(entityName: "Book")) { row in
             if serials.isEmpty {
-                let last = try writer.context.fetch(FetchRequest(entityName: "Book", predicate: try FetchPredicate("n == 39")))
+                let last = try writer.context.fetch(
+                    FetchRequest(entityName: "Book", predicate: try FetchPredicate("n == 39")))
                 writer.context.delete(try #require(last.first))
-                try writer.context.insertObject(forEntityName: "Book").setValue(Int64(100), forKey: "n")
+                try writer.context.insertObject(forEntityName: "Book").setValue(
+                    Int64(100), forKey: "n")
                 try writer.context.save()
             }
             serials.append(row.serial)
             return true
         }
         #expect(serials == Array(0..<40), "the read saw only the rows from before the save")
-        #expect(try library.storedSerials(FetchRequest(entityName: "Book")) == Array(0..<39) + [100])
+        #expect(
+            try library.storedSerials(FetchRequest(entityName: "Book")) == Array(0..<39) + [100])
         try writer.store.close()
     }
 
@@ -169,10 +201,22 @@ import Testing
         unknownSearchPath.searchKeyPaths = ["year"]
         let refused: [(String, FetchRequest)] = [
             ("unknown entity", FetchRequest(entityName: "Nowhere")),
-            ("unknown key", FetchRequest(entityName: "Book", predicate: try FetchPredicate("subtitle == 'x'"))),
-            ("unknown key path", FetchRequest(entityName: "Book", predicate: try FetchPredicate("author.age > 3"))),
-            ("unknown sort key", FetchRequest(entityName: "Book", sortDescriptors: [SortKey("subtitle")])),
-            ("transient key", FetchRequest(entityName: "Sample", predicate: try FetchPredicate("scratch == 'x'"))),
+            (
+                "unknown key",
+                FetchRequest(entityName: "Book", predicate: try FetchPredicate("subtitle == 'x'"))
+            ),
+            (
+                "unknown key path",
+                FetchRequest(entityName: "Book", predicate: try FetchPredicate("author.age > 3"))
+            ),
+            (
+                "unknown sort key",
+                FetchRequest(entityName: "Book", sortDescriptors: [SortKey("subtitle")])
+            ),
+            (
+                "transient key",
+                FetchRequest(entityName: "Sample", predicate: try FetchPredicate("scratch == 'x'"))
+            ),
             ("search of an attribute not indexed for search", unknownSearchPath),
         ]
         for (name, request) in refused {
@@ -185,7 +229,9 @@ import Testing
             }
             #expect(rowsRead == 0, "\(name)")
             #expect(throws: FetchError.self, "\(name)") { try library.store.count(for: request) }
-            #expect(throws: FetchError.self, "\(name)") { try library.store.objectIDs(for: request) }
+            #expect(throws: FetchError.self, "\(name)") {
+                try library.store.objectIDs(for: request)
+            }
         }
     }
 }

@@ -19,7 +19,8 @@ enum Library {
     }
 
     static let authorNames = [
-        "Gabriel García Márquez", "Stanisław Lem", "Ana Light", "ana light", "Bo Stone", "Émile Zola",
+        "Gabriel García Márquez", "Stanisław Lem", "Ana Light", "ana light", "Bo Stone",
+        "Émile Zola",
         "Olga Tokarczuk", "Zadie Smith",
     ]
     static let tagNames = ["classic", "sf", "poetry", "unused"]
@@ -28,17 +29,21 @@ enum Library {
     static let books: [BookSpec] = {
         let titles: [String?] = [
             "Solaris", "Cien años de soledad", "Light", "Twilight", "Stone River", "Ringworld",
-            "The Lord of the Rings", "Boring Ring", "ÉCOLE", "école", "Zebra", "apple", "Apple", nil,
+            "The Lord of the Rings", "Boring Ring", "ÉCOLE", "école", "Zebra", "apple", "Apple",
+            nil,
             "Light", "Solaris",
         ]
         let years: [Int64?] = [1961, 1967, nil, 1999, 1961, 1950, nil]
-        let prices = ["10.5", "9.99", "10.50", nil, "100", "-0.01", "12345678901234567890.123456789"]
+        let prices = [
+            "10.5", "9.99", "10.50", nil, "100", "-0.01", "12345678901234567890.123456789",
+        ]
         let ratings: [Double?] = [4.5, nil, 3, 4.5, .infinity, -.infinity, .nan, 0, -0.0]
         return (0..<40).map { i in
             BookSpec(
                 title: titles[i % titles.count], year: years[i % years.count],
                 price: try! prices[i % prices.count].map { try DecimalText.parse($0) },
-                rating: ratings[i % ratings.count], author: i % 9 == 8 ? nil : i % authorNames.count,
+                rating: ratings[i % ratings.count],
+                author: i % 9 == 8 ? nil : i % authorNames.count,
                 megabytes: i % 5 == 4 ? Double(i % 3) + 0.5 : nil)
         }
     }()
@@ -72,10 +77,17 @@ enum Library {
             let spec = books[n]
             let book = try insert(
                 spec.megabytes == nil ? "Book" : "Ebook", n: n,
-                ["title": spec.title, "year": spec.year, "price": spec.price, "rating": spec.rating], into: context)
+                [
+                    "title": spec.title, "year": spec.year, "price": spec.price,
+                    "rating": spec.rating,
+                ], into: context)
             if let megabytes = spec.megabytes { try book.setValue(megabytes, forKey: "megabytes") }
-            if let author = spec.author { book.setObject(objects.authors[author], forKey: "author") }
-            for t in 0..<3 where (n + t) % 3 == 0 { book.addObject(objects.tags[t], forKey: "tags") }
+            if let author = spec.author {
+                book.setObject(objects.authors[author], forKey: "author")
+            }
+            for t in 0..<3 where (n + t) % 3 == 0 {
+                book.addObject(objects.tags[t], forKey: "tags")
+            }
             if n % 4 == 0 { try objects.shelves[0].insertObject(book, at: 0, forKey: "books") }
             if n % 5 == 1 { objects.shelves[1].addObject(book, forKey: "books") }
             objects.books.append(book)

@@ -16,10 +16,14 @@ import Testing
         for author in library.objects.authors {
             let expected = library.objects.books
                 .filter { $0.object(forKey: "author") === author }.map(\.objectID)
-            #expect(try library.store.destinationIDs(of: books, from: author.objectID) == expected, "\(author.serial)")
+            #expect(
+                try library.store.destinationIDs(of: books, from: author.objectID) == expected,
+                "\(author.serial)")
             let rows = try destinationRows(of: books, from: author.objectID, in: library.store)
             #expect(rows.map(\.objectID) == expected)
-            #expect(rows.map(\.schema.name) == expected.map(\.entityName), "each row is of its own entity")
+            #expect(
+                rows.map(\.schema.name) == expected.map(\.entityName),
+                "each row is of its own entity")
         }
     }
 
@@ -36,14 +40,19 @@ import Testing
                     .map { library.objects.books[$0].objectID })
             let ids = try library.store.destinationIDs(of: tagBooks, from: tag.objectID)
             #expect(Set(ids) == expected && ids.count == expected.count, "\(Library.tagNames[t])")
-            #expect(try destinationRows(of: tagBooks, from: tag.objectID, in: library.store).map(\.objectID) == ids)
+            #expect(
+                try destinationRows(of: tagBooks, from: tag.objectID, in: library.store).map(
+                    \.objectID) == ids)
         }
         for book in library.objects.books {
             let n = Int(book.serial)
-            let expected = Set((0..<3).filter { (n + $0) % 3 == 0 }.map { library.objects.tags[$0].objectID })
+            let expected = Set(
+                (0..<3).filter { (n + $0) % 3 == 0 }.map { library.objects.tags[$0].objectID })
             let ids = try library.store.destinationIDs(of: bookTags, from: book.objectID)
             #expect(Set(ids) == expected && ids.count == expected.count, "book \(n)")
-            #expect(try destinationRows(of: bookTags, from: book.objectID, in: library.store).map(\.objectID) == ids)
+            #expect(
+                try destinationRows(of: bookTags, from: book.objectID, in: library.store).map(
+                    \.objectID) == ids)
         }
     }
 
@@ -57,10 +66,13 @@ import Testing
             let expected = shelf.objects(forKey: "books").map(\.objectID)
             #expect(!expected.isEmpty)
             #expect(try library.store.destinationIDs(of: books, from: shelf.objectID) == expected)
-            #expect(try destinationRows(of: books, from: shelf.objectID, in: library.store).map(\.objectID) == expected)
+            #expect(
+                try destinationRows(of: books, from: shelf.objectID, in: library.store).map(
+                    \.objectID) == expected)
         }
         let favourites = library.objects.shelves[0].objects(forKey: "books").map(\.serial)
-        #expect(favourites == Array(stride(from: 36, through: 0, by: -4)), "each book was put first")
+        #expect(
+            favourites == Array(stride(from: 36, through: 0, by: -4)), "each book was put first")
     }
 
     /// To-many reads: the store stops as soon as `body` returns false; a source without
@@ -109,7 +121,8 @@ import Testing
     }
 
     private func destinationRows(
-        of relationship: RelationshipDescription, from source: ObjectID, in store: any PersistentStore
+        of relationship: RelationshipDescription, from source: ObjectID,
+        in store: any PersistentStore
     ) throws -> [StoreRow] {
         var rows: [StoreRow] = []
         try store.forEachDestinationRow(of: relationship, from: source) { row in

@@ -17,20 +17,27 @@ import Testing
                 #expect(row.slots.count == row.schema.properties.count, "\(name)")
                 for (position, property) in row.schema.properties.enumerated() {
                     guard case .relationship(let relationship) = property else {
-                        #expect(row.slots[position].isValue, "\(name).\(property.name) holds a value")
+                        #expect(
+                            row.slots[position].isValue, "\(name).\(property.name) holds a value")
                         continue
                     }
                     let slot = row.slots[position]
                     if relationship.isToMany {
-                        #expect(slot.isToManyFault, "\(name).\(relationship.name) is a to-many fault")
+                        #expect(
+                            slot.isToManyFault, "\(name).\(relationship.name) is a to-many fault")
                     } else if case .toOneFault(let id?) = slot {
-                        let destination = library.store.model.schema(for: relationship.destinationEntityName)
-                        #expect(destination?.includes(id.entityName) == true, "\(name).\(relationship.name)")
+                        let destination = library.store.model.schema(
+                            for: relationship.destinationEntityName)
+                        #expect(
+                            destination?.includes(id.entityName) == true,
+                            "\(name).\(relationship.name)")
                         let destinationRow = try library.store.row(for: id)
                         #expect(destinationRow != nil, "\(name).\(relationship.name) names a row")
                     } else if !slot.isEmptyToOne {
                         // An empty to-one's case is `anEmptyToOneIsAFaultOfNoID`'s to check.
-                        Issue.record("\(name).\(relationship.name) reads as \(slot.summary), not a to-one fault")
+                        Issue.record(
+                            "\(name).\(relationship.name) reads as \(slot.summary), not a to-one fault"
+                        )
                     }
                 }
                 return true
@@ -70,7 +77,8 @@ import Testing
             let expected = Library.books[n].author.map { library.objects.authors[$0].objectID }
             switch row.slots[author] {
             case .toOneFault(let id): #expect(id == expected, "book \(n)")
-            case let slot: #expect(slot.isEmptyToOne && expected == nil, "book \(n) reads as \(slot.summary)")
+            case let slot:
+                #expect(slot.isEmptyToOne && expected == nil, "book \(n) reads as \(slot.summary)")
             }
         }
     }
@@ -80,7 +88,8 @@ import Testing
     func rowForAnIDIsTheFetchedRow(_ factory: StoreFactory) throws {
         let library = try StoredLibrary(factory)
         try library.store.forEachRow(FetchRequest(entityName: "Book")) { fetched in
-            let row = try #require(try library.store.row(for: fetched.objectID), "\(fetched.objectID)")
+            let row = try #require(
+                try library.store.row(for: fetched.objectID), "\(fetched.objectID)")
             #expect(row.primaryKey == fetched.primaryKey)
             #expect(row.schema.name == fetched.schema.name)
             #expect(row.objectID == fetched.objectID)
@@ -105,10 +114,13 @@ import Testing
         let keptKey = try #require(kept.primaryKey)
         #expect(try store.row(for: kept) != nil)
         let scope = store.idScope(entityName: "Book", rootName: "Book")
-        #expect(try store.row(for: ObjectID(scope: scope, key: .permanent(keptKey + 1_000_000))) == nil, "never was")
+        #expect(
+            try store.row(for: ObjectID(scope: scope, key: .permanent(keptKey + 1_000_000))) == nil,
+            "never was")
         #expect(try store.row(for: ObjectID(scope: scope, key: .temporary(1))) == nil, "unsaved")
         let elsewhere = ObjectID(
-            entityName: "Book", rootName: "Book", storeIdentifier: store.identifier + "-another", key: .permanent(keptKey))
+            entityName: "Book", rootName: "Book", storeIdentifier: store.identifier + "-another",
+            key: .permanent(keptKey))
         #expect(try store.row(for: elsewhere) == nil, "another store's")
     }
 
@@ -117,13 +129,15 @@ import Testing
     @Test(arguments: StoreFactories.all)
     func keysArePositiveUniqueAndNeverReused(_ factory: StoreFactory) throws {
         let library = try StoredLibrary(factory)
-        let keys = try library.store.objectIDs(for: FetchRequest(entityName: "Book")).compactMap(\.primaryKey)
+        let keys = try library.store.objectIDs(for: FetchRequest(entityName: "Book")).compactMap(
+            \.primaryKey)
         #expect(keys.count == Library.books.count)
         #expect(keys.allSatisfy { $0 > 0 })
         #expect(Set(keys).count == keys.count)
 
         let context = library.subject.context
-        let newest = try #require(library.objects.books.max { $0.objectID.primaryKey! < $1.objectID.primaryKey! })
+        let newest = try #require(
+            library.objects.books.max { $0.objectID.primaryKey! < $1.objectID.primaryKey! })
         let freed = try #require(newest.objectID.primaryKey)
         context.delete(newest)
         try context.save()

@@ -6,12 +6,16 @@ import Testing
 
 /// The contract's ranking of a search (`SearchText.rank`) and `searchedKeyPaths(for:)`.
 @Suite struct SearchConformanceTests {
-    static let texts = ["light", "night", "ring", "lem", "anos", "marquez cien", "ecole", "ana light", "zz", "  "]
+    static let texts = [
+        "light", "night", "ring", "lem", "anos", "marquez cien", "ecole", "ana light", "zz", "  ",
+    ]
 
     static func request(
-        _ text: String, where predicate: FetchPredicate? = nil, sort: [SortKey], limit: Int? = nil, offset: Int = 0
+        _ text: String, where predicate: FetchPredicate? = nil, sort: [SortKey], limit: Int? = nil,
+        offset: Int = 0
     ) -> FetchRequest {
-        var request = FetchRequest(entityName: "Book", predicate: predicate, sortDescriptors: sort, fetchLimit: limit)
+        var request = FetchRequest(
+            entityName: "Book", predicate: predicate, sortDescriptors: sort, fetchLimit: limit)
         request.fetchOffset = offset
         request.searchText = text
         request.searchKeyPaths = ["canonicalTitle", "author.canonicalName"]
@@ -39,7 +43,9 @@ import Testing
         }
     }
 
-    static func expectRankedAnswers(from library: StoredLibrary, sourceLocation: SourceLocation = #_sourceLocation)
+    static func expectRankedAnswers(
+        from library: StoredLibrary, sourceLocation: SourceLocation = #_sourceLocation
+    )
         throws
     {
         let windows: [(limit: Int?, offset: Int)] = [(nil, 0), (3, 0), (2, 2)]
@@ -49,19 +55,24 @@ import Testing
                 for sort in [[SortKey("year")], [SortKey("title", ascending: false)], []] {
                     for window in windows {
                         let request = Self.request(
-                            text, where: predicate, sort: sort, limit: window.limit, offset: window.offset)
-                        let name = "\(text) where \(predicate?.description ?? "-") by \(sort), \(window)"
+                            text, where: predicate, sort: sort, limit: window.limit,
+                            offset: window.offset)
+                        let name =
+                            "\(text) where \(predicate?.description ?? "-") by \(sort), \(window)"
                         let expected = try Self.ranked(request, in: library)
                         var rows: [StoreRow] = []
                         try library.store.forEachRow(request) { row in
                             rows.append(row)
                             return true
                         }
-                        #expect(rows.map(\.serial) == expected, "\(name)", sourceLocation: sourceLocation)
+                        #expect(
+                            rows.map(\.serial) == expected, "\(name)",
+                            sourceLocation: sourceLocation)
                         let count = try library.store.count(for: request)
                         #expect(count == expected.count, "\(name)", sourceLocation: sourceLocation)
                         let ids = try library.store.objectIDs(for: request)
-                        #expect(ids == rows.map(\.objectID), "\(name)", sourceLocation: sourceLocation)
+                        #expect(
+                            ids == rows.map(\.objectID), "\(name)", sourceLocation: sourceLocation)
                     }
                 }
             }
@@ -79,7 +90,9 @@ import Testing
         #expect(keyPaths.count == 2)
         var own = request
         own.searchKeyPaths = []
-        #expect(try library.store.searchedKeyPaths(for: own).count == 1, "Book has one attribute indexed for search")
+        #expect(
+            try library.store.searchedKeyPaths(for: own).count == 1,
+            "Book has one attribute indexed for search")
         // Read from an unsaved book, each key path gives the text its searched attribute
         // will hold once saved.
         let saved = library.objects.books[1]
@@ -102,8 +115,12 @@ import Testing
         guard !search.words.isEmpty else { return [] }
         let keyPaths = try library.store.searchedKeyPaths(for: request)
         var ranked: [(rank: Int, position: Int, serial: Int64)] = []
-        for (position, object) in try library.reference.fetch(library.inKeyOrder(unsearched)).enumerated() {
-            let fields = keyPaths.map { (try? text(object, $0)).flatMap { $0 }.map(CanonicalText.fold) ?? "" }
+        for (position, object) in try library.reference.fetch(library.inKeyOrder(unsearched))
+            .enumerated()
+        {
+            let fields = keyPaths.map {
+                (try? text(object, $0)).flatMap { $0 }.map(CanonicalText.fold) ?? ""
+            }
             guard search.matches(fields) else { continue }
             ranked.append((search.rank(fields), position, object.serial))
         }
@@ -118,7 +135,10 @@ import Testing
 /// The string at `keyPath` from `object`, or nil.
 private func text(_ object: ManagedObject, _ keyPath: String) throws -> String? {
     let components = keyPath.split(separator: ".").map(String.init)
-    guard case .string(let value) = try PredicateEvaluator(.alwaysTrue).walk(.object(object), components) else {
+    guard
+        case .string(let value) = try PredicateEvaluator(.alwaysTrue).walk(
+            .object(object), components)
+    else {
         return nil
     }
     return value

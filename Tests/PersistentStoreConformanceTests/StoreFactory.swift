@@ -80,7 +80,9 @@ final class StoreUnderTest {
     /// Opens the store's location a second time, as another process would, with a context
     /// on it; only a store whose location outlives it (`keepsObjectsWhenReopened`) shares
     /// its objects with this second store.
-    func openAnotherConnection() throws -> (store: any PersistentStore, context: ManagedObjectContext) {
+    func openAnotherConnection() throws -> (
+        store: any PersistentStore, context: ManagedObjectContext
+    ) {
         try open()
     }
 

@@ -15,16 +15,20 @@ import Testing
         #expect(!store.identifier.isEmpty)
         let first = store.idScope(entityName: "Book", rootName: "Book")
         let second = store.idScope(entityName: "Book", rootName: "Book")
-        #expect(ObjectID(scope: first, key: .permanent(1)) == ObjectID(scope: second, key: .permanent(1)))
+        #expect(
+            ObjectID(scope: first, key: .permanent(1))
+                == ObjectID(scope: second, key: .permanent(1)))
         for id in try store.objectIDs(for: FetchRequest(entityName: "Book")) {
-            let made = ObjectID(scope: store.idScope(entityName: id.entityName, rootName: "Book"), key: id.key)
+            let made = ObjectID(
+                scope: store.idScope(entityName: id.entityName, rootName: "Book"), key: id.key)
             #expect(made == id)
             #expect(id.storeIdentifier == store.identifier)
             #expect(try store.row(for: made)?.objectID == id)
         }
         let other = try factory.make(ConformanceModel.make())
         #expect(other.store.identifier != store.identifier, "two stores have two identifiers")
-        let theirs = ObjectID(scope: other.store.idScope(entityName: "Book", rootName: "Book"), key: .permanent(1))
+        let theirs = ObjectID(
+            scope: other.store.idScope(entityName: "Book", rootName: "Book"), key: .permanent(1))
         #expect(theirs != ObjectID(scope: first, key: .permanent(1)))
     }
 
@@ -33,10 +37,12 @@ import Testing
     func identifierAndIDsSurviveReopening(_ factory: StoreFactory) throws {
         let library = try StoredLibrary(factory)
         let identifier = library.store.identifier
-        let ids = try library.store.objectIDs(for: FetchRequest(entityName: "Book", sortDescriptors: [SortKey("n")]))
+        let ids = try library.store.objectIDs(
+            for: FetchRequest(entityName: "Book", sortDescriptors: [SortKey("n")]))
         try library.subject.reopen()
         #expect(library.store.identifier == identifier)
-        #expect(try ids.map { try library.store.row(for: $0)?.serial } == ids.indices.map { Int64($0) })
+        #expect(
+            try ids.map { try library.store.row(for: $0)?.serial } == ids.indices.map { Int64($0) })
     }
 
     /// Metadata: a value stored under a key reads back, a second value replaces it, and an
@@ -76,7 +82,9 @@ import Testing
         for tag in tags { subject.context.delete(tag) }
         try subject.context.save()
         #expect(try subject.store.count(for: FetchRequest(entityName: "Tag")) == 0)
-        #expect(try subject.store.hasEverStoredObjects(entityName: "Tag"), "after every tag was deleted")
+        #expect(
+            try subject.store.hasEverStoredObjects(entityName: "Tag"), "after every tag was deleted"
+        )
         #expect(try !subject.store.hasEverStoredObjects(entityName: "Shelf"))
         if factory.keepsObjectsWhenReopened {
             try subject.reopen()
@@ -105,10 +113,13 @@ import Testing
         let openFile = try #require(factory.openFile)
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("conformance-not-a-store-\(UUID().uuidString).txt")
-        let contents = Data(String(repeating: "This is a shopping list, not a store.\n", count: 200).utf8)
+        let contents = Data(
+            String(repeating: "This is a shopping list, not a store.\n", count: 200).utf8)
         try contents.write(to: url)
         defer {
-            for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: url.path + suffix)
+            }
         }
         do {
             let store = try openFile(ConformanceModel.make(), url)
@@ -116,7 +127,9 @@ import Testing
             Issue.record("a text file opened as a store")
         } catch let failure as any PersistentStoreFailure {
             #expect(failure.failureKind == .notAStore, "\(failure)")
-            #expect(failure.path == url.path || "\(failure)".contains(url.lastPathComponent), "\(failure)")
+            #expect(
+                failure.path == url.path || "\(failure)".contains(url.lastPathComponent),
+                "\(failure)")
         } catch {
             Issue.record("refused with \(type(of: error)), not a PersistentStoreFailure: \(error)")
         }

@@ -30,7 +30,9 @@ final class StoredLibrary {
         referenceContainer = try PersistentContainer(model: ConformanceModel.make(), storeURL: nil)
         reference = referenceContainer.viewContext
         referenceObjects = try Library.insert(into: reference)
-        for (saved, unsaved) in zip(objects.authors + objects.books, referenceObjects.authors + referenceObjects.books) {
+        for (saved, unsaved) in zip(
+            objects.authors + objects.books, referenceObjects.authors + referenceObjects.books)
+        {
             try unsaved.setValue(saved.objectID.primaryKey, forKey: "referenceKey")
         }
     }
@@ -52,7 +54,8 @@ final class StoredLibrary {
 
     /// `request` with the reference's stand-in for the store's keys as its last sort key.
     func inKeyOrder(_ request: FetchRequest) -> FetchRequest {
-        guard reference.model.schema(for: request.entityName)?.propertyIndex["referenceKey"] != nil else {
+        guard reference.model.schema(for: request.entityName)?.propertyIndex["referenceKey"] != nil
+        else {
             return request
         }
         var ordered = request
@@ -86,7 +89,8 @@ extension StoreRow {
     /// The row's value of the attribute `key` (nil when the entity has no such attribute or
     /// the slot is not a value).
     func value(_ key: String) -> AttributeValue? {
-        guard let position = schema.propertyIndex[key], case .value(let value) = slots[position] else { return nil }
+        guard let position = schema.propertyIndex[key], case .value(let value) = slots[position]
+        else { return nil }
         return value
     }
 
