@@ -116,9 +116,9 @@ import Testing
         throws
     {
         for (name, request) in try requests() {
-            let stored = try library.storedSerials(request)
+            let stored = try library.storedObjects(request)
             #expect(
-                stored == (try library.expectedSerials(request)), "\(name)",
+                stored == (try library.expectedObjects(request)), "\(name)",
                 sourceLocation: sourceLocation)
         }
     }

@@ -24,6 +24,10 @@ import Testing
             #expect(
                 rows.map(\.schema.name) == expected.map(\.entityName),
                 "each row is of its own entity")
+            let ids = try library.store.destinationIDs(of: books, from: author.objectID)
+            #expect(
+                ids.map(\.entityName) == expected.map(\.entityName),
+                "each ID names its object's own entity")
         }
     }
 

@@ -63,6 +63,23 @@ final class StoredLibrary {
         return ordered
     }
 
+    /// The objects `request` fetches in memory, in order, each as its entity and serial
+    /// number (`Ebook 4`).
+    func expectedObjects(_ request: FetchRequest) throws -> [String] {
+        try reference.fetch(inKeyOrder(request)).map { "\($0.entityName) \($0.serial)" }
+    }
+
+    /// The rows the store fetches for `request`, in order, each as its entity and serial
+    /// number (`Ebook 4`).
+    func storedObjects(_ request: FetchRequest) throws -> [String] {
+        var objects: [String] = []
+        try store.forEachRow(request) { row in
+            objects.append("\(row.schema.name) \(row.serial)")
+            return true
+        }
+        return objects
+    }
+
     /// The serial numbers of the rows the store fetches for `request`, in order.
     func storedSerials(_ request: FetchRequest) throws -> [Int64] {
         var serials: [Int64] = []
