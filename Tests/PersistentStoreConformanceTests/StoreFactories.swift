@@ -4,12 +4,14 @@ import PersistenceModel
 import PersistenceSQLiteStore
 import PersistenceStore
 
-/// Every store the conformance suite checks: a new store joins the suite with one line here.
+/// Every store the conformance suite checks: a new store joins the suite with its factory
+/// here and one entry in `all`.
 ///
 /// This is the only file that names a store type. Each factory fills its store through a
 /// `ManagedObjectContext` made on it; while a context can only be made on an `SQLiteStore`,
 /// that detail stays here too.
 enum StoreFactories {
+    /// Every factory; each parameterised test runs once per entry.
     static let all: [StoreFactory] = [sqliteFile, sqliteInMemory]
 
     /// The factories whose stores keep their objects across a reopen.
