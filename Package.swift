@@ -76,7 +76,9 @@ let package = Package(
         // alone: a new store joins by one line in StoreFactories.swift.
         .testTarget(
             name: "PersistentStoreConformanceTests",
-            dependencies: ["Persistence", "PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore"]),
+            dependencies: [
+                "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore", "PersistenceSQLite",
+            ]),
         .testTarget(name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite"]),
         .testTarget(
             name: "BooksCLITests",

@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import PersistenceModel
+import PersistenceSQLite
 import PersistenceSQLiteStore
 import PersistenceStore
 
@@ -20,6 +21,9 @@ enum StoreFactories {
     /// The factories that can open a file the test made.
     static let openingFiles = all.filter { $0.openFile != nil }
 
+    /// The factories that can open a file and write another app's database of their kind.
+    static let openingForeignDatabases = openingFiles.filter { $0.writeForeignDatabase != nil }
+
     /// The SQLite store in a temporary file.
     static let sqliteFile = StoreFactory(
         name: "SQLiteStore (file)", keepsObjectsWhenReopened: true,
@@ -34,6 +38,13 @@ enum StoreFactories {
                 removeLocation: { removeSQLiteFiles(at: url) })
         },
         openFile: { model, url in try SQLiteStore(model: model, url: url) },
+        writeForeignDatabase: { url in
+            // Another app's SQLite database: the one SQL statement of the suite, since only
+            // SQL makes a database that is not a store.
+            let database = try Database(path: url.path)
+            try database.execute("CREATE TABLE note (body TEXT)")
+            try database.close()
+        },
         knownIssues: sqliteKnownIssues)
 
     /// The SQLite store in memory: nothing outlives a reopen, and no file can be opened.
@@ -51,8 +62,12 @@ enum StoreFactories {
         knownIssues: sqliteKnownIssues)
 
     /// Where the SQLite store breaks the contract today: an empty to-one reads as
-    /// `.toOne(nil)`, a case only a context makes (`RowDecodePlan`), not `.toOneFault(nil)`.
-    private static let sqliteKnownIssues: Set<KnownContractBreak> = [.emptyToOneIsNotAFault]
+    /// `.toOne(nil)`, a case only a context makes (`RowDecodePlan`), not `.toOneFault(nil)`;
+    /// another app's SQLite database is refused with `StoreError.notAPersistenceStore`,
+    /// which is not a `PersistentStoreFailure`.
+    private static let sqliteKnownIssues: Set<KnownContractBreak> = [
+        .emptyToOneIsNotAFault, .foreignDatabaseIsNotAStoreFailure,
+    ]
 
     /// Removes an SQLite store file with its journal files and its external data folder.
     private static func removeSQLiteFiles(at url: URL) {

@@ -21,6 +21,9 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// Opens a store for `model` on a file the test made, or nil for a kind of store that
     /// is not kept in a file.
     let openFile: (@Sendable (ManagedObjectModel, URL) throws -> any PersistentStore)?
+    /// Writes at a URL a database of the store's own kind that is not one of its stores
+    /// (another app's), or nil when the kind has no such file.
+    var writeForeignDatabase: (@Sendable (URL) throws -> Void)? = nil
     /// The clauses the store is known to break: their tests expect the failure
     /// (`withKnownIssue`) until the store is fixed, and fail once it no longer happens.
     var knownIssues: Set<KnownContractBreak> = []

@@ -136,4 +136,37 @@ import Testing
         #expect(try Data(contentsOf: url) == contents, "the file is left as it was")
         #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"))
     }
+
+    /// Errors: another app's database of the store's own kind (an SQLite file that is not
+    /// an SQLite store, say) is refused with a `PersistentStoreFailure` of kind `.notAStore`,
+    /// and left as it was.
+    @Test(arguments: StoreFactories.openingForeignDatabases)
+    func anotherAppsDatabaseIsRefusedAsNotAStore(_ factory: StoreFactory) throws {
+        let openFile = try #require(factory.openFile)
+        let writeForeignDatabase = try #require(factory.writeForeignDatabase)
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("conformance-foreign-\(UUID().uuidString).db")
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: url.path + suffix)
+            }
+        }
+        try writeForeignDatabase(url)
+        let contents = try Data(contentsOf: url)
+        var refusal: (any Error)?
+        do {
+            let store = try openFile(ConformanceModel.make(), url)
+            try? store.close()
+        } catch {
+            refusal = error
+        }
+        let error = try #require(refusal, "another app's database opened as a store")
+        withKnownIssue("known for this store (StoreFactories): refused with its own error type") {
+            let failure = error as? any PersistentStoreFailure
+            #expect(failure?.failureKind == .notAStore, "refused with \(type(of: error)): \(error)")
+        } when: {
+            factory.knownIssues.contains(.foreignDatabaseIsNotAStoreFailure)
+        }
+        #expect(try Data(contentsOf: url) == contents, "the file is left as it was")
+    }
 }
