@@ -72,7 +72,7 @@ import Testing
     /// Rows: a double's -0 reads back as a zero (its sign may go, as Core Data's SQLite store
     /// drops it), and NaN as NaN.
     @Test(arguments: StoreFactories.all)
-    func negativeZeroAndNaNReadBackAsThemselves(_ factory: StoreFactory) throws {
+    func negativeZeroReadsAsAZeroAndNaNAsNaN(_ factory: StoreFactory) throws {
         let subject = try factory.make(ConformanceModel.make())
         let sample = try subject.insert("Sample", ["n": Int64(0), "dbl": -0.0, "flt": Double.nan])
         try subject.context.save()

@@ -4,7 +4,8 @@ import PersistenceModel
 import PersistenceStore
 import Testing
 
-/// The contract's **IDs** and **Errors** clauses, the metadata, and `hasEverStoredObjects`.
+/// The contract's **IDs** and **Errors** clauses, the metadata, `hasEverStoredObjects`, and
+/// what a fresh store holds.
 @Suite struct StoreIdentityConformanceTests {
     /// IDs: `idScope` gives the scope every ID of the entity shares, so an ID the store made
     /// equals one made for the same row; `identifier` is in every ID and tells stores apart.
@@ -93,7 +94,8 @@ import Testing
         }
     }
 
-    /// A fresh store is writable, empty, and holds the model it was opened with.
+    /// `model`, `isReadOnly`, reads: a fresh store holds the model it was opened with, is
+    /// writable, and fetches nothing.
     @Test(arguments: StoreFactories.all)
     func aFreshStoreIsEmptyAndWritable(_ factory: StoreFactory) throws {
         let model = ConformanceModel.make()
