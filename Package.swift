@@ -77,6 +77,14 @@ let package = Package(
                 "persistence-tool",
                 "ProcessTestSupport",
             ]),
+        // The contract of PersistentStore, checked against every store through the protocol
+        // alone: a new store joins by one line in StoreFactories.swift.
+        .testTarget(
+            name: "PersistentStoreConformanceTests",
+            dependencies: [
+                "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
+                "PersistenceSQLite",
+            ]),
         .testTarget(
             name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),
         .testTarget(

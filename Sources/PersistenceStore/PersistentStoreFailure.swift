@@ -16,7 +16,10 @@ public enum PersistentStoreFailureKind: Sendable, Equatable {
     case readOnly
     /// The file is not a database of the store's kind at all; it was left untouched.
     case notAStore
-    /// The store's database is damaged.
+    /// The store was written for another model (or another version of it) than the one
+    /// it is opened with, and cannot be migrated to it; it was left untouched.
+    case incompatibleModel
+    /// The store's database is damaged, or a value in it cannot be read.
     case damaged
     /// The disk (or the database's size limit) is full: nothing more could be written.
     case diskFull

@@ -35,6 +35,8 @@ struct CommandRunner {
         case let error as FetchError: return (error.description, .usage)
         case let error as ValidationError: return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as MissingInputFileError: return (error.description, .noInput)
+        case let error as StoreError:
+            return (error.description.replacingOccurrences(of: "\n", with: " "), error.isRefusedData ? .dataError : .runtimeError)
         case let error as any PersistentStoreFailure where error.failureKind == .readOnly:
             return ("The catalogue \(error.path ?? "store") is read-only: nothing was changed (\(error.message)).", .runtimeError)
         // A store the catalogue refuses is bad data (65), as in persistence-tool: the file is
@@ -43,8 +45,6 @@ struct CommandRunner {
             return ("\(error.path ?? "The store") is not an SQLite database; it was left untouched.", .dataError)
         case let error as any PersistentStoreFailure where error.failureKind == .damaged:
             return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
-        case let error as StoreError:
-            return (error.description.replacingOccurrences(of: "\n", with: " "), error.isRefusedData ? .dataError : .runtimeError)
         case let error as CommandFailure: return (error.message, error.code)
         case let error as OutputWriteError: return (error.description, .runtimeError)
         default: return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .runtimeError)

@@ -120,7 +120,7 @@ package struct RowDecodePlan: Sendable {
         }
         // A to-one's destination ID from its column, in `scope`.
         func destination(at column: Int32, in scope: @autoclosure () -> ObjectID.Scope) -> StoredSlot {
-            guard case .integer(let key) = statement.value(at: firstColumn + column) else { return .toOne(nil) }
+            guard case .integer(let key) = statement.value(at: firstColumn + column) else { return .toOneFault(nil) }
             return .toOneFault(ObjectID(scope: scope(), key: .permanent(key)))
         }
         var slots: [StoredSlot] = []
@@ -153,7 +153,7 @@ package struct RowDecodePlan: Sendable {
             case .constant(let value):
                 slots.append(.value(value))
             case .noDestination:
-                slots.append(.toOne(nil))
+                slots.append(.toOneFault(nil))
             }
         }
         return slots

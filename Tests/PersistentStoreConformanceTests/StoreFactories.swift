@@ -1,0 +1,75 @@
+import Foundation
+import Persistence
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceSQLiteStore
+import PersistenceStore
+
+/// Every store the conformance suite checks: a new store joins the suite with its factory
+/// here and one entry in `all`.
+///
+/// This is the only file that names a store type. Each factory fills its store through a
+/// `ManagedObjectContext` made on it; while a context can only be made on an `SQLiteStore`,
+/// that detail stays here too.
+enum StoreFactories {
+    /// Every factory; each parameterised test runs once per entry.
+    static let all: [StoreFactory] = [sqliteFile, sqliteInMemory]
+
+    /// The factories whose stores keep their objects across a reopen.
+    static let reopenable = all.filter(\.keepsObjectsWhenReopened)
+
+    /// The factories that can open a file the test made.
+    static let openingFiles = all.filter { $0.openFile != nil }
+
+    /// The factories that can open a file and write another app's database of their kind.
+    static let openingForeignDatabases = openingFiles.filter { $0.writeForeignDatabase != nil }
+
+    /// The SQLite store in a temporary file.
+    static let sqliteFile = StoreFactory(
+        name: "SQLiteStore (file)", keepsObjectsWhenReopened: true,
+        make: { model in
+            let url = FileManager.default.temporaryDirectory
+                .appendingPathComponent("conformance-\(UUID().uuidString).sqlite")
+            return try StoreUnderTest(
+                open: {
+                    let store = try SQLiteStore(model: model, url: url)
+                    return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
+                },
+                removeLocation: { removeSQLiteFiles(at: url) })
+        },
+        openFile: { model, url in try SQLiteStore(model: model, url: url) },
+        writeForeignDatabase: { url in
+            // Another app's SQLite database: the one SQL statement of the suite, since only
+            // SQL makes a database that is not a store.
+            let database = try Database(path: url.path)
+            try database.execute("CREATE TABLE note (body TEXT)")
+            try database.close()
+        },
+        knownIssues: sqliteKnownIssues)
+
+    /// The SQLite store in memory: nothing outlives a reopen, and no file can be opened.
+    static let sqliteInMemory = StoreFactory(
+        name: "SQLiteStore (in memory)", keepsObjectsWhenReopened: false,
+        make: { model in
+            try StoreUnderTest(
+                open: {
+                    let store = try SQLiteStore(model: model, url: nil)
+                    return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
+                },
+                removeLocation: {})
+        },
+        openFile: nil,
+        knownIssues: sqliteKnownIssues)
+
+    /// Where the SQLite store breaks the contract today: nowhere.
+    private static let sqliteKnownIssues: Set<KnownContractBreak> = []
+
+    /// Removes an SQLite store file with its journal files and its external data folder.
+    private static func removeSQLiteFiles(at url: URL) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: url.path + suffix)
+        }
+        let externalData = URL(fileURLWithPath: ExternalDataStore.directory(forStorePath: url.path))
+        try? FileManager.default.removeItem(at: externalData.deletingLastPathComponent())
+    }
+}
