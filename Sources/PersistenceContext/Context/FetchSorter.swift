@@ -27,10 +27,14 @@ struct FetchSorter {
         objects = decorated.map(\.1)
     }
 
-    private static func tieOrder(_ id: ObjectID) -> Double {
-        if let key = id.primaryKey { return Double(key) }
-        if case .temporary(let n) = id.key { return 1e18 + Double(n) }
-        return .infinity
+    /// Ties fall in the store's order: saved objects by key, then unsaved ones in insertion
+    /// order. A pair, not one number: `1e18 + n` as a Double stepped by 128, so unsaved
+    /// objects inserted close together tied and came out in hash order.
+    private static func tieOrder(_ id: ObjectID) -> (Int, Int64, UInt64) {
+        switch id.key {
+        case .permanent(let key): return (0, key, 0)
+        case .temporary(let n): return (1, 0, n)
+        }
     }
 
     /// SQLite's order: NULL < numbers < text < blob.
