@@ -42,7 +42,7 @@ let package = Package(
         // What both executables share about being a command-line tool: declared options read
         // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
         // arguments read as bytes, output written with its errors checked. Apps never see it.
-        .target(name: "CommandLineSupport", dependencies: ["Persistence"]),
+        .target(name: "CommandLineSupport", dependencies: ["PersistenceModel"]),
         .target(
             name: "SeedData",
             path: "SeedData",
@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "persistence-tool",
             dependencies: ["Persistence", "PersistenceCodegen", "CommandLineSupport"]),
-        .target(name: "PersistenceCodegen", dependencies: ["Persistence"]),
+        .target(name: "PersistenceCodegen", dependencies: ["PersistenceModel"]),
         .executableTarget(
             name: "persistence-codegen",
             dependencies: ["Persistence", "PersistenceCodegen", "CommandLineSupport"]),

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+import PersistenceModel
 
 /// A tool's command-line arguments, read as the bytes the process was given.
 ///

@@ -1,4 +1,4 @@
-import Persistence
+import PersistenceModel
 
 /// A command line that a tool built on ``CommandLineParser`` cannot run as typed: an unknown option or command, a missing
 /// or malformed value, a missing argument or extra words.

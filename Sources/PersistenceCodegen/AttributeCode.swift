@@ -1,4 +1,4 @@
-import Persistence
+import PersistenceModel
 
 /// How one attribute appears in generated Swift: its property's type and its accessors.
 ///

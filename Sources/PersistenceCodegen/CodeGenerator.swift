@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+import PersistenceModel
 
 /// Writes Swift classes for a model's entities, as Xcode's Codegen does.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Persistence
+import PersistenceModel
 
 /// One Swift source file the generator writes: its name and its text.
 public struct GeneratedFile: Sendable, Hashable {
@@ -31,7 +31,7 @@ public struct GeneratedFile: Sendable, Hashable {
             let data = Data(file.contents.utf8)
             // Only a regular file is compared and replaced: a FIFO would block the read, and
             // the atomic write would rename over a device or a directory's entry.
-            if case .other(let kind) = StoreFile.kind(of: url.path) {
+            if case .other(let kind) = FileKind.of(url.path) {
                 throw CodegenError.unwritable(path: url.path, reason: "it is \(kind), not a regular file")
             }
             if (try? InputFile.read(url.path, regularFileOnly: true)) == data { continue }

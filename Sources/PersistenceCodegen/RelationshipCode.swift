@@ -1,4 +1,4 @@
-import Persistence
+import PersistenceModel
 
 /// How one relationship appears in generated Swift: a to-one as an optional object, an
 /// unordered to-many as a `Set`, an ordered one as an array, with Core Data's

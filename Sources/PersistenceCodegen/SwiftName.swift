@@ -1,4 +1,4 @@
-import Persistence
+import PersistenceModel
 
 /// Turning model names into Swift names: escaping keywords, capitalising, checking that a
 /// property does not hide one of `ManagedObject`'s own members.

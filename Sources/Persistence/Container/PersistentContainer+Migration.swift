@@ -20,9 +20,7 @@ extension PersistentContainer {
         model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type] = [:],
         migratingFrom versions: [ManagedObjectModel]
     ) throws {
-        var options = SQLiteStore.Options()
-        options.migrationVersions = versions
-        try self.init(model: model, storeURL: storeURL, classes: classes, options: options)
+        try self.init(model: model, storeURL: storeURL, classes: classes, options: SQLiteStore.Options(), migratingFrom: versions)
     }
 
     /// Opens the store at `storeURL` with a version of a `.xcdatamodeld` bundle (its current

@@ -52,10 +52,15 @@ public final class PersistentContainer {
 
     /// Opens a store with explicit store options (for tools).
     package init(
-        model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type], options: SQLiteStore.Options
+        model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type], options: SQLiteStore.Options,
+        migratingFrom versions: [ManagedObjectModel] = []
     ) throws {
         for name in classes.keys where model.entity(named: name) == nil {
             throw ModelError(entity: name, "a class is registered for entity '\(name)', which the model does not have")
+        }
+        // A store written with an older version is migrated before it opens.
+        if let storeURL {
+            try SQLiteStore.migrateBeforeOpening(storeURL, to: model, versions: versions, readOnly: options.readOnly)
         }
         let coordinator = PersistentStoreCoordinator(store: try SQLiteStore(model: model, url: storeURL, options: options))
         self.model = model

@@ -18,36 +18,11 @@ import PersistenceStore
 /// a path that does not exist yet in an existing directory; anything else is refused, as
 /// `git` refuses a repository path that is not a directory.
 package enum StoreFile {
-    /// What the path names.
-    package enum Kind: Equatable, Sendable {
-        /// A regular file, or a symbolic link to one.
-        case regularFile
-        /// Nothing: a new store may be created there.
-        case missing
-        /// Something that is not a store file: `"a directory"`, `"a FIFO"`, `"a character
-        /// device"`, …, for the error message.
-        case other(String)
-    }
+    /// What a store path names (see `FileKind`).
+    package typealias Kind = FileKind
 
-    /// What `path` names, following symbolic links. A link to nothing is refused rather
-    /// than taken for a new store: SQLite would create the file it points to.
-    package static func kind(of path: String) -> Kind {
-        var status = stat()
-        guard stat(path, &status) == 0 else {
-            var link = stat()
-            if lstat(path, &link) == 0 { return .other("a symbolic link to nothing") }
-            return .missing
-        }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return .regularFile
-        case S_IFDIR: return .other("a directory")
-        case S_IFIFO: return .other("a FIFO (named pipe)")
-        case S_IFCHR: return .other("a character device")
-        case S_IFBLK: return .other("a block device")
-        case S_IFSOCK: return .other("a socket")
-        default: return .other("not a regular file")
-        }
-    }
+    /// What `path` names, following symbolic links (see `FileKind.of(_:)`).
+    package static func kind(of path: String) -> Kind { FileKind.of(path) }
 
     /// Refuses a path that is neither a regular file nor a new name in an existing
     /// directory, before anything opens it.

@@ -415,3 +415,20 @@ extension StoreMigrator {
         }
     }
 }
+
+extension SQLiteStore {
+    /// Migrates the store file at `url` to `model`, when it was written with one of
+    /// `versions` (oldest first): what a container does before it opens a store, as Core
+    /// Data's coordinator migrates a store before adding it. Nothing happens when there are
+    /// no versions, the file does not exist, or this process cannot write it (opening then
+    /// reads it, or refuses a store of another version).
+    ///
+    /// - Throws: `StoreError` for a path that is not a regular file; `MigrationError` when
+    ///   the store cannot be migrated (it is left as it was).
+    package static func migrateBeforeOpening(
+        _ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel], readOnly: Bool
+    ) throws {
+        guard !versions.isEmpty, !readOnly, try StoreFile.check(url.path), StoreFile.isWritable(url.path) else { return }
+        try StoreMigrator.migrateForOpening(url, to: model, versions: versions)
+    }
+}

@@ -32,9 +32,6 @@ package final class SQLiteStore {
         package var verifiesBeforeWriting = true
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
-        /// Model versions the store may have been written with, oldest first: a store
-        /// written with one of them is migrated to the model on opening (see `StoreMigrator`).
-        package var migrationVersions: [ManagedObjectModel] = []
 
         /// Default options.
         package init() {}
@@ -108,9 +105,6 @@ package final class SQLiteStore {
         isReadOnly = readOnly
         isVerifiedForWriting = !options.verifiesBeforeWriting
         var isNew = !exists
-        if exists, !readOnly, !options.migrationVersions.isEmpty {
-            try StoreMigrator.migrateForOpening(url, to: model, versions: options.migrationVersions)
-        }
         if exists {
             // Inspect the file before anything may write to it, in a way that leaves no
             // -wal or -shm file beside a file we refuse (see StoreFile.readingMode).

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// What the layer targets cannot enforce by themselves: the SQLite C API, and SQL, stay in
+/// the two targets that own them. (An import of a higher layer already fails to compile:
+/// each target lists only the layers below it in Package.swift.)
+@Suite struct ArchitectureTests {
+    /// The repository's `Sources` directory.
+    private static let sources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources")
+
+    /// Every Swift file under `Sources`, by target, with its text.
+    private static func swiftFiles() throws -> [(target: String, path: String, text: String)] {
+        let targets = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+        var files: [(String, String, String)] = []
+        for target in targets.sorted() {
+            let root = sources.appendingPathComponent(target)
+            guard let walker = FileManager.default.enumerator(atPath: root.path) else { continue }
+            for case let path as String in walker where path.hasSuffix(".swift") {
+                let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+                files.append((target, "\(target)/\(path)", text))
+            }
+        }
+        return files
+    }
+
+    @Test func onlyTheSQLiteWrapperImportsTheCLibraryOrCallsIt() throws {
+        let offenders = try Self.swiftFiles().filter { file in
+            file.target != "PersistenceSQLite"
+                && (file.text.contains("import CSQLite") || file.text.contains("sqlite3_"))
+        }
+        #expect(offenders.map(\.path) == [])
+    }
+
+    @Test func sqlTextAppearsOnlyInTheSQLiteStoreAndItsWrapper() throws {
+        // A string literal that starts an SQL statement.
+        let statement = try Regex(#""\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT)\s"#)
+        let offenders = try Self.swiftFiles().filter { file in
+            !["PersistenceSQLite", "PersistenceSQLiteStore"].contains(file.target)
+                && file.text.split(separator: "\n").contains { line in
+                    !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(statement)
+                }
+        }
+        #expect(offenders.map(\.path) == [])
+    }
+
+    @Test func theAppAndItsCatalogueNameNoStoreInternals() throws {
+        let internals = ["SQLiteStore", "StoreSchema", "EntityMapping", "TableMapping", "RowCodec", "Database(", "SQLiteValue"]
+        let offenders = try Self.swiftFiles().filter { file in
+            ["books", "BookCatalog"].contains(file.target) && internals.contains { file.text.contains($0) }
+        }
+        #expect(offenders.map(\.path) == [])
+    }
+}
