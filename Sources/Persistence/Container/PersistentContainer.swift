@@ -1,6 +1,5 @@
 import Foundation
 import PersistenceModel
-import PersistenceStore
 import PersistenceContext
 import PersistenceSQLiteStore
 

@@ -1,6 +1,5 @@
 import Foundation
 import PersistenceModel
-import PersistenceStore
 
 extension StoreArchive {
     /// Writes every object the context can fetch as archive JSON to a file: the text

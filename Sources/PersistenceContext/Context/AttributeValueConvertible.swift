@@ -1,6 +1,5 @@
 import Foundation
 import PersistenceModel
-import PersistenceStore
 
 /// A Swift type that an attribute value converts to and from, for typed accessors in
 /// `ManagedObject` subclasses.

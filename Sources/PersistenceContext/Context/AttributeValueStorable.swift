@@ -1,6 +1,5 @@
 import Foundation
 import PersistenceModel
-import PersistenceStore
 
 /// A Swift type whose values an attribute of one type holds as they are, so that a typed
 /// setter stores them without going through `Any` (see

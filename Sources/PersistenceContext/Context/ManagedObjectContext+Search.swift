@@ -1,5 +1,4 @@
 import PersistenceModel
-import PersistenceStore
 extension ManagedObjectContext {
     /// A fetch request's search applied in memory, to objects already filtered by its
     /// predicate and sorted by its sort descriptors: the objects that match `searchText`,

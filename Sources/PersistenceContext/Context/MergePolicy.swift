@@ -1,5 +1,3 @@
-import PersistenceModel
-import PersistenceStore
 /// What a save does when an inserted object's unique values are already in the store.
 public enum MergePolicy: Sendable, Hashable {
     /// The save fails with a `ConstraintConflictError` naming the constraint and values

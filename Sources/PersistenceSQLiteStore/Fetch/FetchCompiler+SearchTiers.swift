@@ -1,6 +1,5 @@
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 extension FetchCompiler {
     /// Sets of rows that each include every row that ranks better than `tier` for `text`
     /// (see ``SearchText`` for the ranks 0–3), answered from the search indexes alone; nil

@@ -1,7 +1,6 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 
 // Comparisons between Decimal and Double, exact and in step with the evaluator
 // (`Number.compare`): a Double means its shortest round-trip decimal (see

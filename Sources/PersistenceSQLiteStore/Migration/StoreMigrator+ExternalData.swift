@@ -1,7 +1,6 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,6 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 
 /// Encodes attribute values into SQLite values and decodes them back, exactly.
 ///

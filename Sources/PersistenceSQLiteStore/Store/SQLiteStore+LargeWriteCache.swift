@@ -1,7 +1,5 @@
 import Foundation
-import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 
 /// The page cache setting a large save replaced, for `SQLiteStore.restorePageCache(_:)`.
 package struct SavedPageCache: Sendable {

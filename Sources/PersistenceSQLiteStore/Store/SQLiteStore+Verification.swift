@@ -1,7 +1,6 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 
 extension SQLiteStore {
     /// Before the first write of this connection, and under its write lock, checks the

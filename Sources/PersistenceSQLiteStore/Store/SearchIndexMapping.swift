@@ -1,6 +1,5 @@
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 /// The full-text search index of one table: the store's stand-in for Spotlight.
 ///
 /// Every table whose entities have attributes marked "Index in Spotlight"

@@ -1,6 +1,5 @@
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 
 /// What to read from one table: the SQL pieces a fetch compiles to.
 package struct StoreQuery {

@@ -1,6 +1,5 @@
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceStore
 extension TableMapping {
     /// `INSERT INTO "T" ("_id"[, "_entity"], "c1", …) VALUES (?, …)` for a table of these
     /// columns (see `insertSQL`).
