@@ -8,7 +8,7 @@ import PersistenceModel
 /// the same unsaved object).
 public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// How the object is identified.
-    package enum Key: Sendable, Hashable {
+    @usableFromInline package enum Key: Sendable, Hashable {
         case permanent(Int64)
         case temporary(UInt64)
     }
@@ -20,7 +20,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// share one scope. Every object holds its ID and every unloaded to-one holds its
     /// destination's; three strings each made an ID 57 bytes with three retains per copy,
     /// and fetching 100,000 books copied two IDs per book.
-    package final class Scope: Sendable {
+    @usableFromInline package final class Scope: Sendable {
         let entityName: String
         let rootName: String
         let storeIdentifier: String
@@ -32,8 +32,8 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    package let scope: Scope
-    package let key: Key
+    @usableFromInline package let scope: Scope
+    @usableFromInline package let key: Key
 
     /// The object's entity.
     public var entityName: String { scope.entityName }
@@ -42,6 +42,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The store's identifier.
     package var storeIdentifier: String { scope.storeIdentifier }
 
+    @inlinable
     package init(scope: Scope, key: Key) {
         self.scope = scope
         self.key = key
@@ -59,6 +60,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The row's primary key, for a saved object.
+    @inlinable
     package var primaryKey: Int64? {
         if case .permanent(let pk) = key { return pk }
         return nil

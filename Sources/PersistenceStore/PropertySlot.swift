@@ -9,7 +9,7 @@ import PersistenceModel
 /// `StoredSlot`, whose object type `NoObject` has no instances); a context adds the loaded
 /// `toOne` and `toMany` cases. A row's slots become an object's slots without a copy (see
 /// `Array.adopted(by:)`): converting each row's array cost more than decoding it.
-package enum PropertySlot<Object: AnyObject> {
+@usableFromInline package enum PropertySlot<Object: AnyObject> {
     /// An attribute's value.
     case value(AttributeValue)
     /// A to-one relationship whose destination is known only by ID (not yet loaded).
@@ -24,7 +24,7 @@ package enum PropertySlot<Object: AnyObject> {
 
 /// The object type of a store's slots: a class without instances, since a store reads rows
 /// as values and keys, never as objects.
-package final class NoObject {
+@usableFromInline package final class NoObject {
     private init() {}
 }
 
@@ -38,6 +38,7 @@ extension Array where Element == StoredSlot {
     /// `PropertySlot`'s layout does not depend on which class `Object` is: every case's
     /// payload is the same for any class (a reference, an optional reference, an array of
     /// references). This is the one place the two element types meet.
+    @inlinable
     package func adopted<Object: AnyObject>(by objectType: Object.Type) -> [PropertySlot<Object>] {
         unsafeBitCast(self, to: [PropertySlot<Object>].self)
     }

@@ -7,15 +7,16 @@ package struct StoreRow {
     /// The row's entity (a sub-entity's own for a sub-entity's row). The schema alone, not
     /// its `EntityMapping`: a row is copied on its way to its object, and the mapping's
     /// table, SQL and plans cost a retain each per copy (3% of grouping 100,000 books).
-    package let schema: EntitySchema
+    @usableFromInline package let schema: EntitySchema
     /// The row's `_id`.
-    package let primaryKey: Int64
+    @usableFromInline package let primaryKey: Int64
     /// The scope of the row's object ID, shared by the rows of one read.
-    package let idScope: ObjectID.Scope
+    @usableFromInline package let idScope: ObjectID.Scope
     /// A slot per property position of `schema`.
-    package var slots: [StoredSlot]
+    @usableFromInline package var slots: [StoredSlot]
 
     /// A row made by a store: its slots hold values and faults only.
+    @inlinable
     package init(schema: EntitySchema, primaryKey: Int64, idScope: ObjectID.Scope, slots: [StoredSlot]) {
         self.schema = schema
         self.primaryKey = primaryKey
