@@ -16,7 +16,7 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// The names an ID carries besides its key: its entity, table and store.
     ///
     /// They live in one shared object, so that an ID is a reference and a key: IDs made by
-    /// one read, or by a store for one entity (`SQLiteStore.idScope(entityName:rootName:)`),
+    /// one read, or by a store for one entity (`PersistentStore.idScope(entityName:rootName:)`),
     /// share one scope. Every object holds its ID and every unloaded to-one holds its
     /// destination's; three strings each made an ID 57 bytes with three retains per copy,
     /// and fetching 100,000 books copied two IDs per book.

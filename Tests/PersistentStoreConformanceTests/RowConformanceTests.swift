@@ -57,13 +57,9 @@ import Testing
         let orphan = library.objects.books[8]  // every ninth book has no author
         let row = try #require(try library.store.row(for: orphan.objectID))
         let author = try #require(row.schema.propertyIndex["author"])
-        withKnownIssue("known for this store (StoreFactories): an empty to-one reads otherwise") {
-            guard case .toOneFault(nil) = row.slots[author] else {
-                Issue.record("an empty to-one reads as \(row.slots[author])")
-                return
-            }
-        } when: {
-            factory.knownIssues.contains(.emptyToOneIsNotAFault)
+        guard case .toOneFault(nil) = row.slots[author] else {
+            Issue.record("an empty to-one reads as \(row.slots[author])")
+            return
         }
     }
 

@@ -44,8 +44,7 @@ enum StoreFactories {
             let database = try Database(path: url.path)
             try database.execute("CREATE TABLE note (body TEXT)")
             try database.close()
-        },
-        knownIssues: sqliteKnownIssues)
+        })
 
     /// The SQLite store in memory: nothing outlives a reopen, and no file can be opened.
     static let sqliteInMemory = StoreFactory(
@@ -58,11 +57,7 @@ enum StoreFactories {
                 },
                 removeLocation: {})
         },
-        openFile: nil,
-        knownIssues: sqliteKnownIssues)
-
-    /// Where the SQLite store breaks the contract today: nowhere.
-    private static let sqliteKnownIssues: Set<KnownContractBreak> = []
+        openFile: nil)
 
     /// Removes an SQLite store file with its journal files and its external data folder.
     private static func removeSQLiteFiles(at url: URL) {

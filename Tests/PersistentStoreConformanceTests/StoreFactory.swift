@@ -24,9 +24,6 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// Writes at a URL a database of the store's own kind that is not one of its stores
     /// (another app's), or nil when the kind has no such file.
     var writeForeignDatabase: (@Sendable (URL) throws -> Void)? = nil
-    /// The clauses the store is known to break: their tests expect the failure
-    /// (`withKnownIssue`) until the store is fixed, and fail once it no longer happens.
-    var knownIssues: Set<KnownContractBreak> = []
 
     var testDescription: String { name }
 }

@@ -163,12 +163,8 @@ import Testing
             refusal = error
         }
         let error = try #require(refusal, "another app's database opened as a store")
-        withKnownIssue("known for this store (StoreFactories): refused with its own error type") {
-            let failure = error as? any PersistentStoreFailure
-            #expect(failure?.failureKind == .notAStore, "refused with \(type(of: error)): \(error)")
-        } when: {
-            factory.knownIssues.contains(.foreignDatabaseIsNotAStoreFailure)
-        }
+        let failure = error as? any PersistentStoreFailure
+        #expect(failure?.failureKind == .notAStore, "refused with \(type(of: error)): \(error)")
         #expect(try Data(contentsOf: url) == contents, "the file is left as it was")
     }
 }

@@ -12,7 +12,7 @@ extension StoreArchive {
     /// it was (absent, or the previous file) and the temporary file is removed.
     ///
     /// - Throws: `StoreArchiveError` naming the file when it cannot be written or renamed;
-    ///   `SQLiteError` or `StoreError` when the store cannot be read;
+    ///   the store's `PersistentStoreFailure` when it cannot be read;
     ///   `ValueTransformerError` when a transformable value cannot be encoded.
     public static func exportJSON(from context: ManagedObjectContext, to url: URL, finalNewline: Bool = false) throws {
         let path = url.path

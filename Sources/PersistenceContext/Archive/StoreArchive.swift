@@ -37,7 +37,7 @@ public enum StoreArchive {
     /// Objects are read a page at a time, but the text is returned whole: for a large store
     /// use `exportJSON(from:to:)`, which writes the same bytes to a file as they are made.
     ///
-    /// - Throws: `SQLiteError` or `StoreError` when the store cannot be read;
+    /// - Throws: the store's `PersistentStoreFailure` when it cannot be read;
     ///   `ValueTransformerError` when a transformable value cannot be encoded.
     public static func exportJSON(from context: ManagedObjectContext) throws -> String {
         var text = ""

@@ -32,7 +32,7 @@ package struct StoreArchiveWriter {
     ///
     /// The text is the same as `JSONValue.rendered()` of the whole document would give.
     ///
-    /// - Throws: `SQLiteError` or `StoreError` when the store cannot be read;
+    /// - Throws: the store's `PersistentStoreFailure` when it cannot be read;
     ///   `ValueTransformerError` when a transformable value cannot be encoded; whatever
     ///   `emit` throws.
     package func write(to emit: (String) throws -> Void) throws {

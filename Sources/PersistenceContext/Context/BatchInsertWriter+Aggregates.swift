@@ -63,7 +63,7 @@ extension BatchInsertWriter {
     /// - Parameters:
     ///   - linked: every destination a row linked to.
     ///   - left: the destinations merged rows left, by link name and key.
-    /// - Throws: `ObjectAccessError` when a value does not fit its attribute; `SQLiteError`.
+    /// - Throws: `ObjectAccessError` when a value does not fit its attribute; the store's failure.
     func updateAggregates(
         linked: some Sequence<ManagedObject>, left: [(relationship: String, key: Int64)],
         in transaction: any StoreTransaction

@@ -16,8 +16,8 @@ extension ManagedObjectContext {
     /// - Throws: `ObjectAccessError` for an unknown or abstract entity, a value a row cannot
     ///   hold or a destination it cannot link; `ValidationError` for the first invalid row;
     ///   `ConstraintConflictError` naming the row and values; `BatchInsertError`;
-    ///   `ValueTransformerError`; `SQLiteError` for a store that cannot be written; or the
-    ///   error the request's `fill` threw.
+    ///   `ValueTransformerError`; the store's `PersistentStoreFailure` when it cannot be
+    ///   written; or the error the request's `fill` threw.
     @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> Int {
         let writer = try BatchInsertWriter(request, context: self)

@@ -19,7 +19,7 @@ extension ManagedObjectContext {
     /// deleted ones left out, and changed objects are checked against their unsaved values.
     ///
     /// - Throws: `FetchError` for an unknown entity or key, a transient key, a type mismatch
-    ///   or an unbound variable; `SQLiteError` when the store cannot be read.
+    ///   or an unbound variable; the store's `PersistentStoreFailure` when it cannot be read.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
         var result: [ManagedObject] = []
         try forEach(request) { object in

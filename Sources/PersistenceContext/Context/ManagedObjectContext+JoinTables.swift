@@ -2,8 +2,9 @@ import Foundation
 import PersistenceModel
 import PersistenceStore
 
-// To-many relationships stored in join tables (see `JoinTableMapping`): loading them, and
-// writing their links at save from the difference between committed and current values.
+// To-many relationships whose links a store keeps apart from rows (join tables, in the SQLite
+// store): reading their IDs, and writing their links at save from the difference between
+// committed and current values.
 
 extension ManagedObjectContext {
     // MARK: - Loading

@@ -3,7 +3,7 @@ import PersistenceModel
 import PersistenceStore
 
 extension ManagedObjectContext {
-    /// Saves every change in one SQLite transaction: derived values are computed, every
+    /// Saves every change in one transaction of the store: derived values are computed, every
     /// object is validated, uniqueness constraints are checked, and the rows are written.
     ///
     /// On any failure nothing is written, and the context keeps its changes so that they
@@ -11,8 +11,8 @@ extension ManagedObjectContext {
     ///
     /// - Throws: `ValidationError` listing every failing object, property and rule;
     ///   `ConstraintConflictError` for a uniqueness conflict under the `.error` merge
-    ///   policy; `ValueTransformerError`; `SQLiteError` for a store that cannot be written
-    ///   (read-only, locked past the busy timeout, full disk).
+    ///   policy; `ValueTransformerError`; the store's `PersistentStoreFailure` when it
+    ///   cannot be written (read-only, locked past the busy timeout, full disk).
     public func save() throws {
         try save(inserting: [])
     }
@@ -152,7 +152,6 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Turns SQLite's UNIQUE failure into an error that names the constraint and values.
     /// Runs `body`, which writes `objects` with their indexes as tags, and reports a
     /// uniqueness constraint the store refused as a conflict naming the object and values.
     func reportingConflicts(_ objects: [ManagedObject], _ body: () throws -> Void) throws {

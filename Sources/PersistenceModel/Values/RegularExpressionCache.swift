@@ -1,7 +1,8 @@
 import Foundation
 
-/// Compiled regular expressions by pattern, for the `regexp` SQL function (SQLite has no
-/// REGEXP of its own). Patterns match the whole text, as `MATCHES` does in a predicate.
+/// Compiled regular expressions by pattern, for `MATCHES` wherever it is evaluated: a
+/// store's (the SQLite store's `regexp` function; SQLite has no REGEXP of its own) and
+/// attribute validation's. Patterns match the whole text, as `MATCHES` does in a predicate.
 package final class RegularExpressionCache: @unchecked Sendable {
     /// A cache shared by validation.
     package static let shared = RegularExpressionCache()
