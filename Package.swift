@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "Persistence",
             dependencies: ["PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore"]),
-        // What both executables share about being a command-line tool: declared options read
+        // What the three executables share about being a command-line tool: declared options read
         // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
         // arguments read as bytes, output written with its errors checked. Apps never see it.
         .target(name: "CommandLineSupport", dependencies: ["PersistenceModel"]),
