@@ -99,9 +99,10 @@ package protocol PersistentStore: AnyObject {
     ///   timeout, full disk) when the transaction cannot begin or commit.
     func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T
 
-    /// Prepares the store for loading `rowCount` rows in many transactions (a large seed):
-    /// the store may trade durability of the unfinished load for speed while `body` runs
-    /// (each transaction still commits whole), and restores its settings after.
+    /// Prepares the store for loading `rowCount` rows in many transactions (a large seed)
+    /// while `body` runs, and restores its settings after: the SQLite store keeps a larger
+    /// page cache and checkpoints less often. What is written, and when it commits, does not
+    /// change.
     func withBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T
 
     /// The attributes of `entity` whose values the store keeps outside its rows (in files
