@@ -45,21 +45,25 @@ extension SQLiteStore {
     /// default for rows written before). A read-only store is left as it is and read with
     /// every row at version 1.
     func prepareVersionColumns(readOnly: Bool) throws {
-        var missing: [String] = []
-        for table in schema.tables.keys.sorted() {
-            let columns = try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)])
-            if !columns.contains(where: { $0.first?.textValue == "_opt" }) { missing.append(table) }
-        }
-        guard !missing.isEmpty else { return }
+        guard try !tablesWithoutVersions().isEmpty else { return }
         if readOnly {
             hasVersionColumns = false
             return
         }
         try database.inTransaction(.immediate) {
-            for table in missing {
+            // Asked again under the write lock: another process may have just added them.
+            for table in try tablesWithoutVersions() {
                 try database.execute(
                     "ALTER TABLE \(sqlIdentifier(table)) ADD COLUMN \(StoreSchema.versionColumnDefinition)")
             }
+        }
+    }
+
+    /// The tables of rows that have no version column yet.
+    private func tablesWithoutVersions() throws -> [String] {
+        try schema.tables.keys.sorted().filter { table in
+            let columns = try database.query("SELECT name FROM pragma_table_info(?)", [.text(table)])
+            return !columns.contains { $0.first?.textValue == "_opt" }
         }
     }
 }
