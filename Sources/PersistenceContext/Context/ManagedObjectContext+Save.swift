@@ -9,7 +9,12 @@ extension ManagedObjectContext {
     /// On any failure nothing is written, and the context keeps its changes so that they
     /// can be fixed and saved again.
     ///
-    /// - Throws: `ValidationError` listing every failing object, property and rule;
+    /// Updated and deleted objects whose rows another context or process wrote or deleted
+    /// since they were read are found before anything is written (optimistic locking) and
+    /// resolved by `mergePolicy`.
+    ///
+    /// - Throws: `MergeConflictError` for such objects under the `.error` merge policy;
+    ///   `ValidationError` listing every failing object, property and rule;
     ///   `ConstraintConflictError` for a uniqueness conflict under the `.error` merge
     ///   policy; `ValueTransformerError`; the store's `PersistentStoreFailure` when it
     ///   cannot be written (read-only, locked past the busy timeout, full disk).
