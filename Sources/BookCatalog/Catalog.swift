@@ -51,7 +51,7 @@ public final class Catalog {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         container = try PersistentContainer(
             modelBundle: try Self.modelBundleURL(), storeURL: storeURL, classes: BooksModel.classes)
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
     }
 
     /// Checks the catalogue file at `storeURL` without opening it as a catalogue (so never

@@ -13,18 +13,26 @@ package protocol StoreTransaction: AnyObject {
     /// entity is `rootEntity`, and returns the first.
     func allocateKeys(rootEntity: String, count: Int) throws -> Int64
 
+    /// The current version of each stored row among `keys` of the hierarchy whose root
+    /// entity is `rootEntity` (see `StoreRow.version`); a key without a row is left out.
+    /// How a save finds, before it writes anything, the rows that changed or vanished since
+    /// its objects read them (optimistic locking).
+    func currentVersions(rootEntity: String, keys: [Int64]) throws -> [Int64: Int64]
+
     /// Writes a new row for `object` under `key`. With `replacingConflicts`, a row whose
     /// unique values are already stored takes this row's values instead (keeping its key).
     func insert(_ object: any SavedObject, key: Int64, tag: Int, replacingConflicts: Bool) throws
 
-    /// Writes the values at `positions` of `object` to its row under `key`.
+    /// Writes the values at `positions` of `object` to its row under `key`, and bumps the
+    /// row's version (even when no position is given: its links changed).
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws
 
     /// Writes every stored value of `object` to the existing row under `key` (an insert that
-    /// takes a stored row over).
+    /// takes a stored row over), and bumps the row's version.
     func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws
 
-    /// Writes `values` (by property position of `entity`) to the row under `key`.
+    /// Writes `values` (by property position of `entity`) to the row under `key`: derived
+    /// values recomputed by the store's caller, which leave the row's version as it was.
     func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws
 
     /// Deletes the rows under `keys` of the hierarchy whose root entity is `rootEntity`.

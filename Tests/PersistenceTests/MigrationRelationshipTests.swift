@@ -96,7 +96,7 @@ import Persistence
         ])
         let after = try PersistentContainer(model: v3, storeURL: store.url, migratingFrom: [v1, v2])
         #expect(try after.viewContext.fetch(FetchRequest(entityName: "Car")).count == 4)
-        #expect(try store.rows("SELECT name FROM pragma_table_info('Car')").compactMap { $0[0].textValue } == ["_id", "plate"])
+        #expect(try store.rows("SELECT name FROM pragma_table_info('Car')").compactMap { $0[0].textValue } == ["_id", "_opt", "plate"])
     }
 
     @Test func toOneAndToManySwapSidesAndKeepEveryLink() throws {

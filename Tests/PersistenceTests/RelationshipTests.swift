@@ -180,7 +180,7 @@ import Persistence
             try context.save()
         }
         #expect(try store.rows("SELECT name FROM pragma_table_info('Note') ORDER BY cid").compactMap { $0[0].textValue }
-            == ["_id", "text", "see"])
+            == ["_id", "_opt", "text", "see"])
         #expect(try store.rows("SELECT count(*) FROM sqlite_master WHERE name LIKE 'Note\\_%' ESCAPE '\\' AND type = 'table'")
             == [[.integer(0)]], "no join table for a transient to-many")
         let context = try PersistentContainer(model: model, storeURL: store.url).viewContext

@@ -19,7 +19,7 @@ import PersistenceStore
 /// try context.execute(request)
 /// ```
 ///
-/// Under the `.objectTrump` merge policy a row whose unique values are already stored
+/// Under the `.mergeByPropertyObjectTrump` merge policy a row whose unique values are already stored
 /// updates that row (an upsert): its columns replace the stored ones, and the stored row
 /// keeps its primary key, so what links to it stays linked, its many-to-many links
 /// included (a row sets no to-many, so it has none to put in their place; an inserted

@@ -33,7 +33,7 @@ final class BatchInsertWriter {
         self.context = context
         let template = BatchInsertTemplate(schema: schema, model: store.model)
         self.template = template
-        updatesConflicts = context.mergePolicy == .objectTrump && !schema.uniquenessConstraints.isEmpty
+        updatesConflicts = context.mergePolicy.adoptsExistingRows && !schema.uniquenessConstraints.isEmpty
         let toOnePositions = schema.plans.indices.filter { position in
             schema.plans[position].kind == .toOne && template.relationshipRefusals[position] == nil
         }

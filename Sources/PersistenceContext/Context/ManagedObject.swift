@@ -71,6 +71,10 @@ open class ManagedObject {
     /// under object-trump merging the row it takes over); nil outside a save. Kept here,
     /// not in a table beside the save: each lookup hashed the object, several times per row.
     package var savingKey: Int64?
+    /// The version of the object's row when the object last read or wrote it (see
+    /// `StoreRow.version`), which a save compares with the row's to find a conflict; 0 while
+    /// it has none (inserted and unsaved, or a fault never loaded), which is never checked.
+    package var rowVersion: Int64 = 0
     /// Whether the object is marked for deletion at the next save.
     public package(set) var isDeleted = false
     /// The class's transients computed on demand, resolved for the entity (nil for none).

@@ -11,7 +11,7 @@ extension ManagedObjectContext {
     /// reloaded when next used: those of rows updated under object-trump merging, and
     /// destinations whose loaded to-many gained rows (unless that to-many has unsaved changes).
     ///
-    /// - Returns: the number of rows written (inserted or, under `.objectTrump`, merged into
+    /// - Returns: the number of rows written (inserted or, under `.mergeByPropertyObjectTrump`, merged into
     ///   stored rows).
     /// - Throws: `ObjectAccessError` for an unknown or abstract entity, a value a row cannot
     ///   hold or a destination it cannot link; `ValidationError` for the first invalid row;

@@ -228,6 +228,7 @@ public final class ManagedObjectContext {
     func fill(_ object: ManagedObject, from row: StoreRow, isNew: Bool = false) {
         // The row's slots are final (see RowDecodePlan): transients hold their defaults.
         if !isNew { object.slots = row.slots.adopted(by: ManagedObject.self) }
+        object.rowVersion = row.version
         object.committedSlots = nil
         object.isFault = false
         object.invalidateComputedTransients()

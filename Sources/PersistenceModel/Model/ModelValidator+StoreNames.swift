@@ -16,7 +16,7 @@ extension ModelValidator {
     /// Column names the store keeps for itself in every entity table: the primary key, the
     /// entity of each row, and SQLite's own names for the row ID (a column so named would
     /// hide the row ID the store and its search index read).
-    package static let reservedColumnNames: Set<String> = ["_id", "_entity", "rowid", "oid", "_rowid_"]
+    package static let reservedColumnNames: Set<String> = ["_id", "_entity", "_opt", "rowid", "oid", "_rowid_"]
 
     /// Reports model names that would collide with a name the store uses.
     mutating func checkStoreNames() {

@@ -27,6 +27,11 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try store.allocatePrimaryKeys(table: rootEntity, count: count)
     }
 
+    func currentVersions(rootEntity: String, keys: [Int64]) throws -> [Int64: Int64] {
+        try flush()
+        return try store.currentVersions(table: rootEntity, keys: keys)
+    }
+
     func insert(_ object: any SavedObject, key: Int64, tag: Int, replacingConflicts: Bool) throws {
         let plan = try self.plan(for: object.schema)
         try flushUpdates()
@@ -36,8 +41,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
         let plan = try self.plan(for: object.schema)
+        // With no changed column (only links changed) the row is still written: its version.
         let changed = try plan.changedValues(of: object, positions: positions)
-        guard !changed.columns.isEmpty else { return }
         try flushInserts()
         if updates.needsFlush(before: plan.mapping, columns: changed.columns) { try flushUpdates() }
         updates.append(plan.mapping, columns: changed.columns, key: key, values: changed.values, tag: tag)
@@ -63,7 +68,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
             columns.append(column)
             encoded.append(try RowCodec.encode(value, for: attribute, entity: entity.name))
         }
-        try store.updateRow(plan.mapping, primaryKey: key, columns: columns, values: encoded)
+        try store.updateRow(plan.mapping, primaryKey: key, columns: columns, values: encoded, bumpingVersion: false)
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {

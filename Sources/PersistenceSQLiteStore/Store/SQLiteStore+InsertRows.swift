@@ -49,8 +49,9 @@ extension SQLiteStore {
         if updatingConflicts {
             // Without a conflict target the clause covers every UNIQUE index of the table
             // (SQLite 3.35+); the primary key cannot conflict, since keys are allocated fresh.
-            let assignments = names.dropFirst().map { "\($0) = excluded.\($0)" }
-            sql += assignments.isEmpty ? " ON CONFLICT DO NOTHING" : " ON CONFLICT DO UPDATE SET " + assignments.joined(separator: ", ")
+            // The row taken over is written: its version is bumped.
+            let assignments = names.dropFirst().map { "\($0) = excluded.\($0)" } + [Self.versionBump]
+            sql += " ON CONFLICT DO UPDATE SET " + assignments.joined(separator: ", ")
         }
         // Only a full statement is kept in the cache: one cached per row count (a save's last
         // statement has any count) would keep thousands of large programs alive.

@@ -85,15 +85,18 @@ extension SQLiteStore {
         }
     }
 
-    /// Updates the given columns (by index into the table's columns) of a row.
+    /// Updates the given columns (by index into the table's columns) of a row, and bumps its
+    /// version unless `bumpingVersion` is false (derived values recomputed by a save, which
+    /// are no one's edit of the row). With no columns, only the version is bumped.
     package func updateRow(
-        _ mapping: EntityMapping, primaryKey: Int64, columns: [Int], values: [SQLiteValue]
+        _ mapping: EntityMapping, primaryKey: Int64, columns: [Int], values: [SQLiteValue], bumpingVersion: Bool = true
     ) throws {
-        guard !columns.isEmpty else { return }
+        guard !columns.isEmpty || bumpingVersion else { return }
         let values = try externalizing(
             values, columns: columns, mapping: mapping, replacingRow: primaryKey)
         let table = mapping.table
-        let assignments = columns.map { "\(sqlIdentifier(table.columns[$0].name)) = ?" }
+        var assignments = columns.map { "\(sqlIdentifier(table.columns[$0].name)) = ?" }
+        if bumpingVersion { assignments.append(Self.versionBump) }
         let sql = "UPDATE \(sqlIdentifier(table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = ?"
         let statement = try database.cachedStatement(sql)
         var index: Int32 = 1
@@ -104,6 +107,9 @@ extension SQLiteStore {
         try statement.bind(primaryKey, at: index)
         _ = try statement.step()
     }
+
+    /// The assignment that bumps a written row's version (see `SQLiteStore+Versions`).
+    static let versionBump = "\"_opt\" = \"_opt\" + 1"
 
     /// How many rows one `deleteRows(table:primaryKeys:)` statement deletes.
     package static let rowsPerDelete = 500
@@ -178,6 +184,9 @@ extension SQLiteStore {
         var columns = ["\(t).\"_id\""]
         if table.hasEntityColumn { columns.append("\(t).\"_entity\"") }
         columns += table.columns.map { "\(t).\(sqlIdentifier($0.name))" }
+        // The version last, so that the columns keep the offsets the decode plans use.
+        let versionColumn = Int32(columns.count)
+        columns.append(versionColumnSQL(table))
         let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
         // An unlimited read sorted by a search rank sorts every match in SQLite's sorter, which
         // spills to temporary storage: with the connection's `temp_store=MEMORY` (kept for
@@ -199,7 +208,10 @@ extension SQLiteStore {
             let primaryKey = statement.int64(at: 0)
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
-            return try body(StoreRow(schema: mapping.schema, primaryKey: primaryKey, idScope: idScope, slots: slots))
+            return try body(
+                StoreRow(
+                    schema: mapping.schema, primaryKey: primaryKey, idScope: idScope, slots: slots,
+                    version: statement.int64(at: versionColumn)))
         }
         guard table.hasEntityColumn else {
             guard let mapping = schema.entities[table.name] else { return }

@@ -11,8 +11,8 @@ extension SQLiteStore {
         max(1, min(500, 32_000 / (columnCount + 1)))
     }
 
-    /// Updates the same columns (by index into the table's columns) of several rows with one
-    /// statement, `UPDATE … FROM (VALUES …)`; each row gives its primary key and a value per
+    /// Updates the same columns (by index into the table's columns) of several rows, and bumps
+    /// their versions, with one statement, `UPDATE … FROM (VALUES …)`; each row gives its primary key and a value per
     /// column. Pass at most `rowsPerUpdate(columnCount:)` rows.
     ///
     /// One statement for many rows matters for the same reason as in `insertRows(_:_:)`:
@@ -22,7 +22,7 @@ extension SQLiteStore {
     /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
     ///   SQLITE_CONSTRAINT_UNIQUE); the statement's rows are then all left as they were.
     package func updateRows(_ mapping: EntityMapping, columns: [Int], rows: [(primaryKey: Int64, values: [SQLiteValue])]) throws {
-        guard !columns.isEmpty, !rows.isEmpty else { return }
+        guard !rows.isEmpty else { return }
         guard rows.count > 1 else {
             try updateRow(mapping, primaryKey: rows[0].primaryKey, columns: columns, values: rows[0].values)
             return
@@ -30,9 +30,10 @@ extension SQLiteStore {
         let table = mapping.table
         let t = sqlIdentifier(table.name)
         // A VALUES list's columns are named column1, column2, …: the key, then the values.
+        // Each row's version is bumped too; with no columns, only the version is.
         let assignments = columns.enumerated().map { offset, column in
             "\(sqlIdentifier(table.columns[column].name)) = \"_new\".\"column\(offset + 2)\""
-        }
+        } + [Self.versionBump]
         let group = "(" + Array(repeating: "?", count: columns.count + 1).joined(separator: ", ") + ")"
         let sql = "UPDATE \(t) SET \(assignments.joined(separator: ", ")) FROM (VALUES "
             + Array(repeating: group, count: rows.count).joined(separator: ", ")

@@ -54,6 +54,10 @@ package final class SQLiteStore {
     /// Whether the file passed `verifyBeforeWriting` (or needs no check: a new store, or
     /// `Options.verifiesBeforeWriting` off).
     var isVerifiedForWriting = false
+    /// Whether every table of rows has its version column (`_opt`): false only for a store
+    /// written before the column existed and opened read-only, whose rows all read as
+    /// version 1 (see `SQLiteStore+Versions`).
+    package internal(set) var hasVersionColumns = true
     /// The store's unique identifier, recorded when it was created.
     package private(set) var identifier: String = "" {
         didSet { idScopes.removeAll() }
@@ -126,6 +130,7 @@ package final class SQLiteStore {
             } else {
                 identifier = try metadata("storeUUID") ?? ""
                 if !readOnly { try createMissingJoinTables() }
+                try prepareVersionColumns(readOnly: readOnly)
             }
             try prepareSearchIndexes(readOnly: readOnly)
         } catch {

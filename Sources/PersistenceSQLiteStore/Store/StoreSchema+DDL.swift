@@ -25,6 +25,7 @@ extension StoreSchema {
         for table in tables.values.sorted(by: { $0.name < $1.name }) {
             var columns = ["\"_id\" INTEGER PRIMARY KEY"]
             if table.hasEntityColumn { columns.append("\"_entity\" TEXT NOT NULL") }
+            columns.append(Self.versionColumnDefinition)
             columns += table.columns.map { "\(sqlIdentifier($0.name)) \($0.kind.sqlType)" }
             statements.append(
                 "CREATE TABLE \(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))")
@@ -33,6 +34,11 @@ extension StoreSchema {
         for join in joinTables { statements += join.createStatements }
         return statements
     }
+
+    /// The version column every table of rows has (Core Data's `Z_OPT`): 1 for a new row,
+    /// bumped by each write of it. A store written before it existed gains it on its first
+    /// writable open (`SQLiteStore.addMissingVersionColumns`), every row at version 1.
+    package static let versionColumnDefinition = "\"_opt\" INTEGER NOT NULL DEFAULT 1"
 
     /// CREATE INDEX statements: entity indexes, `indexed` attributes, to-one columns, and a
     /// UNIQUE index per uniqueness constraint (partial, over the entity's own rows, when the
