@@ -173,7 +173,7 @@ import PersistenceSQLite
 
     // MARK: - Uniqueness
 
-    @Test(arguments: [MergePolicy.error, .objectTrump])
+    @Test(arguments: [MergePolicy.error, .mergeByPropertyObjectTrump])
     func duplicateUniqueValuesInsideOneRequestAlwaysConflict(policy: MergePolicy) throws {
         let library = try BatchLibrary(policy: policy)
         try library.saveBooks(["kept"])
@@ -216,7 +216,7 @@ import PersistenceSQLite
     }
 
     @Test func aStoredDuplicateUnderObjectTrumpUpdatesTheStoredRowInPlace() throws {
-        let library = try BatchLibrary(policy: .objectTrump)
+        let library = try BatchLibrary(policy: .mergeByPropertyObjectTrump)
         let saved = try library.saveBooks(["Old Harbour", "Kept"])  // codes b0, b1
         let key = try #require(saved[0].objectID.primaryKey)
         let request = BatchInsertRequest(entityName: "Book", count: 2) { index, row in
@@ -467,7 +467,7 @@ import PersistenceSQLite
     }
 
     @Test func aRegisteredObjectWhoseRowWasUpsertedShowsTheNewValues() throws {
-        let library = try BatchLibrary(policy: .objectTrump)
+        let library = try BatchLibrary(policy: .mergeByPropertyObjectTrump)
         let book = try library.saveBooks(["Old Harbour"])[0]  // code b0
         let id = book.objectID
         #expect(book["title"] as? String == "Old Harbour")
@@ -488,7 +488,7 @@ import PersistenceSQLite
     }
 
     @Test func anUpsertThatMovesARowRefreshesBothDestinationsLoadedToManys() throws {
-        let library = try BatchLibrary(policy: .objectTrump)
+        let library = try BatchLibrary(policy: .mergeByPropertyObjectTrump)
         let ann = try library.saveAuthor("Ann")
         let bea = try library.saveAuthor("Bea")
         let book = try library.saveBooks(["Moving"], author: ann)[0]  // code b0
@@ -542,7 +542,7 @@ import PersistenceSQLite
     /// Under object-trump merging a row that moves a stored book to another author lowers
     /// the count of the author it left, which no row names: a temporary trigger catches it.
     @Test func anUpsertThatMovesARowRecountsTheDestinationItLeft() throws {
-        let library = try BatchLibrary(policy: .objectTrump)
+        let library = try BatchLibrary(policy: .mergeByPropertyObjectTrump)
         let ann = try library.saveAuthor("Ann")
         let bea = try library.saveAuthor("Bea")
         try library.saveBooks(["One", "Two"], author: ann)  // codes b0, b1
@@ -643,7 +643,7 @@ import PersistenceSQLite
     @Test func objectTrumpIsRefusedForAnEntityWithExternalData() throws {
         let folder = try ExternalStorageFolder()
         let context = try folder.open().viewContext
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
         let request = BatchInsertRequest(entityName: "Book", count: 1) { _, row in
             try row.setValue("Covered", forKey: "title")
             try row.setValue(ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1), forKey: "cover")

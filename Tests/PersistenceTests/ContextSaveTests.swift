@@ -112,7 +112,7 @@ import Persistence
         let store = TemporaryStore()
         let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
         let context = container.viewContext
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
         let first = try context.insertObject(forEntityName: "Item")
         first["code"] = "x"
         first["str"] = "old"

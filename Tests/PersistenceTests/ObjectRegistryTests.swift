@@ -151,7 +151,7 @@ import Testing
         old["code"] = "c1"
         old["str"] = "old"
         try context.save()
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
         let new = try context.insertObject(forEntityName: "Item")
         new["code"] = "c1"
         new["str"] = "new"

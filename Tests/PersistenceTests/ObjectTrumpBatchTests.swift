@@ -22,7 +22,7 @@ import Persistence
         try context.save()
         for item in existing { saved[item.value(forKey: "code", default: "")] = item.objectID }
 
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
         let reused = [5: "c7", 50: "c42", 950: "c99"]
         var inserted: [ManagedObject] = []
         for i in 0..<1000 {

@@ -76,7 +76,7 @@ import Persistence
         do {
             let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
             let context = container.viewContext
-            context.mergePolicy = .objectTrump
+            context.mergePolicy = .mergeByPropertyObjectTrump
             let c = try context.make("Tag", "c")
             let zed = try context.make("Book", "Zed")
             let dune = try context.make("Book", "Dune")
@@ -105,7 +105,7 @@ import Persistence
         do {
             let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
             let context = container.viewContext
-            context.mergePolicy = .objectTrump
+            context.mergePolicy = .mergeByPropertyObjectTrump
             let dune = try context.make("Book", "Dune")
             dune["note"] = "new"
             try context.save()
@@ -129,7 +129,7 @@ import Persistence
         do {
             let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
             let context = container.viewContext
-            context.mergePolicy = .objectTrump
+            context.mergePolicy = .mergeByPropertyObjectTrump
             let emma = try context.named("Book", "Emma")
             let c1 = try context.make("Chapter", "c1")
             c1.setObject(emma, forKey: "book")
@@ -160,7 +160,7 @@ import Persistence
         do {
             let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
             let context = container.viewContext
-            context.mergePolicy = .objectTrump
+            context.mergePolicy = .mergeByPropertyObjectTrump
             let p3 = try context.make("Playlist", "p3")
             let x = try context.make("Song", "x")
             try x.setValue([p3], forKey: "playlists")
@@ -186,7 +186,7 @@ import Persistence
         do {
             let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
             let context = container.viewContext
-            context.mergePolicy = .objectTrump
+            context.mergePolicy = .mergeByPropertyObjectTrump
             let ann = try context.make("Person", "ann")
             try ann.setValue([try context.named("Person", "cy")], forKey: "friends")
             try context.save()
@@ -214,7 +214,7 @@ import Persistence
         let store = try seededStore()
         let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
         let context = container.viewContext
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
         let a = try context.named("Tag", "a")
         let shelf = try context.named("Shelf", "s")
         let c1 = try context.named("Chapter", "c1")

@@ -11,7 +11,7 @@ import Persistence
         let store = TemporaryStore()
         let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
         let context = container.viewContext
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
         let database = context.storeConnection
         try context.insertObject(forEntityName: "Item")["code"] = "x"
         try context.save()
@@ -35,7 +35,7 @@ import Persistence
     @Test func aSaveAfterAnotherConnectionWroteSucceeds() throws {
         let store = TemporaryStore()
         let first = try PersistentContainer(model: everyTypeModel(), storeURL: store.url).viewContext
-        first.mergePolicy = .objectTrump
+        first.mergePolicy = .mergeByPropertyObjectTrump
         try first.insertObject(forEntityName: "Item")["code"] = "x"
         try first.save()
         try first.insertObject(forEntityName: "Item")["code"] = "x"

@@ -55,7 +55,7 @@ import Persistence
     @Test func objectTrumpNeverAdoptsARowForANilUniqueValue() throws {
         let container = try PersistentContainer(model: model(), storeURL: nil)
         let context = container.viewContext
-        context.mergePolicy = .objectTrump
+        context.mergePolicy = .mergeByPropertyObjectTrump
         try context.insertObject(forEntityName: "Thing")
         try context.save()
         try context.insertObject(forEntityName: "Thing")
