@@ -258,7 +258,7 @@ enum StoreCommands {
     /// such as /dev/null, a FIFO or a directory. (A missing directory is reported when the
     /// export is written.)
     static func checkOutputTarget(_ path: String) throws(ToolError) {
-        guard case .other(let kind) = StoreFile.kind(of: path) else { return }
+        guard case .other(let kind) = FileKind.of(path) else { return }
         throw ToolError(
             code: .runtimeError, message: "error: --output \(path) is \(kind), not a file to write")
     }

@@ -17,12 +17,6 @@ import PersistenceSQLite
 /// a path that does not exist yet in an existing directory; anything else is refused, as
 /// `git` refuses a repository path that is not a directory.
 package enum StoreFile {
-    /// What a store path names (see `FileKind`).
-    package typealias Kind = FileKind
-
-    /// What `path` names, following symbolic links (see `FileKind.of(_:)`).
-    package static func kind(of path: String) -> Kind { FileKind.of(path) }
-
     /// Refuses a path that is neither a regular file nor a new name in an existing
     /// directory, before anything opens it.
     ///
@@ -30,7 +24,7 @@ package enum StoreFile {
     /// - Throws: `StoreError.isADirectory`, `.notARegularFile` or `.missingDirectory`.
     @discardableResult
     package static func check(_ path: String) throws -> Bool {
-        switch kind(of: path) {
+        switch FileKind.of(path) {
         case .regularFile:
             return true
         case .other("a directory"):

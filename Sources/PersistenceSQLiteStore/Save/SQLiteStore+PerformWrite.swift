@@ -14,10 +14,4 @@ extension SQLiteStore {
             return result
         }
     }
-
-    /// A load of `rowCount` rows in several transactions, with the bulk-load settings (see
-    /// `withBulkLoadSettings(rows:_:)`).
-    package func withBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T {
-        try withBulkLoadSettings(rows: rowCount, body)
-    }
 }

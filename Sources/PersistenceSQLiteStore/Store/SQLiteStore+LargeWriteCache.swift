@@ -68,8 +68,8 @@ extension SQLiteStore {
     ///
     /// - Throws: `SQLiteError` when a setting cannot be read or changed; whatever `body`
     ///   throws.
-    package func withBulkLoadSettings<T>(rows: Int, _ body: () throws -> T) throws -> T {
-        let cache = try raisePageCache(forRows: rows)
+    package func withBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T {
+        let cache = try raisePageCache(forRows: rowCount)
         defer { restorePageCache(cache) }
         let checkpoint = try database.query("PRAGMA wal_autocheckpoint").first?.first
         try database.execute("PRAGMA wal_autocheckpoint = \(Self.bulkLoadCheckpointPages)")

@@ -43,20 +43,10 @@ extension SQLiteStore: PersistentStore {
         var found: [ObjectID] = []
         for (rootName, keys) in keysByTable {
             guard let table = schema.tables[rootName] else { continue }
-            let sorted = keys.sorted()
-            var start = 0
-            while start < sorted.count {
-                let chunk = sorted[start..<min(sorted.count, start + 512)]
-                start += chunk.count
-                // Padded to a power of two (repeating a key), so that at most ten statements
-                // are prepared and cached per table, not one per list length.
-                var width = 1
-                while width < chunk.count { width *= 2 }
+            for chunk in KeyList.chunks(of: keys.sorted()) {
                 var query = StoreQuery(table: table)
-                query.condition = "\(sqlIdentifier(table.name)).\"_id\" IN ("
-                    + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
-                query.arguments = chunk.map(SQLiteValue.integer)
-                    + Array(repeating: .integer(chunk[chunk.startIndex]), count: width - chunk.count)
+                query.condition = "\(sqlIdentifier(table.name)).\"_id\" IN (\(chunk.marks))"
+                query.arguments = chunk.arguments
                 for row in try keysAndEntities(query) {
                     found.append(ObjectID(scope: idScope(entityName: row.entity, rootName: rootName), key: .permanent(row.key)))
                 }

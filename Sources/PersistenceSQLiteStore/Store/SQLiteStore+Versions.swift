@@ -10,24 +10,18 @@ extension SQLiteStore {
     // MARK: - Reading versions
 
     /// The current version of each row among `keys` of `table` (a key without a row is left
-    /// out), read `rowsPerDelete` keys per statement. Call inside the write transaction that
+    /// out), read a `KeyList` chunk per statement. Call inside the write transaction that
     /// acts on them, so that nothing changes in between.
     package func currentVersions(table: String, keys: [Int64]) throws -> [Int64: Int64] {
         var versions: [Int64: Int64] = [:]
         versions.reserveCapacity(keys.count)
         let version = hasVersionColumns ? "\"_opt\"" : "1"
-        var start = keys.startIndex
-        while start < keys.endIndex {
-            let end = min(start + Self.rowsPerDelete, keys.endIndex)
-            let marks = Array(repeating: "?", count: end - start).joined(separator: ", ")
+        for chunk in KeyList.chunks(of: keys) {
             let statement = try database.cachedStatement(
-                "SELECT \"_id\", \(version) FROM \(sqlIdentifier(table)) WHERE \"_id\" IN (\(marks))")
+                "SELECT \"_id\", \(version) FROM \(sqlIdentifier(table)) WHERE \"_id\" IN (\(chunk.marks))")
             defer { statement.reset() }
-            for (offset, key) in keys[start..<end].enumerated() {
-                try statement.bind(key, at: Int32(offset + 1))
-            }
+            try statement.bind(chunk.arguments)
             while try statement.step() { versions[statement.int64(at: 0)] = statement.int64(at: 1) }
-            start = end
         }
         return versions
     }

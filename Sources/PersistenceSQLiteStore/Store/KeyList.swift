@@ -1,0 +1,26 @@
+import PersistenceSQLite
+
+/// Lists of row keys for `"_id" IN (…)`, as statements the connection can cache: at most
+/// `maximumLength` keys each, padded to a power of two by repeating a key (which finds its
+/// row once), so that at most ten statement texts per query are prepared and cached, not
+/// one per list length.
+enum KeyList {
+    /// The most keys in one list.
+    static let maximumLength = 512
+
+    /// `keys` in lists: each as its `?` marks and the values to bind to them.
+    static func chunks(of keys: [Int64]) -> [(marks: String, arguments: [SQLiteValue])] {
+        var chunks: [(String, [SQLiteValue])] = []
+        var start = keys.startIndex
+        while start < keys.endIndex {
+            let chunk = keys[start..<min(keys.endIndex, start + maximumLength)]
+            start = chunk.endIndex
+            var width = 1
+            while width < chunk.count { width *= 2 }
+            let arguments = chunk.map(SQLiteValue.integer)
+                + Array(repeating: SQLiteValue.integer(chunk[chunk.startIndex]), count: width - chunk.count)
+            chunks.append((Array(repeating: "?", count: width).joined(separator: ", "), arguments))
+        }
+        return chunks
+    }
+}
