@@ -34,6 +34,10 @@ import PersistenceModel
 ///   foreign store apart without knowing the store's type.
 /// - **Reads are consistent**: one call reads one snapshot; a row read while another
 ///   connection writes is either wholly before or wholly after that write.
+/// - **Connections**: a store value is one connection, used by one thread at a time. A
+///   store that can serve readers beside its writer opens them with `openReader()`; the
+///   coordinator keeps one writer and a pool of readers, so that a long write on one thread
+///   never blocks another thread's fetches.
 ///
 /// `PersistentStoreConformanceTests` checks this contract, and runs against every store.
 package protocol PersistentStore: AnyObject {
@@ -121,6 +125,19 @@ package protocol PersistentStore: AnyObject {
     /// Whether objects of `entityName` were ever saved in this store, even if all were
     /// deleted since: whether a key was ever given out.
     func hasEverStoredObjects(entityName: String) throws -> Bool
+
+    // MARK: Connections
+
+    /// Another connection to the same store, for reading only, which sees every write the
+    /// store commits (SQLite's WAL readers): the coordinator gives one to each thread that
+    /// reads while another writes. Nil when the store has no second connection to give (an
+    /// in-memory database): its reads then wait for its writes.
+    ///
+    /// Safe to call while another thread writes through this store: it reads only what was
+    /// fixed when the store opened.
+    ///
+    /// - Throws: the store's failure when the connection cannot be opened.
+    func openReader() throws -> (any PersistentStore)?
 
     /// Closes the store: its files are released and no call may follow.
     func close() throws

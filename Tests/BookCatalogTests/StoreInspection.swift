@@ -16,9 +16,10 @@ extension ManagedObjectContext {
     /// The SQLite store behind the context.
     private var store: SQLiteStore { persistentStoreCoordinator.store as! SQLiteStore }
 
-    /// SQLite's `temp_store` setting of the store's connection: 1 for a file, 2 for memory.
+    /// SQLite's `temp_store` setting of the connection this thread reads through (a
+    /// streaming search's own while it streams): 1 for a file, 2 for memory.
     func storeTemporaryStorage() throws -> Int64? {
-        try store.database.scalar("PRAGMA temp_store").int64Value
+        try persistentStoreCoordinator.read { try ($0 as! SQLiteStore).database.scalar("PRAGMA temp_store").int64Value }
     }
 
     /// A value the app recorded in the store's metadata, or nil.

@@ -22,25 +22,30 @@ import PersistenceSQLite
         try Self.insertCovers(folder, titles: ["Kept", "Deleted"])
         let deletedFile = try folder.fileName(title: "Deleted")
 
-        // The reader: a read transaction begun before the deletion, as a long export holds.
+        // The reader: a fetch that streams its rows, begun before the deletion, as a long
+        // export reads (its statement holds one snapshot until its last row).
         let reader = try folder.open(readOnly: true)
-        try reader.viewContext.storeConnection.execute("BEGIN")
-        #expect(try reader.viewContext.count(for: FetchRequest(entityName: "Book")) == 2)
-
         let writer = try folder.open()
-        let victim = try #require(
-            try writer.viewContext.fetch(
-                FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'Deleted'"))
-            ).first)
-        writer.viewContext.delete(victim)
-        try writer.viewContext.save()
-        #expect(folder.externalFiles().contains(deletedFile), "removed under a reader's snapshot")
+        var covers: [String: Data] = [:]
+        var newest = FetchRequest(entityName: "Book")
+        newest.sortDescriptors = [SortKey("title", ascending: false)]
+        try reader.viewContext.forEach(newest) { book in
+            if covers.isEmpty {
+                // "Kept" is read: delete "Deleted", which the fetch reads next.
+                let victim = try #require(
+                    try writer.viewContext.fetch(
+                        FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'Deleted'"))
+                    ).first)
+                writer.viewContext.delete(victim)
+                try writer.viewContext.save()
+                #expect(folder.externalFiles().contains(deletedFile), "removed under a reader's snapshot")
+            }
+            covers[book["title"] as? String ?? ""] = book["cover"] as? Data
+            return true
+        }
 
-        // The reader still sees the row and reads its file.
-        let seen = try reader.viewContext.fetch(
-            FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'Deleted'")))
-        #expect(seen.first?["cover"] as? Data == ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1, seed: 2))
-        try reader.viewContext.storeConnection.execute("COMMIT")
+        // The reader still saw the row and read its file.
+        #expect(covers["Deleted"] == ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1, seed: 2))
         try reader.viewContext.closeStore()
         try writer.viewContext.closeStore()
 

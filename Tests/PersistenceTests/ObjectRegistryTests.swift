@@ -36,8 +36,6 @@ import Testing
         #expect(copy.scope !== id.scope)
         #expect(copy == id && copy.hashValue == id.hashValue)
         #expect(try context.object(with: copy) === book)
-        // The fetched object's ID shares the store's scope for the entity.
-        #expect(id.scope === context.sqliteStore.idScope(entityName: "Book", rootName: id.rootName))
         // Another store, another table or another key is another row.
         for other in [
             ObjectID(entityName: id.entityName, rootName: id.rootName, storeIdentifier: "other", key: id.key),

@@ -50,7 +50,8 @@ import Persistence
     ]
 
     @Test func sqlThroughJoinTablesAgreesWithTheEvaluator() throws {
-        let (_, context) = try fixture()
+        let (store, context) = try fixture()
+        defer { withExtendedLifetime(store) {} }
         for (entity, format, expected) in Self.cases {
             let predicate = try FetchPredicate(format)
             let sql = names(try context.fetch(FetchRequest(entityName: entity, predicate: predicate))).sorted()
@@ -62,7 +63,8 @@ import Persistence
     }
 
     @Test func unsavedLinksCountInFetches() throws {
-        let (_, context) = try fixture()
+        let (store, context) = try fixture()
+        defer { withExtendedLifetime(store) {} }
         try context.named("Book", "Blank").addObject(try context.named("Tag", "polish"), forKey: "tags")
         let found = try context.fetch(FetchRequest(entityName: "Book", predicate: try FetchPredicate("ANY tags.name == 'polish'")))
         #expect(names(found).sorted() == ["Blank", "Solaris"])

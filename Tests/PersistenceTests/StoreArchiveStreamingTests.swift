@@ -51,7 +51,8 @@ import PersistenceSQLite
     }
 
     @Test func everyPageSizeWritesTheTextOfTheWholeDocument() throws {
-        let (_, container) = try Self.relationshipStore()
+        let (store, container) = try Self.relationshipStore()
+        defer { withExtendedLifetime(store) {} }
         let context = container.viewContext
         let whole = try StoreArchive.exportJSON(from: context)
         // The streamed text is exactly what rendering the document in one piece gives.
@@ -70,7 +71,8 @@ import PersistenceSQLite
     }
 
     @Test func unsavedChangesAreExportedAsAFetchSeesThem() throws {
-        let (_, container) = try Self.relationshipStore()
+        let (store, container) = try Self.relationshipStore()
+        defer { withExtendedLifetime(store) {} }
         let context = container.viewContext
         let book = try context.make("Book", "unsaved")
         book.addObject(try context.named("Tag", "t1"), forKey: "tags")
@@ -86,7 +88,8 @@ import PersistenceSQLite
     }
 
     @Test func aFileExportHasTheSameBytesAndReplacesTheFileWhole() throws {
-        let (_, container) = try Self.relationshipStore()
+        let (store, container) = try Self.relationshipStore()
+        defer { withExtendedLifetime(store) {} }
         let context = container.viewContext
         let directory = try ModelFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -89,8 +89,8 @@ extension ManagedObjectContext {
     /// The store's own connection.
     var storeConnection: Database { sqliteStore.database }
 
-    /// Closes the store's connection: the file is whole and unlocked afterwards.
-    func closeStore() throws { try sqliteStore.close() }
+    /// Closes the store's connections: the file is whole and unlocked afterwards.
+    func closeStore() throws { try persistentStoreCoordinator.close() }
 
     /// FTS5's own check of every search index against its table.
     func checkSearchIndexes() throws { try sqliteStore.checkSearchIndexes() }

@@ -130,9 +130,8 @@ public enum StoreArchive {
         guard let schema = context.model.schema(for: entityName) else {
             throw failure("the model has no entity named '\(QuotedText.excerpt(entityName))'")
         }
-        let store = context.persistentStoreCoordinator.store
-        let id = ObjectID(scope: store.idScope(entityName: schema.name, rootName: schema.rootName), key: .permanent(key))
-        guard let row = try store.row(for: id), schema.includes(row.schema.name)
+        let id = ObjectID(scope: context.idScope(for: schema), key: .permanent(key))
+        guard let row = try context.persistentStoreCoordinator.read({ try $0.row(for: id) }), schema.includes(row.schema.name)
         else {
             throw failure("there is no \(entityName) with this ID in the store")
         }

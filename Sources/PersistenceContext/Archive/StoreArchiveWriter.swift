@@ -119,7 +119,7 @@ package struct StoreArchiveWriter {
     /// read from a to-one column may carry its relationship's destination entity instead).
     private func storedPlaces<S: Sequence<ObjectID>>(of ids: S, order: [String: Int]) throws -> [ObjectID: Place] {
         var places: [ObjectID: Place] = [:]
-        for id in try context.persistentStoreCoordinator.store.existingObjectIDs(among: Array(ids)) {
+        for id in try context.persistentStoreCoordinator.read({ try $0.existingObjectIDs(among: Array(ids)) }) {
             guard let rank = order[id.entityName], let key = id.primaryKey else { continue }
             places[id] = Place(id: id.description, rank: (rank, key))
         }

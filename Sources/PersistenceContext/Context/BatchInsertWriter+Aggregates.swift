@@ -85,7 +85,7 @@ extension BatchInsertWriter {
             // The row's own entity, which may be a sub-entity with aggregates of its own.
             let schema = try transaction.entityName(rootEntity: root.name, key: key).flatMap(model.schema(for:)) ?? root
             let id = ObjectID(
-                scope: context.persistentStoreCoordinator.store.idScope(entityName: schema.name, rootName: schema.rootName),
+                scope: context.idScope(for: schema),
                 key: .permanent(key))
             try updateAggregates(of: schema, key: key, object: context.registry[id]?.object, transaction)
         }

@@ -28,20 +28,20 @@ final class BatchInsertWriter {
     ///   `BatchInsertError` for an upsert of an entity with data stored outside the file.
     init(_ request: BatchInsertRequest, context: ManagedObjectContext) throws {
         let schema = try context.insertableSchema(named: request.entityName)
-        let store = context.persistentStoreCoordinator.store
+        let coordinator = context.persistentStoreCoordinator
         self.request = request
         self.context = context
-        let template = BatchInsertTemplate(schema: schema, model: store.model)
+        let template = BatchInsertTemplate(schema: schema, model: coordinator.managedObjectModel)
         self.template = template
         updatesConflicts = context.mergePolicy.adoptsExistingRows && !schema.uniquenessConstraints.isEmpty
         let toOnePositions = schema.plans.indices.filter { position in
             schema.plans[position].kind == .toOne && template.relationshipRefusals[position] == nil
         }
         self.toOnePositions = toOnePositions
-        aggregatedLinks = Self.aggregatedLinks(of: template, positions: toOnePositions, model: store.model)
+        aggregatedLinks = Self.aggregatedLinks(of: template, positions: toOnePositions, model: coordinator.managedObjectModel)
         // An updated row's external file is named for the row that replaced it; rather than
         // leave files behind, such an entity's rows are merged by saving objects.
-        if updatesConflicts, case let external = store.externallyStoredAttributes(of: schema.name), !external.isEmpty {
+        if updatesConflicts, case let external = try coordinator.read({ $0.externallyStoredAttributes(of: schema.name) }), !external.isEmpty {
             throw BatchInsertError(
                 entity: schema.name,
                 reason: "it keeps \(external.joined(separator: ", ")) outside the store file, "

@@ -13,7 +13,7 @@ extension ManagedObjectContext {
     /// when they cannot be read now (the caller then loads the objects).
     func destinationIDs(_ object: ManagedObject, relationship: RelationshipDescription) -> [ObjectID]? {
         guard object.objectID.primaryKey != nil else { return nil }
-        return try? persistentStoreCoordinator.store.destinationIDs(of: relationship, from: object.objectID)
+        return try? persistentStoreCoordinator.read { try $0.destinationIDs(of: relationship, from: object.objectID) }
     }
 
     // MARK: - Saving

@@ -14,7 +14,7 @@ extension ManagedObjectContext {
         guard let text = request.searchText else { return objects }
         let search = SearchText(text)
         guard !search.words.isEmpty else { return [] }
-        let keyPaths = try persistentStoreCoordinator.store.searchedKeyPaths(for: request)
+        let keyPaths = try persistentStoreCoordinator.read { try $0.searchedKeyPaths(for: request) }
         var ranked: [(rank: Int, position: Int, object: ManagedObject)] = []
         for (position, object) in objects.enumerated() {
             let fields = try keyPaths.map { keyPath -> String in

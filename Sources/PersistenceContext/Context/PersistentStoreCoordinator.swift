@@ -7,24 +7,58 @@ import PersistenceStore
 ///
 /// A context asks the coordinator, in the model's terms, for rows, counts, IDs and
 /// metadata; the coordinator answers from its store (`PersistentStore`), whichever kind it
-/// is. Several contexts may share one coordinator.
-public final class PersistentStoreCoordinator {
+/// is. Several contexts, on several threads, share one coordinator: it keeps one writer
+/// connection, which saves take in turn, and a pool of reader connections, so that a
+/// background import's long save never blocks the view context's fetches (see
+/// `StoreConnections`). Each read is one snapshot of the store.
+///
+/// Sendable: its stores are reached only through `StoreConnections`, which hands each
+/// connection to one thread at a time.
+public final class PersistentStoreCoordinator: Sendable {
     /// The model of every object the coordinator's store holds.
     public let managedObjectModel: ManagedObjectModel
-    /// The store.
-    package let store: any PersistentStore
+    /// The store's identifier, in every object ID it makes.
+    package let storeIdentifier: String
+    /// The store's file, for a store kept in one.
+    public let persistentStoreURL: URL?
+    /// Whether the store refuses writes.
+    public let isReadOnly: Bool
+    /// The writer and the readers.
+    let connections: StoreConnections
+    /// Where saves of the coordinator's contexts are announced (see `ContextDidSave`).
+    package let saves = SaveAnnouncer()
 
-    /// A coordinator for `store`, whose model it takes.
+    /// A coordinator for `store`, whose model it takes, and which becomes its writer.
     package init(store: any PersistentStore) {
-        self.store = store
-        self.managedObjectModel = store.model
+        managedObjectModel = store.model
+        storeIdentifier = store.identifier
+        persistentStoreURL = store.url
+        isReadOnly = store.isReadOnly
+        connections = StoreConnections(writer: store)
     }
 
-    /// The store's file, for a store kept in one.
-    public var persistentStoreURL: URL? { store.url }
+    /// The writer connection, for tools and tests that inspect the store on the thread that
+    /// opened it while no context of the coordinator is in use elsewhere.
+    package var store: any PersistentStore { connections.unsafeWriter }
 
-    /// Whether the store refuses writes.
-    public var isReadOnly: Bool { store.isReadOnly }
+    // MARK: - Reading and writing
+
+    /// Runs `body` with a connection that reads one consistent snapshot per call: a reader
+    /// of its own while another thread writes, the writer itself on the thread that holds
+    /// it (a save that reads) or for a store without readers.
+    ///
+    /// - Throws: the store's failure when no connection can be opened; what `body` throws.
+    package func read<T>(_ body: (any PersistentStore) throws -> T) throws -> T {
+        try connections.read(body)
+    }
+
+    /// Runs `body` in one write transaction of the writer connection, after any write
+    /// another thread is making (see `PersistentStore.performWrite`).
+    package func performWrite<T>(rowCount: Int, _ body: (any PersistentStore, any StoreTransaction) throws -> T) throws -> T {
+        try connections.write { store in
+            try store.performWrite(rowCount: rowCount) { transaction in try body(store, transaction) }
+        }
+    }
 
     // MARK: - Metadata
 
@@ -33,7 +67,7 @@ public final class PersistentStoreCoordinator {
     ///
     /// - Throws: the store's failure when its metadata cannot be read.
     public func metadataValue(forKey key: String) throws -> String? {
-        try store.applicationMetadata(forKey: key)
+        try read { try $0.applicationMetadata(forKey: key) }
     }
 
     /// Keeps `value` under `key` in the store's metadata, written at once in its own
@@ -41,28 +75,29 @@ public final class PersistentStoreCoordinator {
     ///
     /// - Throws: the store's failure when it cannot be written (read-only, full disk).
     public func setMetadataValue(_ value: String, forKey key: String) throws {
-        try store.setApplicationMetadata(value, forKey: key)
+        try connections.write { try $0.setApplicationMetadata(value, forKey: key) }
     }
 
     /// Whether objects of `entityName` were ever saved in the store, even if every one was
     /// deleted since: an app can tell a store its user emptied from one never filled.
     public func hasEverStoredObjects(ofEntity entityName: String) throws -> Bool {
-        try store.hasEverStoredObjects(entityName: entityName)
+        try read { try $0.hasEverStoredObjects(entityName: entityName) }
     }
 
     // MARK: - Loads and closing
 
     /// Runs `body`, a load of about `rowCount` objects in several saves, with the store
     /// prepared for it (see `PersistentStore.withBulkLoad`): each save still commits whole.
+    /// Other threads' saves wait until it returns.
     ///
     /// - Throws: the store's failure when it cannot be prepared; whatever `body` throws.
     public func performBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T {
-        try store.withBulkLoad(rowCount: rowCount, body)
+        try connections.write { try $0.withBulkLoad(rowCount: rowCount, body) }
     }
 
     /// Closes the store: its files are released now rather than when the coordinator goes.
     /// No context of the coordinator may be used after.
     public func close() throws {
-        try store.close()
+        try connections.close()
     }
 }

@@ -141,3 +141,12 @@ extension SQLiteStore: PersistentStore {
         return query
     }
 }
+
+extension SQLiteStore {
+    /// A reading connection to the store's file (WAL lets it read while this one writes);
+    /// nil for an in-memory store, whose database no other connection can open.
+    package func openReader() throws -> (any PersistentStore)? {
+        guard let path else { return nil }
+        return try SQLiteStore(readerOf: self, path: path)
+    }
+}

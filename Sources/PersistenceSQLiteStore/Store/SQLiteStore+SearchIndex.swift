@@ -6,8 +6,8 @@ import PersistenceStore
 extension SQLiteStore {
     // MARK: - Opening
 
-    /// Makes every search index (see ``SearchIndexMapping``) exist and match the model, and
-    /// registers the SQL functions searches use. Called when the store opens.
+    /// Makes every search index (see ``SearchIndexMapping``) exist and match the model.
+    /// Called when the store opens.
     ///
     /// An index that is missing (a store created before the index existed, or before an
     /// attribute was marked for search), incomplete (a table rebuilt without its triggers)
@@ -21,9 +21,6 @@ extension SQLiteStore {
     ///
     /// - Throws: `SQLiteError` when the index cannot be built (a locked or full database).
     package func prepareSearchIndexes(readOnly: Bool) throws {
-        try database.createFunction("search_rank", argumentCount: -1) { arguments in
-            .integer(Int64(SearchText.rank(phrase: arguments.first?.textValue, fields: arguments.dropFirst().map(\.textValue))))
-        }
         // The ranked search walks the sort key's index (see RankedSearchPlanner).
         if !readOnly { try createMissingIndexes() }
         let wanted = schema.searchIndexes

@@ -15,7 +15,8 @@ import PersistenceStore
 /// with no `-wal` or `-shm` file beside it (it is inspected through a connection that
 /// leaves none, see `StoreFile.readingMode`). Opening freezes the model.
 ///
-/// A store is not Sendable: it owns one SQLite connection, used by one context at a time.
+/// A store is not Sendable: it is one SQLite connection, used by one thread at a time. The
+/// coordinator gives each reading thread a connection of its own (`openReader()`).
 package final class SQLiteStore {
     /// Options for opening a store.
     package struct Options: Sendable {
@@ -48,6 +49,8 @@ package final class SQLiteStore {
     package let externalData: ExternalDataStore?
     /// The store file's path, or nil for an in-memory store.
     package let path: String?
+    /// How long a connection waits for another's lock, in seconds (`Options.busyTimeout`).
+    private let busyTimeout: Double
     /// Whether the store was opened for reading only: asked to (`Options.readOnly`), or
     /// because this process cannot write the file or its directory. Writes then fail.
     package private(set) var isReadOnly = false
@@ -82,6 +85,7 @@ package final class SQLiteStore {
     package init(model: ManagedObjectModel, url: URL?, options: Options = Options()) throws {
         try model.freeze()
         self.model = model
+        busyTimeout = options.busyTimeout
         let schema = StoreSchema(model: model)
         self.schema = schema
         if !options.passesThroughUnregisteredTransformers { try Self.checkTransformers(model) }
@@ -143,6 +147,29 @@ package final class SQLiteStore {
         }
         // Files a crash left without a row (see ExternalDataStore); a new store has none.
         if !isNew, !readOnly { sweepExternalData() }
+    }
+
+    /// A reading connection to the same file as `store`, sharing its model and mapping (see
+    /// `openReader()`). It writes nothing: its external data is only read, and it opens the
+    /// file as every reader of an existing store does (`StoreFile.readingMode`).
+    init(readerOf store: SQLiteStore, path: String) throws {
+        model = store.model
+        schema = store.schema
+        self.path = path
+        busyTimeout = store.busyTimeout
+        externalData = store.externalData.map {
+            ExternalDataStore(storePath: path, threshold: $0.threshold, schema: store.schema)
+        }
+        isReadOnly = true
+        isVerifiedForWriting = true
+        hasVersionColumns = store.hasVersionColumns
+        identifier = store.identifier
+        searchIndexesAreUsable = store.searchIndexesAreUsable
+        database = try StoreFile.openForReading(path, busyTimeout: busyTimeout)
+        do { try registerFunctions() } catch {
+            try? database.close()
+            throw error
+        }
     }
 
     /// Closes the store's connection.
@@ -235,6 +262,10 @@ package final class SQLiteStore {
         try database.createFunction("predicate_fold", argumentCount: 2) { arguments in
             guard case .text(let text) = arguments[0], case .integer(let bits) = arguments[1] else { return arguments[0] }
             return .text(PredicateEvaluator.fold(text, PredicateNode.Options(rawValue: UInt8(truncatingIfNeeded: bits))))
+        }
+        // A search's ranking, exactly as `SearchText.rank` ranks objects in memory.
+        try database.createFunction("search_rank", argumentCount: -1) { arguments in
+            .integer(Int64(SearchText.rank(phrase: arguments.first?.textValue, fields: arguments.dropFirst().map(\.textValue))))
         }
         let regexCache = RegularExpressionCache()
         try database.createFunction("regexp", argumentCount: 2) { arguments in
