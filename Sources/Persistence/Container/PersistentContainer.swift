@@ -12,12 +12,18 @@ import PersistenceSQLiteStore
 /// ```
 ///
 /// Opening freezes the model. Register value transformers the model names before opening.
-public final class PersistentContainer {
+///
+/// The container's contexts share its coordinator: the `viewContext` on the main queue, and
+/// any number of background contexts on queues of their own (`newBackgroundContext()`,
+/// `performBackgroundTask(_:)`), whose saves the view context can merge as they happen
+/// (`automaticallyMergesChangesFromParent`).
+public final class PersistentContainer: Sendable {
     /// The model.
     public let model: ManagedObjectModel
     /// The store file, or nil for an in-memory store.
     public let storeURL: URL?
-    /// The main context.
+    /// The main context, on the main queue (Core Data's `viewContext`): what a program's
+    /// main thread, or its main actor, reads and edits.
     public let viewContext: ManagedObjectContext
     /// The coordinator of the container's store, shared by its contexts.
     public let persistentStoreCoordinator: PersistentStoreCoordinator
@@ -66,5 +72,33 @@ public final class PersistentContainer {
         self.storeURL = storeURL
         self.persistentStoreCoordinator = coordinator
         self.viewContext = ManagedObjectContext(coordinator: coordinator, classes: classes)
+    }
+}
+
+extension PersistentContainer {
+    /// A new context on a queue of its own, sharing the container's coordinator: for work off
+    /// the main queue, used inside its `perform` and `performAndWait` blocks.
+    public func newBackgroundContext(name: String? = nil) -> ManagedObjectContext {
+        ManagedObjectContext(
+            coordinator: persistentStoreCoordinator, classes: viewContext.classes, concurrencyType: .privateQueue,
+            name: name)
+    }
+
+    /// Runs `block` with a new background context on that context's queue, and returns its
+    /// result (IDs and values: objects stay on the queue).
+    ///
+    /// ```swift
+    /// try await container.performBackgroundTask { context in
+    ///     for record in records { try context.insert(Book.self).title = record.title }
+    ///     try context.save()
+    /// }
+    /// ```
+    ///
+    /// - Throws: what `block` throws.
+    public func performBackgroundTask<T: Sendable, E: Error>(
+        _ block: @escaping @Sendable (ManagedObjectContext) throws(E) -> T
+    ) async throws(E) -> T {
+        let context = newBackgroundContext()
+        return try await context.perform { () throws(E) -> T in try block(context) }
     }
 }

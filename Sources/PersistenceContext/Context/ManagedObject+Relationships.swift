@@ -173,7 +173,11 @@ extension ManagedObject {
                 reason: "expected a \(relationship.destinationEntityName), got a \(object.schema.name)")
         }
         guard object.managedObjectContext === managedObjectContext else {
-            throw ObjectAccessError(entity: schema.name, key: relationship.name, reason: "the object belongs to another context")
+            let theirs = object.managedObjectContext.map { "to \($0.contextDescription)" } ?? "to no context"
+            let ours = managedObjectContext.map { "this object's, \($0.contextDescription)" } ?? "this object's"
+            throw ObjectAccessError(
+                entity: schema.name, key: relationship.name,
+                reason: "\(object.objectID) belongs \(theirs), not to \(ours): get it there with object(with:)")
         }
     }
 

@@ -10,11 +10,16 @@ extension ManagedObject {
     ///
     /// Setting a value of the wrong type, an unknown key or a derived attribute is a
     /// programmer error, as in Core Data; use `setValue(_:forKey:)` for values that come
-    /// from outside the program.
+    /// from outside the program. Set off its context's queue, the value is set on that queue
+    /// (as `performAndWait` would); an object with no context only holds the value.
     public subscript(key: String) -> Any? {
         get { value(forKey: key) }
         set {
-            do { try setValue(newValue, forKey: key) } catch { preconditionFailure("\(error)") }
+            if let context = managedObjectContext, !context.isOnQueue {
+                context.performAndWait { self[key] = newValue }
+                return
+            }
+            do { try assignValue(newValue, forKey: key) } catch { preconditionFailure("\(error)") }
         }
     }
 
@@ -31,8 +36,15 @@ extension ManagedObject {
     /// Sets a property by name.
     ///
     /// - Throws: `ObjectAccessError` for an unknown key, a value of the wrong type, a
-    ///   derived attribute, or an object that has been deleted.
+    ///   derived attribute, an object with no context (its context gone or reset, or its
+    ///   deletion saved), or one used off its context's queue.
     public func setValue(_ value: Any?, forKey key: String) throws {
+        try checkContext(forSetting: key)
+        try assignValue(value, forKey: key)
+    }
+
+    /// Sets a property by name, checking the key and the value (see `setValue(_:forKey:)`).
+    func assignValue(_ value: Any?, forKey key: String) throws {
         guard let position = schema.propertyIndex[key] else {
             throw ObjectAccessError(entity: schema.name, key: key, reason: "\(schema.name) has no property named '\(key)'")
         }
@@ -273,3 +285,20 @@ extension ManagedObject {
         if transientComputation != nil { attributeDidChange(at: position) }
     }
 }
+
+extension ManagedObject {
+    /// Throws unless the object may be changed here: it belongs to a context (not one that
+    /// is gone, reset, or that saved its deletion), and the running code is on that context's
+    /// queue.
+    func checkContext(forSetting key: String) throws {
+        guard let context = managedObjectContext else {
+            throw ObjectAccessError(
+                entity: schema.name, key: key,
+                reason: "\(objectID) belongs to no context: its context is gone or was reset, or its deletion was saved")
+        }
+        do { try context.checkQueue("set \(schema.name).\(key) of \(objectID)") } catch {
+            throw ObjectAccessError(entity: schema.name, key: key, reason: "\(objectID) is used off its context's queue: \(error)")
+        }
+    }
+}
+

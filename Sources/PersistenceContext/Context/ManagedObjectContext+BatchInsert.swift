@@ -20,8 +20,9 @@ extension ManagedObjectContext {
     ///   written; or the error the request's `fill` threw.
     @discardableResult
     public func execute(_ request: BatchInsertRequest) throws -> Int {
+        try checkQueue("execute a batch insert of \(request.entityName)")
         let writer = try BatchInsertWriter(request, context: self)
-        try persistentStoreCoordinator.store.performWrite(rowCount: request.count) { transaction in
+        try persistentStoreCoordinator.performWrite(rowCount: request.count) { _, transaction in
             try writer.write(in: transaction)
         }
         refreshObjects(staleAfter: [writer])

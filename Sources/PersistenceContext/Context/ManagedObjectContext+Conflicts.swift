@@ -35,12 +35,12 @@ extension ManagedObjectContext {
 
     // MARK: - Resolving them
 
-    /// Applies the merge policy to `conflicts`, and returns the objects whose rows are gone,
+    /// Applies the merge policy to `conflicts`, reading the rows' current values from `store`
+    /// (the writer, inside the save's transaction), and returns the objects whose rows are gone,
     /// which the save leaves out and then detaches (another context's delete stands).
     ///
     /// - Throws: `MergeConflictError` under `.error`, before anything changed.
-    func resolve(_ conflicts: [VersionConflict]) throws -> [ManagedObject] {
-        let store = persistentStoreCoordinator.store
+    func resolve(_ conflicts: [VersionConflict], reading store: any PersistentStore) throws -> [ManagedObject] {
         if mergePolicy == .error {
             throw MergeConflictError(
                 conflicts: try conflicts.map { conflict in

@@ -18,6 +18,10 @@ extension ManagedObjectContext {
     ///   (its join rows go with it). A to-many already in memory keeps the deleted object
     ///   (with `isDeleted` true) until it is refreshed.
     public func delete(_ object: ManagedObject) {
+        onQueue { deleteOnQueue(object) }
+    }
+
+    private func deleteOnQueue(_ object: ManagedObject) {
         var work = [object]
         while let next = work.popLast() {
             guard next.managedObjectContext === self, !next.isDeleted else { continue }

@@ -35,12 +35,15 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `fetch(_:)`, and whatever `body` throws.
     public func forEach(_ request: FetchRequest, _ body: (ManagedObject) throws -> Bool) throws {
+        try checkQueue("fetch \(request.entityName)")
         let pending = try unsavedCandidates(request)
         guard !pending.isEmpty else {
-            try persistentStoreCoordinator.store.forEachRow(request) { row in
-                let object = self.object(for: row)
-                if object.isDeleted { return true }
-                return try body(object)
+            try persistentStoreCoordinator.read { store in
+                try store.forEachRow(request) { row in
+                    let object = self.object(for: row)
+                    if object.isDeleted { return true }
+                    return try body(object)
+                }
             }
             return
         }
@@ -51,18 +54,20 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `fetch(_:)`.
     public func count(for request: FetchRequest) throws -> Int {
+        try checkQueue("count \(request.entityName)")
         if try !unsavedCandidates(request).isEmpty { return try fetch(request).count }
-        return try persistentStoreCoordinator.store.count(for: request)
+        return try persistentStoreCoordinator.read { try $0.count(for: request) }
     }
 
     /// The IDs of the objects a request selects, in order.
     ///
     /// - Throws: as `fetch(_:)`.
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        try checkQueue("fetch the IDs of \(request.entityName)")
         // With unsaved changes of the entity the objects decide, as in `fetch`; without
         // them only keys are read: no row is decoded and no object made.
         guard try unsavedCandidates(request).isEmpty else { return try fetch(request).map(\.objectID) }
-        return try persistentStoreCoordinator.store.objectIDs(for: request).filter { id in
+        return try persistentStoreCoordinator.read { try $0.objectIDs(for: request) }.filter { id in
             registry[id]?.object?.isDeleted != true
         }
     }
@@ -126,10 +131,11 @@ extension ManagedObjectContext {
         guard let schema = model.schema(for: request.entityName) else {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
         }
-        return changed.values.filter { object in
-            guard object.hasChanges else { return false }
-            return request.includesSubentities ? schema.includes(object.entityName) : object.entityName == schema.name
-        }
+        let included = { (name: String) in request.includesSubentities ? schema.includes(name) : name == schema.name }
+        var candidates = changed.values.filter { $0.hasChanges && included($0.entityName) }
+        // A child context's fetch finds the objects its parent inserted and has not saved.
+        if parent != nil { candidates += try objectsInsertedInParent(where: included) }
+        return candidates
     }
 
     private func merged(_ request: FetchRequest, _ pending: [ManagedObject]) throws
@@ -140,10 +146,12 @@ extension ManagedObjectContext {
         unbounded.fetchOffset = 0
         var seen = Set<ObjectIdentifier>()
         var candidates: [ManagedObject] = []
-        try persistentStoreCoordinator.store.forEachRow(unbounded) { row in
-            let object = self.object(for: row)
-            if seen.insert(ObjectIdentifier(object)).inserted { candidates.append(object) }
-            return true
+        try persistentStoreCoordinator.read { store in
+            try store.forEachRow(unbounded) { row in
+                let object = self.object(for: row)
+                if seen.insert(ObjectIdentifier(object)).inserted { candidates.append(object) }
+                return true
+            }
         }
         for object in pending where seen.insert(ObjectIdentifier(object)).inserted { candidates.append(object) }
         let evaluator = request.predicate.map(PredicateEvaluator.init)

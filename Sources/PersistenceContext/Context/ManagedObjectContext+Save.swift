@@ -32,6 +32,15 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `save()` and `execute(_:)`.
     public func save(inserting batches: [BatchInsertRequest]) throws {
+        try checkQueue("save")
+        if parent != nil {
+            guard batches.isEmpty else {
+                throw ObjectAccessError(
+                    entity: batches[0].entityName, key: batches[0].entityName,
+                    reason: "a child context saves into its parent, which keeps no rows: execute the batch in a context of the store")
+            }
+            return try saveIntoParent()
+        }
         let pending = changed.values.filter { $0.hasChanges }
         guard !pending.isEmpty || !batches.isEmpty else { return }
         let writers = try batches.map { try BatchInsertWriter($0, context: self) }
@@ -69,13 +78,13 @@ extension ManagedObjectContext {
         let rowCount = saved.count + deleted.count + batches.reduce(0) { $0 + $1.count }
         // A failed save leaves no key behind: the objects are still unsaved.
         do {
-            try persistentStoreCoordinator.store.performWrite(rowCount: rowCount) { transaction in
+            try persistentStoreCoordinator.performWrite(rowCount: rowCount) { store, transaction in
                 // Optimistic locking, before anything is written: rows changed or deleted
                 // since their objects read them are resolved by the merge policy (or the
                 // save throws, leaving store and context as they were).
                 let conflicts = try versionConflicts(among: updated + deleted, in: transaction)
                 if !conflicts.isEmpty {
-                    gone = try resolve(conflicts)
+                    gone = try resolve(conflicts, reading: store)
                     if !gone.isEmpty {
                         let left = Set(gone.map(ObjectIdentifier.init))
                         updated.removeAll { left.contains(ObjectIdentifier($0)) }
@@ -128,9 +137,14 @@ extension ManagedObjectContext {
             }
             throw error
         }
+        let updatedIDs = Set(updated.map(\.objectID)).union(trumped)
         didSave(inserted: inserted, saved: saved, deleted: deleted, trumped: trumped)
-        for object in gone { detach(object) }
+        for object in gone { forget(deletedElsewhere: object) }
         refreshObjects(staleAfter: writers)
+        announce(
+            ContextDidSave(
+                insertedObjectIDs: Set(inserted.map(\.objectID)), updatedObjectIDs: updatedIDs,
+                deletedObjectIDs: Set(deleted.map(\.objectID)), contextName: name, origin: ObjectIdentifier(self)))
     }
 
     // MARK: - Steps
@@ -231,7 +245,7 @@ extension ManagedObjectContext {
     /// tag's loaded `books` must lose a book whose new object has other tags), and its ID
     /// names the inserted object, so a shelf that held the old object gets the new one. The
     /// save has just committed every registered object, so nothing unsaved is dropped.
-    private func refaultRelationships(holding replaced: Set<ObjectIdentifier>) {
+    func refaultRelationships(holding replaced: Set<ObjectIdentifier>) {
         for case let object? in registry.values.map(\.object) where !object.isFault {
             for position in object.slots.indices {
                 switch object.slots[position] {

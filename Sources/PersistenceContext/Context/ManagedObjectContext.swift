@@ -1,24 +1,51 @@
 import Foundation
 import PersistenceModel
 import PersistenceStore
+import Synchronization
 
 /// A scratch pad of managed objects: insert, change and delete objects in memory, then save
 /// them to the store atomically.
 ///
 /// The context registers one object per row (uniquing), tracks inserted, updated and deleted
 /// objects, and on `save()` computes derived values, validates, checks constraints and
-/// writes everything in one SQLite transaction; on any failure nothing is written and the
-/// context keeps its changes so they can be fixed and saved again.
+/// writes everything in one store transaction; on any failure nothing is written and the
+/// context keeps its changes so that they can be fixed and saved again.
 ///
-/// Not Sendable: use a context from one thread (or task) at a time.
-public final class ManagedObjectContext {
+/// A context runs on a queue of its own kind (`ConcurrencyType`): see
+/// `ManagedObjectContext+Concurrency` for `perform`, `performAndWait` and what is checked.
+///
+/// `@unchecked Sendable`, argued: a context may be handed to any task so that the task can
+/// call `perform`; its mutable state is touched only on its queue, which every method that
+/// reaches that state checks (`checkQueue`, `onQueue`), and objects, which hold references
+/// into it, are not Sendable.
+public final class ManagedObjectContext: @unchecked Sendable {
     /// Where the context's objects are read from and saved to (Core Data's
     /// `persistentStoreCoordinator`).
     public let persistentStoreCoordinator: PersistentStoreCoordinator
-    /// What a save does with uniqueness conflicts. `.error` by default.
+    /// Where the context runs.
+    public let concurrencyType: ConcurrencyType
+    /// The context this one saves into, or nil when it saves to the store (Core Data's
+    /// `parent`): see `newChildContext(concurrencyType:name:)`.
+    public let parent: ManagedObjectContext?
+    /// What a save does with conflicts (see `MergePolicy`). `.error` by default.
     public var mergePolicy: MergePolicy = .error
+    /// Whether saves of the coordinator's other contexts are merged into this one as they
+    /// happen (Core Data's `automaticallyMergesChangesFromParent`): see
+    /// `mergeChanges(fromContextDidSave:)`.
+    public var automaticallyMergesChangesFromParent = false {
+        didSet { updateAutomaticMerging() }
+    }
+    /// A name for messages and for the saves it announces (Core Data's `name`).
+    public var name: String? {
+        get { nameStorage.withLock { $0 } }
+        set { nameStorage.withLock { $0 = newValue } }
+    }
+    /// Read off the queue by errors, so kept under its own lock.
+    private let nameStorage = Mutex<String?>(nil)
 
-    let classes: [String: ManagedObject.Type]
+    package let classes: [String: ManagedObject.Type]
+    let contextQueue: ContextQueue
+    var queue: DispatchQueue { contextQueue.queue }
     /// Registered objects by ID: not retained while unchanged, so memory follows what the app
     /// keeps, not what it has fetched; an object removes its entry when it goes.
     var registry = ObjectRegistry()
@@ -26,6 +53,8 @@ public final class ManagedObjectContext {
     var objectKinds: [ObjectIdentifier: ObjectKind] = [:]
     /// The kind last made: a fetch makes many objects of one entity in a row.
     var lastObjectKind: ObjectKind?
+    /// The scope of each entity's IDs, made once (see `idScope(for:)`).
+    private var idScopes: [String: ObjectID.Scope] = [:]
     /// Objects with unsaved changes, held strongly until saved or rolled back.
     var changed: [ObjectIdentifier: ManagedObject] = [:]
     /// Objects that still belong to the context but have no registry entry: a stale object
@@ -33,16 +62,28 @@ public final class ManagedObjectContext {
     /// the registry and `changed`, they are every object whose `managedObjectContext` is
     /// this context.
     var strays: [ObjectIdentifier: RegistryEntry] = [:]
+    /// The subscription to the coordinator's saves while merging automatically.
+    var automaticMerging: SaveAnnouncer.Subscription?
     private var nextTemporaryKey: UInt64 = 1
 
-    package init(coordinator: PersistentStoreCoordinator, classes: [String: ManagedObject.Type]) {
+    package init(
+        coordinator: PersistentStoreCoordinator, classes: [String: ManagedObject.Type],
+        concurrencyType: ConcurrencyType = .mainQueue, name: String? = nil, parent: ManagedObjectContext? = nil
+    ) {
         self.persistentStoreCoordinator = coordinator
+        self.parent = parent
         self.classes = classes
+        self.concurrencyType = concurrencyType
+        contextQueue = concurrencyType == .mainQueue ? .main : .makePrivate(label: "Persistence.context.\(name ?? "background")")
+        nameStorage.withLock { $0 = name }
     }
 
     /// Detaches every object that still refers to the context (see
     /// `ManagedObject.managedObjectContext`).
-    deinit { detachAll() }
+    deinit {
+        automaticMerging?.cancel()
+        detachAll()
+    }
 
     /// The frozen model of the context's store.
     public var model: ManagedObjectModel { persistentStoreCoordinator.managedObjectModel }
@@ -54,6 +95,7 @@ public final class ManagedObjectContext {
     /// - Throws: `ObjectAccessError` for an unknown or abstract entity.
     @discardableResult
     public func insertObject(forEntityName name: String) throws -> ManagedObject {
+        try checkQueue("insert \(name)")
         let schema = try insertableSchema(named: name)
         let id = makeTemporaryID(for: schema)
         let object = makeObject(schema: schema, id: id, isFault: false, slots: schema.plans.map(\.initialSlot))
@@ -94,23 +136,36 @@ public final class ManagedObjectContext {
     /// A new temporary ID of the entity, unique in this context.
     func makeTemporaryID(for schema: EntitySchema) -> ObjectID {
         defer { nextTemporaryKey += 1 }
-        return ObjectID(scope: persistentStoreCoordinator.store.idScope(entityName: schema.name, rootName: schema.rootName), key: .temporary(nextTemporaryKey))
+        return ObjectID(scope: idScope(for: schema), key: .temporary(nextTemporaryKey))
+    }
+
+    /// The scope of the entity's IDs in this context's store, made once.
+    func idScope(for schema: EntitySchema) -> ObjectID.Scope {
+        if let scope = idScopes[schema.name] { return scope }
+        let scope = ObjectID.Scope(
+            entityName: schema.name, rootName: schema.rootName, storeIdentifier: persistentStoreCoordinator.storeIdentifier)
+        idScopes[schema.name] = scope
+        return scope
     }
 
     // MARK: - Changes
 
     /// Objects inserted since the last save.
-    public var insertedObjects: [ManagedObject] { changed.values.filter { $0.isInserted } }
+    public var insertedObjects: [ManagedObject] { onQueue { changed.values.filter { $0.isInserted } } }
     /// Saved objects with changed values.
-    public var updatedObjects: [ManagedObject] { changed.values.filter { $0.isUpdated } }
+    public var updatedObjects: [ManagedObject] { onQueue { changed.values.filter { $0.isUpdated } } }
     /// Objects marked for deletion.
-    public var deletedObjects: [ManagedObject] { changed.values.filter { $0.isDeleted } }
+    public var deletedObjects: [ManagedObject] { onQueue { changed.values.filter { $0.isDeleted } } }
     /// Whether there is anything to save.
-    public var hasChanges: Bool { changed.values.contains { $0.hasChanges } }
+    public var hasChanges: Bool { onQueue { changed.values.contains { $0.hasChanges } } }
 
     /// Discards every unsaved change: inserted objects are forgotten, updated ones take
     /// their saved values back, deleted ones are restored.
     public func rollback() {
+        onQueue { rollbackOnQueue() }
+    }
+
+    private func rollbackOnQueue() {
         for object in changed.values {
             object.pendingToMany.removeAll()
             if object.isInserted {
@@ -130,6 +185,10 @@ public final class ManagedObjectContext {
 
     /// Forgets every object: registered objects are detached and unsaved changes dropped.
     public func reset() {
+        onQueue { resetOnQueue() }
+    }
+
+    private func resetOnQueue() {
         detachAll()
         registry.removeAll()
         strays.removeAll()
@@ -146,6 +205,7 @@ public final class ManagedObjectContext {
     /// Reloads an object's values from the store when next touched. With `mergeChanges`,
     /// unsaved changes are kept on top of the fresh values; without, they are dropped.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
+        guard isOnQueue else { return performAndWait { refresh(object, mergeChanges: mergeChanges) } }
         guard object.managedObjectContext === self, !object.isInserted else { return }
         if mergeChanges, object.hasChanges {
             let pending = object.changedPositions().map { ($0, object.slots[$0]) }
@@ -169,8 +229,10 @@ public final class ManagedObjectContext {
     ///
     /// - Throws: `ObjectAccessError` when the ID is of another store or an unknown entity.
     public func object(with id: ObjectID) throws -> ManagedObject {
+        try checkQueue("get the object \(id)")
         if let object = registry[id]?.object { return object }
-        guard id.storeIdentifier == persistentStoreCoordinator.store.identifier, id.primaryKey != nil,
+        if id.primaryKey == nil, let object = try objectFromParent(with: id) { return object }
+        guard id.storeIdentifier == persistentStoreCoordinator.storeIdentifier, id.primaryKey != nil,
             let schema = model.schema(for: id.entityName)
         else {
             throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
@@ -203,7 +265,7 @@ public final class ManagedObjectContext {
     }
 
     package func objectDidChange(_ object: ManagedObject) {
-        changed[ObjectIdentifier(object)] = object
+        onQueue { changed[ObjectIdentifier(object)] = object }
     }
 
     /// The registered object for a fetched row, or a new one filled from it. A registered
@@ -231,6 +293,7 @@ public final class ManagedObjectContext {
         object.rowVersion = row.version
         object.committedSlots = nil
         object.isFault = false
+        if parent != nil { adoptParentState(of: object) }
         object.invalidateComputedTransients()
         object.awakeFromFetch()
         object.committedSlots = object.slots
@@ -243,8 +306,9 @@ public final class ManagedObjectContext {
     /// taken for a deletion. Fetches throw such errors.
     package func fulfillFault(_ object: ManagedObject, force: Bool = false) {
         guard object.isFault || force, object.objectID.primaryKey != nil else { return }
+        guard isOnQueue else { return performAndWait { fulfillFault(object, force: force) } }
         let row: StoreRow?
-        do { row = try persistentStoreCoordinator.store.row(for: object.objectID) } catch { return }
+        do { row = try persistentStoreCoordinator.read { try $0.row(for: object.objectID) } } catch { return }
         object.isFault = false
         if let row {
             fill(object, from: row)
@@ -257,12 +321,15 @@ public final class ManagedObjectContext {
     /// Loads a to-many relationship's destinations from the store (none when the store cannot
     /// be read now: the relationship stays a fault and the next access tries again).
     package func loadToMany(_ object: ManagedObject, relationship: RelationshipDescription) -> [ManagedObject] {
-        var result: [ManagedObject] = []
-        try? persistentStoreCoordinator.store.forEachDestinationRow(of: relationship, from: object.objectID) { row in
-            result.append(self.object(for: row))
-            return true
+        guard isOnQueue else { return performAndWait { loadToMany(object, relationship: relationship) } }
+        var rows: [StoreRow] = []
+        try? persistentStoreCoordinator.read { store in
+            try store.forEachDestinationRow(of: relationship, from: object.objectID) { row in
+                rows.append(row)
+                return true
+            }
         }
-        return result
+        return rows.map { self.object(for: $0) }
     }
 
     private func resetRelationshipFaults(_ object: ManagedObject) {
