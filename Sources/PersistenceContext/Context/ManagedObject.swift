@@ -28,7 +28,8 @@ import PersistenceStore
 /// declare designated initializers; override `awakeFromInsert()`, `awakeFromFetch()`,
 /// `didChangeValue(forKey:)` and `willSave()` instead.
 ///
-/// Not Sendable: an object belongs to its context's thread.
+/// Not Sendable: an object belongs to its context's queue (see `ManagedObjectContext.ConcurrencyType`);
+/// other queues name it by its `objectID`.
 open class ManagedObject {
     /// The resolved entity.
     package let schema: EntitySchema
@@ -92,8 +93,13 @@ open class ManagedObject {
         transientComputation = construction.transientComputation
     }
 
-    /// Removes the object's registry entry, which does not keep it alive.
-    deinit { managedObjectContext?.unregister(objectID, identity: ObjectIdentifier(self)) }
+    /// Removes the object's registry entry, which does not keep it alive: on the context's
+    /// queue, as every change to the registry is made.
+    deinit {
+        guard let context = managedObjectContext else { return }
+        let id = objectID, identity = ObjectIdentifier(self)
+        context.onQueue { context.unregister(id, identity: identity) }
+    }
 
     // MARK: - Lifecycle hooks
 
