@@ -59,6 +59,35 @@ extension Bench {
             persistence: p, target: .none))
     }
 
+    /// 2b. Workload 2's fetch on the view context while a background context of the same
+    /// container imports, against the same fetch alone (in the raw column): the import's
+    /// saves hold the writer, and the fetch reads through a reader connection of its own.
+    mutating func busyFetchWorkload() throws {
+        try ensureTemplates()
+        let data = data()
+        let n = options.books
+        let copy = path("persistence-busy.sqlite")
+        var imported: [Int] = []
+        let (alone, busy) = try rounds("busy-fetch") {
+            try copyStore(persistenceTemplate, to: copy)
+            let (seconds, rows) = try PersistenceSide.fetchAll(path: copy)
+            try expect(rows == n, "Persistence fetch read \(rows) books, expected \(n)")
+            return seconds
+        } persistence: {
+            try copyStore(persistenceTemplate, to: copy)
+            let result = try PersistenceSide.fetchAllDuringImport(data, path: copy)
+            try expect(result.rows >= n, "Persistence fetch during an import read \(result.rows) books, expected at least \(n)")
+            imported.append(result.imported)
+            return result.seconds
+        }
+        removeStore(copy)
+        let median = imported.sorted()[imported.count / 2]
+        record(ResultRow(
+            workload: "2b. fetch all while a background context imports (raw column: the same fetch alone)",
+            size: "\(n)", raw: alone, persistence: busy, target: .ratio(2),
+            note: "\(median) books imported meanwhile (median)"))
+    }
+
     /// 3. Fetch sorted by publication date and group into month sections.
     mutating func sectionsWorkload() throws {
         try ensureTemplates()

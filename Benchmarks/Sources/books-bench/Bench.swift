@@ -23,6 +23,7 @@ struct Bench {
         print("books-bench: N = \(options.books), big N = \(options.big), \(options.rounds) rounds, work in \(options.work)")
         if options.wants("insert") { try insertWorkload() }
         if options.wants("fetch") { try fetchWorkload() }
+        if options.wants("busy-fetch") { try busyFetchWorkload() }
         if options.wants("sections") { try sectionsWorkload() }
         if options.wants("search") { try searchWorkload() }
         if options.wants("update") { try updateWorkload() }
