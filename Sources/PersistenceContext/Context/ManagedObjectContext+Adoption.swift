@@ -10,18 +10,50 @@ extension ManagedObjectContext {
     /// Under object-trump merging, an inserted object whose unique values match an
     /// existing row takes that row's key: the save updates the row instead of inserting.
     ///
-    /// The store is first asked once per batch of objects (per entity and constraint)
-    /// whether any of them matches a row; only a batch with a match is looked up object by
-    /// object. Seeding new rows, where nothing matches, so costs one query per batch
-    /// instead of one per object; the result is the same either way.
+    /// The rows are found as `existingRows(matching:in:)` says: seeding new rows, where
+    /// nothing matches, costs one query per batch of objects instead of one per object.
     ///
-    /// The adopted row's join-table links are dropped here (see `dropJoinRows(ofAdopted:)`):
+    /// The adopted row's join-table links are dropped here (see `dropLinks(ofAdopted:)`):
     /// object-trump means the inserted object's state wins, so the links it has, written
     /// later in the save, replace the row's old ones instead of adding to them.
     ///
     /// - Returns: the IDs of the adopted rows; each adopting object's `savingKey` is its row's.
     func adoptExistingRows(_ inserted: [ManagedObject], in transaction: any StoreTransaction) throws -> [ObjectID] {
         var adopted: [ObjectID] = []
+        for (object, existing) in try existingRows(matching: inserted, in: transaction) {
+            object.savingKey = existing
+            try dropLinks(ofAdopted: object, key: existing, transaction)
+            adopted.append(ObjectID(scope: object.objectID.scope, key: .permanent(existing)))
+        }
+        return adopted
+    }
+
+    /// Under store-trump and rollback merging, an inserted object whose unique values match
+    /// an existing row is merged into that row, which keeps its values: the save writes
+    /// nothing of the object, and gives it the row's key so that what links to it links to
+    /// the row. The rows are read here, in the save's transaction, so that the object can
+    /// take their values and versions once the save is done (see `settle(_:)`).
+    ///
+    /// - Returns: the merged objects with their rows; each one's `savingKey` is its row's.
+    func mergeIntoExistingRows(_ inserted: [ManagedObject], in transaction: any StoreTransaction) throws -> [Duplicate] {
+        var merged: [Duplicate] = []
+        for (object, existing) in try existingRows(matching: inserted, in: transaction) {
+            object.savingKey = existing
+            let id = ObjectID(scope: object.objectID.scope, key: .permanent(existing))
+            merged.append(Duplicate(object: object, row: try persistentStoreCoordinator.store.row(for: id)))
+        }
+        return merged
+    }
+
+    /// The inserted objects whose unique values match a stored row, each with that row's key.
+    ///
+    /// The store is first asked once per batch of objects (per entity and constraint)
+    /// whether any of them matches a row; only a batch with a match is looked up object by
+    /// object.
+    private func existingRows(
+        matching inserted: [ManagedObject], in transaction: any StoreTransaction
+    ) throws -> [(object: ManagedObject, key: Int64)] {
+        var found: [(object: ManagedObject, key: Int64)] = []
         let constrained = inserted.filter { !$0.schema.uniquenessConstraints.isEmpty }
         var start = 0
         while start < constrained.count {
@@ -33,16 +65,14 @@ extension ManagedObjectContext {
                 where matching.contains(ProbeGroup(entity: object.schema.name, constraint: index)) {
                     let values = uniqueValues(of: object, constraint)
                     if let existing = try transaction.existingKey(entity: object.schema.name, constraint: constraint, values: values) {
-                        object.savingKey = existing
-                        try dropLinks(ofAdopted: object, key: existing, transaction)
-                        adopted.append(ObjectID(scope: object.objectID.scope, key: .permanent(existing)))
+                        found.append((object, existing))
                         break
                     }
                 }
             }
             start = end
         }
-        return adopted
+        return found
     }
 
     /// Removes the links an adopted row has through the relationships of `object`'s

@@ -36,7 +36,8 @@ extension ManagedObjectContext {
     // MARK: - Resolving them
 
     /// Applies the merge policy to `conflicts`, and returns the objects whose rows are gone,
-    /// which the save leaves out and then detaches (another context's delete stands).
+    /// which the save leaves out and then discards (another context's delete stands).
+    /// Under `.rollback` a deleted object whose row changed is deleted no more.
     ///
     /// - Throws: `MergeConflictError` under `.error`, before anything changed.
     func resolve(_ conflicts: [VersionConflict]) throws -> [ManagedObject] {
@@ -55,9 +56,18 @@ extension ManagedObjectContext {
                 gone.append(object)
                 continue
             }
-            // A deleted object is deleted all the same; its row's version is what it now is.
             object.rowVersion = row.version
-            if !object.isDeleted { merge(object, with: row) }
+            if object.isDeleted {
+                // Deleted all the same, but under `.rollback`, which undoes the delete with
+                // the object's other changes: it stays, with the store's values and links.
+                guard mergePolicy == .rollback else { continue }
+                object.isDeleted = false
+                object.pendingToMany.removeAll()
+                merge(object, with: row)
+                resetRelationshipFaults(object)
+            } else {
+                merge(object, with: row)
+            }
         }
         return gone
     }

@@ -38,8 +38,10 @@ extension ManagedObjectContext {
         // Inserted objects in insertion order, so that keys follow it (deterministic stores).
         // Sorted on precomputed numbers: reading `objectID` in the comparator copied the ID
         // (three strings retained and released) n log n times.
-        let inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
+        var inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
             .sorted { $0.0 < $1.0 }.map(\.1)
+        // Every inserted object, for undoing a failed save: some are merged into others below.
+        let insertedBeforeSave = inserted
         var deleted = pending.filter { $0.isDeleted }
         // In table and key order, so that the writes walk each table, its indexes and its
         // search index in order rather than at random: updating 10,000 of 100,000 books took
@@ -61,11 +63,22 @@ extension ManagedObjectContext {
         }
         for object in deleted { failures += ObjectValidator.denyFailures(of: object) }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
-        try checkUniquenessInMemory(saved, skippingUnchanged: inserted.isEmpty)
+        // Under store-trump and rollback merging, inserted objects that duplicate others of
+        // the save, or stored rows, are merged into them: nothing of them is written.
+        let inMemoryDuplicates = try checkUniquenessInMemory(
+            inserted: inserted, updated: updated, skippingUnchanged: inserted.isEmpty)
+        var duplicates = inMemoryDuplicates.map { Duplicate(object: $0.object, row: nil) }
+        if !duplicates.isEmpty {
+            let merged = Set(duplicates.map { ObjectIdentifier($0.object) })
+            inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
+            saved = inserted + updated
+        }
 
         var trumped: [ObjectID] = []
         // Objects whose rows another context deleted, which the merge policy lets go.
         var gone: [ManagedObject] = []
+        // Whether `.rollback` undid the delete of an object whose row changed.
+        var restoredDeletes = false
         let rowCount = saved.count + deleted.count + batches.reduce(0) { $0 + $1.count }
         // A failed save leaves no key behind: the objects are still unsaved.
         do {
@@ -81,12 +94,26 @@ extension ManagedObjectContext {
                         updated.removeAll { left.contains(ObjectIdentifier($0)) }
                         deleted.removeAll { left.contains(ObjectIdentifier($0)) }
                     }
-                    // Under `.rollback` an object may have nothing left to write.
+                    // Under `.rollback` an object may have nothing left to write, and a
+                    // deleted one may be deleted no more.
                     updated.removeAll { !$0.hasChanges }
+                    restoredDeletes = deleted.contains { !$0.isDeleted }
+                    deleted.removeAll { !$0.isDeleted }
                     saved = inserted + updated
                 }
                 try allocateKeys(for: inserted, in: transaction)
                 if mergePolicy.adoptsExistingRows { trumped = try adoptExistingRows(inserted, in: transaction) }
+                if mergePolicy.keepsStoredRows {
+                    let stored = try mergeIntoExistingRows(inserted, in: transaction)
+                    if !stored.isEmpty {
+                        let merged = Set(stored.map { ObjectIdentifier($0.object) })
+                        inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
+                        saved = inserted + updated
+                        duplicates += stored
+                    }
+                }
+                // What links to an object merged into another of the save links to its row.
+                for duplicate in inMemoryDuplicates { duplicate.object.savingKey = duplicate.original.rowKey }
                 let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
                 try reportingConflicts(inserted) {
                     for (tag, object) in inserted.enumerated() {
@@ -94,7 +121,7 @@ extension ManagedObjectContext {
                         if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
                             try transaction.overwrite(object, key: key, tag: tag)
                         } else {
-                            try transaction.insert(object, key: key, tag: tag, replacingConflicts: false)
+                            try transaction.insert(object, key: key, tag: tag, onConflict: .fail)
                         }
                     }
                     try transaction.flush()
@@ -117,19 +144,25 @@ extension ManagedObjectContext {
                 for (rootEntity, keys) in deletions.sorted(by: { $0.key < $1.key }) {
                     try transaction.deleteRows(rootEntity: rootEntity, keys: keys.sorted())
                 }
-                try writeLinks(deleted: deleted, in: transaction)
+                try writeLinks(deleted: deleted, skipping: duplicates.map(\.object), in: transaction)
                 for writer in writers { try writer.write(in: transaction) }
                 if !trumped.isEmpty { try readVersions(ofTrumping: inserted, in: transaction) }
             }
         } catch {
-            for object in inserted {
+            for object in insertedBeforeSave {
                 object.savingKey = nil
                 object.rowVersion = 0
             }
             throw error
         }
         didSave(inserted: inserted, saved: saved, deleted: deleted, trumped: trumped)
-        for object in gone { detach(object) }
+        settle(duplicates)
+        // Another context's delete stands: the object reads nil rather than a row that is gone.
+        for object in gone { discard(object) }
+        // A delete undone under `.rollback` may have left loaded to-manys without the object.
+        if restoredDeletes {
+            for case let object? in registry.values.map(\.object) where !object.isFault { resetRelationshipFaults(object) }
+        }
         refreshObjects(staleAfter: writers)
     }
 
@@ -144,37 +177,6 @@ extension ManagedObjectContext {
             for object in objects {
                 object.savingKey = next
                 next += 1
-            }
-        }
-    }
-
-    /// Two changed objects in this save with the same unique values conflict before the
-    /// store is touched.
-    ///
-    /// With `skippingUnchanged` (a save without inserted objects), an updated object whose
-    /// constrained values are the saved ones is left out: it cannot conflict with another
-    /// unchanged one, and an object changed to its values is refused by the store's UNIQUE
-    /// index, reported naming the changed object. With inserted objects every object
-    /// counts, so that an insert meets the conflict here rather than taking over the
-    /// updated object's row under object-trump merging.
-    private func checkUniquenessInMemory(_ objects: [ManagedObject], skippingUnchanged: Bool = false) throws {
-        var seen: Set<UniquenessKey> = []
-        seen.reserveCapacity(objects.count)
-        var groups = UniquenessGroups()
-        for object in objects {
-            guard !object.schema.uniquenessConstraints.isEmpty else { continue }
-            for entry in groups.entries(for: object.schema) {
-                if skippingUnchanged, !object.isInserted, let committed = object.committedSlots,
-                    entry.positions.allSatisfy({ $0.map { object.slots[$0].isSame(as: committed[$0]) } ?? true })
-                {
-                    continue
-                }
-                let values = entry.values(of: object)
-                if !entry.record(values, in: &seen) {
-                    throw ConstraintConflictError(
-                        entity: object.schema.name, keys: entry.constraint, values: values.map(\.description),
-                        object: object.objectID.description)
-                }
             }
         }
     }
@@ -231,7 +233,7 @@ extension ManagedObjectContext {
     /// tag's loaded `books` must lose a book whose new object has other tags), and its ID
     /// names the inserted object, so a shelf that held the old object gets the new one. The
     /// save has just committed every registered object, so nothing unsaved is dropped.
-    private func refaultRelationships(holding replaced: Set<ObjectIdentifier>) {
+    func refaultRelationships(holding replaced: Set<ObjectIdentifier>) {
         for case let object? in registry.values.map(\.object) where !object.isFault {
             for position in object.slots.indices {
                 switch object.slots[position] {

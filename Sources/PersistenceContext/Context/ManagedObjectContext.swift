@@ -265,7 +265,7 @@ public final class ManagedObjectContext {
         return result
     }
 
-    private func resetRelationshipFaults(_ object: ManagedObject) {
+    func resetRelationshipFaults(_ object: ManagedObject) {
         guard object.committedSlots != nil, !object.isInserted else { return }
         for (position, property) in object.schema.properties.enumerated() {
             if case .relationship(let r) = property, r.isToMany { object.slots[position] = .toManyFault }
