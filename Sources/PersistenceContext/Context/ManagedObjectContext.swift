@@ -143,26 +143,6 @@ public final class ManagedObjectContext {
         for object in changed.values { object.managedObjectContext = nil }
     }
 
-    /// Reloads an object's values from the store when next touched. With `mergeChanges`,
-    /// unsaved changes are kept on top of the fresh values; without, they are dropped.
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-        guard object.managedObjectContext === self, !object.isInserted else { return }
-        if mergeChanges, object.hasChanges {
-            let pending = object.changedPositions().map { ($0, object.slots[$0]) }
-            fulfillFault(object, force: true)
-            for (position, slot) in pending { object.slots[position] = slot }
-            object.invalidateComputedTransients()
-        } else {
-            changed[ObjectIdentifier(object)] = nil
-            object.isDeleted = false
-            object.isFault = true
-            object.committedSlots = nil
-            // A fault holds no values: its destinations are released.
-            object.slots = object.slots.map { _ in .value(.null) }
-            object.pendingToMany.removeAll()
-        }
-    }
-
     // MARK: - Objects by ID
 
     /// The object with this ID: the registered one, or a fault that loads on first use.
