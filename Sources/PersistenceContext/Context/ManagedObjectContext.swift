@@ -187,14 +187,21 @@ public final class ManagedObjectContext {
     }
 
     /// The registered object for a fetched row, or a new one filled from it. A registered
-    /// object with unsaved changes keeps them.
+    /// object without unsaved changes takes the row's values when another context or
+    /// process saved the row since the object read it (its version differs), so that a
+    /// new fetch sees what they saved (Core Data's `shouldRefreshRefetchedObjects`, on for
+    /// unchanged objects); one with unsaved changes keeps them (refresh it to merge).
     package func object(for row: StoreRow) -> ManagedObject {
         let id = ObjectID(scope: row.idScope, key: .permanent(row.primaryKey))
         // A new object is made with the row's slots, so that filling does not replace a fresh array.
         let (object, isNew) = registeredObject(for: id) {
             makeObject(schema: row.schema, id: id, isFault: true, slots: row.slots.adopted(by: ManagedObject.self))
         }
-        if isNew || object.isFault { fill(object, from: row, isNew: isNew) }
+        if isNew || object.isFault {
+            fill(object, from: row, isNew: isNew)
+        } else if object.rowVersion != row.version, !object.hasChanges {
+            fill(object, from: row)
+        }
         return object
     }
 
