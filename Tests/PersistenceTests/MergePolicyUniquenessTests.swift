@@ -149,6 +149,16 @@ import PersistenceSQLite
         #expect(second.managedObjectContext == nil)
     }
 
+    @Test func anInsertReplacingABookTheSameSaveDeletesIsRefusedAsUnderError() throws {
+        let stored = try StoredBook()
+        let first = try #require(try stored.context.fetch(FetchRequest(entityName: "Book")).first)
+        stored.context.delete(first)
+        _ = try stored.insertDuplicate(under: .mergeByPropertyStoreTrump)
+        #expect(throws: ConstraintConflictError.self) { try stored.context.save() }
+        #expect(try stored.rows() == [[.text("1"), .text("first"), .integer(1)]])
+        #expect(first.isDeleted && stored.context.insertedObjects.count == 1)
+    }
+
     @Test(arguments: [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite])
     func twoInsertedDuplicatesAreRefusedUnderTheOtherPolicies(policy: MergePolicy) throws {
         let stored = try StoredBook()

@@ -34,10 +34,20 @@ extension ManagedObjectContext {
     /// the row. The rows are read here, in the save's transaction, so that the object can
     /// take their values and versions once the save is done (see `settle(_:)`).
     ///
+    /// A row of one of the save's `deleted` objects is no row to merge into: an object
+    /// inserted to replace it meets the stored row's UNIQUE index as under `.error` (save
+    /// the delete first).
+    ///
     /// - Returns: the merged objects with their rows; each one's `savingKey` is its row's.
-    func mergeIntoExistingRows(_ inserted: [ManagedObject], in transaction: any StoreTransaction) throws -> [Duplicate] {
+    func mergeIntoExistingRows(
+        _ inserted: [ManagedObject], sparing deleted: [ManagedObject], in transaction: any StoreTransaction
+    ) throws -> [Duplicate] {
+        let deletedRows = Set(deleted.compactMap { object in
+            object.objectID.primaryKey.map { TrumpedRow(rootName: object.schema.rootName, key: $0) }
+        })
         var merged: [Duplicate] = []
-        for (object, existing) in try existingRows(matching: inserted, in: transaction) {
+        for (object, existing) in try existingRows(matching: inserted, in: transaction)
+        where !deletedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: existing)) {
             object.savingKey = existing
             let id = ObjectID(scope: object.objectID.scope, key: .permanent(existing))
             merged.append(Duplicate(object: object, row: try persistentStoreCoordinator.store.row(for: id)))
@@ -140,8 +150,8 @@ extension ManagedObjectContext {
     }
 }
 
-/// A stored row an insert took over under object-trump merging: its table (root entity)
-/// and key.
+/// A stored row by its table (root entity) and key: one an insert took over under
+/// object-trump merging, or one a save deletes.
 struct TrumpedRow: Hashable {
     let rootName: String
     let key: Int64

@@ -42,13 +42,17 @@ extension ManagedObjectContext {
         // Saved objects first when merging, so that an insert meets the saved object it
         // duplicates rather than the other way round.
         let objects = merging ? updated + inserted : inserted + updated
-        var seen: [UniquenessKey: ManagedObject] = [:]
+        // Each value list's first object, by its index in `objects` (an index, not the
+        // object: a retain per registered object costs more than the check).
+        var seen: [UniquenessKey: Int] = [:]
         seen.reserveCapacity(objects.count)
         var groups = UniquenessGroups()
         var duplicates: [InMemoryDuplicate] = []
-        for object in objects where !object.schema.uniquenessConstraints.isEmpty {
+        for (index, object) in objects.enumerated() where !object.schema.uniquenessConstraints.isEmpty {
+            let mergeable = merging && object.isInserted
+            // A mergeable object's keys, recorded once it is known to duplicate nothing.
             var keys: [UniquenessKey] = []
-            var original: ManagedObject?
+            var original: Int?
             for entry in groups.entries(for: object.schema) {
                 if skippingUnchanged, !object.isInserted, let committed = object.committedSlots,
                     entry.positions.allSatisfy({ $0.map { object.slots[$0].isSame(as: committed[$0]) } ?? true })
@@ -59,28 +63,27 @@ extension ManagedObjectContext {
                 // As in the store's UNIQUE indexes, values with a nil never conflict.
                 guard !values.contains(where: \.isNull) else { continue }
                 let key = UniquenessKey(group: entry.group, values: values)
-                if let earlier = seen[key] {
-                    guard merging, object.isInserted else {
-                        throw ConstraintConflictError(
-                            entity: object.schema.name, keys: entry.constraint, values: values.map(\.description),
-                            object: object.objectID.description)
-                    }
-                    original = earlier
-                    break
+                if mergeable {
+                    original = seen[key]
+                    if original != nil { break }
+                    keys.append(key)
+                } else if seen.updateValue(index, forKey: key) != nil {
+                    throw ConstraintConflictError(
+                        entity: object.schema.name, keys: entry.constraint, values: values.map(\.description),
+                        object: object.objectID.description)
                 }
-                keys.append(key)
             }
             if let original {
-                duplicates.append(InMemoryDuplicate(object: object, original: original))
+                duplicates.append(InMemoryDuplicate(object: object, original: objects[original]))
             } else {
-                for key in keys { seen[key] = object }
+                for key in keys { seen[key] = index }
             }
         }
         return duplicates
     }
 
     /// After the save: each merged object stands for its row, with the row's values and
-    /// version, unless another object already does (or the row is of another entity): then
+    /// version, unless another object already does or the row is of another entity: then
     /// it leaves the context with no values. Loaded relationships that held it are read
     /// again when next used, and so reach the row's object.
     func settle(_ duplicates: [Duplicate]) {

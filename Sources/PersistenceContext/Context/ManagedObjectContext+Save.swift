@@ -104,7 +104,7 @@ extension ManagedObjectContext {
                 try allocateKeys(for: inserted, in: transaction)
                 if mergePolicy.adoptsExistingRows { trumped = try adoptExistingRows(inserted, in: transaction) }
                 if mergePolicy.keepsStoredRows {
-                    let stored = try mergeIntoExistingRows(inserted, in: transaction)
+                    let stored = try mergeIntoExistingRows(inserted, sparing: deleted, in: transaction)
                     if !stored.isEmpty {
                         let merged = Set(stored.map { ObjectIdentifier($0.object) })
                         inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
