@@ -43,11 +43,11 @@ public final class InteractiveProcess {
         }
     }
 
-    /// Ends the child if a test left it running: its standard input closes, so it reads
-    /// the end of its commands and exits.
+    /// Ends the child if a test left it running: it is killed (a child that stopped
+    /// answering may not read the end of its input, and SIGTERM may be blocked in it).
     deinit {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 

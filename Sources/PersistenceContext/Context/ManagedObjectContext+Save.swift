@@ -15,8 +15,8 @@ extension ManagedObjectContext {
     ///
     /// - Throws: `MergeConflictError` for such objects under the `.error` merge policy;
     ///   `ValidationError` listing every failing object, property and rule;
-    ///   `ConstraintConflictError` for a uniqueness conflict under the `.error` merge
-    ///   policy; `ValueTransformerError`; the store's `PersistentStoreFailure` when it
+    ///   `ConstraintConflictError` for a uniqueness conflict the merge policy does not
+    ///   resolve (every one under `.error`); `ValueTransformerError`; the store's `PersistentStoreFailure` when it
     ///   cannot be written (read-only, locked past the busy timeout, full disk).
     public func save() throws {
         try save(inserting: [])

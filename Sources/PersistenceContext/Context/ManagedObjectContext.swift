@@ -15,7 +15,9 @@ public final class ManagedObjectContext {
     /// Where the context's objects are read from and saved to (Core Data's
     /// `persistentStoreCoordinator`).
     public let persistentStoreCoordinator: PersistentStoreCoordinator
-    /// What a save does with uniqueness conflicts. `.error` by default.
+    /// What a save does with conflicts: rows other contexts or processes changed or
+    /// deleted since they were read, and stored unique values (see `MergePolicy`).
+    /// `.error` by default.
     public var mergePolicy: MergePolicy = .error
 
     let classes: [String: ManagedObject.Type]
