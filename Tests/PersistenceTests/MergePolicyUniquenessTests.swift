@@ -159,6 +159,32 @@ import PersistenceSQLite
         #expect(first.isDeleted && stored.context.insertedObjects.count == 1)
     }
 
+    @Test func aDuplicateOfAnotherSubEntitysRowLeavesTheContextAndTheRowStays() throws {
+        let model = ManagedObjectModel {
+            Entity("Item") {
+                Attribute("code", .string)
+                UniquenessConstraint("code")
+            }
+            Entity("Book", parent: "Item") { Attribute("title", .string) }
+            Entity("Film", parent: "Item") { Attribute("director", .string) }
+        }
+        let store = TemporaryStore()
+        let context = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let film = try context.insertObject(forEntityName: "Film")
+        film["code"] = "1"
+        try context.save()
+        let filmID = film.objectID
+        context.reset()
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        let book = try context.insertObject(forEntityName: "Book")
+        book["code"] = "1"
+        book["title"] = "Dune"
+        try context.save()
+        #expect(book.managedObjectContext == nil && book["title"] == nil)
+        #expect(try context.existingObject(with: filmID).entityName == "Film")
+        #expect(try store.count("Item", model) == 1)
+    }
+
     @Test(arguments: [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite])
     func twoInsertedDuplicatesAreRefusedUnderTheOtherPolicies(policy: MergePolicy) throws {
         let stored = try StoredBook()

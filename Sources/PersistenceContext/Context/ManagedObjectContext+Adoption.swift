@@ -46,7 +46,7 @@ extension ManagedObjectContext {
             object.objectID.primaryKey.map { TrumpedRow(rootName: object.schema.rootName, key: $0) }
         })
         var merged: [Duplicate] = []
-        for (object, existing) in try existingRows(matching: inserted, in: transaction)
+        for (object, existing) in try existingRows(matching: inserted, acrossHierarchy: true, in: transaction)
         where !deletedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: existing)) {
             object.savingKey = existing
             let id = ObjectID(scope: object.objectID.scope, key: .permanent(existing))
@@ -55,13 +55,16 @@ extension ManagedObjectContext {
         return merged
     }
 
-    /// The inserted objects whose unique values match a stored row, each with that row's key.
+    /// The inserted objects whose unique values match a stored row, each with that row's key:
+    /// a row of the object's entity or its sub-entities, or `acrossHierarchy` of any entity
+    /// of its table (whose UNIQUE index the object would meet), which an object may merge
+    /// into but not take over.
     ///
     /// The store is first asked once per batch of objects (per entity and constraint)
     /// whether any of them matches a row; only a batch with a match is looked up object by
     /// object.
     private func existingRows(
-        matching inserted: [ManagedObject], in transaction: any StoreTransaction
+        matching inserted: [ManagedObject], acrossHierarchy: Bool = false, in transaction: any StoreTransaction
     ) throws -> [(object: ManagedObject, key: Int64)] {
         var found: [(object: ManagedObject, key: Int64)] = []
         let constrained = inserted.filter { !$0.schema.uniquenessConstraints.isEmpty }
@@ -69,12 +72,13 @@ extension ManagedObjectContext {
         while start < constrained.count {
             let end = min(constrained.count, start + Self.probeParameterBudget)
             let batch = constrained[start..<end]
-            let matching = try constraintsWithMatches(in: batch, transaction)
+            let matching = try constraintsWithMatches(in: batch, acrossHierarchy: acrossHierarchy, transaction)
             for object in batch {
                 for (index, constraint) in object.schema.uniquenessConstraints.enumerated()
                 where matching.contains(ProbeGroup(entity: object.schema.name, constraint: index)) {
                     let values = uniqueValues(of: object, constraint)
-                    if let existing = try transaction.existingKey(entity: object.schema.name, constraint: constraint, values: values) {
+                    let entity = acrossHierarchy ? object.schema.rootName : object.schema.name
+                    if let existing = try transaction.existingKey(entity: entity, constraint: constraint, values: values) {
                         found.append((object, existing))
                         break
                     }
@@ -115,7 +119,7 @@ extension ManagedObjectContext {
     /// The (entity, constraint) groups of a batch for which the store holds a row matching
     /// at least one object of the batch.
     private func constraintsWithMatches(
-        in batch: ArraySlice<ManagedObject>, _ transaction: any StoreTransaction
+        in batch: ArraySlice<ManagedObject>, acrossHierarchy: Bool, _ transaction: any StoreTransaction
     ) throws -> Set<ProbeGroup> {
         var candidates: [ProbeGroup: [[AttributeValue]]] = [:]
         var order: [ProbeGroup] = []
@@ -134,7 +138,8 @@ extension ManagedObjectContext {
             var start = 0
             while start < lists.count {
                 let end = min(lists.count, start + perQuery)
-                if try transaction.hasRow(entity: group.entity, constraint: keys, anyOf: Array(lists[start..<end])) {
+                let entity = acrossHierarchy ? schema.rootName : group.entity
+                if try transaction.hasRow(entity: entity, constraint: keys, anyOf: Array(lists[start..<end])) {
                     matching.insert(group)
                     break
                 }
