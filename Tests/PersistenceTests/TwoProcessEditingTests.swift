@@ -89,6 +89,26 @@ import ProcessTestSupport
         }
     }
 
+    /// Both insert book 2; they save first, then I save under `policy`.
+    @Test(arguments: [
+        ("error", "Emma (theirs)"), ("storeTrump", "Emma (theirs)"), ("objectTrump", "Emma (mine)"),
+        ("overwrite", "Emma (mine)"), ("rollback", "Emma (theirs)"),
+    ])
+    func bothInsertTheSameISBNAndThePolicyDecidesWhichStays(policy: String, expected: String) throws {
+        let editors = try TwoProcesses()
+        try editors.theirs.expect("insert 2", "set title Emma (theirs)", "save")
+        try editors.mine.expect("policy \(policy)", "insert 2", "set title Emma (mine)")
+        let answer = try editors.mine.send("save")
+        if policy == "error" {
+            #expect(answer.hasPrefix("error: ") && answer.contains("isbn = \"2\" is already taken"), "\(answer)")
+        } else {
+            #expect(answer == "ok")
+            #expect(try editors.mine.send("show") == "isbn=2 title=\(expected) notes=nil shelf=nil")
+        }
+        #expect(try editors.stored().last == [expected, "nil", "nil"])
+        #expect(try editors.stored().count == 2)
+    }
+
     @Test(arguments: ["refreshAll", "fetch 1"])
     func aProcessSeesTheOthersSaveAfterARefreshOrANewFetch(step: String) throws {
         let editors = try TwoProcesses()
