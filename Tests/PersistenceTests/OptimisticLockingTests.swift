@@ -191,6 +191,35 @@ import Persistence
         #expect(try editors.store.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
     }
 
+    @Test func relationshipsThatHeldABookTheOtherContextDeletedLoseIt() throws {
+        let model = ManagedObjectModel {
+            Entity("Author") {
+                Attribute("name", .string)
+                Relationship("books", to: "Book", inverse: "author", toMany: true)
+            }
+            Entity("Book") {
+                Attribute("title", .string)
+                Relationship("author", to: "Author", inverse: "books")
+            }
+        }
+        let store = TemporaryStore()
+        let mine = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let author = try mine.insertObject(forEntityName: "Author")
+        let book = try mine.insertObject(forEntityName: "Book")
+        book.setObject(author, forKey: "author")
+        try mine.save()
+        let theirs = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let theirBook = try theirs.existingObject(with: book.objectID)
+        theirs.delete(theirBook)
+        try theirs.save()
+        #expect(author.objects(forKey: "books").count == 1)
+        book["title"] = "edited"
+        mine.mergePolicy = .mergeByPropertyObjectTrump
+        try mine.save()
+        #expect(book.managedObjectContext == nil)
+        #expect(author.objects(forKey: "books").isEmpty)
+    }
+
     @Test func rollbackUndoesMyDeleteOfABookTheOtherContextChanged() throws {
         let editors = try TwoEditors()
         editors.theirBook["year"] = Int32(2000)

@@ -157,8 +157,12 @@ extension ManagedObjectContext {
         }
         didSave(inserted: inserted, saved: saved, deleted: deleted, trumped: trumped)
         settle(duplicates)
-        // Another context's delete stands: the object reads nil rather than a row that is gone.
-        for object in gone { discard(object) }
+        // Another context's delete stands: the object reads nil rather than a row that is
+        // gone, and relationships that held it read the store again when next used.
+        if !gone.isEmpty {
+            for object in gone { discard(object) }
+            refaultRelationships(holding: Set(gone.map(ObjectIdentifier.init)))
+        }
         // A delete undone under `.rollback` may have left loaded to-manys without the object.
         if restoredDeletes {
             for case let object? in registry.values.map(\.object) where !object.isFault { resetRelationshipFaults(object) }
@@ -231,8 +235,10 @@ extension ManagedObjectContext {
     /// Loaded relationships that hold an object whose row an insert took over are read from
     /// the store again when next used: the row's links are now the inserted object's (a
     /// tag's loaded `books` must lose a book whose new object has other tags), and its ID
-    /// names the inserted object, so a shelf that held the old object gets the new one. The
-    /// save has just committed every registered object, so nothing unsaved is dropped.
+    /// names the inserted object, so a shelf that held the old object gets the new one. So
+    /// are those holding an object merged into another (they reach the row's object) or
+    /// whose row another context deleted (they lose it). The save has just committed every
+    /// registered object, so nothing unsaved is dropped.
     func refaultRelationships(holding replaced: Set<ObjectIdentifier>) {
         for case let object? in registry.values.map(\.object) where !object.isFault {
             for position in object.slots.indices {
