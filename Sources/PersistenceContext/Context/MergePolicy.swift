@@ -34,13 +34,17 @@ import PersistenceStore
 /// | `.mergeByPropertyStoreTrump`, `.rollback` | writes nothing of it | the row's object, with the store's values |
 /// | `.mergeByPropertyObjectTrump`, `.overwrite` | writes its values over the row (an upsert) | the row's object, with its values |
 ///
-/// Store-trump and rollback keep the stored row as it is, as Core Data does (its inserted
-/// duplicate is merged into the stored object, the store's values winning): the object
-/// takes the row's ID, values and version, like an object-trump adoption that reads
-/// instead of writing, and relationships of other objects to it reach the row. Its own
-/// relationships are the row's. One object stands for a row: when the context already
-/// holds another for it (or the row is of another entity of the hierarchy), the inserted
-/// object is merged into that one instead, and leaves the context with no values.
+/// Store-trump and rollback keep the stored row as it is, because both promise that the
+/// store's state wins over the object's (Core Data merges such an inserted duplicate into
+/// the stored object with the store's values winning, and deletes the duplicate). Here the
+/// object itself becomes the row's, so that the app's reference stays useful: it takes the
+/// row's ID, values and version, like an object-trump adoption that reads instead of
+/// writing, and relationships of other objects to it reach the row. Its own relationships
+/// are the row's. One object stands for a row: when the context already holds another for
+/// it (or the row is of another entity of the hierarchy), the inserted object is merged
+/// into that one instead, and leaves the context with no values. A row the same save
+/// deletes is no row to merge into: an object inserted to replace it is refused as under
+/// `.error` (save the delete first).
 ///
 /// Two changed objects of one save with the same unique values (in memory) follow the same
 /// rule under store-trump and rollback: an inserted object that duplicates an earlier
