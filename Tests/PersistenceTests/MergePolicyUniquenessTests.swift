@@ -185,6 +185,36 @@ import PersistenceSQLite
         #expect(try store.count("Item", model) == 1)
     }
 
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .rollback])
+    func aSaveThatFailsAfterMergingAConflictLeavesTheObjectsAsTheyWere(policy: MergePolicy) throws {
+        let stored = try StoredBook()
+        let other = try stored.context.insertObject(forEntityName: "Book")
+        other["isbn"] = "2"
+        try stored.context.save()
+        let first = try #require(try stored.context.fetch(FetchRequest(entityName: "Book", predicate: try FetchPredicate("isbn == '1'"))).first)
+        // Another container changes book 1; here book 1 is edited and deleted in turn, and
+        // book 2 takes book 1's ISBN, which the store's UNIQUE index refuses after the merge.
+        let theirs = try PersistentContainer(model: MergePolicyUniquenessTests.model(), storeURL: stored.store.url)
+        let theirFirst = try theirs.viewContext.existingObject(with: first.objectID)
+        theirFirst["title"] = "theirs"
+        try theirs.viewContext.save()
+        stored.context.mergePolicy = policy
+        first["title"] = "mine"
+        other["isbn"] = "1"
+        #expect(throws: ConstraintConflictError.self) { try stored.context.save() }
+        #expect(first["title"] as? String == "mine" && first.hasChanges)
+        // Its version is the one it read: under .error the conflict is still there.
+        other["isbn"] = "2"
+        stored.context.mergePolicy = .error
+        #expect(throws: MergeConflictError.self) { try stored.context.save() }
+
+        stored.context.delete(first)
+        other["isbn"] = "1"
+        stored.context.mergePolicy = policy
+        #expect(throws: ConstraintConflictError.self) { try stored.context.save() }
+        #expect(first.isDeleted && first["title"] as? String == "mine")
+    }
+
     @Test(arguments: [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite])
     func twoInsertedDuplicatesAreRefusedUnderTheOtherPolicies(policy: MergePolicy) throws {
         let stored = try StoredBook()

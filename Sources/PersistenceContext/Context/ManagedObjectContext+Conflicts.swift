@@ -39,8 +39,11 @@ extension ManagedObjectContext {
     /// which the save leaves out and then discards (another context's delete stands).
     /// Under `.rollback` a deleted object whose row changed is deleted no more.
     ///
+    /// Each object's state before it was merged goes to `undo`, for a save that fails after
+    /// this to leave the context as it was.
+    ///
     /// - Throws: `MergeConflictError` under `.error`, before anything changed.
-    func resolve(_ conflicts: [VersionConflict]) throws -> [ManagedObject] {
+    func resolve(_ conflicts: [VersionConflict], undo: inout [ConflictSnapshot]) throws -> [ManagedObject] {
         let store = persistentStoreCoordinator.store
         if mergePolicy == .error {
             throw MergeConflictError(
@@ -56,6 +59,7 @@ extension ManagedObjectContext {
                 gone.append(object)
                 continue
             }
+            undo.append(ConflictSnapshot(object))
             object.rowVersion = row.version
             if object.isDeleted {
                 // Deleted all the same, but under `.rollback`, which undoes the delete with
@@ -112,6 +116,35 @@ extension ManagedObjectContext {
             for object in objects {
                 if let key = object.savingKey, let version = versions[key], version > 1 { object.rowVersion = version }
             }
+        }
+    }
+
+    /// An object's state before a merge resolved its conflict.
+    struct ConflictSnapshot {
+        let object: ManagedObject
+        let slots: [Slot]
+        let committedSlots: [Slot]?
+        let pendingToMany: [Int: PendingToMany]
+        let isDeleted: Bool
+        let rowVersion: Int64
+
+        init(_ object: ManagedObject) {
+            self.object = object
+            slots = object.slots
+            committedSlots = object.committedSlots
+            pendingToMany = object.pendingToMany
+            isDeleted = object.isDeleted
+            rowVersion = object.rowVersion
+        }
+
+        /// Puts the object back as it was.
+        func restore() {
+            object.slots = slots
+            object.committedSlots = committedSlots
+            object.pendingToMany = pendingToMany
+            object.isDeleted = isDeleted
+            object.rowVersion = rowVersion
+            object.invalidateComputedTransients()
         }
     }
 

@@ -79,6 +79,8 @@ extension ManagedObjectContext {
         var gone: [ManagedObject] = []
         // Whether `.rollback` undid the delete of an object whose row changed.
         var restoredDeletes = false
+        // The merged objects' states before, put back if the save fails after all.
+        var beforeMerging: [ConflictSnapshot] = []
         let rowCount = saved.count + deleted.count + batches.reduce(0) { $0 + $1.count }
         // A failed save leaves no key behind: the objects are still unsaved.
         do {
@@ -88,7 +90,7 @@ extension ManagedObjectContext {
                 // save throws, leaving store and context as they were).
                 let conflicts = try versionConflicts(among: updated + deleted, in: transaction)
                 if !conflicts.isEmpty {
-                    gone = try resolve(conflicts)
+                    gone = try resolve(conflicts, undo: &beforeMerging)
                     if !gone.isEmpty {
                         let left = Set(gone.map(ObjectIdentifier.init))
                         updated.removeAll { left.contains(ObjectIdentifier($0)) }
@@ -153,6 +155,7 @@ extension ManagedObjectContext {
                 object.savingKey = nil
                 object.rowVersion = 0
             }
+            for snapshot in beforeMerging { snapshot.restore() }
             throw error
         }
         didSave(inserted: inserted, saved: saved, deleted: deleted, trumped: trumped)
