@@ -78,7 +78,9 @@ final class ContextEditor {
         return "ok"
     }
 
-    private func edit(_ book: ManagedObject, _ command: String, _ argument: String, in context: ManagedObjectContext) throws -> String {
+    private func edit(
+        _ book: ManagedObject, _ command: String, _ argument: String, in context: ManagedObjectContext
+    ) throws -> String {
         switch command {
         case "set":
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)

@@ -191,7 +191,8 @@ import PersistenceSQLite
         let other = try stored.context.insertObject(forEntityName: "Book")
         other["isbn"] = "2"
         try stored.context.save()
-        let first = try #require(try stored.context.fetch(FetchRequest(entityName: "Book", predicate: try FetchPredicate("isbn == '1'"))).first)
+        let bookOne = FetchRequest(entityName: "Book", predicate: try FetchPredicate("isbn == '1'"))
+        let first = try #require(try stored.context.fetch(bookOne).first)
         // Another container changes book 1; here book 1 is edited and deleted in turn, and
         // book 2 takes book 1's ISBN, which the store's UNIQUE index refuses after the merge.
         let theirs = try PersistentContainer(model: MergePolicyUniquenessTests.model(), storeURL: stored.store.url)

@@ -275,7 +275,8 @@ import Persistence
         let lines = error.description.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
         #expect(lines.dropFirst().contains(
-            "  \(editors.myBook.objectID) was changed in the store since it was read: title: object \"Dune (mine)\", store \"Dune (theirs)\""))
+            "  \(editors.myBook.objectID) was changed in the store since it was read: "
+                + "title: object \"Dune (mine)\", store \"Dune (theirs)\""))
         #expect(lines.dropFirst().contains("  \(mySecond.objectID) was deleted from the store since it was read"))
     }
 

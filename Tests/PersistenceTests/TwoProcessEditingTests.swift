@@ -61,7 +61,8 @@ import ProcessTestSupport
         try editors.mine.expect("policy \(policy)", "set title Dune (mine)")
         let answer = try editors.mine.send("save")
         if policy == "error" {
-            #expect(answer == "conflict: The save conflicts with changes in the store: Book/p1 was deleted from the store since it was read")
+            #expect(answer == "conflict: The save conflicts with changes in the store: "
+                + "Book/p1 was deleted from the store since it was read")
         } else {
             #expect(answer == "ok")
             #expect(try editors.mine.send("show") == "inaccessible")

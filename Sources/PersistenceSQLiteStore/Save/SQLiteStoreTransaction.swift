@@ -250,7 +250,9 @@ private struct InsertBuffer {
             || rows.count >= SQLiteStore.rowsPerInsert(current)
     }
 
-    mutating func append(_ mapping: EntityMapping, key: Int64, columns: [SQLiteValue], tag: Int, onConflict: InsertConflictAction) {
+    mutating func append(
+        _ mapping: EntityMapping, key: Int64, columns: [SQLiteValue], tag: Int, onConflict: InsertConflictAction
+    ) {
         self.mapping = mapping
         self.onConflict = onConflict
         rows.append((key, columns))
