@@ -216,6 +216,21 @@ import PersistenceSQLite
         #expect(first.isDeleted && first["title"] as? String == "mine")
     }
 
+    @Test func anInsertDuplicatingAnEditedObjectWhoseRowAnotherContextDeletedIsSaved() throws {
+        let stored = try StoredBook()
+        let first = try #require(try stored.context.fetch(FetchRequest(entityName: "Book")).first)
+        let theirs = try PersistentContainer(model: MergePolicyUniquenessTests.model(), storeURL: stored.store.url)
+        theirs.viewContext.delete(try theirs.viewContext.existingObject(with: first.objectID))
+        try theirs.viewContext.save()
+        first["title"] = "edited"
+        let second = try stored.insertDuplicate(under: .mergeByPropertyStoreTrump)
+        try stored.context.save()
+        // The edited book went with its row; the new one stands for ISBN 1 now.
+        #expect(first.managedObjectContext == nil)
+        #expect(second.managedObjectContext === stored.context && !second.isInserted)
+        #expect(try stored.store.rows("SELECT isbn, title FROM Book") == [[.text("1"), .text("second")]])
+    }
+
     @Test(arguments: [MergePolicy.error, .mergeByPropertyObjectTrump, .overwrite])
     func twoInsertedDuplicatesAreRefusedUnderTheOtherPolicies(policy: MergePolicy) throws {
         let stored = try StoredBook()

@@ -20,11 +20,11 @@ extension ManagedObjectContext {
         let original: ManagedObject
     }
 
-    /// Two changed objects in this save with the same unique values conflict before the
-    /// store is touched. Under store-trump and rollback merging an inserted object that
-    /// duplicates an earlier inserted or a saved object is merged into it instead (it is
-    /// left out of the save); under the other policies, and between two saved objects, the
-    /// save throws.
+    /// Two changed objects in this save with the same unique values conflict: the save
+    /// throws. Under store-trump and rollback merging, where the save checks once version
+    /// conflicts are resolved, an inserted object that duplicates an earlier inserted or a
+    /// saved object is merged into it instead (it is left out of the save); between two
+    /// saved objects the save throws all the same.
     ///
     /// With `skippingUnchanged` (a save without inserted objects), an updated object whose
     /// constrained values are the saved ones is left out: it cannot conflict with another

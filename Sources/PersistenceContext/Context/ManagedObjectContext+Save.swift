@@ -63,16 +63,17 @@ extension ManagedObjectContext {
         }
         for object in deleted { failures += ObjectValidator.denyFailures(of: object) }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
-        // Under store-trump and rollback merging, inserted objects that duplicate others of
-        // the save, or stored rows, are merged into them: nothing of them is written.
-        let inMemoryDuplicates = try checkUniquenessInMemory(
-            inserted: inserted, updated: updated, skippingUnchanged: inserted.isEmpty)
-        var duplicates = inMemoryDuplicates.map { Duplicate(object: $0.object, row: nil) }
-        if !duplicates.isEmpty {
-            let merged = Set(duplicates.map { ObjectIdentifier($0.object) })
-            inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
-            saved = inserted + updated
+        // Two objects of the save with the same unique values fail it here, before the store
+        // is touched; under store-trump and rollback merging, which merge such an insert
+        // away, after version conflicts are resolved (a merge may change the values).
+        let skippingUnchanged = inserted.isEmpty
+        if !mergePolicy.keepsStoredRows {
+            _ = try checkUniquenessInMemory(inserted: inserted, updated: updated, skippingUnchanged: skippingUnchanged)
         }
+        // Inserted objects merged into another object of the save or a stored row, of which
+        // nothing is written (store-trump and rollback merging).
+        var inMemoryDuplicates: [InMemoryDuplicate] = []
+        var duplicates: [Duplicate] = []
 
         var trumped: [ObjectID] = []
         // Objects whose rows another context deleted, which the merge policy lets go.
@@ -101,21 +102,23 @@ extension ManagedObjectContext {
                     updated.removeAll { !$0.hasChanges }
                     restoredDeletes = deleted.contains { !$0.isDeleted }
                     deleted.removeAll { !$0.isDeleted }
-                    saved = inserted + updated
+                }
+                if mergePolicy.keepsStoredRows {
+                    inMemoryDuplicates = try checkUniquenessInMemory(
+                        inserted: inserted, updated: updated, skippingUnchanged: skippingUnchanged)
+                    duplicates = inMemoryDuplicates.map { Duplicate(object: $0.object, row: nil) }
+                    leaveOut(duplicates, from: &inserted)
                 }
                 try allocateKeys(for: inserted, in: transaction)
                 if mergePolicy.adoptsExistingRows { trumped = try adoptExistingRows(inserted, in: transaction) }
                 if mergePolicy.keepsStoredRows {
                     let stored = try mergeIntoExistingRows(inserted, sparing: deleted, in: transaction)
-                    if !stored.isEmpty {
-                        let merged = Set(stored.map { ObjectIdentifier($0.object) })
-                        inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
-                        saved = inserted + updated
-                        duplicates += stored
-                    }
+                    leaveOut(stored, from: &inserted)
+                    duplicates += stored
+                    // What links to an object merged into another of the save links to its row.
+                    for duplicate in inMemoryDuplicates { duplicate.object.savingKey = duplicate.original.rowKey }
                 }
-                // What links to an object merged into another of the save links to its row.
-                for duplicate in inMemoryDuplicates { duplicate.object.savingKey = duplicate.original.rowKey }
+                if !conflicts.isEmpty || !duplicates.isEmpty { saved = inserted + updated }
                 let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
                 try reportingConflicts(inserted) {
                     for (tag, object) in inserted.enumerated() {
@@ -174,6 +177,13 @@ extension ManagedObjectContext {
     }
 
     // MARK: - Steps
+
+    /// Removes merged objects from the save's inserted ones.
+    private func leaveOut(_ duplicates: [Duplicate], from inserted: inout [ManagedObject]) {
+        guard !duplicates.isEmpty else { return }
+        let merged = Set(duplicates.map { ObjectIdentifier($0.object) })
+        inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
+    }
 
     private func allocateKeys(for inserted: [ManagedObject], in transaction: any StoreTransaction) throws {
         let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
