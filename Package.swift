@@ -70,11 +70,14 @@ let package = Package(
         ),
         // Runs built tools for the CLI tests of every test target, draining both pipes at once.
         .target(name: "ProcessTestSupport", path: "Tests/ProcessTestSupport"),
+        // A context on a store of books obeying commands on stdin: the second process of the
+        // tests that edit one book from two processes. Test-only, so not a product.
+        .executableTarget(name: "context-editor", dependencies: ["Persistence"], path: "Tests/ContextEditor"),
         .testTarget(
             name: "PersistenceTests",
             dependencies: [
                 "Persistence", "PersistenceModel", "PersistenceContext", "PersistenceSQLite", "PersistenceSQLiteStore",
-                "persistence-tool",
+                "persistence-tool", "context-editor",
                 "ProcessTestSupport",
             ]),
         // The contract of PersistentStore, checked against every store through the protocol

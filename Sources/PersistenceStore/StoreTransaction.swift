@@ -19,9 +19,10 @@ package protocol StoreTransaction: AnyObject {
     /// its objects read them (optimistic locking).
     func currentVersions(rootEntity: String, keys: [Int64]) throws -> [Int64: Int64]
 
-    /// Writes a new row for `object` under `key`. With `replacingConflicts`, a row whose
-    /// unique values are already stored takes this row's values instead (keeping its key).
-    func insert(_ object: any SavedObject, key: Int64, tag: Int, replacingConflicts: Bool) throws
+    /// Writes a new row for `object` under `key`. A row whose unique values are already
+    /// stored is refused, takes this row's values (keeping its key), or leaves this row
+    /// unwritten, as `onConflict` says.
+    func insert(_ object: any SavedObject, key: Int64, tag: Int, onConflict: InsertConflictAction) throws
 
     /// Writes the values at `positions` of `object` to its row under `key`, and bumps the
     /// row's version (even when no position is given: its links changed).
@@ -87,7 +88,7 @@ package protocol StoreTransaction: AnyObject {
     func aggregate(_ derivation: Derivation, members: String, linkedBy link: String, to key: Int64) throws -> AttributeValue
 
     /// Runs `body`, and returns each (to-one, key) whose destination a row written by `body`
-    /// with `replacingConflicts` left (so that its aggregates can be recomputed).
+    /// with `onConflict: .update` left (so that its aggregates can be recomputed).
     func notingDestinationsLeft(
         entity: String, relationships: [String], _ body: () throws -> Void
     ) throws -> [(relationship: String, key: Int64)]

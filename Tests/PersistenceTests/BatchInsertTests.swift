@@ -574,6 +574,31 @@ import PersistenceSQLite
         #expect(try library.snapshot() == before)
     }
 
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .rollback])
+    func aStoredDuplicateUnderStoreTrumpOrRollbackIsSkippedAndTheCountsKept(policy: MergePolicy) throws {
+        let library = try BatchLibrary(policy: policy)
+        let ann = try library.saveAuthor("Ann")
+        let bea = try library.saveAuthor("Bea")
+        try library.saveBooks(["Old Harbour", "Two"], author: ann)  // codes b0, b1
+        let before = try library.file.strings(["title", "canonicalTitle"], of: "Book", library.context.model, where: "code == 'b0'")
+        let request = BatchInsertRequest(entityName: "Book", count: 2) { index, row in
+            try row.setValue(index == 0 ? "b0" : "n1", forKey: "code")
+            try row.setValue(index == 0 ? "New Meadow" : "Fresh", forKey: "title")
+            try row.setObject(bea, forKey: "author")
+        }
+        #expect(try library.context.execute(request) == 2)
+        #expect(try library.count("Book") == 3)
+        #expect(try library.file.strings(["title", "canonicalTitle"], of: "Book", library.context.model, where: "code == 'b0'")
+            == before)
+        #expect(try library.storedBookCount(of: "Ann") == 2)
+        #expect(try library.storedBookCount(of: "Bea") == 1)
+        #expect(ann.value(forKey: "bookCount", as: Int64.self) == 2)
+        #expect(bea.value(forKey: "bookCount", as: Int64.self) == 1)
+        #expect(try library.searchTitles("meadow").isEmpty)
+        #expect(try library.searchTitles("fresh") == ["Fresh"])
+        try library.context.checkSearchIndexes()
+    }
+
     /// A `@sum` over the inverse adds the rows' values exactly, as decimals.
     @Test func aDestinationsDerivedSumAddsTheRowsValues() throws {
         let library = try BatchLibrary(model: BatchLibrary.model(authorTotal: true))
@@ -638,6 +663,18 @@ import PersistenceSQLite
         }
         #expect(try context.execute(bookcases) == 2)
         #expect(try context.count(for: FetchRequest(entityName: "Shelf")) == 2)
+    }
+
+    @Test func storeTrumpIsRefusedForAnEntityWithExternalData() throws {
+        let folder = try ExternalStorageFolder()
+        let context = try folder.open().viewContext
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        let request = BatchInsertRequest(entityName: "Book", count: 1) { _, row in
+            try row.setValue("Covered", forKey: "title")
+            try row.setValue(ExternalStorageTests.bytes(ExternalStorageTests.threshold + 1), forKey: "cover")
+        }
+        #expect(throws: BatchInsertError.self) { try context.execute(request) }
+        #expect(folder.externalFiles().isEmpty)
     }
 
     @Test func objectTrumpIsRefusedForAnEntityWithExternalData() throws {

@@ -177,6 +177,109 @@ import Persistence
         #expect(try editors.store.rows("SELECT count(*) FROM Book").first?.first == .integer(0))
     }
 
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite, .rollback])
+    func aBookTheOtherContextDeletedLeavesMyContextAndReadsNothing(policy: MergePolicy) throws {
+        let editors = try TwoEditors()
+        editors.theirs.viewContext.delete(editors.theirBook)
+        try editors.theirs.viewContext.save()
+        editors.myBook["title"] = "Dune (mine)"
+        editors.mine.viewContext.mergePolicy = policy
+        try editors.mine.viewContext.save()
+        #expect(editors.myBook.managedObjectContext == nil && !editors.myBook.hasChanges)
+        #expect(editors.myBook["title"] == nil && editors.myBook["notes"] == nil)
+        #expect(!editors.mine.viewContext.hasChanges)
+        #expect(try editors.store.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
+    }
+
+    @Test func relationshipsThatHeldABookTheOtherContextDeletedLoseIt() throws {
+        let model = ManagedObjectModel {
+            Entity("Author") {
+                Attribute("name", .string)
+                Relationship("books", to: "Book", inverse: "author", toMany: true)
+            }
+            Entity("Book") {
+                Attribute("title", .string)
+                Relationship("author", to: "Author", inverse: "books")
+            }
+        }
+        let store = TemporaryStore()
+        let mine = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let author = try mine.insertObject(forEntityName: "Author")
+        let book = try mine.insertObject(forEntityName: "Book")
+        book.setObject(author, forKey: "author")
+        try mine.save()
+        let theirs = try PersistentContainer(model: model, storeURL: store.url).viewContext
+        let theirBook = try theirs.existingObject(with: book.objectID)
+        theirs.delete(theirBook)
+        try theirs.save()
+        #expect(author.objects(forKey: "books").count == 1)
+        book["title"] = "edited"
+        mine.mergePolicy = .mergeByPropertyObjectTrump
+        try mine.save()
+        #expect(book.managedObjectContext == nil)
+        #expect(author.objects(forKey: "books").isEmpty)
+    }
+
+    @Test func rollbackUndoesMyDeleteOfABookTheOtherContextChanged() throws {
+        let editors = try TwoEditors()
+        editors.theirBook["year"] = Int32(2000)
+        try editors.theirs.viewContext.save()
+        editors.mine.viewContext.delete(editors.myBook)
+        editors.mine.viewContext.mergePolicy = .rollback
+        try editors.mine.viewContext.save()
+        #expect(try editors.stored() == ("Dune", 2000, "seed"))
+        #expect(!editors.myBook.isDeleted && !editors.myBook.hasChanges)
+        #expect(editors.myBook.managedObjectContext === editors.mine.viewContext)
+        #expect(editors.myBook.value(forKey: "year", as: Int32.self) == 2000)
+        // It holds the row's version: a later edit saves without a conflict.
+        editors.mine.viewContext.mergePolicy = .error
+        editors.myBook["notes"] = "kept"
+        try editors.mine.viewContext.save()
+        #expect(try editors.stored() == ("Dune", 2000, "kept"))
+    }
+
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite])
+    func myDeleteOfABookTheOtherContextChangedProceedsUnderTheOtherPolicies(policy: MergePolicy) throws {
+        let editors = try TwoEditors()
+        editors.theirBook["year"] = Int32(2000)
+        try editors.theirs.viewContext.save()
+        editors.mine.viewContext.delete(editors.myBook)
+        editors.mine.viewContext.mergePolicy = policy
+        try editors.mine.viewContext.save()
+        #expect(try editors.store.rows("SELECT count(*) FROM Book") == [[.integer(0)]])
+        #expect(editors.myBook.managedObjectContext == nil)
+    }
+
+    @Test func theConflictErrorNamesEveryObjectOnALineOfItsOwn() throws {
+        let editors = try TwoEditors()
+        let second = try editors.theirs.viewContext.insertObject(forEntityName: "Book")
+        second["title"] = "Emma"
+        try editors.theirs.viewContext.save()
+        let mySecond = try editors.mine.viewContext.existingObject(with: second.objectID)
+        // They change the first book and delete the second; I edit both.
+        editors.theirBook["title"] = "Dune (theirs)"
+        editors.theirs.viewContext.delete(second)
+        try editors.theirs.viewContext.save()
+        editors.myBook["title"] = "Dune (mine)"
+        mySecond["title"] = "Emma (mine)"
+        let error = try #require(throws: MergeConflictError.self) { try editors.mine.viewContext.save() }
+        let conflicts = Dictionary(uniqueKeysWithValues: error.conflicts.map { ($0.object, $0) })
+        #expect(conflicts.count == 2)
+        let changed = try #require(conflicts[editors.myBook.objectID.description])
+        #expect(!changed.rowDeleted && changed.entity == "Book")
+        #expect(changed.properties.map(\.name) == ["title"])
+        #expect(changed.properties.first?.objectValue == "\"Dune (mine)\"")
+        #expect(changed.properties.first?.storeValue == "\"Dune (theirs)\"")
+        let deleted = try #require(conflicts[mySecond.objectID.description])
+        #expect(deleted.rowDeleted && deleted.properties.isEmpty)
+        let lines = error.description.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.dropFirst().contains(
+            "  \(editors.myBook.objectID) was changed in the store since it was read: "
+                + "title: object \"Dune (mine)\", store \"Dune (theirs)\""))
+        #expect(lines.dropFirst().contains("  \(mySecond.objectID) was deleted from the store since it was read"))
+    }
+
     @Test func aStoreWrittenBeforeTheVersionColumnOpensUpgradedWithEveryValueKept() throws {
         let editors = try TwoEditors()
         let url = editors.store.url

@@ -23,8 +23,10 @@ import PersistenceStore
 /// updates that row (an upsert): its columns replace the stored ones, and the stored row
 /// keeps its primary key, so what links to it stays linked, its many-to-many links
 /// included (a row sets no to-many, so it has none to put in their place; an inserted
-/// object that takes a row over replaces them with its own). Under `.error` the request
-/// fails naming the row and values. A row sets attributes and to-one
+/// object that takes a row over replaces them with its own); so it does under `.overwrite`.
+/// Under `.mergeByPropertyStoreTrump` and `.rollback` such a row is skipped and the stored
+/// one left as it is (the store's state wins, as for inserted objects). Under `.error` the
+/// request fails naming the row and values. A row sets attributes and to-one
 /// relationships kept in a column whose inverse, if any, is an unordered to-many; to-many
 /// relationships are set from their other side (Core Data's batch insert sets no
 /// relationships at all). Derived `@count` and `@sum` values that a destination keeps over

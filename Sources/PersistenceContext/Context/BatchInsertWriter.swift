@@ -14,9 +14,13 @@ final class BatchInsertWriter {
     let request: BatchInsertRequest
     let template: BatchInsertTemplate
     let context: ManagedObjectContext
-    /// Whether a row whose unique values are stored updates that row (object-trump merging,
-    /// with constraints): registered objects of the entity's table may then be stale.
-    let updatesConflicts: Bool
+    /// What a row whose unique values are stored does, by the merge policy (for an entity
+    /// with constraints): updates that row under object-trump and overwrite merging (then
+    /// registered objects of the entity's table may be stale), is skipped under store-trump
+    /// and rollback merging (the store's state wins), and is refused under `.error`.
+    let onConflict: InsertConflictAction
+    /// Whether a row whose unique values are stored updates that row.
+    var updatesConflicts: Bool { onConflict == .update }
     /// The positions of the to-ones a row may set.
     let toOnePositions: [Int]
     /// The to-ones whose destinations keep derived aggregates over their inverse.
@@ -33,15 +37,18 @@ final class BatchInsertWriter {
         self.context = context
         let template = BatchInsertTemplate(schema: schema, model: coordinator.managedObjectModel)
         self.template = template
-        updatesConflicts = context.mergePolicy.adoptsExistingRows && !schema.uniquenessConstraints.isEmpty
+        onConflict = schema.uniquenessConstraints.isEmpty ? .fail : context.mergePolicy.insertConflictAction
         let toOnePositions = schema.plans.indices.filter { position in
             schema.plans[position].kind == .toOne && template.relationshipRefusals[position] == nil
         }
         self.toOnePositions = toOnePositions
         aggregatedLinks = Self.aggregatedLinks(of: template, positions: toOnePositions, model: coordinator.managedObjectModel)
-        // An updated row's external file is named for the row that replaced it; rather than
-        // leave files behind, such an entity's rows are merged by saving objects.
-        if updatesConflicts, case let external = try coordinator.read({ $0.externallyStoredAttributes(of: schema.name) }), !external.isEmpty {
+        // An updated row's external file is named for the row that replaced it, and a skipped
+        // row's is written before the row is refused; rather than leave files behind, such an
+        // entity's rows are merged by saving objects.
+        if onConflict != .fail, case let external = try coordinator.read({ $0.externallyStoredAttributes(of: schema.name) }),
+            !external.isEmpty
+        {
             throw BatchInsertError(
                 entity: schema.name,
                 reason: "it keeps \(external.joined(separator: ", ")) outside the store file, "
@@ -65,7 +72,8 @@ final class BatchInsertWriter {
     /// - Throws: the error of a row's `fill`; `ObjectAccessError` for a derived value that
     ///   does not fit or a destination that cannot be linked; `ValidationError` with the
     ///   failures of the first invalid row; `ConstraintConflictError` for two rows with the
-    ///   same unique values, or (under `.error`) a row whose values are stored;
+    ///   same unique values, or (under `.error`) a row whose values are stored (under
+    ///   store-trump and rollback merging such a row is skipped);
     ///   `ValueTransformerError`; the store's failure.
     func write(in transaction: any StoreTransaction) throws {
         let schema = template.schema
@@ -92,7 +100,7 @@ final class BatchInsertWriter {
                 try reportingConflicts(pending) {
                     try transaction.insert(
                         scratch, key: pending.firstKey + Int64(pending.rows.count), tag: index,
-                        replacingConflicts: updatesConflicts)
+                        onConflict: onConflict)
                 }
                 pending.append(index: index, constrained: constrained)
                 if pending.isFull { try flush(&pending, transaction) }

@@ -10,39 +10,83 @@ extension ManagedObjectContext {
     /// Under object-trump merging, an inserted object whose unique values match an
     /// existing row takes that row's key: the save updates the row instead of inserting.
     ///
-    /// The store is first asked once per batch of objects (per entity and constraint)
-    /// whether any of them matches a row; only a batch with a match is looked up object by
-    /// object. Seeding new rows, where nothing matches, so costs one query per batch
-    /// instead of one per object; the result is the same either way.
+    /// The rows are found as `existingRows(matching:in:)` says: seeding new rows, where
+    /// nothing matches, costs one query per batch of objects instead of one per object.
     ///
-    /// The adopted row's join-table links are dropped here (see `dropJoinRows(ofAdopted:)`):
+    /// The adopted row's join-table links are dropped here (see `dropLinks(ofAdopted:)`):
     /// object-trump means the inserted object's state wins, so the links it has, written
     /// later in the save, replace the row's old ones instead of adding to them.
     ///
     /// - Returns: the IDs of the adopted rows; each adopting object's `savingKey` is its row's.
     func adoptExistingRows(_ inserted: [ManagedObject], in transaction: any StoreTransaction) throws -> [ObjectID] {
         var adopted: [ObjectID] = []
+        for (object, existing) in try existingRows(matching: inserted, in: transaction) {
+            object.savingKey = existing
+            try dropLinks(ofAdopted: object, key: existing, transaction)
+            adopted.append(ObjectID(scope: object.objectID.scope, key: .permanent(existing)))
+        }
+        return adopted
+    }
+
+    /// Under store-trump and rollback merging, an inserted object whose unique values match
+    /// an existing row is merged into that row, which keeps its values: the save writes
+    /// nothing of the object, and gives it the row's key so that what links to it links to
+    /// the row. The rows are read here, in the save's transaction, so that the object can
+    /// take their values and versions once the save is done (see `settle(_:)`).
+    ///
+    /// A row of one of the save's `deleted` objects is no row to merge into: an object
+    /// inserted to replace it meets the stored row's UNIQUE index as under `.error` (save
+    /// the delete first).
+    ///
+    /// - Returns: the merged objects with their rows; each one's `savingKey` is its row's.
+    func mergeIntoExistingRows(
+        _ inserted: [ManagedObject], sparing deleted: [ManagedObject], in transaction: any StoreTransaction
+    ) throws -> [Duplicate] {
+        let deletedRows = Set(deleted.compactMap { object in
+            object.objectID.primaryKey.map { TrumpedRow(rootName: object.schema.rootName, key: $0) }
+        })
+        var merged: [Duplicate] = []
+        for (object, existing) in try existingRows(matching: inserted, acrossHierarchy: true, in: transaction)
+        where !deletedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: existing)) {
+            object.savingKey = existing
+            let id = ObjectID(scope: object.objectID.scope, key: .permanent(existing))
+            merged.append(Duplicate(object: object, row: try persistentStoreCoordinator.read { try $0.row(for: id) }))
+        }
+        return merged
+    }
+
+    /// The inserted objects whose unique values match a stored row, each with that row's key:
+    /// a row of the object's entity or its sub-entities, or `acrossHierarchy` of any entity
+    /// of its table (whose UNIQUE index the object would meet), which an object may merge
+    /// into but not take over.
+    ///
+    /// The store is first asked once per batch of objects (per entity and constraint)
+    /// whether any of them matches a row; only a batch with a match is looked up object by
+    /// object.
+    private func existingRows(
+        matching inserted: [ManagedObject], acrossHierarchy: Bool = false, in transaction: any StoreTransaction
+    ) throws -> [(object: ManagedObject, key: Int64)] {
+        var found: [(object: ManagedObject, key: Int64)] = []
         let constrained = inserted.filter { !$0.schema.uniquenessConstraints.isEmpty }
         var start = 0
         while start < constrained.count {
             let end = min(constrained.count, start + Self.probeParameterBudget)
             let batch = constrained[start..<end]
-            let matching = try constraintsWithMatches(in: batch, transaction)
+            let matching = try constraintsWithMatches(in: batch, acrossHierarchy: acrossHierarchy, transaction)
             for object in batch {
                 for (index, constraint) in object.schema.uniquenessConstraints.enumerated()
                 where matching.contains(ProbeGroup(entity: object.schema.name, constraint: index)) {
                     let values = uniqueValues(of: object, constraint)
-                    if let existing = try transaction.existingKey(entity: object.schema.name, constraint: constraint, values: values) {
-                        object.savingKey = existing
-                        try dropLinks(ofAdopted: object, key: existing, transaction)
-                        adopted.append(ObjectID(scope: object.objectID.scope, key: .permanent(existing)))
+                    let entity = acrossHierarchy ? object.schema.rootName : object.schema.name
+                    if let existing = try transaction.existingKey(entity: entity, constraint: constraint, values: values) {
+                        found.append((object, existing))
                         break
                     }
                 }
             }
             start = end
         }
-        return adopted
+        return found
     }
 
     /// Removes the links an adopted row has through the relationships of `object`'s
@@ -75,7 +119,7 @@ extension ManagedObjectContext {
     /// The (entity, constraint) groups of a batch for which the store holds a row matching
     /// at least one object of the batch.
     private func constraintsWithMatches(
-        in batch: ArraySlice<ManagedObject>, _ transaction: any StoreTransaction
+        in batch: ArraySlice<ManagedObject>, acrossHierarchy: Bool, _ transaction: any StoreTransaction
     ) throws -> Set<ProbeGroup> {
         var candidates: [ProbeGroup: [[AttributeValue]]] = [:]
         var order: [ProbeGroup] = []
@@ -94,7 +138,8 @@ extension ManagedObjectContext {
             var start = 0
             while start < lists.count {
                 let end = min(lists.count, start + perQuery)
-                if try transaction.hasRow(entity: group.entity, constraint: keys, anyOf: Array(lists[start..<end])) {
+                let entity = acrossHierarchy ? schema.rootName : group.entity
+                if try transaction.hasRow(entity: entity, constraint: keys, anyOf: Array(lists[start..<end])) {
                     matching.insert(group)
                     break
                 }
@@ -110,8 +155,8 @@ extension ManagedObjectContext {
     }
 }
 
-/// A stored row an insert took over under object-trump merging: its table (root entity)
-/// and key.
+/// A stored row by its table (root entity) and key: one an insert took over under
+/// object-trump merging, or one a save deletes.
 struct TrumpedRow: Hashable {
     let rootName: String
     let key: Int64

@@ -11,8 +11,9 @@ extension ManagedObjectContext {
     /// reloaded when next used: those of rows updated under object-trump merging, and
     /// destinations whose loaded to-many gained rows (unless that to-many has unsaved changes).
     ///
-    /// - Returns: the number of rows written (inserted or, under `.mergeByPropertyObjectTrump`, merged into
-    ///   stored rows).
+    /// - Returns: the number of the request's rows (each inserted, merged into a stored row
+    ///   under `.mergeByPropertyObjectTrump` and `.overwrite`, or skipped for a stored one
+    ///   under `.mergeByPropertyStoreTrump` and `.rollback`).
     /// - Throws: `ObjectAccessError` for an unknown or abstract entity, a value a row cannot
     ///   hold or a destination it cannot link; `ValidationError` for the first invalid row;
     ///   `ConstraintConflictError` naming the row and values; `BatchInsertError`;

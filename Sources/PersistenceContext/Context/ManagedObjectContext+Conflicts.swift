@@ -36,11 +36,17 @@ extension ManagedObjectContext {
     // MARK: - Resolving them
 
     /// Applies the merge policy to `conflicts`, reading the rows' current values from `store`
-    /// (the writer, inside the save's transaction), and returns the objects whose rows are gone,
-    /// which the save leaves out and then detaches (another context's delete stands).
+    /// (the writer, inside the save's transaction), and returns the objects whose rows are
+    /// gone, which the save leaves out and then discards (another context's delete stands).
+    /// Under `.rollback` a deleted object whose row changed is deleted no more.
+    ///
+    /// Each object's state before it was merged goes to `undo`, for a save that fails after
+    /// this to leave the context as it was.
     ///
     /// - Throws: `MergeConflictError` under `.error`, before anything changed.
-    func resolve(_ conflicts: [VersionConflict], reading store: any PersistentStore) throws -> [ManagedObject] {
+    func resolve(
+        _ conflicts: [VersionConflict], reading store: any PersistentStore, undo: inout [ConflictSnapshot]
+    ) throws -> [ManagedObject] {
         if mergePolicy == .error {
             throw MergeConflictError(
                 conflicts: try conflicts.map { conflict in
@@ -55,9 +61,19 @@ extension ManagedObjectContext {
                 gone.append(object)
                 continue
             }
-            // A deleted object is deleted all the same; its row's version is what it now is.
+            undo.append(ConflictSnapshot(object))
             object.rowVersion = row.version
-            if !object.isDeleted { merge(object, with: row) }
+            if object.isDeleted {
+                // Deleted all the same, but under `.rollback`, which undoes the delete with
+                // the object's other changes: it stays, with the store's values and links.
+                guard mergePolicy == .rollback else { continue }
+                object.isDeleted = false
+                object.pendingToMany.removeAll()
+                merge(object, with: row)
+                resetRelationshipFaults(object)
+            } else {
+                merge(object, with: row)
+            }
         }
         return gone
     }
@@ -102,6 +118,35 @@ extension ManagedObjectContext {
             for object in objects {
                 if let key = object.savingKey, let version = versions[key], version > 1 { object.rowVersion = version }
             }
+        }
+    }
+
+    /// An object's state before a merge resolved its conflict.
+    struct ConflictSnapshot {
+        let object: ManagedObject
+        let slots: [Slot]
+        let committedSlots: [Slot]?
+        let pendingToMany: [Int: PendingToMany]
+        let isDeleted: Bool
+        let rowVersion: Int64
+
+        init(_ object: ManagedObject) {
+            self.object = object
+            slots = object.slots
+            committedSlots = object.committedSlots
+            pendingToMany = object.pendingToMany
+            isDeleted = object.isDeleted
+            rowVersion = object.rowVersion
+        }
+
+        /// Puts the object back as it was.
+        func restore() {
+            object.slots = slots
+            object.committedSlots = committedSlots
+            object.pendingToMany = pendingToMany
+            object.isDeleted = isDeleted
+            object.rowVersion = rowVersion
+            object.invalidateComputedTransients()
         }
     }
 

@@ -25,15 +25,19 @@ extension ManagedObjectContext {
     /// Both sides of a many-to-many write the same row: inserting is idempotent (the row is
     /// unique per pair) and deleting a missing row does nothing, so whichever sides are
     /// loaded agree. A side that is still a fault writes the edits recorded on it.
-    func writeLinks(deleted: [ManagedObject], in transaction: any StoreTransaction) throws {
+    ///
+    /// Objects in `skipping` (inserted objects merged into a stored row under store-trump
+    /// merging) write none of their own links: the row's stay as they are.
+    func writeLinks(deleted: [ManagedObject], skipping: [ManagedObject] = [], in transaction: any StoreTransaction) throws {
         guard transaction.keepsAnyLinksApart else { return }
+        let skipped = Set(skipping.map(ObjectIdentifier.init))
         func key(of object: ManagedObject) -> Int64? {
             guard !object.isDeleted, object.managedObjectContext === self else { return nil }
             return object.rowKey
         }
         // In a fixed order, so that the rows of unordered relationships (read back in row
         // order) come out the same on every run.
-        let objects = changed.values.filter { !$0.isDeleted }.sorted {
+        let objects = changed.values.filter { !$0.isDeleted && !skipped.contains(ObjectIdentifier($0)) }.sorted {
             ($0.objectID.insertionOrder, $0.schema.rootName) < ($1.objectID.insertionOrder, $1.schema.rootName)
         }
         var linkedApart: [ObjectIdentifier: [(Int, String, Bool)]] = [:]

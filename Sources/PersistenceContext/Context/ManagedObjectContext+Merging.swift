@@ -22,26 +22,13 @@ extension ManagedObjectContext {
             var gone: Set<ObjectIdentifier> = []
             for id in save.deletedObjectIDs {
                 guard let object = registry[id]?.object else { continue }
-                forget(deletedElsewhere: object)
+                discard(object)
                 gone.insert(ObjectIdentifier(object))
             }
             if !gone.isEmpty { refaultRelationships(holding: gone) }
             // A loaded to-many may lack an inserted object that links to it.
             if !save.insertedObjectIDs.isEmpty { refaultUnchangedToManys() }
         }
-    }
-
-    /// Makes an object whose row another context deleted inaccessible: its unsaved changes
-    /// are dropped, its values cleared (a fault with no context reads nil), and it leaves the
-    /// context, as Core Data's object that could not fulfil its fault.
-    func forget(deletedElsewhere object: ManagedObject) {
-        changed[ObjectIdentifier(object)] = nil
-        object.pendingToMany.removeAll()
-        object.isDeleted = false
-        object.isFault = true
-        object.committedSlots = nil
-        object.slots = object.slots.map { _ in .value(.null) }
-        detach(object)
     }
 
     /// Loaded to-many relationships of objects without unsaved changes are read again when

@@ -23,6 +23,23 @@ extension ManagedObjectContext {
         object.managedObjectContext = nil
     }
 
+    /// Takes an object out of the context with no values: its row is gone (another context
+    /// or process deleted it), or it was merged into the object that stands for its row.
+    /// Its unsaved changes are dropped with it, and it reads nil, never values that no row
+    /// holds (Core Data's object that can no longer fulfill its fault).
+    func discard(_ object: ManagedObject) {
+        changed[ObjectIdentifier(object)] = nil
+        object.pendingToMany.removeAll()
+        object.isInserted = false
+        object.isDeleted = false
+        object.isFault = false
+        object.committedSlots = nil
+        object.slots = object.slots.map { _ in .value(.null) }
+        object.invalidateComputedTransients()
+        object.rowVersion = 0
+        detach(object)
+    }
+
     /// Keeps track of an object that loses its registry entry to another but still belongs
     /// to the context, so that the context can detach it when it goes.
     func stray(_ object: ManagedObject) {

@@ -15,8 +15,8 @@ extension ManagedObjectContext {
     ///
     /// - Throws: `MergeConflictError` for such objects under the `.error` merge policy;
     ///   `ValidationError` listing every failing object, property and rule;
-    ///   `ConstraintConflictError` for a uniqueness conflict under the `.error` merge
-    ///   policy; `ValueTransformerError`; the store's `PersistentStoreFailure` when it
+    ///   `ConstraintConflictError` for a uniqueness conflict the merge policy does not
+    ///   resolve (every one under `.error`); `ValueTransformerError`; the store's `PersistentStoreFailure` when it
     ///   cannot be written (read-only, locked past the busy timeout, full disk).
     public func save() throws {
         try save(inserting: [])
@@ -47,8 +47,10 @@ extension ManagedObjectContext {
         // Inserted objects in insertion order, so that keys follow it (deterministic stores).
         // Sorted on precomputed numbers: reading `objectID` in the comparator copied the ID
         // (three strings retained and released) n log n times.
-        let inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
+        var inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
             .sorted { $0.0 < $1.0 }.map(\.1)
+        // Every inserted object, for undoing a failed save: some are merged into others below.
+        let insertedBeforeSave = inserted
         var deleted = pending.filter { $0.isDeleted }
         // In table and key order, so that the writes walk each table, its indexes and its
         // search index in order rather than at random: updating 10,000 of 100,000 books took
@@ -70,11 +72,25 @@ extension ManagedObjectContext {
         }
         for object in deleted { failures += ObjectValidator.denyFailures(of: object) }
         if !failures.isEmpty { throw ValidationError(failures: failures) }
-        try checkUniquenessInMemory(saved, skippingUnchanged: inserted.isEmpty)
+        // Two objects of the save with the same unique values fail it here, before the store
+        // is touched; under store-trump and rollback merging, which merge such an insert
+        // away, after version conflicts are resolved (a merge may change the values).
+        let skippingUnchanged = inserted.isEmpty
+        if !mergePolicy.keepsStoredRows {
+            _ = try checkUniquenessInMemory(inserted: inserted, updated: updated, skippingUnchanged: skippingUnchanged)
+        }
+        // Inserted objects merged into another object of the save or a stored row, of which
+        // nothing is written (store-trump and rollback merging).
+        var inMemoryDuplicates: [InMemoryDuplicate] = []
+        var duplicates: [Duplicate] = []
 
         var trumped: [ObjectID] = []
         // Objects whose rows another context deleted, which the merge policy lets go.
         var gone: [ManagedObject] = []
+        // Whether `.rollback` undid the delete of an object whose row changed.
+        var restoredDeletes = false
+        // The merged objects' states before, put back if the save fails after all.
+        var beforeMerging: [ConflictSnapshot] = []
         let rowCount = saved.count + deleted.count + batches.reduce(0) { $0 + $1.count }
         // A failed save leaves no key behind: the objects are still unsaved.
         do {
@@ -84,18 +100,34 @@ extension ManagedObjectContext {
                 // save throws, leaving store and context as they were).
                 let conflicts = try versionConflicts(among: updated + deleted, in: transaction)
                 if !conflicts.isEmpty {
-                    gone = try resolve(conflicts, reading: store)
+                    gone = try resolve(conflicts, reading: store, undo: &beforeMerging)
                     if !gone.isEmpty {
                         let left = Set(gone.map(ObjectIdentifier.init))
                         updated.removeAll { left.contains(ObjectIdentifier($0)) }
                         deleted.removeAll { left.contains(ObjectIdentifier($0)) }
                     }
-                    // Under `.rollback` an object may have nothing left to write.
+                    // Under `.rollback` an object may have nothing left to write, and a
+                    // deleted one may be deleted no more.
                     updated.removeAll { !$0.hasChanges }
-                    saved = inserted + updated
+                    restoredDeletes = deleted.contains { !$0.isDeleted }
+                    deleted.removeAll { !$0.isDeleted }
+                }
+                if mergePolicy.keepsStoredRows {
+                    inMemoryDuplicates = try checkUniquenessInMemory(
+                        inserted: inserted, updated: updated, skippingUnchanged: skippingUnchanged)
+                    duplicates = inMemoryDuplicates.map { Duplicate(object: $0.object, row: nil) }
+                    leaveOut(duplicates, from: &inserted)
                 }
                 try allocateKeys(for: inserted, in: transaction)
                 if mergePolicy.adoptsExistingRows { trumped = try adoptExistingRows(inserted, in: transaction) }
+                if mergePolicy.keepsStoredRows {
+                    let stored = try mergeIntoExistingRows(inserted, sparing: deleted, in: transaction)
+                    leaveOut(stored, from: &inserted)
+                    duplicates += stored
+                    // What links to an object merged into another of the save links to its row.
+                    for duplicate in inMemoryDuplicates { duplicate.object.savingKey = duplicate.original.rowKey }
+                }
+                if !conflicts.isEmpty || !duplicates.isEmpty { saved = inserted + updated }
                 let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
                 try reportingConflicts(inserted) {
                     for (tag, object) in inserted.enumerated() {
@@ -103,7 +135,7 @@ extension ManagedObjectContext {
                         if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
                             try transaction.overwrite(object, key: key, tag: tag)
                         } else {
-                            try transaction.insert(object, key: key, tag: tag, replacingConflicts: false)
+                            try transaction.insert(object, key: key, tag: tag, onConflict: .fail)
                         }
                     }
                     try transaction.flush()
@@ -126,20 +158,31 @@ extension ManagedObjectContext {
                 for (rootEntity, keys) in deletions.sorted(by: { $0.key < $1.key }) {
                     try transaction.deleteRows(rootEntity: rootEntity, keys: keys.sorted())
                 }
-                try writeLinks(deleted: deleted, in: transaction)
+                try writeLinks(deleted: deleted, skipping: duplicates.map(\.object), in: transaction)
                 for writer in writers { try writer.write(in: transaction) }
                 if !trumped.isEmpty { try readVersions(ofTrumping: inserted, in: transaction) }
             }
         } catch {
-            for object in inserted {
+            for object in insertedBeforeSave {
                 object.savingKey = nil
                 object.rowVersion = 0
             }
+            for snapshot in beforeMerging { snapshot.restore() }
             throw error
         }
         let updatedIDs = Set(updated.map(\.objectID)).union(trumped)
         didSave(inserted: inserted, saved: saved, deleted: deleted, trumped: trumped)
-        for object in gone { forget(deletedElsewhere: object) }
+        settle(duplicates)
+        // Another context's delete stands: the object reads nil rather than a row that is
+        // gone, and relationships that held it read the store again when next used.
+        if !gone.isEmpty {
+            for object in gone { discard(object) }
+            refaultRelationships(holding: Set(gone.map(ObjectIdentifier.init)))
+        }
+        // A delete undone under `.rollback` may have left loaded to-manys without the object.
+        if restoredDeletes {
+            for case let object? in registry.values.map(\.object) where !object.isFault { resetRelationshipFaults(object) }
+        }
         refreshObjects(staleAfter: writers)
         announce(
             ContextDidSave(
@@ -148,6 +191,13 @@ extension ManagedObjectContext {
     }
 
     // MARK: - Steps
+
+    /// Removes merged objects from the save's inserted ones.
+    private func leaveOut(_ duplicates: [Duplicate], from inserted: inout [ManagedObject]) {
+        guard !duplicates.isEmpty else { return }
+        let merged = Set(duplicates.map { ObjectIdentifier($0.object) })
+        inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
+    }
 
     private func allocateKeys(for inserted: [ManagedObject], in transaction: any StoreTransaction) throws {
         let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
@@ -158,37 +208,6 @@ extension ManagedObjectContext {
             for object in objects {
                 object.savingKey = next
                 next += 1
-            }
-        }
-    }
-
-    /// Two changed objects in this save with the same unique values conflict before the
-    /// store is touched.
-    ///
-    /// With `skippingUnchanged` (a save without inserted objects), an updated object whose
-    /// constrained values are the saved ones is left out: it cannot conflict with another
-    /// unchanged one, and an object changed to its values is refused by the store's UNIQUE
-    /// index, reported naming the changed object. With inserted objects every object
-    /// counts, so that an insert meets the conflict here rather than taking over the
-    /// updated object's row under object-trump merging.
-    private func checkUniquenessInMemory(_ objects: [ManagedObject], skippingUnchanged: Bool = false) throws {
-        var seen: Set<UniquenessKey> = []
-        seen.reserveCapacity(objects.count)
-        var groups = UniquenessGroups()
-        for object in objects {
-            guard !object.schema.uniquenessConstraints.isEmpty else { continue }
-            for entry in groups.entries(for: object.schema) {
-                if skippingUnchanged, !object.isInserted, let committed = object.committedSlots,
-                    entry.positions.allSatisfy({ $0.map { object.slots[$0].isSame(as: committed[$0]) } ?? true })
-                {
-                    continue
-                }
-                let values = entry.values(of: object)
-                if !entry.record(values, in: &seen) {
-                    throw ConstraintConflictError(
-                        entity: object.schema.name, keys: entry.constraint, values: values.map(\.description),
-                        object: object.objectID.description)
-                }
             }
         }
     }
@@ -243,8 +262,10 @@ extension ManagedObjectContext {
     /// Loaded relationships that hold an object whose row an insert took over are read from
     /// the store again when next used: the row's links are now the inserted object's (a
     /// tag's loaded `books` must lose a book whose new object has other tags), and its ID
-    /// names the inserted object, so a shelf that held the old object gets the new one. The
-    /// save has just committed every registered object, so nothing unsaved is dropped.
+    /// names the inserted object, so a shelf that held the old object gets the new one. So
+    /// are those holding an object merged into another (they reach the row's object) or
+    /// whose row another context deleted (they lose it). The save has just committed every
+    /// registered object, so nothing unsaved is dropped.
     func refaultRelationships(holding replaced: Set<ObjectIdentifier>) {
         for case let object? in registry.values.map(\.object) where !object.isFault {
             for position in object.slots.indices {

@@ -27,7 +27,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The context this one saves into, or nil when it saves to the store (Core Data's
     /// `parent`): see `newChildContext(concurrencyType:name:)`.
     public let parent: ManagedObjectContext?
-    /// What a save does with conflicts (see `MergePolicy`). `.error` by default.
+    /// What a save does with conflicts: rows other contexts or processes changed or
+    /// deleted since they were read, and stored unique values (see `MergePolicy`).
+    /// `.error` by default.
     public var mergePolicy: MergePolicy = .error
     /// Whether saves of the coordinator's other contexts are merged into this one as they
     /// happen (Core Data's `automaticallyMergesChangesFromParent`): see
@@ -202,27 +204,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for object in changed.values { object.managedObjectContext = nil }
     }
 
-    /// Reloads an object's values from the store when next touched. With `mergeChanges`,
-    /// unsaved changes are kept on top of the fresh values; without, they are dropped.
-    public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
-        guard isOnQueue else { return performAndWait { refresh(object, mergeChanges: mergeChanges) } }
-        guard object.managedObjectContext === self, !object.isInserted else { return }
-        if mergeChanges, object.hasChanges {
-            let pending = object.changedPositions().map { ($0, object.slots[$0]) }
-            fulfillFault(object, force: true)
-            for (position, slot) in pending { object.slots[position] = slot }
-            object.invalidateComputedTransients()
-        } else {
-            changed[ObjectIdentifier(object)] = nil
-            object.isDeleted = false
-            object.isFault = true
-            object.committedSlots = nil
-            // A fault holds no values: its destinations are released.
-            object.slots = object.slots.map { _ in .value(.null) }
-            object.pendingToMany.removeAll()
-        }
-    }
-
     // MARK: - Objects by ID
 
     /// The object with this ID: the registered one, or a fault that loads on first use.
@@ -269,14 +250,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The registered object for a fetched row, or a new one filled from it. A registered
-    /// object with unsaved changes keeps them.
+    /// object without unsaved changes takes the row's values when another context or
+    /// process saved the row since the object read it (its version differs), so that a
+    /// new fetch sees what they saved (Core Data's `shouldRefreshRefetchedObjects`, on for
+    /// unchanged objects); one with unsaved changes keeps them (refresh it to merge).
     package func object(for row: StoreRow) -> ManagedObject {
         let id = ObjectID(scope: row.idScope, key: .permanent(row.primaryKey))
         // A new object is made with the row's slots, so that filling does not replace a fresh array.
         let (object, isNew) = registeredObject(for: id) {
             makeObject(schema: row.schema, id: id, isFault: true, slots: row.slots.adopted(by: ManagedObject.self))
         }
-        if isNew || object.isFault { fill(object, from: row, isNew: isNew) }
+        if isNew || object.isFault {
+            fill(object, from: row, isNew: isNew)
+        } else if object.rowVersion != row.version, !object.hasChanges {
+            fill(object, from: row)
+        }
         return object
     }
 
@@ -332,7 +320,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return rows.map { self.object(for: $0) }
     }
 
-    private func resetRelationshipFaults(_ object: ManagedObject) {
+    func resetRelationshipFaults(_ object: ManagedObject) {
         guard object.committedSlots != nil, !object.isInserted else { return }
         for (position, property) in object.schema.properties.enumerated() {
             if case .relationship(let r) = property, r.isToMany { object.slots[position] = .toManyFault }

@@ -41,9 +41,11 @@ public struct MergeConflictError: Error, Sendable, CustomStringConvertible {
     /// Each conflicting object.
     public var conflicts: [Conflict]
 
-    /// A sentence per conflicting object.
+    /// A line per conflicting object: one line in all for one object, and for several a
+    /// first line that counts them, then each on its own line.
     public var description: String {
-        "The save conflicts with changes in the store (\(conflicts.count) object\(conflicts.count == 1 ? "" : "s")): "
-            + conflicts.map(\.description).joined(separator: "; ")
+        guard conflicts.count != 1 else { return "The save conflicts with changes in the store: \(conflicts[0])" }
+        return (["The save conflicts with changes in the store (\(conflicts.count) objects):"]
+            + conflicts.map { "  \($0)" }).joined(separator: "\n")
     }
 }

@@ -62,7 +62,8 @@ public struct ValidationError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A save refused because inserted or changed objects have values that a uniqueness
-/// constraint requires to be unique, and the merge policy is `.error`.
+/// constraint requires to be unique, and the merge policy does not resolve the conflict
+/// (`.error` resolves none; see `MergePolicy` for the others).
 public struct ConstraintConflictError: Error, Sendable, CustomStringConvertible {
     /// The entity whose constraint is violated.
     public var entity: String

@@ -32,11 +32,11 @@ final class SQLiteStoreTransaction: StoreTransaction {
         return try store.currentVersions(table: rootEntity, keys: keys)
     }
 
-    func insert(_ object: any SavedObject, key: Int64, tag: Int, replacingConflicts: Bool) throws {
+    func insert(_ object: any SavedObject, key: Int64, tag: Int, onConflict: InsertConflictAction) throws {
         let plan = try self.plan(for: object.schema)
         try flushUpdates()
-        if inserts.needsFlush(before: plan.mapping, replacingConflicts: replacingConflicts) { try flushInserts() }
-        inserts.append(plan.mapping, key: key, columns: try plan.values(of: object), tag: tag, replacingConflicts: replacingConflicts)
+        if inserts.needsFlush(before: plan.mapping, onConflict: onConflict) { try flushInserts() }
+        inserts.append(plan.mapping, key: key, columns: try plan.values(of: object), tag: tag, onConflict: onConflict)
     }
 
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
@@ -207,11 +207,11 @@ final class SQLiteStoreTransaction: StoreTransaction {
         let buffer = inserts
         inserts.removeAll()
         do {
-            try store.insertRows(mapping, buffer.rows, updatingConflicts: buffer.replacingConflicts)
+            try store.insertRows(mapping, buffer.rows, onConflict: buffer.onConflict)
         } catch let error as SQLiteError where error.isUniqueConstraint {
             for (row, tag) in zip(buffer.rows, buffer.tags) {
                 try reportingViolation(tag: tag, schema: mapping.schema) {
-                    try store.insertRows(mapping, [row], updatingConflicts: buffer.replacingConflicts)
+                    try store.insertRows(mapping, [row], onConflict: buffer.onConflict)
                 }
             }
             throw error
@@ -239,20 +239,22 @@ final class SQLiteStoreTransaction: StoreTransaction {
 /// New rows of one entity waiting to be written in multi-row statements.
 private struct InsertBuffer {
     private(set) var mapping: EntityMapping?
-    private(set) var replacingConflicts = false
+    private(set) var onConflict = InsertConflictAction.fail
     private(set) var rows: [(primaryKey: Int64, columns: [SQLiteValue])] = []
     private(set) var tags: [Int] = []
 
     /// Whether the buffer must be written before a row of `mapping`'s entity joins it.
-    func needsFlush(before mapping: EntityMapping, replacingConflicts: Bool) -> Bool {
+    func needsFlush(before mapping: EntityMapping, onConflict: InsertConflictAction) -> Bool {
         guard let current = self.mapping else { return false }
-        return current.schema !== mapping.schema || self.replacingConflicts != replacingConflicts
+        return current.schema !== mapping.schema || self.onConflict != onConflict
             || rows.count >= SQLiteStore.rowsPerInsert(current)
     }
 
-    mutating func append(_ mapping: EntityMapping, key: Int64, columns: [SQLiteValue], tag: Int, replacingConflicts: Bool) {
+    mutating func append(
+        _ mapping: EntityMapping, key: Int64, columns: [SQLiteValue], tag: Int, onConflict: InsertConflictAction
+    ) {
         self.mapping = mapping
-        self.replacingConflicts = replacingConflicts
+        self.onConflict = onConflict
         rows.append((key, columns))
         tags.append(tag)
     }

@@ -25,17 +25,20 @@ extension SQLiteStore {
     /// so a statement per row wrote one index segment per row and then merged them: most
     /// of the cost of a large insert. One statement per `rowsPerInsert` rows writes one segment per statement.
     ///
-    /// With `updatingConflicts`, a row whose unique values are already stored updates that
-    /// row's columns instead (an upsert, as a batch insert under object-trump merging
+    /// With `onConflict: .update`, a row whose unique values are already stored updates
+    /// that row's columns instead (an upsert, as a batch insert under object-trump merging
     /// writes): the stored row keeps its primary key, so links to it stay, and the search
-    /// index follows through its update trigger.
+    /// index follows through its update trigger. With `.skip`, such a row is left unwritten
+    /// and the stored one untouched (`ON CONFLICT DO NOTHING`, as a batch insert under
+    /// store-trump merging writes).
     ///
     /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
     ///   SQLITE_CONSTRAINT_UNIQUE); the statement's rows are then all left unwritten.
     package func insertRows(
-        _ mapping: EntityMapping, _ rows: [(primaryKey: Int64, columns: [SQLiteValue])], updatingConflicts: Bool = false
+        _ mapping: EntityMapping, _ rows: [(primaryKey: Int64, columns: [SQLiteValue])],
+        onConflict: InsertConflictAction = .fail
     ) throws {
-        guard rows.count > 1 || updatingConflicts else {
+        guard rows.count > 1 || onConflict != .fail else {
             if let row = rows.first { try insertRow(mapping, primaryKey: row.primaryKey, columns: row.columns) }
             return
         }
@@ -46,12 +49,17 @@ extension SQLiteStore {
         let group = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         var sql = "INSERT INTO \(sqlIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES "
             + Array(repeating: group, count: rows.count).joined(separator: ", ")
-        if updatingConflicts {
-            // Without a conflict target the clause covers every UNIQUE index of the table
-            // (SQLite 3.35+); the primary key cannot conflict, since keys are allocated fresh.
+        // Without a conflict target the clause covers every UNIQUE index of the table
+        // (SQLite 3.35+); the primary key cannot conflict, since keys are allocated fresh.
+        switch onConflict {
+        case .fail:
+            break
+        case .update:
             // The row taken over is written: its version is bumped.
             let assignments = names.dropFirst().map { "\($0) = excluded.\($0)" } + [Self.versionBump]
             sql += " ON CONFLICT DO UPDATE SET " + assignments.joined(separator: ", ")
+        case .skip:
+            sql += " ON CONFLICT DO NOTHING"
         }
         // Only a full statement is kept in the cache: one cached per row count (a save's last
         // statement has any count) would keep thousands of large programs alive.
