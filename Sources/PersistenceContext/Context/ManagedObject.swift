@@ -97,8 +97,9 @@ open class ManagedObject {
     /// queue, as every change to the registry is made.
     deinit {
         guard let context = managedObjectContext else { return }
+        if context.isOnQueue { return context.unregister(objectID, identity: ObjectIdentifier(self)) }
         let id = objectID, identity = ObjectIdentifier(self)
-        context.onQueue { context.unregister(id, identity: identity) }
+        context.performAndWait { context.unregister(id, identity: identity) }
     }
 
     // MARK: - Lifecycle hooks

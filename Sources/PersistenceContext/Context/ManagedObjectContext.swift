@@ -216,7 +216,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         guard id.storeIdentifier == persistentStoreCoordinator.storeIdentifier, id.primaryKey != nil,
             let schema = model.schema(for: id.entityName)
         else {
-            throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
+            throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store", action: "get")
         }
         let object = makeObject(schema: schema, id: id, isFault: true)
         register(object, as: id)
@@ -225,12 +225,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     /// The object with this ID, loaded from the store.
     ///
-    /// - Throws: `ObjectAccessError` when no such object exists.
+    /// - Throws: `ObjectAccessError` when no such object exists: its row was deleted (by
+    ///   this context's save, another context's or another process's) or never saved.
     public func existingObject(with id: ObjectID) throws -> ManagedObject {
         let object = try self.object(with: id)
         object.fireFaultIfNeeded()
         if object.isFault || object.managedObjectContext == nil {
-            throw ObjectAccessError(entity: id.entityName, key: "\(id)", reason: "no such object in this store")
+            // Core Data's "could not fulfill a fault": never an object with no values.
+            throw ObjectAccessError(
+                entity: id.entityName, key: "\(id)",
+                reason: "could not fulfill a fault: the store has no such row (deleted, or never saved)", action: "get")
         }
         return object
     }

@@ -9,14 +9,19 @@ public struct ObjectAccessError: Error, Sendable, CustomStringConvertible {
     public var key: String
     /// What is wrong.
     public var reason: String
+    /// What was attempted: "set" (a value), or "get" (an object by ID).
+    public var action: String
 
     /// Creates an error.
-    public init(entity: String, key: String, reason: String) {
+    public init(entity: String, key: String, reason: String, action: String = "set") {
         self.entity = entity
         self.key = key
         self.reason = reason
+        self.action = action
     }
 
-    /// "Can't set Book.price: …".
-    public var description: String { "Can't set \(entity).\(key): \(reason)" }
+    /// "Can't set Book.price: …", "Can't get Book/p3: …".
+    public var description: String {
+        action == "set" ? "Can't set \(entity).\(key): \(reason)" : "Can't \(action) \(key): \(reason)"
+    }
 }
