@@ -28,6 +28,7 @@ import Persistence
     /// A saved book published in March 2020, in an in-memory catalogue.
     static func savedBook() throws -> (Catalog, Book) {
         let catalog = try Catalog(storeURL: nil)
+        catalog.context.isObservationEnabled = true
         let book = try catalog.context.insert(Book.self)
         book.title = "Cien años de soledad"
         book.uuid = UUID()

@@ -27,6 +27,7 @@ import PersistenceContext
     static func library(_ store: TemporaryStore) throws -> (PersistentContainer, ManagedObject, ManagedObject) {
         let container = try PersistentContainer(model: UndoTests.model(), storeURL: store.url)
         let context = container.viewContext
+        context.isObservationEnabled = true
         let author = try context.insertObject(forEntityName: "Author")
         author["name"] = "Lem"
         let book = try context.insertObject(forEntityName: "Book")
@@ -99,12 +100,32 @@ import PersistenceContext
         #expect(book["title"] as? String == "Another process's")
     }
 
-    @Test func objectsNobodyReadHaveNoRegistrar() throws {
+    @Test func aContextWithoutObservationMakesNoRegistrars() throws {
         let store = TemporaryStore()
-        let (container, _, _) = try Self.library(store)
+        let (container, _, book) = try Self.library(store)
         let context = container.viewContext
+        context.isObservationEnabled = false
         context.reset()
         let fetched = try context.fetch(FetchRequest(entityName: "Book"))
+        #expect(fetched.map { $0["title"] as? String } == ["Solaris"])
         #expect(fetched.allSatisfy { $0.observationRegistrar == nil })
+        // Fetched but never read, in an observable context: none either.
+        context.isObservationEnabled = true
+        context.reset()
+        let faults = try context.fetch(FetchRequest(entityName: "Author"))
+        #expect(faults.allSatisfy { $0.observationRegistrar == nil })
+        _ = book
+    }
+
+    @Test func anObservationSeesNothingInAContextWithoutObservation() throws {
+        let store = TemporaryStore()
+        let (container, _, book) = try Self.library(store)
+        container.viewContext.isObservationEnabled = false
+        let fresh = try container.viewContext.existingObject(with: book.objectID)
+        container.viewContext.reset()
+        let other = try container.viewContext.existingObject(with: fresh.objectID)
+        let title = Self.observe { _ = other["title"] }
+        other["title"] = "Unseen"
+        #expect(title.fired == 0)
     }
 }

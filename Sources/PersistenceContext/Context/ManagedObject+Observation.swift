@@ -1,7 +1,8 @@
 import Observation
 import PersistenceModel
 
-/// Managed objects are observable with Swift's Observation: `withObservationTracking` sees
+/// Managed objects of a context with `isObservationEnabled` are observable with Swift's
+/// Observation: `withObservationTracking` sees
 /// the managed properties a closure reads, and its `onChange` fires when one of them changes
 /// through any path: a setter, an inverse relationship kept in step, undo and redo,
 /// `rollback()`, a refresh or merge of what another context saved, a derived value computed
@@ -9,6 +10,7 @@ import PersistenceModel
 /// depends on does.
 ///
 /// ```swift
+/// container.viewContext.isObservationEnabled = true
 /// withObservationTracking {
 ///     print(book.title, book.publishMonthID)
 /// } onChange: {
@@ -35,11 +37,14 @@ extension ManagedObject {
     /// Tells the registrar that the property at `position` was read, so that an observation
     /// tracking the reading code installs itself here.
     ///
-    /// The registrar is made at the first read of the object, not when the object is made:
-    /// a fetch of objects that are never read costs nothing. A read costs the registrar's
-    /// check for a running observation (a thread-local look-up).
+    /// Only in a context with `isObservationEnabled`, where the registrar is made at the first
+    /// read of the object, not when the object is made: a fetch of objects that are never
+    /// read makes none. A registrar costs about as much as making the object and reading its
+    /// row, and each read the registrar's check for a running observation (a thread-local
+    /// look-up), which is why observation is opted into per context.
     @inline(__always)
     package func observationAccess(at position: Int) {
+        guard isObservable else { return }
         if observationRegistrar == nil { observationRegistrar = ObservationRegistrar() }
         observationRegistrar?.access(self, keyPath: ObservedProperties.keyPath(at: position))
     }
@@ -104,6 +109,14 @@ extension ManagedObject {
         } else {
             observedPropertiesDidChange(at: old.indices.filter { !old[$0].isSame(as: newSlots[$0]) })
         }
+    }
+}
+
+extension ManagedObjectContext {
+    /// Gives every object of the context the flag that makes it observable.
+    func observationDidChange() {
+        let observable = isObservationEnabled
+        onQueue { forEachObject { $0.isObservable = observable } }
     }
 }
 

@@ -91,6 +91,9 @@ open class ManagedObject {
     /// actions (see `ManagedObjectContext.undoManager`): one flag read per change when it
     /// has none.
     package var registersUndo: Bool
+    /// Whether the object's context makes its objects observable (see
+    /// `ManagedObjectContext.isObservationEnabled`): one flag read per read when it does not.
+    package var isObservable: Bool
 
     /// Creates an object; called by the context only.
     public required init(_ construction: consuming ObjectConstruction) {
@@ -101,6 +104,7 @@ open class ManagedObject {
         isFault = construction.isFault
         transientComputation = construction.transientComputation
         registersUndo = construction.registersUndo
+        isObservable = construction.isObservable
     }
 
     /// Removes the object's registry entry, which does not keep it alive: on the context's
@@ -182,6 +186,8 @@ public struct ObjectConstruction {
     var transientComputation: TransientComputation? = nil
     /// Whether the context has an undo manager.
     var registersUndo = false
+    /// Whether the context makes its objects observable.
+    var isObservable = false
 }
 
 /// Objects added to and removed from a to-many relationship that has not been loaded.

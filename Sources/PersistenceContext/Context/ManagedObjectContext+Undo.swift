@@ -73,11 +73,14 @@ extension ManagedObjectContext {
     /// Gives every object of the context the flag that makes its changes register undo.
     func undoManagerDidChange() {
         let registers = undoManager != nil
-        onQueue {
-            for case let object? in registry.values.map(\.object) { object.registersUndo = registers }
-            for case let object? in strays.values.map(\.object) { object.registersUndo = registers }
-            for object in changed.values { object.registersUndo = registers }
-        }
+        onQueue { forEachObject { $0.registersUndo = registers } }
+    }
+
+    /// Calls `body` with every live object that belongs to the context.
+    func forEachObject(_ body: (ManagedObject) -> Void) {
+        for case let object? in registry.values.map(\.object) { body(object) }
+        for case let object? in strays.values.map(\.object) { body(object) }
+        for object in changed.values { body(object) }
     }
 
     // MARK: - Restoring

@@ -44,6 +44,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         didSet { undoManagerDidChange() }
     }
 
+    /// Whether the context's objects are observable with Swift's Observation
+    /// (`withObservationTracking`, `Observations`): false by default, so that reading objects
+    /// costs nothing for it; set it on a context whose objects a user interface or a task
+    /// observes, typically the view context. See `ManagedObject+Observation`.
+    public var isObservationEnabled = false {
+        didSet { observationDidChange() }
+    }
+
     /// A name for messages and for the saves it announces (Core Data's `name`).
     public var name: String? {
         get { nameStorage.withLock { $0 } }
@@ -256,7 +264,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return kind.type.init(
             ObjectConstruction(
                 schema: schema, objectID: id, context: self, isFault: isFault, slots: slots,
-                transientComputation: kind.transientComputation, registersUndo: undoManager != nil))
+                transientComputation: kind.transientComputation, registersUndo: undoManager != nil,
+                isObservable: isObservationEnabled))
     }
 
     package func objectDidChange(_ object: ManagedObject) {
