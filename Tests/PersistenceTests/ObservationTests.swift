@@ -100,6 +100,21 @@ import PersistenceContext
         #expect(book["title"] as? String == "Another process's")
     }
 
+    @Test func aConflictMergedAtSaveFiresForTheValuesTheStoreWon() throws {
+        let store = TemporaryStore()
+        let (container, _, book) = try Self.library(store)
+        let context = container.viewContext
+        context.mergePolicy = .mergeByPropertyObjectTrump
+        let other = try PersistentContainer(model: UndoTests.model(), storeURL: store.url)
+        try other.viewContext.existingObject(with: book.objectID)["title"] = "Theirs"
+        try other.viewContext.save()
+        book["year"] = Int32(1961)
+        let title = Self.observe { _ = book["title"] }
+        try context.save()
+        #expect(title.fired == 1)
+        #expect(book["title"] as? String == "Theirs")
+    }
+
     @Test func aContextWithoutObservationMakesNoRegistrars() throws {
         let store = TemporaryStore()
         let (container, _, book) = try Self.library(store)

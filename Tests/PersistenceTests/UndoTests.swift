@@ -223,3 +223,17 @@ import Persistence
         #expect(!undo.canRedo)  // the actions registered no redo
     }
 }
+
+extension UndoTests {
+    @Test func aChildsSaveIsAnUndoableChangeOfAParentWithAnUndoManager() throws {
+        let store = TemporaryStore()
+        let (container, _, books, _) = try Self.library(store)
+        let parent = container.viewContext
+        let child = parent.newChildContext()
+        try child.object(with: books[0].objectID)["title"] = "From the child"
+        try child.save()
+        #expect(books[0]["title"] as? String == "From the child")
+        parent.undo()
+        #expect(books[0]["title"] as? String == "Solaris")
+    }
+}

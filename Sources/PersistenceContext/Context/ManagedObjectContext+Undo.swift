@@ -27,7 +27,8 @@ import PersistenceStore
 ///   (with a new ID); undoing a saved update changes the values back.
 /// - `rollback()` and `reset()` empty the undo manager.
 /// - A child context's undo manager records the child's changes: undoing them leaves the
-///   parent alone. Saving into the parent is not recorded in the parent's undo manager.
+///   parent alone. A child's save is a change of the parent, which the parent's undo
+///   manager (if it has one) records like any other.
 /// - Values computed by the context (derived attributes at save, computed transients) are
 ///   not recorded: they are computed again from what undo restores.
 ///
