@@ -44,9 +44,12 @@ extension ManagedObject {
             return
         }
         do { try checkDestination(object, relationship) } catch { preconditionFailure("\(error)") }
-        slots[position] = .toManyFault
-        current.append(object)
-        slots[position] = .toMany(current)
+        registerUndoBeforeChange()
+        withObservedMutation(at: position) {
+            slots[position] = .toManyFault
+            current.append(object)
+            slots[position] = .toMany(current)
+        }
         memberships[position] = members
         managedObjectContext?.objectDidChange(self)
         if let inverse = relationship.inverseName { object.inverseAdd(self, key: inverse, isNew: true) }
@@ -91,6 +94,7 @@ extension ManagedObject {
 
     package func object(at position: Int) -> ManagedObject? {
         fireFaultIfNeeded()
+        observationAccess(at: position)
         switch slots[position] {
         case .toOne(let object):
             // A destination deleted by a save (a No Action reference) reads as nil.
@@ -114,6 +118,7 @@ extension ManagedObject {
 
     package func objects(at position: Int) -> [ManagedObject] {
         fireFaultIfNeeded()
+        observationAccess(at: position)
         switch slots[position] {
         case .toMany(let objects): return objects
         case .toManyFault:
@@ -140,7 +145,8 @@ extension ManagedObject {
         let plan = schema.plans[position]
         let old = self.object(at: position)
         guard old !== object else { return }
-        slots[position] = .toOne(object)
+        registerUndoBeforeChange()
+        withObservedMutation(at: position) { slots[position] = .toOne(object) }
         if !isInserted { managedObjectContext?.objectDidChange(self) }
         if let inverse = plan.inverseName {
             old?.inverseRemove(self, key: inverse)
@@ -156,7 +162,8 @@ extension ManagedObject {
         let oldSet = Set(old.map(ObjectIdentifier.init))
         let newSet = Set(objects.map(ObjectIdentifier.init))
         for object in objects where !oldSet.contains(ObjectIdentifier(object)) { try checkDestination(object, relationship) }
-        slots[position] = .toMany(objects)
+        registerUndoBeforeChange()
+        withObservedMutation(at: position) { slots[position] = .toMany(objects) }
         managedObjectContext?.objectDidChange(self)
         if let inverse = relationship.inverseName {
             for removed in old where !newSet.contains(ObjectIdentifier(removed)) { removed.inverseRemove(self, key: inverse) }
@@ -194,8 +201,11 @@ extension ManagedObject {
         if plan.kind == .toMany {
             fireFaultIfNeeded()
             if case .toManyFault = slots[position] {
-                pendingToMany[position, default: PendingToMany()].added.append(source)
-                pendingToMany[position]?.removed[ObjectIdentifier(source)] = nil
+                registerUndoBeforeChange()
+                withObservedMutation(at: position) {
+                    pendingToMany[position, default: PendingToMany()].added.append(source)
+                    pendingToMany[position]?.removed[ObjectIdentifier(source)] = nil
+                }
                 managedObjectContext?.objectDidChange(self)
                 return
             }
@@ -203,13 +213,17 @@ extension ManagedObject {
             if !isNew || source === self {
                 guard !current.contains(where: { $0 === source }) else { return }
             }
-            slots[position] = .toManyFault  // so that appending does not copy the array
-            current.append(source)
-            slots[position] = .toMany(current)
+            registerUndoBeforeChange()
+            withObservedMutation(at: position) {
+                slots[position] = .toManyFault  // so that appending does not copy the array
+                current.append(source)
+                slots[position] = .toMany(current)
+            }
         } else {
             let previous = object(at: position)
             guard previous !== source else { return }
-            slots[position] = .toOne(source)
+            registerUndoBeforeChange()
+            withObservedMutation(at: position) { slots[position] = .toOne(source) }
             if let previous, let inverse = plan.inverseName { previous.inverseRemove(self, key: inverse) }
         }
         // An inserted object is already in the context's changed set.
@@ -224,17 +238,22 @@ extension ManagedObject {
         fireFaultIfNeeded()
         if relationship(at: position).isToMany {
             if case .toManyFault = slots[position] {
-                pendingToMany[position, default: PendingToMany()].removed[ObjectIdentifier(source)] = source
-                pendingToMany[position]?.added.removeAll { $0 === source }
+                registerUndoBeforeChange()
+                withObservedMutation(at: position) {
+                    pendingToMany[position, default: PendingToMany()].removed[ObjectIdentifier(source)] = source
+                    pendingToMany[position]?.added.removeAll { $0 === source }
+                }
                 managedObjectContext?.objectDidChange(self)
                 return
             }
             let current = objects(at: position)
             guard current.contains(where: { $0 === source }) else { return }
-            slots[position] = .toMany(current.filter { $0 !== source })
+            registerUndoBeforeChange()
+            withObservedMutation(at: position) { slots[position] = .toMany(current.filter { $0 !== source }) }
         } else {
             guard object(at: position) === source else { return }
-            slots[position] = .toOne(nil)
+            registerUndoBeforeChange()
+            withObservedMutation(at: position) { slots[position] = .toOne(nil) }
         }
         managedObjectContext?.objectDidChange(self)
     }

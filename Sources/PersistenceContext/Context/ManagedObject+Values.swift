@@ -199,15 +199,25 @@ extension ManagedObject {
     package func attributeValue(at position: Int) -> AttributeValue {
         fireFaultIfNeeded()
         if staleTransients != 0 { computeTransientIfStale(at: position) }
+        observationAccess(at: position)
         if case .value(let v) = slots[position] { return v }
         return .null
     }
 
-    /// Sets an attribute value, tracks the change, and calls `didChangeValue(forKey:)`.
+    /// Sets an attribute value, tracks the change (for undo too), tells observers, and calls
+    /// `didChangeValue(forKey:)`.
+    ///
+    /// - Parameter notify: false for a value the context computes itself (a derived value at
+    ///   save): it is not recorded for undo, nor is `didChangeValue(forKey:)` called, but
+    ///   observers are told.
     package func setAttributeValue(_ value: AttributeValue, at position: Int, notify: Bool = true) {
         fireFaultIfNeeded()
-        slots[position] = .value(value)
-        if transientComputation != nil { attributeDidChange(at: position) }
+        if notify { registerUndoBeforeChange() }
+        withObservedMutation(at: position) { slots[position] = .value(value) }
+        if transientComputation != nil {
+            attributeDidChange(at: position)
+            if observationRegistrar != nil { observedDependentsDidChange(of: position) }
+        }
         if notify {
             // An inserted object is in the context's changed set until it is saved, rolled
             // back or deleted (which clears `isInserted`): no need to hash it in again.
@@ -280,9 +290,12 @@ extension ManagedObject {
         do { converted = try AttributeValue.coerce(value, to: attribute) } catch {
             throw ObjectAccessError(entity: schema.name, key: key, reason: error.reason)
         }
-        slots[position] = .value(converted)
+        withObservedMutation(at: position) { slots[position] = .value(converted) }
         if committedSlots != nil { committedSlots?[position] = .value(converted) }
-        if transientComputation != nil { attributeDidChange(at: position) }
+        if transientComputation != nil {
+            attributeDidChange(at: position)
+            if observationRegistrar != nil { observedDependentsDidChange(of: position) }
+        }
     }
 }
 

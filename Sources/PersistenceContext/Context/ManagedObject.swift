@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import PersistenceModel
 import PersistenceStore
 
@@ -82,6 +83,17 @@ open class ManagedObject {
     package let transientComputation: TransientComputation?
     /// Computed transients to compute at their next read, as a bit mask of positions.
     @exclusivity(unchecked) package var staleTransients: UInt64 = 0
+    /// Where observations of the object's properties are registered; made at the object's
+    /// first read (see `ManagedObject+Observation`). Unchecked for the reason given at
+    /// `slots`: only this module touches it, never across a call out.
+    @exclusivity(unchecked) package var observationRegistrar: ObservationRegistrar?
+    /// Whether the object's context has an undo manager, so that changes register undo
+    /// actions (see `ManagedObjectContext.undoManager`): one flag read per change when it
+    /// has none.
+    package var registersUndo: Bool
+    /// Whether the object's context makes its objects observable (see
+    /// `ManagedObjectContext.isObservationEnabled`): one flag read per read when it does not.
+    package var isObservable: Bool
 
     /// Creates an object; called by the context only.
     public required init(_ construction: consuming ObjectConstruction) {
@@ -91,6 +103,8 @@ open class ManagedObject {
         slots = construction.slots ?? Array(repeating: .value(.null), count: construction.schema.properties.count)
         isFault = construction.isFault
         transientComputation = construction.transientComputation
+        registersUndo = construction.registersUndo
+        isObservable = construction.isObservable
     }
 
     /// Removes the object's registry entry, which does not keep it alive: on the context's
@@ -171,6 +185,10 @@ public struct ObjectConstruction {
     var slots: [Slot]? = nil
     /// The class's transients computed on demand, for the entity.
     var transientComputation: TransientComputation? = nil
+    /// Whether the context has an undo manager.
+    var registersUndo = false
+    /// Whether the context makes its objects observable.
+    var isObservable = false
 }
 
 /// Objects added to and removed from a to-many relationship that has not been loaded.

@@ -101,7 +101,7 @@ extension ManagedObjectContext {
             }
             newCommitted[position] = stored[position]
         }
-        object.slots = slots
+        object.replaceSlots(with: slots)  // observers hear of the values the store won
         object.committedSlots = newCommitted
         object.invalidateComputedTransients()
     }

@@ -26,6 +26,7 @@ extension ManagedObjectContext {
         while let next = work.popLast() {
             guard next.managedObjectContext === self, !next.isDeleted else { continue }
             next.fireFaultIfNeeded()
+            next.registerUndoBeforeChange()
             for (position, property) in next.schema.properties.enumerated() {
                 guard case .relationship(let r) = property else { continue }
                 switch r.deleteRule {

@@ -31,6 +31,7 @@ extension ManagedObjectContext {
                 return
             }
             let pending = object.changedPositions().map { ($0, object.slots[$0]) }
+            // `fill` tells observers of every value the row changes.
             fill(object, from: row)
             for (position, slot) in pending { object.slots[position] = slot }
             object.invalidateComputedTransients()
@@ -40,8 +41,9 @@ extension ManagedObjectContext {
             object.isFault = true
             object.committedSlots = nil
             // A fault holds no values (its destinations are released) and has read no
-            // version: loading it reads the row's.
-            object.slots = object.slots.map { _ in .value(.null) }
+            // version: loading it reads the row's. Observers hear of every property: the
+            // values are unknown until the fault loads.
+            object.replaceSlots(with: object.slots.map { _ in .value(.null) }, becomingFault: true)
             object.rowVersion = 0
             object.pendingToMany.removeAll()
         }

@@ -34,7 +34,7 @@ extension ManagedObjectContext {
         object.isDeleted = false
         object.isFault = false
         object.committedSlots = nil
-        object.slots = object.slots.map { _ in .value(.null) }
+        object.replaceSlots(with: object.slots.map { _ in .value(.null) }, becomingFault: true)
         object.invalidateComputedTransients()
         object.rowVersion = 0
         detach(object)

@@ -33,6 +33,8 @@ extension ManagedObjectContext {
     /// - Throws: as `save()` and `execute(_:)`.
     public func save(inserting batches: [BatchInsertRequest]) throws {
         try checkQueue("save")
+        // A save ends the undo manager's event: what follows is another undo step.
+        undoManager?.endEventGroup()
         if parent != nil {
             guard batches.isEmpty else {
                 throw ObjectAccessError(

@@ -37,6 +37,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var automaticallyMergesChangesFromParent = false {
         didSet { updateAutomaticMerging() }
     }
+    /// Records the context's changes so that they can be undone and redone (Core Data's
+    /// `undoManager`); nil, the default, records nothing and costs nothing. See
+    /// `ManagedObjectContext+Undo`.
+    public var undoManager: UndoManager? {
+        didSet { undoManagerDidChange() }
+    }
+
+    /// Whether the context's objects are observable with Swift's Observation
+    /// (`withObservationTracking`, `Observations`): false by default, so that reading objects
+    /// costs nothing for it; set it on a context whose objects a user interface or a task
+    /// observes, typically the view context. See `ManagedObject+Observation`.
+    public var isObservationEnabled = false {
+        didSet { observationDidChange() }
+    }
+
     /// A name for messages and for the saves it announces (Core Data's `name`).
     public var name: String? {
         get { nameStorage.withLock { $0 } }
@@ -105,6 +120,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.invalidateComputedTransients()
         register(object, as: id)
         changed[ObjectIdentifier(object)] = object
+        if undoManager != nil { registerUndoOfInsert(object) }
         object.awakeFromInsert()
         return object
     }
@@ -162,19 +178,23 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var hasChanges: Bool { onQueue { changed.values.contains { $0.hasChanges } } }
 
     /// Discards every unsaved change: inserted objects are forgotten, updated ones take
-    /// their saved values back, deleted ones are restored.
+    /// their saved values back, deleted ones are restored. As in Core Data, the undo
+    /// manager's actions go too.
     public func rollback() {
         onQueue { rollbackOnQueue() }
     }
 
     private func rollbackOnQueue() {
+        // Core Data's rollback empties the undo stack: its actions restore states on top of
+        // changes that are gone.
+        undoManager?.removeAllActions()
         for object in changed.values {
             object.pendingToMany.removeAll()
             if object.isInserted {
                 object.isInserted = false
                 detach(object)
             } else if let committed = object.committedSlots {
-                object.slots = committed
+                object.replaceSlots(with: committed)
                 object.isDeleted = false
                 object.invalidateComputedTransients()
             }
@@ -185,12 +205,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         for case let object? in registry.values.map(\.object) where !object.isFault { resetRelationshipFaults(object) }
     }
 
-    /// Forgets every object: registered objects are detached and unsaved changes dropped.
+    /// Forgets every object: registered objects are detached, unsaved changes dropped, and
+    /// the undo manager emptied.
     public func reset() {
         onQueue { resetOnQueue() }
     }
 
     private func resetOnQueue() {
+        undoManager?.removeAllActions()
         detachAll()
         registry.removeAll()
         strays.removeAll()
@@ -246,7 +268,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return kind.type.init(
             ObjectConstruction(
                 schema: schema, objectID: id, context: self, isFault: isFault, slots: slots,
-                transientComputation: kind.transientComputation))
+                transientComputation: kind.transientComputation, registersUndo: undoManager != nil,
+                isObservable: isObservationEnabled))
     }
 
     package func objectDidChange(_ object: ManagedObject) {
@@ -281,7 +304,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     ///   need no second assignment.
     func fill(_ object: ManagedObject, from row: StoreRow, isNew: Bool = false) {
         // The row's slots are final (see RowDecodePlan): transients hold their defaults.
-        if !isNew { object.slots = row.slots.adopted(by: ManagedObject.self) }
+        if !isNew { object.replaceSlots(with: row.slots.adopted(by: ManagedObject.self)) }
         object.rowVersion = row.version
         object.committedSlots = nil
         object.isFault = false
