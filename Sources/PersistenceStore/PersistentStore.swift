@@ -126,6 +126,32 @@ package protocol PersistentStore: AnyObject {
     /// deleted since: whether a key was ever given out.
     func hasEverStoredObjects(entityName: String) throws -> Bool
 
+    // MARK: Persistent history
+
+    /// Whether the store records a persistent history of its transactions (Core Data's
+    /// `NSPersistentHistoryTrackingKey`): then every write transaction that changes rows
+    /// records what it changed (see `StoreTransaction.setHistoryAuthor`).
+    var tracksHistory: Bool { get }
+
+    /// The transactions recorded after `bound` (a token, or a date), oldest first.
+    ///
+    /// - Throws: `PersistentHistoryError` for a store without history, a token of another
+    ///   store or past the last transaction, a date in the future, or a place whose history
+    ///   was partly deleted; the store's failure when the history cannot be read.
+    func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction]
+
+    /// Deletes, in its own transaction, the transactions recorded before `bound` (a token's
+    /// own transaction is kept), with the tombstones of their deletes.
+    ///
+    /// - Throws: as `history(after:)`.
+    func deleteHistory(before bound: PersistentHistoryBound) throws
+
+    /// The place after the last transaction recorded (Core Data's
+    /// `currentPersistentHistoryToken(fromStores:)`).
+    ///
+    /// - Throws: `PersistentHistoryError.notTracked` for a store without history.
+    func currentHistoryToken() throws -> PersistentHistoryToken
+
     // MARK: Connections
 
     /// Another connection to the same store, for reading only, which sees every write the
