@@ -34,6 +34,12 @@ import PersistenceModel
 ///   foreign store apart without knowing the store's type.
 /// - **Reads are consistent**: one call reads one snapshot; a row read while another
 ///   connection writes is either wholly before or wholly after that write.
+/// - **History**: a store that tracks history (`tracksHistory`) records each write
+///   transaction that changed rows, in that transaction: one change per object (insert;
+///   update with the stored properties written; delete with the tombstone of its "preserve
+///   after deletion" attributes), under IDs equal to those its reads make. A request it
+///   cannot answer truthfully (no history, a token of another store or past the last
+///   transaction, a future date, a deleted place) throws `PersistentHistoryError`.
 /// - **Connections**: a store value is one connection, used by one thread at a time. A
 ///   store that can serve readers beside its writer opens them with `openReader()`; the
 ///   coordinator keeps one writer and a pool of readers, so that a long write on one thread

@@ -269,6 +269,17 @@ import Persistence
         #expect(try context.fetchHistory(after: nil).count == 1)
     }
 
+    @Test func aConnectionOpenedBeforeTrackingBeganRecordsItsNextSave() throws {
+        let file = TrackedStore()
+        let early = try file.open(tracking: false).viewContext
+        try Self.insertBook("1", title: "Dune", in: early)
+        try early.save()
+        let tracking = try file.open().viewContext
+        try Self.insertBook("2", title: "Messiah", in: early)
+        try early.save()
+        #expect(try tracking.fetchHistory(after: nil).map { $0.changes.map(\.changedObjectID.description) } == [["Book/p2"]])
+    }
+
     /// A value read from the store's database directly.
     private func scalar(_ sql: String, _ container: PersistentContainer) throws -> Int64 {
         try container.persistentStoreCoordinator.read { store in

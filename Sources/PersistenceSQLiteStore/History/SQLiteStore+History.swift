@@ -17,9 +17,12 @@ import PersistenceStore
 /// Tracking is a property of the store, recorded in `_metadata` (`historyTracking`): a store
 /// opened once with `Options.tracksHistory` keeps recording its transactions whoever opens
 /// it, so that no reader of its history misses a change made by a process that did not ask
-/// for tracking (Core Data instead opens such a store read-only). `historyDeletedThrough`
-/// keeps the number and time of the last deleted transaction, so that a request for the
-/// history after a place that was deleted throws rather than answering part of it.
+/// for tracking (Core Data instead opens such a store read-only). A connection opened
+/// before tracking began learns of it at its next write (`storeTracksHistory`).
+///
+/// `historyDeletedThrough` keeps the number and time of the last deleted transaction, so
+/// that a request for the history after a place that was deleted throws rather than
+/// answering part of it.
 extension SQLiteStore {
     // MARK: - Opening
 
@@ -29,14 +32,14 @@ extension SQLiteStore {
         if tracking && !readOnly {
             try startTrackingHistory()
         } else {
-            tracksHistory = try metadata(Self.trackingKey) == "1"
+            tracksHistory = try storeTracksHistory()
         }
     }
 
     /// Creates the history's tables when they are missing, and records that the store
     /// tracks its history.
     func startTrackingHistory() throws {
-        if try metadata(Self.trackingKey) == "1" {
+        if try storeTracksHistory() {
             tracksHistory = true
             return
         }
@@ -54,6 +57,13 @@ extension SQLiteStore {
             try setMetadata(Self.trackingKey, "1")
         }
         tracksHistory = true
+    }
+
+    /// Whether the store's metadata says it tracks history: read by a connection that did
+    /// not track it when opened, at each write, so that it records its writes from the
+    /// moment another process turns tracking on.
+    func storeTracksHistory() throws -> Bool {
+        try metadata(Self.trackingKey) == "1"
     }
 
     private static let trackingKey = "historyTracking"
@@ -154,7 +164,7 @@ extension SQLiteStore {
 
     private func checkHistoryIsTracked() throws {
         // Read each time: another process may have started tracking since this connection opened.
-        guard try metadata(Self.trackingKey) == "1" else { throw PersistentHistoryError.notTracked(path: path) }
+        guard try storeTracksHistory() else { throw PersistentHistoryError.notTracked(path: path) }
     }
 
     /// The number of the last transaction the store recorded, whether or not its history was

@@ -10,6 +10,8 @@ extension SQLiteStore {
         let pageCache = try raisePageCache(forRows: rowCount)
         defer { restorePageCache(pageCache) }
         return try writeTransaction {
+            // Another process may have started tracking since this connection opened.
+            if !tracksHistory { tracksHistory = try storeTracksHistory() }
             let transaction = SQLiteStoreTransaction(store: self)
             let result = try body(transaction)
             try transaction.flush()
