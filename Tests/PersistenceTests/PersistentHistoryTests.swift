@@ -280,6 +280,31 @@ import Persistence
         #expect(try tracking.fetchHistory(after: nil).map { $0.changes.map(\.changedObjectID.description) } == [["Book/p2"]])
     }
 
+    @Test func theHistoryOutlivesAMigrationThatRenamesItsEntity() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") {
+            Entity("Writer") { Attribute("name", .string, preservesValueOnDeletion: true) }
+        }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Author", renamingIdentifier: "Writer") {
+                Attribute("name", .string, preservesValueOnDeletion: true)
+                Attribute("born", .integer32)
+            }
+        }
+        let store = TemporaryStore()
+        do {
+            let context = try PersistentContainer(model: v1, storeURL: store.url, tracksPersistentHistory: true).viewContext
+            let writer = try context.insertObject(forEntityName: "Writer")
+            writer["name"] = "Borges"
+            try context.save()
+            context.delete(writer)
+            try context.save()
+        }
+        let container = try PersistentContainer(model: v2, storeURL: store.url, migratingFrom: [v1], tracksPersistentHistory: true)
+        let history = try container.viewContext.fetchHistory(after: nil)
+        #expect(history.map { $0.changes.map(\.changedObjectID.description) } == [["Author/p1"], ["Author/p1"]])
+        #expect(history[1].changes[0].tombstone == ["name": .string("Borges")])
+    }
+
     /// A value read from the store's database directly.
     private func scalar(_ sql: String, _ container: PersistentContainer) throws -> Int64 {
         try container.persistentStoreCoordinator.read { store in
