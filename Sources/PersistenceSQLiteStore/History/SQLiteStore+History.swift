@@ -101,6 +101,12 @@ extension SQLiteStore {
     // MARK: - Reading
 
     package func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
+        // One snapshot for both tables: a deletion of history between the two reads would
+        // otherwise leave transactions without their changes.
+        try database.inSavepoint { try readHistory(after: bound) }
+    }
+
+    private func readHistory(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
         try checkHistoryIsTracked()
         let after = try firstTransactionNumber(after: bound)
         var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []

@@ -37,3 +37,6 @@ public struct PersistentHistoryChange: Sendable, Equatable {
         self.tombstone = tombstone
     }
 }
+
+/// Core Data's name for a change's type (`NSPersistentHistoryChangeType`).
+public typealias PersistentHistoryChangeType = PersistentHistoryChange.ChangeType

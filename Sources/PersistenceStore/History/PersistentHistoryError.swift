@@ -17,8 +17,8 @@ public enum PersistentHistoryError: Error, Sendable, Equatable, CustomStringConv
     /// Fetch the objects again, then continue from `currentPersistentHistoryToken()`.
     case expired(deletedThrough: Int64)
 
-    /// Core Data's error code where it has one (134301 for an expired token), else 134060,
-    /// Core Data's code for a request a store cannot perform.
+    /// Core Data's error code: `NSPersistentHistoryTokenExpiredError` (134301) for an
+    /// expired token, else its general `NSCoreDataError` (134060).
     public var code: Int {
         if case .expired = self { return 134_301 }
         return 134_060
