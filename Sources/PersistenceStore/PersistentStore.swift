@@ -34,6 +34,12 @@ import PersistenceModel
 ///   foreign store apart without knowing the store's type.
 /// - **Reads are consistent**: one call reads one snapshot; a row read while another
 ///   connection writes is either wholly before or wholly after that write.
+/// - **History**: a store that tracks history (`tracksHistory`) records each write
+///   transaction that changed rows, in that transaction: one change per object (insert;
+///   update with the stored properties written; delete with the tombstone of its "preserve
+///   after deletion" attributes), under IDs equal to those its reads make. A request it
+///   cannot answer truthfully (no history, a token of another store or past the last
+///   transaction, a future date, a deleted place) throws `PersistentHistoryError`.
 /// - **Connections**: a store value is one connection, used by one thread at a time. A
 ///   store that can serve readers beside its writer opens them with `openReader()`; the
 ///   coordinator keeps one writer and a pool of readers, so that a long write on one thread
@@ -125,6 +131,32 @@ package protocol PersistentStore: AnyObject {
     /// Whether objects of `entityName` were ever saved in this store, even if all were
     /// deleted since: whether a key was ever given out.
     func hasEverStoredObjects(entityName: String) throws -> Bool
+
+    // MARK: Persistent history
+
+    /// Whether the store records a persistent history of its transactions (Core Data's
+    /// `NSPersistentHistoryTrackingKey`): then every write transaction that changes rows
+    /// records what it changed (see `StoreTransaction.setHistoryAuthor`).
+    var tracksHistory: Bool { get }
+
+    /// The transactions recorded after `bound` (a token, or a date), oldest first.
+    ///
+    /// - Throws: `PersistentHistoryError` for a store without history, a token of another
+    ///   store or past the last transaction, a date in the future, or a place whose history
+    ///   was partly deleted; the store's failure when the history cannot be read.
+    func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction]
+
+    /// Deletes, in its own transaction, the transactions recorded before `bound` (a token's
+    /// own transaction is kept), with the tombstones of their deletes.
+    ///
+    /// - Throws: as `history(after:)`.
+    func deleteHistory(before bound: PersistentHistoryBound) throws
+
+    /// The place after the last transaction recorded (Core Data's
+    /// `currentPersistentHistoryToken(fromStores:)`).
+    ///
+    /// - Throws: `PersistentHistoryError.notTracked` for a store without history.
+    func currentHistoryToken() throws -> PersistentHistoryToken
 
     // MARK: Connections
 

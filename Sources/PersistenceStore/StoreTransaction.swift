@@ -39,9 +39,15 @@ package protocol StoreTransaction: AnyObject {
     /// Deletes the rows under `keys` of the hierarchy whose root entity is `rootEntity`.
     func deleteRows(rootEntity: String, keys: [Int64]) throws
 
-    /// Records the values of `object`'s attributes marked "preserve after deletion", as it is
-    /// deleted.
+    /// Records the deletion of `object`, whose row the transaction deletes: the values of its
+    /// attributes marked "preserve after deletion" (its tombstone), and, in a store that
+    /// tracks history, a delete change that carries them.
     func recordTombstone(of object: any SavedObject, key: Int64) throws
+
+    /// Names the author and context of the transaction in the store's persistent history
+    /// (see `PersistentStore.tracksHistory`), which records the transaction's inserts,
+    /// updates (with the properties written) and deletes as they are written.
+    func setHistoryAuthor(_ author: String?, contextName: String?)
 
     /// How many new rows of `entity` the store writes at once: a caller that keeps something
     /// per buffered row (to name a refused one) flushes after this many.

@@ -3,11 +3,16 @@ import Persistence
 
 /// One process's view context on a store of books, and the book it holds, obeying one
 /// command per line and answering one line: what the tests of two processes editing one
-/// book drive (`TwoProcessEditingTests`).
+/// book drive (`TwoProcessEditingTests`), and of one process catching up with another's
+/// saves through the persistent history (`PersistentHistoryProcessTests`).
 ///
 /// | command | does | answers |
 /// |---|---|---|
 /// | `open PATH` | opens (or creates) the store | `ok` |
+/// | `track PATH` | opens (or creates) the store with persistent history tracking on | `ok` |
+/// | `author NAME` | sets the context's `transactionAuthor` | `ok` |
+/// | `mark` | remembers the store's current history token | `ok` |
+/// | `catchUp` | fetches the history after the remembered token, merges it, and remembers its last token | the changes, see `describe(_:)` |
 /// | `policy NAME` | sets the merge policy: `error`, `storeTrump`, `objectTrump`, `overwrite`, `rollback` | `ok` |
 /// | `insert ISBN` | inserts a book and holds it | `ok` |
 /// | `fetch ISBN` | fetches the book and holds it | `ok`, or `none` |
@@ -22,8 +27,8 @@ final class ContextEditor {
     /// Books with a unique ISBN, a title, notes and a shelf.
     static let model = ManagedObjectModel {
         Entity("Book") {
-            Attribute("isbn", .string)
-            Attribute("title", .string)
+            Attribute("isbn", .string, preservesValueOnDeletion: true)
+            Attribute("title", .string, preservesValueOnDeletion: true)
             Attribute("notes", .string)
             Attribute("shelf", .string)
             UniquenessConstraint("isbn")
@@ -32,6 +37,8 @@ final class ContextEditor {
 
     private var container: PersistentContainer?
     private var book: ManagedObject?
+    /// The place in the history up to which this process has caught up.
+    private var token: PersistentHistoryToken?
 
     /// Runs one command line and returns the answer.
     func handle(_ line: String) -> String {
@@ -52,6 +59,11 @@ final class ContextEditor {
             container = try PersistentContainer(model: Self.model, storeURL: URL(fileURLWithPath: argument))
             return "ok"
         }
+        if command == "track" {
+            container = try PersistentContainer(
+                model: Self.model, storeURL: URL(fileURLWithPath: argument), tracksPersistentHistory: true)
+            return "ok"
+        }
         guard let context = container?.viewContext else { return "error: no store is open" }
         switch command {
         case "policy":
@@ -68,6 +80,15 @@ final class ContextEditor {
         case "set", "delete", "show":
             guard let book else { return "error: no book is held" }
             return try edit(book, command, argument, in: context)
+        case "author":
+            context.transactionAuthor = argument
+        case "mark":
+            token = try context.persistentStoreCoordinator.currentPersistentHistoryToken()
+        case "catchUp":
+            let transactions = try context.fetchHistory(after: token)
+            context.mergeChanges(fromHistory: transactions)
+            token = transactions.last?.token ?? token
+            return transactions.map(describe).joined(separator: " | ")
         case "refreshAll":
             context.refreshAllObjects()
         case "save":
@@ -94,6 +115,27 @@ final class ContextEditor {
             return book.managedObjectContext === context ? values.joined(separator: " ") : "inaccessible"
         }
         return "ok"
+    }
+
+    /// A history transaction on one line: `author: insert Book/p2; update Book/p1 [notes,title];
+    /// delete Book/p3 {isbn=3,title=Gone}`.
+    private func describe(_ transaction: PersistentHistoryTransaction) -> String {
+        let changes = transaction.changes.map { change in
+            let id = change.changedObjectID.description
+            switch change.changeType {
+            case .insert:
+                return "insert \(id)"
+            case .update:
+                return "update \(id) [\((change.updatedProperties ?? []).sorted().joined(separator: ","))]"
+            case .delete:
+                let values = (change.tombstone ?? [:]).sorted { $0.key < $1.key }.map { key, value in
+                    if case .string(let text) = value { return "\(key)=\(text)" }
+                    return "\(key)=\(value)"
+                }
+                return "delete \(id) {\(values.joined(separator: ","))}"
+            }
+        }
+        return "\(transaction.author ?? "nil"): " + changes.joined(separator: "; ")
     }
 
     /// The attributes `set` changes.

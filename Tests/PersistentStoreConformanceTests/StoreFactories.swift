@@ -27,16 +27,7 @@ enum StoreFactories {
     /// The SQLite store in a temporary file.
     static let sqliteFile = StoreFactory(
         name: "SQLiteStore (file)", keepsObjectsWhenReopened: true,
-        make: { model in
-            let url = FileManager.default.temporaryDirectory
-                .appendingPathComponent("conformance-\(UUID().uuidString).sqlite")
-            return try StoreUnderTest(
-                open: {
-                    let store = try SQLiteStore(model: model, url: url)
-                    return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
-                },
-                removeLocation: { removeSQLiteFiles(at: url) })
-        },
+        make: { model in try makeSQLiteFile(model, options: SQLiteStore.Options()) },
         openFile: { model, url in try SQLiteStore(model: model, url: url) },
         writeForeignDatabase: { url in
             // Another app's SQLite database: the one SQL statement of the suite, since only
@@ -44,20 +35,44 @@ enum StoreFactories {
             let database = try Database(path: url.path)
             try database.execute("CREATE TABLE note (body TEXT)")
             try database.close()
-        })
+        },
+        makeTrackingHistory: { model in try makeSQLiteFile(model, options: historyOptions) })
 
     /// The SQLite store in memory: nothing outlives a reopen, and no file can be opened.
     static let sqliteInMemory = StoreFactory(
         name: "SQLiteStore (in memory)", keepsObjectsWhenReopened: false,
-        make: { model in
-            try StoreUnderTest(
-                open: {
-                    let store = try SQLiteStore(model: model, url: nil)
-                    return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
-                },
-                removeLocation: {})
-        },
-        openFile: nil)
+        make: { model in try makeSQLiteInMemory(model, options: SQLiteStore.Options()) },
+        openFile: nil,
+        makeTrackingHistory: { model in try makeSQLiteInMemory(model, options: historyOptions) })
+
+    /// The factories whose stores can track their history.
+    static let trackingHistory = all.filter { $0.makeTrackingHistory != nil }
+
+    /// Options with persistent history tracking on.
+    private static var historyOptions: SQLiteStore.Options {
+        var options = SQLiteStore.Options()
+        options.tracksHistory = true
+        return options
+    }
+
+    private static func makeSQLiteFile(_ model: ManagedObjectModel, options: SQLiteStore.Options) throws -> StoreUnderTest {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).sqlite")
+        return try StoreUnderTest(
+            open: {
+                let store = try SQLiteStore(model: model, url: url, options: options)
+                return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
+            },
+            removeLocation: { removeSQLiteFiles(at: url) })
+    }
+
+    private static func makeSQLiteInMemory(_ model: ManagedObjectModel, options: SQLiteStore.Options) throws -> StoreUnderTest {
+        try StoreUnderTest(
+            open: {
+                let store = try SQLiteStore(model: model, url: nil, options: options)
+                return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
+            },
+            removeLocation: {})
+    }
 
     /// Removes an SQLite store file with its journal files and its external data folder.
     private static func removeSQLiteFiles(at url: URL) {

@@ -24,6 +24,9 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// Writes at a URL a database of the store's own kind that is not one of its stores
     /// (another app's), or nil when the kind has no such file.
     var writeForeignDatabase: (@Sendable (URL) throws -> Void)? = nil
+    /// Makes a store for `model` at a fresh location with persistent history tracking on,
+    /// or nil for a kind of store that keeps no history.
+    var makeTrackingHistory: (@Sendable (ManagedObjectModel) throws -> StoreUnderTest)? = nil
 
     var testDescription: String { name }
 }

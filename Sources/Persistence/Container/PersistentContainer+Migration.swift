@@ -12,14 +12,18 @@ extension PersistentContainer {
     /// - Parameters:
     ///   - versions: the model versions the store may have been written with, oldest first
     ///     (`model` may be among them).
-    /// - Throws: as `init(model:storeURL:classes:readOnly:)`, and `MigrationError` when the
+    ///   - tracksPersistentHistory: as in `init(model:storeURL:classes:readOnly:tracksPersistentHistory:)`;
+    ///     the history a store has kept survives its migration, renamed entities renamed in it.
+    /// - Throws: as `init(model:storeURL:classes:readOnly:tracksPersistentHistory:)`, and `MigrationError` when the
     ///   store was written with none of `versions` or cannot be migrated (the store is then
     ///   untouched).
     public convenience init(
         model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type] = [:],
-        migratingFrom versions: [ManagedObjectModel]
+        migratingFrom versions: [ManagedObjectModel], tracksPersistentHistory: Bool = false
     ) throws {
-        try self.init(model: model, storeURL: storeURL, classes: classes, options: SQLiteStore.Options(), migratingFrom: versions)
+        var options = SQLiteStore.Options()
+        options.tracksHistory = tracksPersistentHistory
+        try self.init(model: model, storeURL: storeURL, classes: classes, options: options, migratingFrom: versions)
     }
 
     /// Opens the store at `storeURL` with a version of a `.xcdatamodeld` bundle (its current
@@ -27,13 +31,16 @@ extension PersistentContainer {
     /// versions first.
     ///
     /// - Throws: `ModelFileError` or `ModelError` when the bundle cannot be read; otherwise
-    ///   as `init(model:storeURL:classes:migratingFrom:)`.
+    ///   as `init(model:storeURL:classes:migratingFrom:tracksPersistentHistory:)`.
     public convenience init(
-        modelBundle: URL, version: String? = nil, storeURL: URL?, classes: [String: ManagedObject.Type] = [:]
+        modelBundle: URL, version: String? = nil, storeURL: URL?, classes: [String: ManagedObject.Type] = [:],
+        tracksPersistentHistory: Bool = false
     ) throws {
         let names = try ManagedObjectModel.versionNames(in: modelBundle)
         let versions = try names.map { try ManagedObjectModel(contentsOf: modelBundle, version: $0) }
         let model = try ManagedObjectModel(contentsOf: modelBundle, version: version)
-        try self.init(model: model, storeURL: storeURL, classes: classes, migratingFrom: versions)
+        try self.init(
+            model: model, storeURL: storeURL, classes: classes, migratingFrom: versions,
+            tracksPersistentHistory: tracksPersistentHistory)
     }
 }

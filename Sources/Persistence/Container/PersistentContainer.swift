@@ -42,16 +42,22 @@ public final class PersistentContainer: Sendable {
     ///   - classes: the `ManagedObject` subclass for each entity that has one.
     ///   - readOnly: open an existing store without writing to it; a save then throws
     ///     `SQLiteError` with `isReadOnly`.
+    ///   - tracksPersistentHistory: record every save and batch insert in the store's
+    ///     persistent history (Core Data's `NSPersistentHistoryTrackingKey`), read with
+    ///     `PersistentStoreCoordinator.history(after:)`. A store created before history
+    ///     existed gains its tables, its rows untouched; a store that tracks history once
+    ///     keeps tracking it, whoever opens it next.
     /// - Throws: `ModelError` for an invalid model; `StoreError` for a missing directory,
     ///   a path that is not a regular file, a file that is not a Persistence store or was
     ///   written with another model, or a missing value transformer; `SQLiteError` for a
     ///   file SQLite cannot open.
     public convenience init(
         model: ManagedObjectModel, storeURL: URL?, classes: [String: ManagedObject.Type] = [:],
-        readOnly: Bool = false
+        readOnly: Bool = false, tracksPersistentHistory: Bool = false
     ) throws {
         var options = SQLiteStore.Options()
         options.readOnly = readOnly
+        options.tracksHistory = tracksPersistentHistory
         try self.init(model: model, storeURL: storeURL, classes: classes, options: options)
     }
 

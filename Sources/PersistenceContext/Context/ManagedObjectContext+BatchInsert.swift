@@ -24,6 +24,7 @@ extension ManagedObjectContext {
         try checkQueue("execute a batch insert of \(request.entityName)")
         let writer = try BatchInsertWriter(request, context: self)
         try persistentStoreCoordinator.performWrite(rowCount: request.count) { _, transaction in
+            transaction.setHistoryAuthor(transactionAuthor, contextName: name)
             try writer.write(in: transaction)
         }
         refreshObjects(staleAfter: [writer])

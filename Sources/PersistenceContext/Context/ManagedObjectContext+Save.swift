@@ -97,6 +97,7 @@ extension ManagedObjectContext {
         // A failed save leaves no key behind: the objects are still unsaved.
         do {
             try persistentStoreCoordinator.performWrite(rowCount: rowCount) { store, transaction in
+                transaction.setHistoryAuthor(transactionAuthor, contextName: name)
                 // Optimistic locking, before anything is written: rows changed or deleted
                 // since their objects read them are resolved by the merge policy (or the
                 // save throws, leaving store and context as they were).

@@ -59,6 +59,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
     /// Read off the queue by errors, so kept under its own lock.
     private let nameStorage = Mutex<String?>(nil)
+    /// Who makes the context's saves, as the persistent history records them in each
+    /// transaction's `author` (Core Data's `transactionAuthor`): an app names its importer,
+    /// its extension or its user so that a reader of the history can tell whose changes
+    /// it reads (and skip its own).
+    public var transactionAuthor: String?
 
     package let classes: [String: ManagedObject.Type]
     let contextQueue: ContextQueue

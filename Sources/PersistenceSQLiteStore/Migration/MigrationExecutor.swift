@@ -152,11 +152,15 @@ struct MigrationExecutor {
         }
     }
 
-    /// Renames entities in the `_tombstone` records of deleted objects, when there are any.
+    /// Renames entities in the `_tombstone` records of deleted objects and in the changes of
+    /// the persistent history, when there are any.
     private func renameTombstoneEntities() throws {
-        guard try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = '_tombstone'").int64Value == 1 else { return }
-        for (destination, source) in plan.sourceEntityNames where destination != source {
-            try database.execute("UPDATE _tombstone SET entity = ? WHERE entity = ?", [.text(destination), .text(source)])
+        for table in ["_tombstone", "_historyChange"] {
+            guard try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = ?", [.text(table)]).int64Value == 1
+            else { continue }
+            for (destination, source) in plan.sourceEntityNames where destination != source {
+                try database.execute("UPDATE \(table) SET entity = ? WHERE entity = ?", [.text(destination), .text(source)])
+            }
         }
     }
 

@@ -11,14 +11,20 @@ import PersistenceStore
 /// statement savepoint, at which FTS5 writes its pending changes as a new segment (see
 /// `SQLiteStore.insertRows`). A buffer holds one entity's rows (and, for updates, one set
 /// of columns); any other write flushes it first, so writes reach SQLite in call order.
+///
+/// In a store that tracks history, each write is noted as a change of its object in
+/// `history`, which `SQLiteStore.performWrite` records before the commit.
 final class SQLiteStoreTransaction: StoreTransaction {
     private let store: SQLiteStore
     private var plans = RowEncodePlans()
     private var inserts = InsertBuffer()
     private var updates = UpdateBuffer()
+    /// The changes written so far, when the store tracks history.
+    private(set) var history: HistoryRecorder?
 
     init(store: SQLiteStore) {
         self.store = store
+        if store.tracksHistory { history = HistoryRecorder() }
     }
 
     // MARK: - Rows
@@ -37,6 +43,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try flushUpdates()
         if inserts.needsFlush(before: plan.mapping, onConflict: onConflict) { try flushInserts() }
         inserts.append(plan.mapping, key: key, columns: try plan.values(of: object), tag: tag, onConflict: onConflict)
+        // A row that may meet a stored one is noted once written (see `flushInserts`).
+        if onConflict == .fail { history?.inserted(entity: object.schema.name, root: object.schema.rootName, key: key) }
     }
 
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
@@ -46,6 +54,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try flushInserts()
         if updates.needsFlush(before: plan.mapping, columns: changed.columns) { try flushUpdates() }
         updates.append(plan.mapping, columns: changed.columns, key: key, values: changed.values, tag: tag)
+        if history != nil { noteUpdate(of: object.schema, key: key, positions: positions, plan.mapping) }
     }
 
     func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
@@ -55,6 +64,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try reportingViolation(tag: tag, schema: object.schema) {
             try store.updateRow(plan.mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
         }
+        if history != nil { noteUpdate(of: object.schema, key: key, positions: object.schema.properties.indices, plan.mapping) }
     }
 
     func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws {
@@ -69,6 +79,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
             encoded.append(try RowCodec.encode(value, for: attribute, entity: entity.name))
         }
         try store.updateRow(plan.mapping, primaryKey: key, columns: columns, values: encoded, bumpingVersion: false)
+        if history != nil { noteUpdate(of: entity, key: key, positions: values.map(\.position), plan.mapping) }
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
@@ -78,7 +89,13 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     func recordTombstone(of object: any SavedObject, key: Int64) throws {
         try flush()
-        try store.recordTombstone(of: object.schema, primaryKey: key) { object.storedSlot(at: $0) }
+        let tombstone = try store.recordTombstone(of: object.schema, primaryKey: key) { object.storedSlot(at: $0) }
+        history?.deleted(entity: object.schema.name, root: object.schema.rootName, key: key, tombstone: tombstone)
+    }
+
+    func setHistoryAuthor(_ author: String?, contextName: String?) {
+        history?.author = author
+        history?.contextName = contextName
     }
 
     func rowsPerWrite(entity: String) -> Int {
@@ -172,6 +189,33 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     // MARK: - Internals
 
+    /// Notes an update of the row under `key` that wrote the stored properties among
+    /// `positions` (a to-many whose links changed included; transients left out).
+    private func noteUpdate(of schema: EntitySchema, key: Int64, positions: some Sequence<Int>, _ mapping: EntityMapping) {
+        let names = positions.compactMap { position -> String? in
+            let property = schema.properties[position]
+            switch property {
+            case .relationship(let r) where r.isToMany: return r.isTransient ? nil : r.name
+            default: return mapping.columnIndex[position] == nil ? nil : property.name
+            }
+        }
+        history?.updated(entity: schema.name, root: schema.rootName, key: key, properties: names)
+    }
+
+    /// Notes the rows an insert under `.update` or `.skip` wrote: `written` holds each new
+    /// row's key among `proposed`, and the key of each stored row an upsert updated instead.
+    private func noteUpserts(_ mapping: EntityMapping, proposed: [Int64], written: [Int64]) {
+        let schema = mapping.schema
+        let proposed = Set(proposed)
+        for key in written {
+            if proposed.contains(key) {
+                history?.inserted(entity: schema.name, root: schema.rootName, key: key)
+            } else {
+                noteUpdate(of: schema, key: key, positions: schema.properties.indices, mapping)
+            }
+        }
+    }
+
     private func plan(for schema: EntitySchema) throws -> RowEncodePlan {
         guard let mapping = store.schema.entities[schema.name] else {
             // Every entity of the store's model has a mapping, and objects come from contexts on it.
@@ -207,7 +251,9 @@ final class SQLiteStoreTransaction: StoreTransaction {
         let buffer = inserts
         inserts.removeAll()
         do {
-            try store.insertRows(mapping, buffer.rows, onConflict: buffer.onConflict)
+            let noting = history != nil && buffer.onConflict != .fail
+            let written = try store.insertRows(mapping, buffer.rows, onConflict: buffer.onConflict, returningKeys: noting)
+            if noting { noteUpserts(mapping, proposed: buffer.rows.map(\.primaryKey), written: written) }
         } catch let error as SQLiteError where error.isUniqueConstraint {
             for (row, tag) in zip(buffer.rows, buffer.tags) {
                 try reportingViolation(tag: tag, schema: mapping.schema) {

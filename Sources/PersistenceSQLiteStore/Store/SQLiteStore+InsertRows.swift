@@ -32,15 +32,20 @@ extension SQLiteStore {
     /// and the stored one untouched (`ON CONFLICT DO NOTHING`, as a batch insert under
     /// store-trump merging writes).
     ///
+    /// With `returningKeys` (for the persistent history, under `.update` or `.skip`), the
+    /// keys of the rows the statement wrote are returned: a new row's own key, or the key of
+    /// a stored row an upsert updated; a skipped row returns none.
+    ///
     /// - Throws: `SQLiteError` (a UNIQUE constraint failure has extended code
     ///   SQLITE_CONSTRAINT_UNIQUE); the statement's rows are then all left unwritten.
+    @discardableResult
     package func insertRows(
         _ mapping: EntityMapping, _ rows: [(primaryKey: Int64, columns: [SQLiteValue])],
-        onConflict: InsertConflictAction = .fail
-    ) throws {
+        onConflict: InsertConflictAction = .fail, returningKeys: Bool = false
+    ) throws -> [Int64] {
         guard rows.count > 1 || onConflict != .fail else {
             if let row = rows.first { try insertRow(mapping, primaryKey: row.primaryKey, columns: row.columns) }
-            return
+            return returningKeys ? rows.map(\.primaryKey) : []
         }
         let table = mapping.table
         var names = ["\"_id\""]
@@ -61,6 +66,7 @@ extension SQLiteStore {
         case .skip:
             sql += " ON CONFLICT DO NOTHING"
         }
+        if returningKeys { sql += " RETURNING \"_id\"" }
         // Only a full statement is kept in the cache: one cached per row count (a save's last
         // statement has any count) would keep thousands of large programs alive.
         let statement = try rows.count == Self.rowsPerInsert(mapping) ? database.cachedStatement(sql) : database.prepare(sql)
@@ -68,7 +74,13 @@ extension SQLiteStore {
         for row in rows {
             try bindInsertedRow(mapping, primaryKey: row.primaryKey, columns: row.columns, to: statement, at: &index)
         }
-        _ = try statement.step()
+        guard returningKeys else {
+            _ = try statement.step()
+            return []
+        }
+        var keys: [Int64] = []
+        while try statement.step() { keys.append(statement.int64(at: 0)) }
+        return keys
     }
 
     private static func parametersPerRow(_ table: TableMapping) -> Int {

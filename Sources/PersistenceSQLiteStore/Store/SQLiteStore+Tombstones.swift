@@ -8,23 +8,45 @@ extension SQLiteStore {
     /// deleted, in `_tombstone` (one row per deleted object: entity, key, time, and the
     /// values as JSON, in the export format). Call inside the deleting write transaction.
     ///
-    /// The table is the seed of full history tracking: a change log can add rows for
-    /// inserts and updates with the same shape.
-    package func recordTombstone(of schema: EntitySchema, primaryKey: Int64, values: (Int) -> StoredSlot) throws {
+    /// - Returns: the tombstone's row, which the delete's change in the persistent history
+    ///   refers to (see `SQLiteStore+History`); nil when the object has no value to preserve.
+    @discardableResult
+    package func recordTombstone(of schema: EntitySchema, primaryKey: Int64, values: (Int) -> StoredSlot) throws -> Int64? {
         var preserved: [String: String] = [:]
         for (position, property) in schema.properties.enumerated() {
+            // A nil value is left out: the tombstone has no key for it.
             guard case .attribute(let a) = property, a.preservesValueInHistoryOnDeletion,
-                case .value(let value) = values(position)
+                case .value(let value) = values(position), value != .null
             else { continue }
             preserved[a.name] = try RowCodec.encode(value, for: a, entity: schema.name).jsonText
         }
-        guard !preserved.isEmpty else { return }
+        guard !preserved.isEmpty else { return nil }
         try ensureTombstoneTable()
         let json = try JSONSerialization.data(withJSONObject: preserved, options: [.sortedKeys])
         try database.execute(
             "INSERT INTO _tombstone (entity, objectKey, deletedAt, \"values\") VALUES (?, ?, ?, ?)",
             [.text(schema.name), .integer(primaryKey), .real(Date().timeIntervalSince1970),
              .text(String(decoding: json, as: UTF8.self))])
+        return database.lastInsertRowID
+    }
+
+    /// The values a tombstone's JSON holds, typed by `schema`'s attributes: each text is
+    /// read back as the column value it was written from (`SQLiteValue.jsonText`) and
+    /// decoded as the store decodes its rows. A nil value has no key; a name the entity no
+    /// longer has as an attribute (renamed by a migration) is left out.
+    ///
+    /// - Throws: `StoreError.corruptValue` for a value that cannot be read as its
+    ///   attribute's type.
+    func preservedValues(_ json: String, of schema: EntitySchema) throws -> [String: AttributeValue] {
+        guard let texts = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String] else {
+            throw StoreError.corruptValue(entity: schema.name, attribute: "(tombstone)", found: "text that is not a JSON object")
+        }
+        var values: [String: AttributeValue] = [:]
+        for (name, text) in texts {
+            guard let attribute = schema.attribute(named: name) else { continue }
+            values[name] = try RowCodec.decode(SQLiteValue(jsonText: text, for: attribute.type), for: attribute, entity: schema.name)
+        }
+        return values
     }
 
     /// The preserved values of deleted objects of an entity, newest first, each with the
@@ -41,7 +63,7 @@ extension SQLiteStore {
         }
     }
 
-    private func ensureTombstoneTable() throws {
+    func ensureTombstoneTable() throws {
         try database.execute(
             "CREATE TABLE IF NOT EXISTS _tombstone (_id INTEGER PRIMARY KEY, entity TEXT NOT NULL, "
                 + "objectKey INTEGER NOT NULL, deletedAt REAL NOT NULL, \"values\" TEXT NOT NULL)")
@@ -49,6 +71,27 @@ extension SQLiteStore {
 }
 
 extension SQLiteValue {
+    /// The column value a tombstone's `text` was written from (see `jsonText`), by the
+    /// column type that stores `type` (see `RowCodec`).
+    init(jsonText text: String, for type: AttributeType) {
+        // Tombstones written before nil values were left out hold them as empty text.
+        if text.isEmpty, type != .string {
+            self = .null
+            return
+        }
+        switch type {
+        case .integer16, .integer32, .integer64, .boolean:
+            self = Int64(text).map(SQLiteValue.integer) ?? .text(text)
+        case .double, .float, .date:
+            // NaN is stored as the text `NaN` (see `RowCodec`).
+            self = text == "NaN" ? .text(text) : Double(text).map(SQLiteValue.real) ?? .text(text)
+        case .binaryData, .transformable:
+            self = Data(base64Encoded: text).map(SQLiteValue.blob) ?? .text(text)
+        default:
+            self = .text(text)
+        }
+    }
+
     /// The value as text for a JSON record: numbers and text as written, blobs in base64.
     var jsonText: String {
         switch self {

@@ -33,6 +33,10 @@ package final class SQLiteStore {
         package var verifiesBeforeWriting = true
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
+        /// Whether the store records a persistent history of its transactions (Core Data's
+        /// `NSPersistentHistoryTrackingKey`): a store opened with it gains the history's
+        /// tables, and keeps tracking whoever opens it next (see `SQLiteStore+History`).
+        package var tracksHistory = false
 
         /// Default options.
         package init() {}
@@ -71,6 +75,9 @@ package final class SQLiteStore {
     /// indexes are missing or stale (see `prepareSearchIndexes`), which searches by scanning.
     /// Setting it to false makes searches scan (for measuring the index against a scan).
     package var searchIndexesAreUsable = false
+    /// Whether the store records its transactions in its persistent history: it was opened
+    /// with `Options.tracksHistory` now or before (see `SQLiteStore+History`).
+    package internal(set) var tracksHistory = false
 
     static let formatName = "Persistence SQLite store 1"
 
@@ -99,6 +106,7 @@ package final class SQLiteStore {
             database = try Database.inMemory()
             try registerFunctions()
             try createSchema()
+            if options.tracksHistory { try startTrackingHistory() }
             try prepareSearchIndexes(readOnly: false)
             return
         }
@@ -136,6 +144,7 @@ package final class SQLiteStore {
                 if !readOnly { try createMissingJoinTables() }
                 try prepareVersionColumns(readOnly: readOnly)
             }
+            try prepareHistory(tracking: options.tracksHistory, readOnly: readOnly)
             try prepareSearchIndexes(readOnly: readOnly)
         } catch {
             // The files are left in place even when this call created them: another process
@@ -165,6 +174,7 @@ package final class SQLiteStore {
         hasVersionColumns = store.hasVersionColumns
         identifier = store.identifier
         searchIndexesAreUsable = store.searchIndexesAreUsable
+        tracksHistory = store.tracksHistory
         database = try StoreFile.openForReading(path, busyTimeout: busyTimeout)
         do { try registerFunctions() } catch {
             try? database.close()
