@@ -34,6 +34,10 @@ struct ObjectValidator {
                         object: object.objectID.description, entity: schema.name, property: plan.name,
                         rule: rule, value: value, requirement: requirement))
             }
+            func failPredicate(_ value: String, _ requirement: String, _ warning: String) {
+                fail(.predicate, value, requirement)
+                failures[failures.count - 1].warning = warning
+            }
             switch plan.kind {
             case .attribute, .derivedAttribute:
                 // Tested in place: binding the value copied (retained) it for every attribute.
@@ -48,6 +52,9 @@ struct ObjectValidator {
                 guard let type = plan.attributeType else { continue }
                 let bounds = schema.bounds[position]
                 check(value, type, pattern: plan.pattern, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
+                if let predicates = schema.validationPredicates[position] {
+                    checkPredicates(predicates, value: value, subject: object.predicateValue(at: position), failPredicate)
+                }
             case .toMany:
                 guard !plan.isTransient else { continue }
                 // Only a constrained to-many is counted: an unconstrained one stays a fault.
@@ -131,6 +138,30 @@ struct ObjectValidator {
             }
         default:
             break
+        }
+    }
+
+    /// Evaluates an attribute's validation predicates with its value as `SELF`; each one
+    /// that is false (or cannot be evaluated) fails with the model's warning text.
+    private static func checkPredicates(
+        _ predicates: [(predicate: FetchPredicate, warning: String)], value: AttributeValue, subject: PredicateValue,
+        _ fail: (_ value: String, _ requirement: String, _ warning: String) -> Void
+    ) {
+        for (predicate, warning) in predicates {
+            let holds: Bool
+            var reason = ""
+            do { holds = try predicate.evaluate(withValue: subject) } catch {
+                holds = false
+                reason = " (\((error as? FetchPredicateError)?.message ?? "\(error)"))"
+            }
+            guard !holds else { continue }
+            let shown: String
+            switch value {
+            case .string(let s) where s.count > 40: shown = "\"\(s.prefix(40))…\""
+            default: shown = value.description
+            }
+            let requirement = "fails its validation predicate \(predicate)\(reason)"
+            fail(shown, warning.isEmpty ? requirement : "\(requirement): \(warning)", warning)
         }
     }
 

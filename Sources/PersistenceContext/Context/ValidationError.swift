@@ -4,7 +4,8 @@ import PersistenceStore
 public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     /// The rule, with Core Data's error code for it.
     public enum Rule: Int, Sendable, Hashable {
-        /// A validation predicate failed (`NSManagedObjectValidationError`).
+        /// A validation predicate failed (`NSManagedObjectValidationError`); the failure's
+        /// `warning` is the model's text for it.
         case predicate = 1550
         /// A required property has no value.
         case missingMandatoryProperty = 1570
@@ -42,6 +43,9 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     public var value: String
     /// What the rule requires, as a sentence fragment ("must be at most 500 characters").
     public var requirement: String
+    /// For a failed validation predicate, the model's warning for it (Core Data's
+    /// `validationWarnings`, the text an app shows), as written; nil for the other rules.
+    public var warning: String? = nil
 
     /// "Book/t1: title "" must be at least 1 character (rule 1670)".
     public var description: String {

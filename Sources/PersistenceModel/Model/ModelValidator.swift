@@ -11,7 +11,10 @@ import Foundation
 /// unknown keys; defaults, minimums and maximums that are not of the type; minimum above
 /// maximum; invalid regular expressions; validation predicates and warnings of unequal
 /// counts; the type Undefined; an ordered to-one; minCount above maxCount (0 = no limit);
-/// fetched properties, fetch request templates and configurations naming unknown entities.
+/// validation predicates that
+/// do not parse, read a key the value has not got, or compare it with a value of another
+/// type; fetched properties, fetch request templates and configurations naming unknown
+/// entities.
 ///
 /// Warnings: a relationship without an inverse. An abstract entity without sub-entities is
 /// fine.
