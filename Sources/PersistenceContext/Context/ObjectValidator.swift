@@ -61,8 +61,13 @@ struct ObjectValidator {
                 guard !plan.isOptional || plan.needsValueCheck,
                     case .relationship(let relationship) = schema.properties[position]
                 else { continue }
+                // Core Data's rule ("Configuring relationships"): an optional to-many may be
+                // empty whatever its bounds; a required one may not, and a to-many that holds
+                // objects holds between its minimum and maximum count.
                 let count = object.objects(at: position).count
-                if count == 0, !relationship.isOptional, relationship.minCount == 0 {
+                if count == 0, relationship.isOptional {
+                    continue
+                } else if count == 0, relationship.minCount == 0 {
                     fail(.missingMandatoryProperty, "(empty)", "is required")
                 } else if relationship.minCount > 0, count < relationship.minCount {
                     fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
@@ -135,6 +140,15 @@ struct ObjectValidator {
             if let pattern {
                 let matches = (try? RegularExpressionCache.shared.matches(pattern: pattern, text: s)) ?? false
                 if !matches { fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/") }
+            }
+        case .data(let bytes):
+            // Binary Data's minimum and maximum are lengths in bytes. Core Data has no error
+            // codes of its own for them: the length codes (1670 too short, 1660 too long) serve.
+            if let minimum, Decimal(bytes.count) < minimum {
+                fail(.stringTooShort, "(\(bytes.count) bytes)", "must be at least \(minimum) bytes long")
+            }
+            if let maximum, Decimal(bytes.count) > maximum {
+                fail(.stringTooLong, "(\(bytes.count) bytes)", "must be at most \(maximum) bytes long")
             }
         default:
             break

@@ -23,9 +23,11 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
         case dateTooLate = 1630
         /// A date is before its minimum.
         case dateTooSoon = 1640
-        /// A string is longer than its maximum length.
+        /// A string is longer than its maximum length, or Binary Data than its maximum
+        /// length in bytes (Core Data has no code for data lengths: the length codes serve).
         case stringTooLong = 1660
-        /// A string is shorter than its minimum length.
+        /// A string is shorter than its minimum length, or Binary Data than its minimum
+        /// length in bytes.
         case stringTooShort = 1670
         /// A string does not match its regular expression.
         case stringPatternMatching = 1680
