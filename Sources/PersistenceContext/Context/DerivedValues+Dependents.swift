@@ -32,16 +32,19 @@ extension DerivedValues {
         }
     }
 
-    /// Recomputes the derived values of objects that read `changed` objects through
-    /// relationships, and of those that read them, and returns the objects this changed,
-    /// besides `changed`, for the save to write.
+    /// Recomputes the derived values of objects that read the saved or deleted objects
+    /// through relationships, and of those that read them, and returns the objects this
+    /// changed, besides those of the save, for the save to write.
+    ///
+    /// A model without such derivations costs one look at its entities' derivations.
     ///
     /// - Throws: as ``compute(_:)``.
-    static func recomputeDependents(of changed: [ManagedObject], in context: ManagedObjectContext) throws
-        -> [ManagedObject]
-    {
+    static func recomputeDependents(
+        of saved: [ManagedObject], deleted: [ManagedObject], in context: ManagedObjectContext
+    ) throws -> [ManagedObject] {
         let reaches = self.reaches(in: context.model)
         guard !reaches.isEmpty else { return [] }
+        let changed = saved + deleted
         var inSave = Set(changed.map(ObjectIdentifier.init))
         var recomputed: Set<ObjectIdentifier> = []
         var added: [ManagedObject] = []

@@ -65,7 +65,7 @@ extension ManagedObjectContext {
         for object in saved { object.willSave() }
         for object in saved { try DerivedValues.compute(object) }
         // Objects whose derived values read the changed ones (`books.@sum.price`) are saved too.
-        let dependents = try DerivedValues.recomputeDependents(of: saved + deleted, in: self)
+        let dependents = try DerivedValues.recomputeDependents(of: saved, deleted: deleted, in: self)
         if !dependents.isEmpty {
             updated += dependents.filter { !$0.isInserted }
             saved += dependents.filter { !$0.isInserted }

@@ -73,8 +73,10 @@ extension StoreSchema {
             for relationship in entity.relationships where stored[relationship.name] != nil {
                 add(table, "\(entity.name)_\(relationship.name)_index", [relationship.name], unique: false, entities: nil)
             }
-            // A fetch index keeps each element's order (Xcode's `order="descending"`). An
-            // R-tree element never gets here: `model validate` refuses it, naming the index.
+            // A fetch index keeps each element's order (Xcode's `order="descending"`); an
+            // index a store already has keeps the order it was made with (indexes are made
+            // when missing, by name). An R-tree element never gets here: `model validate`
+            // refuses it, naming the index.
             for fetchIndex in entity.fetchIndexes {
                 let elements = fetchIndex.elements.filter { stored[$0.property] != nil }
                 let descending = Set(elements.filter { !$0.isAscending }.map(\.property))
