@@ -64,11 +64,12 @@ extension ManagedObjectContext {
         var saved = inserted + updated
         for object in saved { object.willSave() }
         for object in saved { try DerivedValues.compute(object) }
-        // Objects whose derived values read the changed ones (`books.@sum.price`) are saved too.
+        // Saved objects whose derived values read the changed ones (`books.@sum.price`) and
+        // so changed too (never inserted ones: those are in the save already).
         let dependents = try DerivedValues.recomputeDependents(of: saved, deleted: deleted, in: self)
         if !dependents.isEmpty {
-            updated += dependents.filter { !$0.isInserted }
-            saved += dependents.filter { !$0.isInserted }
+            updated += dependents
+            saved += dependents
         }
 
         var failures: [ValidationFailure] = []
