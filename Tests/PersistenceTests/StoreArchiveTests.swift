@@ -331,9 +331,7 @@ import Persistence
         #expect(try Self.count("Shelf", in: context) == 2)
         // Owner/p1 keeps one of its two shelves, below a minimum of 2: refused.
         let strict = try Self.container(Self.libraryModel(minimumShelves: 2)).viewContext
-        // Owner/p2 has no shelf at all, which the minimum allows.
-        let json = Self.libraryJSON.replacingOccurrences(of: #"{"@id": "s3", "owner": "o2"}"#, with: #"{"@id": "s3"}"#)
-        try StoreArchive.importJSON(Data(json.utf8), into: strict)
+        try StoreArchive.importJSON(Data(Self.libraryJSONWithAnOwnerWithoutShelves.utf8), into: strict)
         let error = try #require(throws: ValidationError.self) {
             try StoreArchive.deleteObjects(withIDs: ["Shelf/p1"], from: strict)
         }
@@ -407,6 +405,12 @@ import Persistence
                 Relationship("volume", to: "Volume", inverse: "loans")
             }
         }
+    }
+
+    /// The objects of `libraryJSON` with Shelf/p3 on no owner's shelves, so that Owner/p2 has
+    /// none: valid with `libraryModel(minimumShelves: 2)`, whose optional minimum allows it.
+    static var libraryJSONWithAnOwnerWithoutShelves: String {
+        libraryJSON.replacingOccurrences(of: #"{"@id": "s3", "owner": "o2"}"#, with: #"{"@id": "s3"}"#)
     }
 
     /// The objects of `libraryContext()`.
