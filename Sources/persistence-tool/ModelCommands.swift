@@ -21,7 +21,7 @@ enum ModelCommands {
             "abstract", "versionHash", "attributes": [{"name", "type", "optional", "transient",
             "derived", "derivation", "defaultValue", "versionHash"}], "relationships": [{"name",
             "destination", "inverse", "deleteRule", "toMany", "ordered", "minCount", "maxCount",
-            "optional"}], "uniquenessConstraints": [[names]], "indexes": [{"name",
+            "optional", "spotlightIndexingEnabled"}], "uniquenessConstraints": [[names]], "indexes": [{"name",
             "properties"}]}]}. Types and delete rules are spelled as in the file ("Integer 16",
             "Nullify"); defaultValue is the default as written; absent values are null. The
             model is printed as read, valid or not.

@@ -80,6 +80,7 @@ struct ModelDump {
                 "count \(relationship.minCount)…"
                     + (relationship.maxCount > 0 ? String(relationship.maxCount) : "any"))
         }
+        if relationship.isIndexedBySpotlight { parts.append("searchable") }
         return parts
     }
 
@@ -127,6 +128,7 @@ struct ModelDump {
                             ("minCount", .int(relationship.minCount)),
                             ("maxCount", .int(relationship.maxCount)),
                             ("optional", .bool(relationship.isOptional)),
+                            ("spotlightIndexingEnabled", .bool(relationship.isIndexedBySpotlight)),
                         ])
                     })
             ),

@@ -175,7 +175,7 @@ import Persistence
             #expect(
                 Set(relationship.keys) == [
                     "name", "destination", "inverse", "deleteRule", "toMany", "ordered",
-                    "minCount", "maxCount", "optional",
+                    "minCount", "maxCount", "optional", "spotlightIndexingEnabled",
                 ])
             #expect(DeleteRule(rawValue: relationship["deleteRule"] as? String ?? "") != nil)
         }

@@ -270,11 +270,12 @@ import Persistence
         let directory = try ModelFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let modelURL = directory.appendingPathComponent("Library.xcdatamodel")
-        try StoreArchiveTests.libraryModel().write(to: modelURL)
+        // Owners need two shelves when they have any (Owner/p2 has none, which is allowed).
+        try StoreArchiveTests.libraryModel(minimumShelves: 2).write(to: modelURL)
         let model = ["--model", modelURL.path]
         let store = directory.appendingPathComponent("library.sqlite").path
         let input = directory.appendingPathComponent("in.json")
-        try Data(StoreArchiveTests.libraryJSON.utf8).write(to: input)
+        try Data(StoreArchiveTests.libraryJSONWithAnOwnerWithoutShelves.utf8).write(to: input)
         try Self.expectSuccess(["store", "create", store] + model)
         try Self.expectSuccess(["store", "import", store, input.path] + model)
         let before = try Data(contentsOf: URL(fileURLWithPath: store))
@@ -286,11 +287,11 @@ import Persistence
             denied.stderrLines == [
                 "error: Validation failed: Volume/p3: Volume.loans (1 objects) must be empty for the object to be deleted (delete rule Deny) (validation error 1600)"
             ])
-        let tooFew = try ToolRun(["store", "delete", store, "--id", "Shelf/p3"] + model)
+        let tooFew = try ToolRun(["store", "delete", store, "--id", "Shelf/p1"] + model)
         #expect(tooFew.status == 65)
         #expect(
             tooFew.stderrLines == [
-                "error: Validation failed: Owner/p2: Owner.shelves (0 objects) must hold at least 1 (validation error 1580)"
+                "error: Validation failed: Owner/p1: Owner.shelves (1 objects) must hold at least 2 (validation error 1580)"
             ])
         let unknown = try ToolRun(
             ["store", "delete", store, "--id", "Loan/p1", "--id", "Loan/p7"] + model)

@@ -322,14 +322,22 @@ import Persistence
                 == ["Volume/p3"])
     }
 
+    /// The seed ("Configuring relationships"): an optional to-many may be empty whatever its
+    /// minimum count; when it is not empty, its count must lie within the bounds.
     @Test func aCountBelowTheMinimumRefusesTheDelete() throws {
         let context = try Self.libraryContext()
+        // Owner/p2's only shelf goes: its optional `shelves` (at least 1) may be empty.
+        #expect(try StoreArchive.deleteObjects(withIDs: ["Shelf/p3"], from: context).map(\.description) == ["Shelf/p3"])
+        #expect(try Self.count("Shelf", in: context) == 2)
+        // Owner/p1 keeps one of its two shelves, below a minimum of 2: refused.
+        let strict = try Self.container(Self.libraryModel(minimumShelves: 2)).viewContext
+        try StoreArchive.importJSON(Data(Self.libraryJSONWithAnOwnerWithoutShelves.utf8), into: strict)
         let error = try #require(throws: ValidationError.self) {
-            try StoreArchive.deleteObjects(withIDs: ["Shelf/p3"], from: context)
+            try StoreArchive.deleteObjects(withIDs: ["Shelf/p1"], from: strict)
         }
         #expect(error.failures.map(\.rule) == [.relationshipLacksMinimumCount])
-        #expect(error.failures.first?.object == "Owner/p2")
-        #expect(try Self.count("Shelf", in: context) == 3)
+        #expect(error.failures.first?.object == "Owner/p1")
+        #expect(try Self.count("Shelf", in: strict) == 3)
     }
 
     @Test(arguments: [
@@ -372,13 +380,13 @@ import Persistence
     }
 
     /// Owners, shelves, volumes and loans, with Cascade, Deny and a minimum count.
-    static func libraryModel() -> ManagedObjectModel {
+    static func libraryModel(minimumShelves: Int = 1) -> ManagedObjectModel {
         ManagedObjectModel {
             Entity("Owner") {
                 Attribute("name", .string)
                 Relationship(
                     "shelves", to: "Shelf", inverse: "owner", toMany: true, deleteRule: .cascade,
-                    minCount: 1)
+                    minCount: minimumShelves)
             }
             Entity("Shelf") {
                 Attribute("label", .string)
@@ -397,6 +405,12 @@ import Persistence
                 Relationship("volume", to: "Volume", inverse: "loans")
             }
         }
+    }
+
+    /// The objects of `libraryJSON` with Shelf/p3 on no owner's shelves, so that Owner/p2 has
+    /// none: valid with `libraryModel(minimumShelves: 2)`, whose optional minimum allows it.
+    static var libraryJSONWithAnOwnerWithoutShelves: String {
+        libraryJSON.replacingOccurrences(of: #"{"@id": "s3", "owner": "o2"}"#, with: #"{"@id": "s3"}"#)
     }
 
     /// The objects of `libraryContext()`.

@@ -24,8 +24,18 @@ extension ManagedObject {
     }
 
     /// The value of a property by name; nil for an unknown key or a missing value.
+    ///
+    /// A fetched property's value is its objects, `[ManagedObject]`, kept from its first read
+    /// until the object is refreshed (see `fetchedObjects(forKey:)`, which throws what this
+    /// turns into nil).
     public func value(forKey key: String) -> Any? {
-        guard let position = schema.propertyIndex[key] else { return nil }
+        guard let position = schema.propertyIndex[key] else {
+            guard fetchedPropertyDescription(named: key) != nil else { return nil }
+            if let context = managedObjectContext, !context.isOnQueue {
+                return context.performAndWait { try? fetchedObjects(forKey: key) }
+            }
+            return try? fetchedObjects(forKey: key)
+        }
         switch schema.properties[position] {
         case .attribute: return attributeValue(at: position).anyValue
         case .relationship(let r):

@@ -77,6 +77,10 @@ open class ManagedObject {
     /// `StoreRow.version`), which a save compares with the row's to find a conflict; 0 while
     /// it has none (inserted and unsaved, or a fault never loaded), which is never checked.
     package var rowVersion: Int64 = 0
+    /// The results of the fetched properties read so far, by name, kept until the object is
+    /// refreshed (see `fetchedObjects(forKey:)`). Final, so that it adds no entry to the
+    /// class's vtable, which subclasses in other modules are compiled against.
+    package final var fetchedValues: [String: [ManagedObject]] = [:]
     /// Whether the object is marked for deletion at the next save.
     public package(set) var isDeleted = false
     /// The class's transients computed on demand, resolved for the entity (nil for none).

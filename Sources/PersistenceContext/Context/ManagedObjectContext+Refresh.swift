@@ -12,6 +12,7 @@ extension ManagedObjectContext {
     /// row as it then is. With `mergeChanges`, the row is read now and the object's unsaved
     /// changes are kept on top of its values. Either way the object then holds the row's
     /// version, so a later save of it conflicts only with what others save after this.
+    /// Its fetched properties' results are dropped, to be fetched again when next read.
     ///
     /// An object whose row is gone (another context or process deleted it) leaves the
     /// context when it is read (now, with `mergeChanges`), with its changes: it reads nil,
@@ -20,6 +21,8 @@ extension ManagedObjectContext {
     /// (the store locked past the busy timeout): refresh it again later.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard isOnQueue else { return performAndWait { refresh(object, mergeChanges: mergeChanges) } }
+        // Fetched properties are evaluated again when next read, as in Core Data.
+        if object.managedObjectContext === self { object.fetchedValues.removeAll() }
         guard object.managedObjectContext === self, !object.isInserted, object.objectID.primaryKey != nil else {
             return
         }

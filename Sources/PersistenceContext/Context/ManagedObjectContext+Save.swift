@@ -66,6 +66,13 @@ extension ManagedObjectContext {
         var saved = inserted + updated
         for object in saved { object.willSave() }
         for object in saved { try DerivedValues.compute(object) }
+        // Saved objects whose derived values read the changed ones (`books.@sum.price`) and
+        // so changed too (never inserted ones: those are in the save already).
+        let dependents = try DerivedValues.recomputeDependents(of: saved, deleted: deleted, in: self)
+        if !dependents.isEmpty {
+            updated += dependents
+            saved += dependents
+        }
 
         var failures: [ValidationFailure] = []
         for object in saved {

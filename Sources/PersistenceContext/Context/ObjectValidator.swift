@@ -34,6 +34,10 @@ struct ObjectValidator {
                         object: object.objectID.description, entity: schema.name, property: plan.name,
                         rule: rule, value: value, requirement: requirement))
             }
+            func failPredicate(_ value: String, _ requirement: String, _ warning: String) {
+                fail(.predicate, value, requirement)
+                failures[failures.count - 1].warning = warning
+            }
             switch plan.kind {
             case .attribute, .derivedAttribute:
                 // Tested in place: binding the value copied (retained) it for every attribute.
@@ -48,14 +52,22 @@ struct ObjectValidator {
                 guard let type = plan.attributeType else { continue }
                 let bounds = schema.bounds[position]
                 check(value, type, pattern: plan.pattern, minimum: bounds?.minimum, maximum: bounds?.maximum, fail)
+                if let predicates = schema.validationPredicates[position] {
+                    checkPredicates(predicates, value: value, subject: object.predicateValue(at: position), failPredicate)
+                }
             case .toMany:
                 guard !plan.isTransient else { continue }
                 // Only a constrained to-many is counted: an unconstrained one stays a fault.
                 guard !plan.isOptional || plan.needsValueCheck,
                     case .relationship(let relationship) = schema.properties[position]
                 else { continue }
+                // Core Data's rule ("Configuring relationships"): an optional to-many may be
+                // empty whatever its bounds; a required one may not, and a to-many that holds
+                // objects holds between its minimum and maximum count.
                 let count = object.objects(at: position).count
-                if count == 0, !relationship.isOptional, relationship.minCount == 0 {
+                if count == 0, relationship.isOptional {
+                    continue
+                } else if count == 0, relationship.minCount == 0 {
                     fail(.missingMandatoryProperty, "(empty)", "is required")
                 } else if relationship.minCount > 0, count < relationship.minCount {
                     fail(.relationshipLacksMinimumCount, "(\(count) objects)", "must hold at least \(relationship.minCount)")
@@ -129,8 +141,41 @@ struct ObjectValidator {
                 let matches = (try? RegularExpressionCache.shared.matches(pattern: pattern, text: s)) ?? false
                 if !matches { fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/") }
             }
+        case .data(let bytes):
+            // Binary Data's minimum and maximum are lengths in bytes. Core Data has no error
+            // codes of its own for them: the length codes (1670 too short, 1660 too long) serve.
+            if let minimum, Decimal(bytes.count) < minimum {
+                fail(.stringTooShort, "(\(bytes.count) bytes)", "must be at least \(minimum) bytes long")
+            }
+            if let maximum, Decimal(bytes.count) > maximum {
+                fail(.stringTooLong, "(\(bytes.count) bytes)", "must be at most \(maximum) bytes long")
+            }
         default:
             break
+        }
+    }
+
+    /// Evaluates an attribute's validation predicates with its value as `SELF`; each one
+    /// that is false (or cannot be evaluated) fails with the model's warning text.
+    private static func checkPredicates(
+        _ predicates: [(predicate: FetchPredicate, warning: String)], value: AttributeValue, subject: PredicateValue,
+        _ fail: (_ value: String, _ requirement: String, _ warning: String) -> Void
+    ) {
+        for (predicate, warning) in predicates {
+            let holds: Bool
+            var reason = ""
+            do { holds = try predicate.evaluate(withValue: subject) } catch {
+                holds = false
+                reason = " (\((error as? FetchPredicateError)?.message ?? "\(error)"))"
+            }
+            guard !holds else { continue }
+            let shown: String
+            switch value {
+            case .string(let s) where s.count > 40: shown = "\"\(s.prefix(40))…\""
+            default: shown = value.description
+            }
+            let requirement = "fails its validation predicate \(predicate)\(reason)"
+            fail(shown, warning.isEmpty ? requirement : "\(requirement): \(warning)", warning)
         }
     }
 

@@ -4,7 +4,8 @@ import PersistenceStore
 public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     /// The rule, with Core Data's error code for it.
     public enum Rule: Int, Sendable, Hashable {
-        /// A validation predicate failed (`NSManagedObjectValidationError`).
+        /// A validation predicate failed (`NSManagedObjectValidationError`); the failure's
+        /// `warning` is the model's text for it.
         case predicate = 1550
         /// A required property has no value.
         case missingMandatoryProperty = 1570
@@ -22,9 +23,11 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
         case dateTooLate = 1630
         /// A date is before its minimum.
         case dateTooSoon = 1640
-        /// A string is longer than its maximum length.
+        /// A string is longer than its maximum length, or Binary Data than its maximum
+        /// length in bytes (Core Data has no code for data lengths: the length codes serve).
         case stringTooLong = 1660
-        /// A string is shorter than its minimum length.
+        /// A string is shorter than its minimum length, or Binary Data than its minimum
+        /// length in bytes.
         case stringTooShort = 1670
         /// A string does not match its regular expression.
         case stringPatternMatching = 1680
@@ -42,6 +45,9 @@ public struct ValidationFailure: Sendable, Hashable, CustomStringConvertible {
     public var value: String
     /// What the rule requires, as a sentence fragment ("must be at most 500 characters").
     public var requirement: String
+    /// For a failed validation predicate, the model's warning for it (Core Data's
+    /// `validationWarnings`, the text an app shows), as written; nil for the other rules.
+    public var warning: String? = nil
 
     /// "Book/t1: title "" must be at least 1 character (rule 1670)".
     public var description: String {

@@ -43,6 +43,10 @@ public struct PredicateEvaluator {
     /// The predicate being evaluated.
     public let predicate: FetchPredicate
     let cache = RegexCache()
+    /// Values for `$variables`, bound at evaluation rather than substituted as constants:
+    /// a value that is no literal (an object, as `$FETCH_SOURCE` of a fetched property is)
+    /// can stand for a variable this way.
+    package var variables: [String: PredicateValue] = [:]
 
     /// Creates an evaluator for `predicate`.
     public init(_ predicate: FetchPredicate) {
@@ -141,9 +145,12 @@ public struct PredicateEvaluator {
     {
         switch operand {
         case .constant(let literal): return PredicateValue(literal)
-        case .evaluatedObject: return .object(object)
+        case .evaluatedObject:
+            if let subject = object as? PredicateValueSubject { return subject.value }
+            return .object(object)
         case .keyPath(let components): return try walk(.object(object), components)
         case .variable(let name):
+            if let bound = variables[name] { return bound }
             throw FetchPredicateError(
                 kind: .unboundVariable, format: "",
                 message: "variable $\(name) has no value; call substituting(_:) first")

@@ -52,6 +52,10 @@ package final class EntitySchema: Sendable {
     package let bounds: [Int: (minimum: Decimal?, maximum: Decimal?)]
     /// Each property flattened for the per-object paths (see `PropertyPlan`), by position.
     package let plans: [PropertyPlan]
+    /// Each attribute's validation predicates, parsed once, with the warning shown when one
+    /// fails, by property position (predicates that do not parse are left out: validation
+    /// refuses them).
+    package let validationPredicates: [Int: [(predicate: FetchPredicate, warning: String)]]
 
     init(
         entity: EntityDescription, ancestors: [String], properties: [SchemaProperty],
@@ -70,8 +74,14 @@ package final class EntitySchema: Sendable {
         self.uniquenessConstraints = uniquenessConstraints
         var derivations: [(position: Int, derivation: Derivation)] = []
         var bounds: [Int: (minimum: Decimal?, maximum: Decimal?)] = [:]
+        var predicates: [Int: [(predicate: FetchPredicate, warning: String)]] = [:]
         for (position, property) in properties.enumerated() {
             guard case .attribute(let a) = property else { continue }
+            for (index, format) in a.validationPredicates.enumerated() {
+                guard let predicate = try? FetchPredicate(format) else { continue }
+                let warning = a.validationWarnings.indices.contains(index) ? a.validationWarnings[index] : ""
+                predicates[position, default: []].append((predicate, warning))
+            }
             if let expression = a.derivationExpression, let derivation = try? Derivation(parsing: expression) {
                 derivations.append((position, derivation))
             }
@@ -81,6 +91,7 @@ package final class EntitySchema: Sendable {
         }
         self.derivations = derivations
         self.bounds = bounds
+        self.validationPredicates = predicates
         self.plans = Self.plans(for: properties, bounds: bounds)
     }
 

@@ -230,13 +230,15 @@ public struct Relationship: Sendable {
         _ name: String, to destination: String, inverse: String? = nil, toMany: Bool = false,
         ordered: Bool = false, deleteRule: DeleteRule = .nullify, optional: Bool = true,
         minCount: Int = 0, maxCount: Int = 0, transient: Bool = false, indexed: Bool = false,
+        indexedBySpotlight: Bool = false,
         versionHashModifier: String? = nil, renamingIdentifier: String? = nil,
         userInfo: [String: String] = [:]
     ) {
         relationshipDescription = RelationshipDescription(
             name: name, destination: destination, inverse: inverse, deleteRule: deleteRule,
             isToMany: toMany, isOrdered: ordered, minCount: minCount, maxCount: maxCount,
-            isOptional: optional, isTransient: transient, isIndexed: indexed, userInfo: userInfo,
+            isOptional: optional, isTransient: transient, isIndexed: indexed,
+            isIndexedBySpotlight: indexedBySpotlight, userInfo: userInfo,
             versionHashModifier: versionHashModifier, renamingIdentifier: renamingIdentifier)
     }
 }

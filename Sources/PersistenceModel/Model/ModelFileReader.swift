@@ -209,6 +209,7 @@ private struct Interpreter {
             isOrdered: element.flag("ordered"), minCount: minCount, maxCount: maxCount,
             isOptional: element.flag("optional"), isTransient: element.flag("transient"),
             isIndexed: element.flag("indexed"),
+            isIndexedBySpotlight: element.flag("spotlightIndexingEnabled"),
             versionHashModifier: element["versionHashModifier"],
             renamingIdentifier: element["elementID"])
         if let info = element.children.first(where: { $0.name == "userInfo" }) {

@@ -190,6 +190,7 @@ package struct ModelFileWriter {
                 relationship.inverseName == nil ? nil : relationship.destinationEntityName
             ),
             ("indexed", yes(relationship.isIndexed)),
+            ("spotlightIndexingEnabled", yes(relationship.isIndexedBySpotlight)),
             ("versionHashModifier", relationship.versionHashModifier),
             ("elementID", relationship.renamingIdentifier),
         ]

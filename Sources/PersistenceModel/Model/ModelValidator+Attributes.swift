@@ -52,8 +52,72 @@ extension ModelValidator {
                     + "predicates but \(attribute.validationWarnings.count) validation warnings; they "
                     + "pair up by position")
         }
+        for predicate in attribute.validationPredicates {
+            checkValidationPredicate(predicate, of: attribute, in: entity)
+        }
         if let expression = attribute.derivationExpression {
             checkDerivation(expression, of: attribute, in: entity, properties: properties)
+        }
+    }
+
+    // MARK: - Validation predicates
+
+    /// Refuses a validation predicate that does not parse, or that could not be evaluated
+    /// with a value of the attribute's type as `SELF`: a key the value has not got
+    /// (`title.name`), a comparison with a value of another type (`SELF > 5` on a String), a
+    /// `$variable` (nothing binds one at save), an invalid `MATCHES` pattern.
+    ///
+    /// Each comparison is evaluated on its own with a sample value of the type, so that every
+    /// one is checked whatever `AND` and `OR` would skip, and with the very rules a save
+    /// applies (`PredicateEvaluator`), so the model check and the save cannot disagree.
+    private mutating func checkValidationPredicate(
+        _ format: String, of attribute: AttributeDescription, in entity: EntityDescription
+    ) {
+        let quoted = "'\(QuotedText.excerpt(format))'"
+        let predicate: FetchPredicate
+        do {
+            predicate = try FetchPredicate(format)
+        } catch let failure as FetchPredicateError {
+            let position = failure.position.map { " at position \($0)" } ?? ""
+            error(
+                entity.name, attribute.name,
+                "has a validation predicate \(quoted) that does not parse\(position): \(failure.message)")
+            return
+        } catch {
+            self.error(entity.name, attribute.name, "has a validation predicate \(quoted) that does not parse: \(error)")
+            return
+        }
+        guard let sample = Self.sampleValue(of: attribute.type) else { return }
+        var reported: Set<String> = []
+        predicate.expression.forEachComparison { comparison in
+            do {
+                _ = try FetchPredicate(expression: .comparison(comparison)).evaluate(withValue: sample)
+            } catch let failure as FetchPredicateError {
+                guard reported.insert(failure.message).inserted else { return }
+                error(
+                    entity.name, attribute.name,
+                    "has a validation predicate \(quoted) that cannot be evaluated with its "
+                        + "\(attribute.type.rawValue) values as SELF: \(failure.message)")
+            } catch {
+                self.error(entity.name, attribute.name, "has a validation predicate \(quoted) that fails: \(error)")
+            }
+        }
+    }
+
+    /// A value of `type` as a predicate sees it, to try a validation predicate on; nil for
+    /// the types whose values a predicate cannot read (Undefined, ObjectID).
+    private static func sampleValue(of type: AttributeType) -> PredicateValue? {
+        switch type {
+        case .integer16, .integer32, .integer64: return .integer(0)
+        case .decimal: return .decimal(0)
+        case .double, .float: return .double(0)
+        case .string: return .string("a")
+        case .boolean: return .bool(false)
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: 0))
+        case .binaryData, .transformable: return .data(Data())
+        case .uuid: return .uuid(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        case .uri: return URL(string: "about:blank").map { .url($0) }
+        case .objectID, .undefined: return nil
         }
     }
 

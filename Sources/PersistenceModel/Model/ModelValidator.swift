@@ -11,7 +11,10 @@ import Foundation
 /// unknown keys; defaults, minimums and maximums that are not of the type; minimum above
 /// maximum; invalid regular expressions; validation predicates and warnings of unequal
 /// counts; the type Undefined; an ordered to-one; minCount above maxCount (0 = no limit);
-/// fetched properties, fetch request templates and configurations naming unknown entities.
+/// fetch index elements of a type other than `Binary` (an R-tree); validation predicates that
+/// do not parse, read a key the value has not got, or compare it with a value of another
+/// type; fetched properties, fetch request templates and configurations naming unknown
+/// entities.
 ///
 /// Warnings: a relationship without an inverse. An abstract entity without sub-entities is
 /// fine.
@@ -231,6 +234,16 @@ package struct ModelValidator {
             }
             for element in index.elements {
                 checkIndexed(element.property, in: entity, lookup, "fetch index '\(index.name)'")
+                // Core Data makes an R-tree index for a `RTree` element (for ranges of
+                // coordinates); the SQLite store keeps B-trees only, so such a model is refused
+                // rather than given an index that does not do what it says.
+                if element.kind != "Binary" {
+                    error(
+                        entity.name, nil,
+                        "fetch index '\(index.name)' has \(element.property) of type "
+                            + "'\(element.kind)'; only 'Binary' (B-tree) fetch indexes are supported, "
+                            + "not R-tree indexes")
+                }
             }
         }
     }

@@ -29,7 +29,7 @@ package struct PropertyPlan: Sendable {
     /// Whether the property lives only in memory.
     package let isTransient: Bool
     /// Whether validation needs more than a nil or empty check: for an attribute, an
-    /// integer range, bounds or a pattern; for a relationship, a minimum or maximum count.
+    /// integer range, bounds, a pattern or validation predicates; for a relationship, a minimum or maximum count.
     /// Most properties need none.
     package let needsValueCheck: Bool
     /// For a relationship: the name of its inverse on the destination, if any.
@@ -47,7 +47,9 @@ package struct PropertyPlan: Sendable {
             kind = a.isDerived ? .derivedAttribute(a.type) : .attribute(a.type)
             isOptional = a.isOptional
             isTransient = a.isTransient
-            needsValueCheck = bounded || a.type.integerRange != nil || a.regularExpressionString != nil
+            needsValueCheck =
+                bounded || a.type.integerRange != nil || a.regularExpressionString != nil
+                || !a.validationPredicates.isEmpty
             inverseName = nil
             defaultValue = a.defaultValue
             pattern = a.regularExpressionString

@@ -28,6 +28,11 @@ public struct RelationshipDescription: Sendable, Hashable {
     public var isTransient: Bool
     /// Whether the store keeps an index on the relationship's column [`indexed`].
     public var isIndexed: Bool
+    /// Whether the relationship is marked "Index in Spotlight" [`spotlightIndexingEnabled`].
+    /// Kept so that models round-trip and dump it; Linux has no Spotlight, and the store's
+    /// search index covers attributes only (a search reaches a destination's indexed
+    /// attribute through a key path such as `author.canonicalName`).
+    public var isIndexedBySpotlight: Bool
     /// Free-form key-value pairs for the app [`userInfo`].
     public var userInfo: [String: String]
     /// Changes the version hash without changing the schema [`versionHashModifier`].
@@ -49,6 +54,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         isOptional: Bool = true,
         isTransient: Bool = false,
         isIndexed: Bool = false,
+        isIndexedBySpotlight: Bool = false,
         userInfo: [String: String] = [:],
         versionHashModifier: String? = nil,
         renamingIdentifier: String? = nil
@@ -64,6 +70,7 @@ public struct RelationshipDescription: Sendable, Hashable {
         self.isOptional = isOptional
         self.isTransient = isTransient
         self.isIndexed = isIndexed
+        self.isIndexedBySpotlight = isIndexedBySpotlight
         self.userInfo = userInfo
         self.versionHashModifier = versionHashModifier
         self.renamingIdentifier = renamingIdentifier

@@ -46,10 +46,15 @@ extension StoreSchema {
     private var indexes: [String] {
         var result: [String] = []
         var made: Set<String> = []
-        func add(_ table: TableMapping, _ name: String, _ keys: [String], unique: Bool, entities: [String]?) {
+        func add(
+            _ table: TableMapping, _ name: String, _ keys: [String], descending: Set<String> = [], unique: Bool,
+            entities: [String]?
+        ) {
             guard !made.contains(name) else { return }
             made.insert(name)
-            let columns = keys.map { table.column(named: $0)?.comparableSQL ?? sqlIdentifier($0) }
+            let columns = keys.map { key in
+                (table.column(named: key)?.comparableSQL ?? sqlIdentifier(key)) + (descending.contains(key) ? " DESC" : "")
+            }
             var sql = "CREATE \(unique ? "UNIQUE " : "")INDEX \(sqlIdentifier(name)) ON "
                 + "\(sqlIdentifier(table.name)) (\(columns.joined(separator: ", ")))"
             if let entities, table.hasEntityColumn {
@@ -68,9 +73,18 @@ extension StoreSchema {
             for relationship in entity.relationships where stored[relationship.name] != nil {
                 add(table, "\(entity.name)_\(relationship.name)_index", [relationship.name], unique: false, entities: nil)
             }
+            // A fetch index keeps each element's order (Xcode's `order="descending"`); an
+            // index a store already has keeps the order it was made with (indexes are made
+            // when missing, by name). An R-tree element never gets here: `model validate`
+            // refuses it, naming the index.
             for fetchIndex in entity.fetchIndexes {
-                let keys = fetchIndex.elements.map(\.property).filter { stored[$0] != nil }
-                if !keys.isEmpty { add(table, "\(entity.name)_\(fetchIndex.name)", keys, unique: false, entities: nil) }
+                let elements = fetchIndex.elements.filter { stored[$0.property] != nil }
+                let descending = Set(elements.filter { !$0.isAscending }.map(\.property))
+                if !elements.isEmpty {
+                    add(
+                        table, "\(entity.name)_\(fetchIndex.name)", elements.map(\.property), descending: descending,
+                        unique: false, entities: nil)
+                }
             }
             for keys in entity.compoundIndexes {
                 let keys = keys.filter { stored[$0] != nil }
