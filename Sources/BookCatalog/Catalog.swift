@@ -140,6 +140,7 @@ public final class Catalog {
     /// under the catalogue's object-trump merging a stored UUID updates its book.
     func save(_ books: [SeedBook], authors: inout [String: Author]) throws {
         let linked = books.map { author(named: $0.author, in: &authors) }
+        let now = Date()
         let rows = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
             let book = books[index]
             try row.setAttribute(book.uuid, forKey: "uuid")
@@ -147,6 +148,9 @@ public final class Catalog {
             try row.setAttribute(book.publishDate, forKey: "publishDate")
             try row.setAttribute(book.price, forKey: "price")
             try row.setValue(book.color, forKey: "color")
+            try row.setAttribute(book.datePrecision.rawValue, forKey: "datePrecision")
+            try row.setAttribute(book.language, forKey: "language")
+            try row.setAttribute(now, forKey: "dateAdded")
             try row.setObject(linked[index], forKey: "author")
         }
         do { try context.save(inserting: [rows]) } catch {
@@ -162,6 +166,9 @@ public final class Catalog {
         book.publishDate = seed.publishDate
         book.price = seed.price
         book.color = seed.color
+        book.datePrecision = seed.datePrecision.rawValue
+        book.language = seed.language
+        if book.dateAdded == nil { book.dateAdded = Date() }
         book.author = author(named: seed.author, in: &authors)
     }
 

@@ -103,7 +103,7 @@ struct BookPrinter {
         let fields: [(String, String)] = [
             ("Title", QuotedText.forDisplay(book.title)),
             ("Author", catalog.authorName(of: book, cache: &authors).map(QuotedText.forDisplay) ?? "—"),
-            ("Published", formatter.day(book.publishDate)),
+            ("Published", formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision))),
             ("Price", formatter.price(book.price)),
             ("Color", book.color.map { colors ? "\(swatch($0)) \($0.hex)" : $0.hex } ?? "—"),
             ("UUID", book.uuid.uuidString),
@@ -122,7 +122,7 @@ struct BookPrinter {
         if let author = catalog.authorName(of: book, cache: &authors) {
             parts[0] += " — " + QuotedText.forDisplay(author)
         }
-        parts.append(formatter.day(book.publishDate))
+        parts.append(formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision)))
         parts.append(formatter.price(book.price))
         let text = parts.joined(separator: " · ")
         guard colors, let color = book.color else { return text }
