@@ -27,6 +27,7 @@ struct BookPrinter {
     /// `books list`, flat or by month, text or JSON.
     func list(_ catalog: Catalog, predicate: FetchPredicate?, options: ListOptions) throws {
         var authors: [ObjectID: String] = [:]
+        let ids = options.json ? ShortIDs() : try catalog.shortIDs()
         var output = OutputBuffer(writer: self.output)
         if options.byMonth {
             var first = true
@@ -43,7 +44,7 @@ struct BookPrinter {
                     if !first { output.write("\n") }
                     let heading = "\(formatter.monthHeading(year: section.year, month: section.month)) (\(section.books.count))"
                     output.write(Terminal.styled(heading, Terminal.ANSI.bold, enabled: colors) + "\n")
-                    for book in section.books { output.write("  " + line(book, catalog, &authors) + "\n") }
+                    for book in section.books { output.write("  " + line(book, catalog, ids, &authors) + "\n") }
                 }
                 first = false
                 try output.flushIfLarge()
@@ -56,7 +57,7 @@ struct BookPrinter {
                 if options.json {
                     output.write((first ? "\n" : ",\n") + json(book, catalog, &authors))
                 } else {
-                    output.write(line(book, catalog, &authors) + "\n")
+                    output.write(line(book, catalog, ids, &authors) + "\n")
                 }
                 first = false
                 try output.flushIfLarge()
@@ -74,6 +75,7 @@ struct BookPrinter {
         var output = OutputBuffer(writer: self.output)
         var count = 0
         var moreMatch = false
+        let ids = json ? ShortIDs() : try catalog.shortIDs()
         if json { output.write("[") }
         try catalog.forEachSearchResult(query, limit: limit.map { $0 < Int.max ? $0 + 1 : $0 }) { book in
             if let limit, count == limit {
@@ -83,7 +85,7 @@ struct BookPrinter {
             if json {
                 output.write((count == 0 ? "\n" : ",\n") + self.json(book, catalog, &authors))
             } else {
-                output.write(line(book, catalog, &authors) + "\n")
+                output.write(line(book, catalog, ids, &authors) + "\n")
             }
             count += 1
             try output.flushIfLarge()
@@ -106,6 +108,7 @@ struct BookPrinter {
             ("Published", formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision))),
             ("Price", formatter.price(book.price)),
             ("Color", book.color.map { colors ? "\(swatch($0)) \($0.hex)" : $0.hex } ?? "—"),
+            ("ID", try catalog.shortIDs().shortID(of: book.uuid)),
             ("UUID", book.uuid.uuidString),
         ]
         var text = ""
@@ -117,8 +120,10 @@ struct BookPrinter {
 
     // MARK: - Rows
 
-    private func line(_ book: Book, _ catalog: Catalog, _ authors: inout [ObjectID: String]) -> String {
-        var parts = [QuotedText.forDisplay(book.title)]
+    /// A book on one line: its short ID, then title and author, date and price
+    /// (`A9EF420F  Solaris — Stanisław Lem · 1961 · 21.98`).
+    private func line(_ book: Book, _ catalog: Catalog, _ ids: ShortIDs, _ authors: inout [ObjectID: String]) -> String {
+        var parts = [ids.shortID(of: book.uuid) + "  " + QuotedText.forDisplay(book.title)]
         if let author = catalog.authorName(of: book, cache: &authors) {
             parts[0] += " — " + QuotedText.forDisplay(author)
         }

@@ -110,10 +110,10 @@ enum BooksCommandLine {
                     priceText: parsed[AddCommand.price] ?? "",
                     colorText: parsed[AddCommand.color]))
         case ShowCommand.spec.name:
-            return parsed[ShowCommand.uuid].map { .show($0) }
+            return parsed[ShowCommand.id].flatMap(BookIDPrefix.init).map { .show($0) }
                 ?? .help(helpText(forCommandPath: [ShowCommand.spec.name]))
         case DeleteCommand.spec.name:
-            return parsed[DeleteCommand.uuid].map { .delete($0) }
+            return parsed[DeleteCommand.id].flatMap(BookIDPrefix.init).map { .delete($0) }
                 ?? .help(helpText(forCommandPath: [DeleteCommand.spec.name]))
         case CheckCommand.spec.name:
             return .check

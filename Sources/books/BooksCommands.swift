@@ -107,18 +107,23 @@ enum AddCommand {
         options: [title, author, date, price, color])
 }
 
-/// `books show <uuid>`.
+/// `books show <id>`.
 enum ShowCommand {
-    static let uuid = Argument<UUID>("uuid", help: "The book's identifier.")
+    static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
 
-    static let spec = CommandSpec(name: "show", abstract: "Show one book.", arguments: [uuid])
+    static let spec = CommandSpec(name: "show", abstract: "Show one book.", arguments: [id])
 }
 
-/// `books delete <uuid>`.
+/// `books delete <id>`.
 enum DeleteCommand {
-    static let uuid = Argument<UUID>("uuid", help: "The book's identifier.")
+    static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
 
-    static let spec = CommandSpec(name: "delete", abstract: "Delete one book.", arguments: [uuid])
+    static let spec = CommandSpec(name: "delete", abstract: "Delete one book.", arguments: [id])
+}
+
+/// The help of every argument that names a book.
+enum BookIDHelp {
+    static let text = "The book's ID as listings show it, its UUID, or any unique prefix of at least 4 digits."
 }
 
 /// `books check`.
