@@ -102,7 +102,7 @@ struct BookPrinter {
     /// `books show`: one book, a field a line.
     func show(_ book: Book, catalog: Catalog) throws {
         var authors: [ObjectID: String] = [:]
-        let fields: [(String, String)] = [
+        var fields: [(String, String)] = [
             ("Title", QuotedText.forDisplay(book.title)),
             ("Author", catalog.authorName(of: book, cache: &authors).map(QuotedText.forDisplay) ?? "—"),
             ("Published", formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision))),
@@ -111,6 +111,12 @@ struct BookPrinter {
             ("ID", try catalog.shortIDs().shortID(of: book.uuid)),
             ("UUID", book.uuid.uuidString),
         ]
+        // Version 2's fields, when the book has them.
+        let details: [(String, String?)] = [
+            ("ISBN", book.isbn), ("Language", book.language), ("Rating", book.rating.map { "\($0)/5" }),
+            ("Status", book.status), ("Notes", book.notes),
+        ]
+        for (name, value) in details { if let value { fields.append((name, QuotedText.forDisplay(value))) } }
         var text = ""
         for (name, value) in fields {
             text += "\(name + ":")".padding(toLength: 11, withPad: " ", startingAt: 0) + value + "\n"

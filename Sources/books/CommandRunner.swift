@@ -33,6 +33,7 @@ struct CommandRunner {
         case let error as CatalogInputError: return (error.description, .dataError)
         // A prefix no book has is a book that is not there, as a whole UUID always was (1);
         // one that several books share is input that says too little (65).
+        case let error as BookEditConflictError: return (error.description, .runtimeError)
         case let error as BookIDError:
             if case .noSuchBook = error { return (error.description, .runtimeError) }
             return (error.description, .dataError)
@@ -101,6 +102,20 @@ struct CommandRunner {
             let printer = printer()
             let catalog = try openExistingCatalog(lookingFor: id)
             try printer.show(try catalog.book(withID: id), catalog: catalog)
+        case .edit(let id, let edit):
+            guard !edit.isEmpty else {
+                throw CommandFailure(
+                    message: "Nothing to change: give at least one of --title, --author, --date, --price, --color, "
+                        + "--isbn, --rating, --status, --notes. See 'books help edit'.",
+                    code: .usage)
+            }
+            let checked = try edit.checked()
+            let catalog = try openExistingCatalog(lookingFor: id)
+            let book = try catalog.book(withID: id)
+            try catalog.edit(book, with: checked)
+            try afterChange("the book \(book.uuid.uuidString) was edited") {
+                try output.write("Edited \(book.uuid.uuidString).\n")
+            }
         case .delete(let id):
             let catalog = try openExistingCatalog(lookingFor: id)
             let uuid = try catalog.book(withID: id).uuid

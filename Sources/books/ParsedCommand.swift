@@ -19,6 +19,8 @@ struct ParsedCommand: Equatable, Sendable {
         case add(NewBookOptions)
         /// `books show ID`: a UUID or a prefix of one.
         case show(BookIDPrefix)
+        /// `books edit ID --field value…`: the changes as typed.
+        case edit(BookIDPrefix, BookEdit)
         /// `books delete ID`: a UUID or a prefix of one.
         case delete(BookIDPrefix)
         /// `books check`: check the store for damage.
