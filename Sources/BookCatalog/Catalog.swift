@@ -56,13 +56,19 @@ public final class Catalog {
 
     /// Checks the catalogue file at `storeURL` without opening it as a catalogue (so never
     /// creating or migrating it): SQLite's integrity check and the store's consistency with
-    /// the catalogue's model (see `StoreCheck`).
+    /// the catalogue's model (see `StoreCheck`) — the version of the model that wrote it, so
+    /// that a catalogue of an earlier release, which opening would migrate, is not called
+    /// damaged.
     ///
     /// - Throws: `StoreError` when there is no file there or it is not a file;
     ///   a `PersistentStoreFailure` (`.notAStore`) when it is not an SQLite database at all.
     public static func check(storeURL: URL) throws -> StoreCheck {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
-        return try StoreCheck.run(storeURL: storeURL, model: try loadModel())
+        let migrator = try StoreMigrator(storeURL: storeURL, modelBundle: try modelBundleURL())
+        // Reads only; a file that is not a catalogue of any version is checked against the
+        // current model, which reports what is wrong with it.
+        let writtenWith = (try? migrator.plans())?.first?.source
+        return try StoreCheck.run(storeURL: storeURL, model: try writtenWith ?? loadModel())
     }
 
     // MARK: - Seeding

@@ -96,6 +96,17 @@ import Persistence
         #expect(!FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
     }
 
+    @Test func checkingAVersion1CatalogueFindsItHealthyAndLeavesItAsItWas() throws {
+        let url = try Self.storeURL()
+        defer { Self.cleanUp(url) }
+        _ = try Self.writeVersion1Store(at: url)
+        let before = try Data(contentsOf: url)
+        let result = try Catalog.check(storeURL: url)
+        #expect(result.isHealthy, "\(result.problems)")
+        #expect(try Data(contentsOf: url) == before)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+    }
+
     @Test func aMigratedCatalogueTakesTagsAndTheNewAttributes() throws {
         let url = try Self.storeURL()
         defer { Self.cleanUp(url) }
