@@ -3,15 +3,24 @@ import Foundation
 /// The changes `books edit` asks of one book, as typed: nil leaves a field as it is. For the
 /// optional fields (color, ISBN, rating, status, notes) an empty text removes the value.
 public struct BookEdit: Sendable, Equatable {
+    /// `--title`: a new title.
     public var title: String?
+    /// `--author`: the name of the book's author, found or added.
     public var author: String?
-    /// `YYYY-MM-DD`, or `YYYY-MM` or `YYYY` when only the month or year is known.
+    /// `--date`: `YYYY-MM-DD`, or `YYYY-MM` or `YYYY` when only the month or year is known
+    /// (which sets the book's `datePrecision`).
     public var date: String?
+    /// `--price`: a plain decimal number such as 12.99.
     public var price: String?
+    /// `--color`: `#RRGGBB`; empty for none.
     public var color: String?
+    /// `--isbn`: an ISBN-10 or ISBN-13, stored as ISBN-13; empty for none.
     public var isbn: String?
+    /// `--rating`: 0 to 5; empty for none.
     public var rating: String?
+    /// `--status`: to-read, reading or read; empty for none.
     public var status: String?
+    /// `--notes`: free text, newlines allowed; empty for none.
     public var notes: String?
 
     /// An edit of the given fields.
@@ -76,6 +85,7 @@ public struct BookEditConflictError: Error, CustomStringConvertible {
     /// The book's UUID.
     public var uuid: UUID
 
+    /// One line that names the book and says that nothing was saved.
     public var description: String {
         "The book \(uuid.uuidString) was changed by another process while this edit was made; "
             + "nothing was saved (run the edit again to apply it to the new version)."

@@ -47,6 +47,7 @@ public enum BookIDError: Error, CustomStringConvertible, Equatable {
     /// how many there are.
     case ambiguous(BookIDPrefix, candidates: [String], count: Int)
 
+    /// One line naming the ID and, when ambiguous, the books it could mean.
     public var description: String {
         switch self {
         case .noSuchBook(let prefix):
