@@ -92,7 +92,9 @@ let package = Package(
             name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),
         .testTarget(
             name: "BooksCLITests",
-            dependencies: ["books", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport"]),
+            dependencies: [
+                "books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport",
+            ]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(
             name: "FuzzTests",

@@ -5,9 +5,16 @@ import Persistence
 ///
 /// The model gives `Book` Codegen "Category/Extension": this class is ours, and its typed
 /// properties (`title`, `uuid`, `publishDate`, `price`, `color`, `author`, the derived
-/// `canonicalTitle` and the transient `publishMonthID`) and keys (`Book.title`) are
-/// generated from `Books.xcdatamodeld` by the PersistenceCodegen build plugin into
-/// `Books+Generated.swift`. `Author` is "Class Definition": entirely generated.
+/// `canonicalTitle` and the transient `publishMonthID`; since model version 2 also `isbn`,
+/// `language`, `datePrecision`, `dateAdded`, `notes`, `rating`, `status` and `tags`) and keys
+/// (`Book.title`) are generated from the current version of `Books.xcdatamodeld` by the
+/// PersistenceCodegen build plugin into `Books+Generated.swift`. `Author` and `Tag` are
+/// "Class Definition": entirely generated.
+///
+/// Version 2's values follow rules the model cannot state, checked by ``BookInput`` where a
+/// user gives them: `isbn` is an ISBN-13 with a valid check digit (an ISBN-10 is converted),
+/// `datePrecision` a ``DatePrecision`` (none means a known day), `status` a
+/// ``ReadingStatus``, `language` a BCP 47 tag.
 ///
 /// `publishMonthID` is transient, as in Core Data's "Handling Different Data Types" sample:
 /// `year * 1000 + month` of `publishDate` (in UTC, see `Catalog.calendarTimeZone`), never

@@ -56,13 +56,19 @@ public final class Catalog {
 
     /// Checks the catalogue file at `storeURL` without opening it as a catalogue (so never
     /// creating or migrating it): SQLite's integrity check and the store's consistency with
-    /// the catalogue's model (see `StoreCheck`).
+    /// the catalogue's model (see `StoreCheck`) — the version of the model that wrote it, so
+    /// that a catalogue of an earlier release, which opening would migrate, is not called
+    /// damaged.
     ///
     /// - Throws: `StoreError` when there is no file there or it is not a file;
     ///   a `PersistentStoreFailure` (`.notAStore`) when it is not an SQLite database at all.
     public static func check(storeURL: URL) throws -> StoreCheck {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
-        return try StoreCheck.run(storeURL: storeURL, model: try loadModel())
+        let migrator = try StoreMigrator(storeURL: storeURL, modelBundle: try modelBundleURL())
+        // Reads only; a file that is not a catalogue of any version is checked against the
+        // current model, which reports what is wrong with it.
+        let writtenWith = (try? migrator.plans())?.first?.source
+        return try StoreCheck.run(storeURL: storeURL, model: try writtenWith ?? loadModel())
     }
 
     // MARK: - Seeding
@@ -140,6 +146,7 @@ public final class Catalog {
     /// under the catalogue's object-trump merging a stored UUID updates its book.
     func save(_ books: [SeedBook], authors: inout [String: Author]) throws {
         let linked = books.map { author(named: $0.author, in: &authors) }
+        let now = Date()
         let rows = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
             let book = books[index]
             try row.setAttribute(book.uuid, forKey: "uuid")
@@ -147,6 +154,9 @@ public final class Catalog {
             try row.setAttribute(book.publishDate, forKey: "publishDate")
             try row.setAttribute(book.price, forKey: "price")
             try row.setValue(book.color, forKey: "color")
+            try row.setAttribute(book.datePrecision.rawValue, forKey: "datePrecision")
+            try row.setAttribute(book.language, forKey: "language")
+            try row.setAttribute(now, forKey: "dateAdded")
             try row.setObject(linked[index], forKey: "author")
         }
         do { try context.save(inserting: [rows]) } catch {
@@ -162,6 +172,9 @@ public final class Catalog {
         book.publishDate = seed.publishDate
         book.price = seed.price
         book.color = seed.color
+        book.datePrecision = seed.datePrecision.rawValue
+        book.language = seed.language
+        if book.dateAdded == nil { book.dateAdded = Date() }
         book.author = author(named: seed.author, in: &authors)
     }
 

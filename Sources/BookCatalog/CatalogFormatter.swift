@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 
 /// Formats the catalogue's dates, month headings and prices for one user's locale and time
 /// zone.
@@ -133,6 +134,20 @@ public final class CatalogFormatter {
     /// the day 2020-03-01 is "Mar 1, 2020" in New York as in Tokyo.
     public func day(_ midnight: Date) -> String {
         dayFormatter.string(from: midnight)
+    }
+
+    /// A publication date as far as it is known: the day as ``day(_:)`` writes it, the month
+    /// as ``monthHeading(year:month:)`` does ("April 1925"), or the year alone ("1961").
+    public func day(_ midnight: Date, precision: DatePrecision) -> String {
+        switch precision {
+        case .day:
+            return day(midnight)
+        case .month:
+            let (year, month) = DateText.yearMonth(of: midnight, timeZone: dayTimeZone)
+            return monthHeading(year: year, month: month)
+        case .year:
+            return String(DateText.yearMonth(of: midnight, timeZone: dayTimeZone).year)
+        }
     }
 
     // MARK: - Prices

@@ -15,10 +15,31 @@ public struct SeedBook: Sendable, Hashable {
     public var price: Decimal
     /// The color, if given.
     public var color: Color?
+    /// How much of `publishDate` is known (`day` unless the entry says otherwise).
+    public var datePrecision: DatePrecision
+    /// The original language, a BCP 47 tag such as "es" or "pt-BR", if given.
+    public var language: String?
+
+    /// A book with every field given; the precision is the day's and the language unknown
+    /// unless told.
+    public init(
+        uuid: UUID, title: String, author: String, publishDate: Date, price: Decimal, color: Color?,
+        datePrecision: DatePrecision = .day, language: String? = nil
+    ) {
+        self.uuid = uuid
+        self.title = title
+        self.author = author
+        self.publishDate = publishDate
+        self.price = price
+        self.color = color
+        self.datePrecision = datePrecision
+        self.language = language
+    }
 
     /// Reads a whole seed file held in memory: a JSON array of objects with `uuid`, `title`,
     /// `author`, `publishDate` (YYYY-MM-DD), `price` (a decimal string such as "12.99") and
-    /// optional `color` (#RRGGBB). Other keys (`language`, `datePrecision`) are ignored.
+    /// optional `color` (#RRGGBB), `datePrecision` (day, month or year) and `language` (a BCP
+    /// 47 tag). Other keys are ignored.
     /// Large files are read as a stream instead, by ``SeedFile``.
     ///
     /// - Throws: `CatalogInputError` naming the file, the entry and the field, for
@@ -84,9 +105,15 @@ extension SeedBook {
             author: try BookInput.author(try string("author"), field: "\(place): author"),
             publishDate: try BookInput.day(try string("publishDate"), field: "\(place): publishDate"),
             price: try BookInput.price(try string("price"), field: "\(place): price"),
-            color: color)
+            color: color,
+            datePrecision: try fields["datePrecision"] == nil
+                ? .day : BookInput.datePrecision(try string("datePrecision"), field: "\(place): datePrecision"),
+            language: try fields["language"] == nil
+                ? nil : BookInput.language(try string("language"), field: "\(place): language"))
     }
 
     /// The keys an entry is read from; others are ignored.
-    private static let keys: Set<String> = ["uuid", "title", "author", "publishDate", "price", "color"]
+    private static let keys: Set<String> = [
+        "uuid", "title", "author", "publishDate", "price", "color", "datePrecision", "language",
+    ]
 }

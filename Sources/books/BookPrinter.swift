@@ -27,6 +27,7 @@ struct BookPrinter {
     /// `books list`, flat or by month, text or JSON.
     func list(_ catalog: Catalog, predicate: FetchPredicate?, options: ListOptions) throws {
         var authors: [ObjectID: String] = [:]
+        let ids = options.json ? ShortIDs() : try catalog.shortIDs()
         var output = OutputBuffer(writer: self.output)
         if options.byMonth {
             var first = true
@@ -43,7 +44,7 @@ struct BookPrinter {
                     if !first { output.write("\n") }
                     let heading = "\(formatter.monthHeading(year: section.year, month: section.month)) (\(section.books.count))"
                     output.write(Terminal.styled(heading, Terminal.ANSI.bold, enabled: colors) + "\n")
-                    for book in section.books { output.write("  " + line(book, catalog, &authors) + "\n") }
+                    for book in section.books { output.write("  " + line(book, catalog, ids, &authors) + "\n") }
                 }
                 first = false
                 try output.flushIfLarge()
@@ -56,7 +57,7 @@ struct BookPrinter {
                 if options.json {
                     output.write((first ? "\n" : ",\n") + json(book, catalog, &authors))
                 } else {
-                    output.write(line(book, catalog, &authors) + "\n")
+                    output.write(line(book, catalog, ids, &authors) + "\n")
                 }
                 first = false
                 try output.flushIfLarge()
@@ -74,6 +75,7 @@ struct BookPrinter {
         var output = OutputBuffer(writer: self.output)
         var count = 0
         var moreMatch = false
+        let ids = json ? ShortIDs() : try catalog.shortIDs()
         if json { output.write("[") }
         try catalog.forEachSearchResult(query, limit: limit.map { $0 < Int.max ? $0 + 1 : $0 }) { book in
             if let limit, count == limit {
@@ -83,7 +85,7 @@ struct BookPrinter {
             if json {
                 output.write((count == 0 ? "\n" : ",\n") + self.json(book, catalog, &authors))
             } else {
-                output.write(line(book, catalog, &authors) + "\n")
+                output.write(line(book, catalog, ids, &authors) + "\n")
             }
             count += 1
             try output.flushIfLarge()
@@ -100,14 +102,21 @@ struct BookPrinter {
     /// `books show`: one book, a field a line.
     func show(_ book: Book, catalog: Catalog) throws {
         var authors: [ObjectID: String] = [:]
-        let fields: [(String, String)] = [
+        var fields: [(String, String)] = [
             ("Title", QuotedText.forDisplay(book.title)),
             ("Author", catalog.authorName(of: book, cache: &authors).map(QuotedText.forDisplay) ?? "—"),
-            ("Published", formatter.day(book.publishDate)),
+            ("Published", formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision))),
             ("Price", formatter.price(book.price)),
             ("Color", book.color.map { colors ? "\(swatch($0)) \($0.hex)" : $0.hex } ?? "—"),
+            ("ID", try catalog.shortIDs().shortID(of: book.uuid)),
             ("UUID", book.uuid.uuidString),
         ]
+        // Version 2's fields, when the book has them.
+        let details: [(String, String?)] = [
+            ("ISBN", book.isbn), ("Language", book.language), ("Rating", book.rating.map { "\($0)/5" }),
+            ("Status", book.status), ("Notes", book.notes),
+        ]
+        for (name, value) in details { if let value { fields.append((name, QuotedText.forDisplay(value))) } }
         var text = ""
         for (name, value) in fields {
             text += "\(name + ":")".padding(toLength: 11, withPad: " ", startingAt: 0) + value + "\n"
@@ -117,12 +126,14 @@ struct BookPrinter {
 
     // MARK: - Rows
 
-    private func line(_ book: Book, _ catalog: Catalog, _ authors: inout [ObjectID: String]) -> String {
-        var parts = [QuotedText.forDisplay(book.title)]
+    /// A book on one line: its short ID, then title and author, date and price
+    /// (`A9EF420F  Solaris — Stanisław Lem · 1961 · 21.98`).
+    private func line(_ book: Book, _ catalog: Catalog, _ ids: ShortIDs, _ authors: inout [ObjectID: String]) -> String {
+        var parts = [ids.shortID(of: book.uuid) + "  " + QuotedText.forDisplay(book.title)]
         if let author = catalog.authorName(of: book, cache: &authors) {
             parts[0] += " — " + QuotedText.forDisplay(author)
         }
-        parts.append(formatter.day(book.publishDate))
+        parts.append(formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision)))
         parts.append(formatter.price(book.price))
         let text = parts.joined(separator: " · ")
         guard colors, let color = book.color else { return text }

@@ -39,7 +39,7 @@ enum BooksCommandLine {
         options: [store, Flag("version", help: "Show the version.")],
         subcommands: [
             SeedCommand.spec, ListCommand.spec, SearchCommand.spec, AddCommand.spec,
-            ShowCommand.spec, DeleteCommand.spec, CheckCommand.spec,
+            ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, CheckCommand.spec,
         ])
 
     /// `--store <path>`, accepted before and after every subcommand.
@@ -110,10 +110,19 @@ enum BooksCommandLine {
                     priceText: parsed[AddCommand.price] ?? "",
                     colorText: parsed[AddCommand.color]))
         case ShowCommand.spec.name:
-            return parsed[ShowCommand.uuid].map { .show($0) }
+            return parsed[ShowCommand.id].flatMap(BookIDPrefix.init).map { .show($0) }
                 ?? .help(helpText(forCommandPath: [ShowCommand.spec.name]))
+        case EditCommand.spec.name:
+            let edit = BookEdit(
+                title: parsed[EditCommand.title], author: parsed[EditCommand.author],
+                date: parsed[EditCommand.date], price: parsed[EditCommand.price],
+                color: parsed[EditCommand.color], isbn: parsed[EditCommand.isbn],
+                rating: parsed[EditCommand.rating], status: parsed[EditCommand.status],
+                notes: parsed[EditCommand.notes])
+            return parsed[EditCommand.id].flatMap(BookIDPrefix.init).map { .edit($0, edit) }
+                ?? .help(helpText(forCommandPath: [EditCommand.spec.name]))
         case DeleteCommand.spec.name:
-            return parsed[DeleteCommand.uuid].map { .delete($0) }
+            return parsed[DeleteCommand.id].flatMap(BookIDPrefix.init).map { .delete($0) }
                 ?? .help(helpText(forCommandPath: [DeleteCommand.spec.name]))
         case CheckCommand.spec.name:
             return .check

@@ -107,18 +107,51 @@ enum AddCommand {
         options: [title, author, date, price, color])
 }
 
-/// `books show <uuid>`.
+/// `books show <id>`.
 enum ShowCommand {
-    static let uuid = Argument<UUID>("uuid", help: "The book's identifier.")
+    static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
 
-    static let spec = CommandSpec(name: "show", abstract: "Show one book.", arguments: [uuid])
+    static let spec = CommandSpec(name: "show", abstract: "Show one book.", arguments: [id])
 }
 
-/// `books delete <uuid>`.
+/// `books delete <id>`.
 enum DeleteCommand {
-    static let uuid = Argument<UUID>("uuid", help: "The book's identifier.")
+    static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
 
-    static let spec = CommandSpec(name: "delete", abstract: "Delete one book.", arguments: [uuid])
+    static let spec = CommandSpec(name: "delete", abstract: "Delete one book.", arguments: [id])
+}
+
+/// `books edit <id> [--title] [--author] [--date] [--price] [--color] [--isbn] [--rating]
+/// [--status] [--notes]`: the values are kept as typed, and the catalogue checks them (65).
+enum EditCommand {
+    static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
+    static let title = Option<String>("title", valueName: "title", help: "The new title.")
+    static let author = Option<String>("author", valueName: "author", help: "The new author's name.")
+    static let date = Option<String>(
+        "date", valueName: "date", help: "The publication date: yyyy-mm-dd, or yyyy-mm or yyyy when only that is known.")
+    static let price = Option<String>("price", valueName: "price", help: "The price, such as 12.99.")
+    static let color = Option<String>("color", valueName: "#rrggbb", help: "The cover color ('' for none).")
+    static let isbn = Option<String>(
+        "isbn", valueName: "isbn", help: "An ISBN-10 or ISBN-13 with a valid check digit ('' for none).")
+    static let rating = Option<String>("rating", valueName: "0-5", help: "Your rating, 0 to 5 ('' for none).")
+    static let status = Option<String>(
+        "status", valueName: "status", help: "to-read, reading or read ('' for none).")
+    static let notes = Option<String>("notes", valueName: "text", help: "Your notes ('' for none).")
+
+    static let spec = CommandSpec(
+        name: "edit",
+        abstract: "Change a book's fields.",
+        discussion: """
+            Changes only the fields given, in one save. If another process saved the same \
+            book meanwhile, nothing is saved and the command says so; run it again.
+            """,
+        arguments: [id],
+        options: [title, author, date, price, color, isbn, rating, status, notes])
+}
+
+/// The help of every argument that names a book.
+enum BookIDHelp {
+    static let text = "The book's ID as listings show it, its UUID, or any unique prefix of at least 4 digits."
 }
 
 /// `books check`.

@@ -31,6 +31,12 @@ struct CommandRunner {
     static func describe(_ error: Error) -> (String, ExitCode) {
         switch error {
         case let error as CatalogInputError: return (error.description, .dataError)
+        // A prefix no book has is a book that is not there, as a whole UUID always was (1);
+        // one that several books share is input that says too little (65).
+        case let error as BookEditConflictError: return (error.description, .runtimeError)
+        case let error as BookIDError:
+            if case .noSuchBook = error { return (error.description, .runtimeError) }
+            return (error.description, .dataError)
         case let error as FetchPredicateError: return (error.description, .usage)
         case let error as FetchError: return (error.description, .usage)
         case let error as ValidationError: return (error.description.replacingOccurrences(of: "\n", with: " "), .dataError)
@@ -92,14 +98,28 @@ struct CommandRunner {
             try afterChange("the book \(book.uuid.uuidString) was added") {
                 try output.write(book.uuid.uuidString + "\n")
             }
-        case .show(let uuid):
+        case .show(let id):
             let printer = printer()
-            let catalog = try openExistingCatalog(lookingFor: uuid)
-            guard let book = try catalog.existingBook(uuid: uuid) else { throw CommandFailure.noSuchBook(uuid) }
-            try printer.show(book, catalog: catalog)
-        case .delete(let uuid):
-            let catalog = try openExistingCatalog(lookingFor: uuid)
-            guard try catalog.delete(uuid: uuid) else { throw CommandFailure.noSuchBook(uuid) }
+            let catalog = try openExistingCatalog(lookingFor: id)
+            try printer.show(try catalog.book(withID: id), catalog: catalog)
+        case .edit(let id, let edit):
+            guard !edit.isEmpty else {
+                throw CommandFailure(
+                    message: "Nothing to change: give at least one of --title, --author, --date, --price, --color, "
+                        + "--isbn, --rating, --status, --notes. See 'books help edit'.",
+                    code: .usage)
+            }
+            let checked = try edit.checked()
+            let catalog = try openExistingCatalog(lookingFor: id)
+            let book = try catalog.book(withID: id)
+            try catalog.edit(book, with: checked)
+            try afterChange("the book \(book.uuid.uuidString) was edited") {
+                try output.write("Edited \(book.uuid.uuidString).\n")
+            }
+        case .delete(let id):
+            let catalog = try openExistingCatalog(lookingFor: id)
+            let uuid = try catalog.book(withID: id).uuid
+            guard try catalog.delete(uuid: uuid) else { throw BookIDError.noSuchBook(id) }
             try afterChange("the book \(uuid.uuidString) was deleted") {
                 try output.write("Deleted \(uuid.uuidString).\n")
             }
@@ -174,9 +194,9 @@ struct CommandRunner {
 
     /// Opens the store for a command that reads or changes one book: a missing store has no
     /// such book, and is not created to say so.
-    private func openExistingCatalog(lookingFor uuid: UUID) throws -> Catalog {
+    private func openExistingCatalog(lookingFor id: BookIDPrefix) throws -> Catalog {
         guard FileManager.default.fileExists(atPath: command.storeURL.path) else {
-            throw CommandFailure.noSuchBook(uuid)
+            throw BookIDError.noSuchBook(id)
         }
         return try openCatalog()
     }
@@ -236,8 +256,4 @@ struct CommandRunner {
 struct CommandFailure: Error {
     let message: String
     let code: ExitCode
-
-    static func noSuchBook(_ uuid: UUID) -> CommandFailure {
-        CommandFailure(message: "The catalogue has no book with UUID \(uuid.uuidString).", code: .runtimeError)
-    }
 }

@@ -17,10 +17,12 @@ struct ParsedCommand: Equatable, Sendable {
         case search(SearchOptions)
         /// `books add …`.
         case add(NewBookOptions)
-        /// `books show UUID`.
-        case show(UUID)
-        /// `books delete UUID`.
-        case delete(UUID)
+        /// `books show ID`: a UUID or a prefix of one.
+        case show(BookIDPrefix)
+        /// `books edit ID --field value…`: the changes as typed.
+        case edit(BookIDPrefix, BookEdit)
+        /// `books delete ID`: a UUID or a prefix of one.
+        case delete(BookIDPrefix)
         /// `books check`: check the store for damage.
         case check
         /// `books help [COMMAND]`, `--help`, `-h`, or no subcommand: print this text to

@@ -1,3 +1,4 @@
+import BookCatalog
 import CommandLineSupport
 /// The checks behind `books`' value kinds: each returns the normalised text or the reason
 /// the value is refused, which completes "The value 'x' is invalid for '--opt <v>': …".
@@ -8,6 +9,15 @@ enum ValueFormats {
     /// Any text with at least one character that is not white space; kept as typed.
     @Sendable static func nonBlank(_ text: String) -> Result<String, ValueRejection> {
         text.contains { !$0.isWhitespace } ? .success(text) : .failure(.init("must not be blank"))
+    }
+
+    /// A book's ID: its UUID or a prefix of it (see `BookIDPrefix`), normalised to
+    /// uppercase digits without hyphens.
+    @Sendable static func bookID(_ text: String) -> Result<String, ValueRejection> {
+        guard let prefix = BookIDPrefix(text) else {
+            return .failure(.init("must be a book's ID: 4 to 32 hexadecimal digits of its UUID (hyphens allowed)"))
+        }
+        return .success(prefix.digits)
     }
 
     /// A store path: any non-empty text that does not end with `/`. A trailing slash says

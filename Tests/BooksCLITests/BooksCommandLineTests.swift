@@ -1,3 +1,4 @@
+import BookCatalog
 import CommandLineSupport
 import Foundation
 import Testing
@@ -107,12 +108,18 @@ import Testing
         #expect(error?.reason == .missingArgument("--author <author>"))
     }
 
-    @Test func showAndDeleteTakeAUUIDInAnyCase() throws {
-        let id = try #require(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
+    @Test func showAndDeleteTakeAUUIDOrAPrefixInAnyCase() throws {
+        let id = try #require(BookIDPrefix("E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
         #expect(try parse("show", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f").action == .show(id))
-        #expect(try parse("delete", id.uuidString).action == .delete(id))
-        #expect(usageError("show", "nope")?.message == "The value 'nope' is invalid for '<uuid>'")
-        #expect(usageError("delete")?.message == "Missing expected argument '<uuid>'")
+        #expect(try parse("delete", "E621E1F8C36C495A93FC0C247A3E6E5F").action == .delete(id))
+        #expect(try parse("show", "e621").action == .show(try #require(BookIDPrefix("E621"))))
+        #expect(try parse("show", "e621e1f8-c3").action == .show(try #require(BookIDPrefix("E621E1F8C3"))))
+        for bad in ["nope", "e62", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f0", "e621 e1f8"] {
+            #expect(
+                usageError("show", bad)?.message
+                    == "The value '\(bad)' is invalid for '<id>': must be a book's ID: 4 to 32 hexadecimal digits of its UUID (hyphens allowed)")
+        }
+        #expect(usageError("delete")?.message == "Missing expected argument '<id>'")
     }
 
     // MARK: - Help and version

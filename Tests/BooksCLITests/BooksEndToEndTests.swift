@@ -15,7 +15,7 @@ import Testing
         let run = try sandbox.run(["list", "--by-month"])
         #expect(run.status == 0, "\(run)")
         #expect(FileManager.default.fileExists(atPath: sandbox.store.path))
-        #expect(run.stdout.contains("May 1967 (1)\n  Cien años de soledad — Gabriel García Márquez · May 30, 1967 · 47.39\n"))
+        #expect(run.stdout.contains("May 1967 (1)\n  3D7B6A6B  Cien años de soledad — Gabriel García Márquez · May 30, 1967 · 47.39\n"))
         let rows = run.stdoutLines.filter { $0.hasPrefix("  ") }
         #expect(rows.count == Self.seedCount)
         let headingCounts = run.stdoutLines.filter { !$0.isEmpty && !$0.hasPrefix("  ") }
@@ -28,10 +28,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("fr_FR.UTF-8", "mai 1967 (1)", "Cien años de soledad — Gabriel García Márquez · 30 mai 1967 · 47,39"),
-        ("de_DE.UTF-8", "Mai 1967 (1)", "Cien años de soledad — Gabriel García Márquez · 30.05.1967 · 47,39"),
-        ("ja_JP.UTF-8", "1967年5月 (1)", "Cien años de soledad — Gabriel García Márquez · 1967/05/30 · 47.39"),
-        ("en_US.UTF-8", "May 1967 (1)", "Cien años de soledad — Gabriel García Márquez · May 30, 1967 · 47.39"),
+        ("fr_FR.UTF-8", "mai 1967 (1)", "3D7B6A6B  Cien años de soledad — Gabriel García Márquez · 30 mai 1967 · 47,39"),
+        ("de_DE.UTF-8", "Mai 1967 (1)", "3D7B6A6B  Cien años de soledad — Gabriel García Márquez · 30.05.1967 · 47,39"),
+        ("ja_JP.UTF-8", "1967年5月 (1)", "3D7B6A6B  Cien años de soledad — Gabriel García Márquez · 1967/05/30 · 47.39"),
+        ("en_US.UTF-8", "May 1967 (1)", "3D7B6A6B  Cien años de soledad — Gabriel García Márquez · May 30, 1967 · 47.39"),
     ])
     func monthHeadingsAndRowsFollowTheLocale(lang: String, heading: String, row: String) throws {
         let sandbox = try BooksSandbox.seeded()
@@ -388,7 +388,7 @@ import Testing
         let sandbox = try BooksSandbox.seeded()
         let hit = try sandbox.run(["search", "marquez", "cien"])
         #expect(hit.status == 0)
-        #expect(hit.stdout == "Cien años de soledad — Gabriel García Márquez · May 30, 1967 · 47.39\n", "\(hit.stdout.prefix(300))")
+        #expect(hit.stdout == "3D7B6A6B  Cien años de soledad — Gabriel García Márquez · May 30, 1967 · 47.39\n", "\(hit.stdout.prefix(300))")
         let miss = try sandbox.run(["search", "qqqqzz"])
         #expect(miss.status == 0)
         #expect(miss.stdout == "No books match \"qqqqzz\".\n", "\(miss.stdout.prefix(300))")

@@ -53,7 +53,7 @@ import PersistenceSQLite
         let show = try sandbox.run(["show", uuid])
         #expect(show.status == 0)
         Self.expectNoRawControls(show.stdout, "show")
-        #expect(show.stdoutLines.count == 7, "\(show)")  // six fields and the final newline
+        #expect(show.stdoutLines.count == 9, "\(show)")  // seven fields, the sample book's language, the final newline
         let search = try sandbox.run(["search", "--limit", "0", "a"])
         Self.expectNoRawControls(search.stdout, "search")
     }

@@ -11,8 +11,12 @@ import Testing
         (["list", "--limit"], "Error: Missing value for '--limit <n>'. See 'books help list'."),
         (["list", "--limit", "abc"], "Error: The value 'abc' is invalid for '--limit <n>'. See 'books help list'."),
         (["list", "--json=yes"], "Error: The option '--json' does not take any value, but 'yes' was specified. See 'books help list'."),
-        (["show"], "Error: Missing expected argument '<uuid>'. See 'books help show'."),
-        (["show", "nope"], "Error: The value 'nope' is invalid for '<uuid>'. See 'books help show'."),
+        (["show"], "Error: Missing expected argument '<id>'. See 'books help show'."),
+        (
+            ["show", "nope"],
+            "Error: The value 'nope' is invalid for '<id>': must be a book's ID: 4 to 32 hexadecimal digits of its UUID "
+                + "(hyphens allowed). See 'books help show'."
+        ),
         (["list", "a", "b"], "Error: 2 unexpected arguments: 'a', 'b'. See 'books help list'."),
         (["add", "--title", "T"], "Error: Missing expected argument '--author <author>'. See 'books help add'."),
     ]

@@ -14,7 +14,8 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(
             result.stdout
-                == "Author+Class.swift\nAuthor+Properties.swift\nBook+Properties.swift\nBooks+Model.swift\n")
+                == "Author+Class.swift\nAuthor+Properties.swift\nBook+Properties.swift\n"
+                + "Tag+Class.swift\nTag+Properties.swift\nBooks+Model.swift\n")
         let author = try String(
             contentsOf: output.appendingPathComponent("Author+Class.swift"), encoding: .utf8)
         #expect(author.contains("public final class Author: ManagedObject {}"))
@@ -22,6 +23,8 @@ import Testing
             contentsOf: output.appendingPathComponent("Book+Properties.swift"), encoding: .utf8)
         #expect(book.contains("extension Book {") && !book.contains("class Book"))
         #expect(book.contains("public var color: Color? {"))
+        // The current version, 2: its new attributes and the to-many of tags.
+        #expect(book.contains("public var isbn: String? {") && book.contains("public var tags: Set<Tag> {"))
     }
 
     @Test func withoutOutputItIsAUsageError() throws {

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The changes `books edit` asks of one book, as typed: nil leaves a field as it is. For the
+/// optional fields (color, ISBN, rating, status, notes) an empty text removes the value.
+public struct BookEdit: Sendable, Equatable {
+    /// `--title`: a new title.
+    public var title: String?
+    /// `--author`: the name of the book's author, found or added.
+    public var author: String?
+    /// `--date`: `YYYY-MM-DD`, or `YYYY-MM` or `YYYY` when only the month or year is known
+    /// (which sets the book's `datePrecision`).
+    public var date: String?
+    /// `--price`: a plain decimal number such as 12.99.
+    public var price: String?
+    /// `--color`: `#RRGGBB`; empty for none.
+    public var color: String?
+    /// `--isbn`: an ISBN-10 or ISBN-13, stored as ISBN-13; empty for none.
+    public var isbn: String?
+    /// `--rating`: 0 to 5; empty for none.
+    public var rating: String?
+    /// `--status`: to-read, reading or read; empty for none.
+    public var status: String?
+    /// `--notes`: free text, newlines allowed; empty for none.
+    public var notes: String?
+
+    /// An edit of the given fields.
+    public init(
+        title: String? = nil, author: String? = nil, date: String? = nil, price: String? = nil,
+        color: String? = nil, isbn: String? = nil, rating: String? = nil, status: String? = nil,
+        notes: String? = nil
+    ) {
+        self.title = title
+        self.author = author
+        self.date = date
+        self.price = price
+        self.color = color
+        self.isbn = isbn
+        self.rating = rating
+        self.status = status
+        self.notes = notes
+    }
+
+    /// Whether the edit changes nothing.
+    public var isEmpty: Bool { self == BookEdit() }
+
+    /// The edit with every field checked (``BookInput``), so that a bad value is refused
+    /// before the catalogue is opened.
+    ///
+    /// - Throws: `CatalogInputError` naming the first bad field.
+    public func checked() throws -> Checked {
+        func optional<T>(_ text: String?, _ parse: (String) throws -> T) rethrows -> T?? {
+            guard let text else { return nil }
+            return text.isEmpty ? .some(nil) : .some(try parse(text))
+        }
+        return Checked(
+            title: try title.map { try BookInput.title($0) },
+            author: try author.map { try BookInput.author($0) },
+            date: try date.map { try BookInput.publication($0) },
+            price: try price.map { try BookInput.price($0) },
+            color: try optional(color) { try Color(hex: $0) },
+            isbn: try optional(isbn) { try BookInput.isbn($0) },
+            rating: try optional(rating) { try BookInput.rating($0) },
+            status: try optional(status) { try BookInput.status($0) },
+            notes: try notes.map { try BookInput.notes($0) })
+    }
+
+    /// An edit whose values passed their checks: nil leaves a field, `.some(nil)` removes
+    /// an optional value.
+    public struct Checked: Sendable {
+        var title: String?
+        var author: String?
+        var date: (day: Date, precision: DatePrecision)?
+        var price: Decimal?
+        var color: Color??
+        var isbn: String??
+        var rating: Int16??
+        var status: ReadingStatus??
+        var notes: String??
+    }
+}
+
+/// An edit refused because another process (or context) saved the same book after this
+/// one read it: nothing of the edit was saved, and the other change is kept.
+public struct BookEditConflictError: Error, CustomStringConvertible {
+    /// The book's UUID.
+    public var uuid: UUID
+
+    /// One line that names the book and says that nothing was saved.
+    public var description: String {
+        "The book \(uuid.uuidString) was changed by another process while this edit was made; "
+            + "nothing was saved (run the edit again to apply it to the new version)."
+    }
+}
+
+extension BookInput {
+    /// A publication date as far as it is known: `YYYY-MM-DD` (a day), `YYYY-MM` (a month)
+    /// or `YYYY` (a year), stored as the first day of the month or year.
+    public static func publication(_ text: String, field: String = "date") throws -> (day: Date, precision: DatePrecision) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        switch parts.count {
+        case 1 where text.count == 4: return (try day(text + "-01-01", field: field, typed: text), .year)
+        case 2 where text.count == 7: return (try day(text + "-01", field: field, typed: text), .month)
+        default: return (try day(text, field: field), .day)
+        }
+    }
+
+    /// `day(_:field:)` of a completed text, naming in errors the text as typed.
+    private static func day(_ completed: String, field: String, typed: String) throws -> Date {
+        do { return try day(completed, field: field) } catch var error as CatalogInputError {
+            error.value = typed
+            throw error
+        }
+    }
+}

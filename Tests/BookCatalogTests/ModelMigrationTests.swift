@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import BookCatalog
+import Persistence
+
+/// A catalogue written by the release before model version 2 (the first `Books.xcdatamodel`)
+/// opens as a version 2 catalogue with every book as it was: migrated on open by lightweight
+/// migration, with the old file kept beside it.
+@Suite struct ModelMigrationTests {
+    /// A store file in a fresh directory, removed with it by `cleanUp`.
+    private static func storeURL() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("model-migration-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("Books.sqlite")
+    }
+
+    private static func cleanUp(_ url: URL) {
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+    }
+
+    /// One book as both models store it: what must survive the migration.
+    private struct BookFacts: Hashable {
+        var uuid: UUID
+        var title: String
+        var author: String?
+        var publishDate: Date
+        var price: Decimal
+        var color: String?
+    }
+
+    /// Writes the sample books into a new store with the first model version, as `books`
+    /// of the previous release did (objects of the plain `ManagedObject` class: that
+    /// release's generated `Book` had none of version 2's properties).
+    private static func writeVersion1Store(at url: URL) throws -> Set<BookFacts> {
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        let v1 = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books")
+        #expect(v1.entity(named: "Tag") == nil)
+        let container = try PersistentContainer(model: v1, storeURL: url)
+        let context = container.viewContext
+        var authors: [String: ManagedObject] = [:]
+        var facts: Set<BookFacts> = []
+        for seed in try Catalog.bundledSeedBooks() {
+            let book = try context.insertObject(forEntityName: "Book")
+            try book.setValue(seed.uuid, forKey: "uuid")
+            try book.setValue(seed.title, forKey: "title")
+            try book.setValue(seed.publishDate, forKey: "publishDate")
+            try book.setValue(seed.price, forKey: "price")
+            try book.setValue(seed.color, forKey: "color")
+            let author = try authors[seed.author] ?? context.insertObject(forEntityName: "Author")
+            try author.setValue(seed.author, forKey: "name")
+            authors[seed.author] = author
+            try book.setValue(author, forKey: "author")
+            facts.insert(
+                BookFacts(
+                    uuid: seed.uuid, title: seed.title, author: seed.author, publishDate: seed.publishDate,
+                    price: seed.price, color: seed.color?.hex))
+        }
+        try context.save()
+        return facts
+    }
+
+    private static func facts(of catalog: Catalog) throws -> Set<BookFacts> {
+        var facts: Set<BookFacts> = []
+        for case let book as Book in try catalog.context.fetch(FetchRequest(entityName: "Book")) {
+            facts.insert(
+                BookFacts(
+                    uuid: book.uuid, title: book.title, author: book.author?.name, publishDate: book.publishDate,
+                    price: book.price, color: book.color?.hex))
+        }
+        return facts
+    }
+
+    @Test func aVersion1CatalogueKeepsEveryBookThroughTheMigration() throws {
+        let url = try Self.storeURL()
+        defer { Self.cleanUp(url) }
+        let written = try Self.writeVersion1Store(at: url)
+        #expect(written.count == SampleBooksTests.sampleCount)
+
+        let catalog = try Catalog(storeURL: url)
+        #expect(try Self.facts(of: catalog) == written)
+        #expect(FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+        // Nothing was seeded on top, and the new attributes are empty: a migrated book's
+        // date is a known day, as every date of version 1 was.
+        #expect(try catalog.seedSampleBooksIfNew() == 0)
+        let first = try #require(written.first)
+        let book = try #require(try catalog.existingBook(uuid: first.uuid))
+        #expect(book.isbn == nil && book.language == nil && book.rating == nil && book.status == nil)
+        #expect(DatePrecision(storedValue: book.datePrecision) == .day)
+        #expect(book.tags.isEmpty)
+
+        // Reopened, the store is current: no second migration, the same books.
+        try FileManager.default.removeItem(atPath: url.path + ".pre-migration")
+        let reopened = try Catalog(storeURL: url)
+        #expect(try Self.facts(of: reopened) == written)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+    }
+
+    @Test func checkingAVersion1CatalogueFindsItHealthyAndLeavesItAsItWas() throws {
+        let url = try Self.storeURL()
+        defer { Self.cleanUp(url) }
+        _ = try Self.writeVersion1Store(at: url)
+        let before = try Data(contentsOf: url)
+        let result = try Catalog.check(storeURL: url)
+        #expect(result.isHealthy, "\(result.problems)")
+        #expect(try Data(contentsOf: url) == before)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+    }
+
+    @Test func aMigratedCatalogueTakesTagsAndTheNewAttributes() throws {
+        let url = try Self.storeURL()
+        defer { Self.cleanUp(url) }
+        let written = try Self.writeVersion1Store(at: url)
+        let catalog = try Catalog(storeURL: url)
+        let first = try #require(written.first)
+        let book = try #require(try catalog.existingBook(uuid: first.uuid))
+        let tag = try catalog.context.insert(Tag.self)
+        tag.name = "Ciencia ficción"
+        book.addToTags(tag)
+        book.isbn = try BookInput.isbn("0-306-40615-2")
+        book.rating = 4
+        book.status = ReadingStatus.reading.rawValue
+        try catalog.context.save()
+        #expect(tag.canonicalName == "ciencia ficcion")
+
+        let reopened = try Catalog(storeURL: url)
+        let again = try #require(try reopened.existingBook(uuid: book.uuid))
+        #expect(again.isbn == "9780306406157")
+        #expect(again.rating == 4)
+        #expect(again.tags.map(\.name) == ["Ciencia ficción"])
+    }
+}
