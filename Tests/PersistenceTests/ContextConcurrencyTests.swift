@@ -60,6 +60,18 @@ import Persistence
         #expect(onMain)
     }
 
+    @Test func performWithoutAwaitRunsTheBlockOnTheQueueLater() async throws {
+        let store = TemporaryStore()
+        let container = try Self.container(store)
+        let background = container.newBackgroundContext()
+        let ran = await withCheckedContinuation { continuation in
+            background.perform {
+                continuation.resume(returning: (try? background.count(for: FetchRequest(entityName: "Book"))) != nil)
+            }
+        }
+        #expect(ran, "the block ran on the context's queue, where the context may be used")
+    }
+
     @Test func performAndWaitNestsAndReturnsTheBlocksValue() throws {
         let store = TemporaryStore()
         let container = try Self.container(store)

@@ -12,7 +12,8 @@ public struct ContextConcurrencyError: Error, Sendable, CustomStringConvertible 
         self.operation = operation
     }
 
-    /// "Can't fetch Book: … belongs to context 'import' (private queue); use it inside its perform block".
+    /// "Can't fetch Book off its context's queue: it belongs to context 'import' (private
+    /// queue); use it inside that context's perform or performAndWait".
     public var description: String {
         "Can't \(operation) off its context's queue: it belongs to \(context); use it inside that context's perform or performAndWait"
     }
