@@ -18,6 +18,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // DEFLATE for the compiled model Core Data keeps in its stores (Z_MODELCACHE).
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         // The layers, bottom up; each target sees only the ones below it, so an arrow pointing
         // up does not compile (README, "Architecture").
         // The SQLite C API, wrapped: the only importer of CSQLite.
@@ -31,6 +37,11 @@ let package = Package(
         .target(
             name: "PersistenceSQLiteStore",
             dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore"]),
+        // The SQLite stores Core Data writes (Z tables, Z_METADATA, Z_MODELCACHE), read and
+        // written in Core Data's own layout, with the readers of its binary formats.
+        .target(
+            name: "PersistenceCoreDataStore",
+            dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore", "CZlib"]),
         // Contexts, objects, the coordinator, fetching and saving, archives: what a context
         // knows of a store is the PersistentStore protocol, and no store target is in reach.
         .target(name: "PersistenceContext", dependencies: ["PersistenceModel", "PersistenceStore"]),
@@ -94,6 +105,11 @@ let package = Package(
             name: "BooksCLITests",
             dependencies: [
                 "books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport",
+            ]),
+        .testTarget(
+            name: "CoreDataStoreTests",
+            dependencies: [
+                "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceCoreDataStore", "PersistenceSQLite",
             ]),
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(
