@@ -6,9 +6,12 @@ import Foundation
 public enum Deflate {
     /// The raw DEFLATE stream of `data`, at zlib's default compression level.
     ///
-    /// - Throws: `CoreDataFormatError` (format `.deflate`) if zlib fails, which it does only
-    ///   when out of memory.
+    /// - Throws: `CoreDataFormatError` (format `.deflate`) for more than 2 GiB of bytes, or if
+    ///   zlib fails, which it does only when out of memory.
     public static func compress(_ data: Data) throws -> Data {
+        guard data.count <= Int(UInt32.max) / 2 else {
+            throw CoreDataFormatError(.deflate, at: "", "\(data.count) bytes are more than zlib compresses at once")
+        }
         var stream = z_stream()
         guard
             deflateInit2_(

@@ -17,8 +17,11 @@ public enum Inflate {
     ///   - data: the compressed stream; bytes after its end are ignored.
     ///   - maximumOutputSize: the most bytes the stream may expand to.
     /// - Throws: `CoreDataFormatError` (format `.deflate`) when the stream is invalid,
-    ///   truncated, or expands beyond `maximumOutputSize`.
+    ///   truncated, expands beyond `maximumOutputSize`, or is larger than 4 GiB.
     public static func decompress(_ data: Data, maximumOutputSize: Int = defaultMaximumOutputSize) throws -> Data {
+        guard data.count <= Int(UInt32.max) else {
+            throw CoreDataFormatError(.deflate, at: "", "\(data.count) bytes are more than zlib reads at once")
+        }
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw CoreDataFormatError(.deflate, at: "", "zlib could not start decompressing")
