@@ -119,6 +119,12 @@ import Testing
         #expect(try BinaryPropertyList.read(Self.plist([unsigned])) == .unsignedInteger(.max))
     }
 
+    @Test func datesThatAreNotNumbersAreRefused() {
+        // Foundation's Date.description traps on NaN, so such a date must never be read.
+        let nan = [0x33] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: Double.nan.bitPattern >> ($0 * 8)) }
+        expectRefusal(Self.plist([nan]), mentioning: "finite")
+    }
+
     @Test func dictionaryKeysMustBeStrings() {
         expectRefusal(Self.plist([[0xD1, 0x01, 0x01], [0x10, 0x05]]), mentioning: "not a string")
     }

@@ -134,6 +134,11 @@ import Testing
             ]),
             mentioning: ["NSDictionary", "1 keys but 0 values"])
         expectArchiveRefusal(Self.archive(objects: [.dictionary(["x": .integer(1)])]), mentioning: ["$class"])
+        expectArchiveRefusal(
+            Self.archive(objects: [
+                .dictionary(["NS.time": .real(.nan), "$class": .uid(2)]), .dictionary(["$classname": .string("NSDate")]),
+            ]),
+            mentioning: ["NSDate", "NS.time", "finite"])
         expectArchiveRefusal(BinaryPropertyList.write(.array([])), mentioning: ["archive dictionary"])
     }
 

@@ -93,7 +93,7 @@ struct BinaryPropertyListReader {
     }
 
     private mutating func readObject(at offset: Int, index: Int) throws -> (value: PropertyListValue, size: Int) {
-        let where_ = "object \(index) at offset \(offset)"
+        let here = "object \(index) at offset \(offset)"
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
         switch marker >> 4 {
@@ -102,35 +102,37 @@ struct BinaryPropertyListReader {
             case 0x00, 0x0F: return (.null, 1)
             case 0x08: return (.bool(false), 1)
             case 0x09: return (.bool(true), 1)
-            default: throw Self.error(at: where_, "unknown marker 0x\(String(marker, radix: 16))")
+            default: throw Self.error(at: here, "unknown marker 0x\(String(marker, radix: 16))")
             }
         case 0x1:
-            return (try readInteger(at: offset + 1, sizeExponent: low, where: where_), 1)
+            return (try readInteger(at: offset + 1, sizeExponent: low, where: here), 1)
         case 0x2:
             guard low == 2 || low == 3 else {
-                throw Self.error(at: where_, "a real of 2^\(low) bytes (only 4 and 8 are valid)")
+                throw Self.error(at: here, "a real of 2^\(low) bytes (only 4 and 8 are valid)")
             }
-            let raw = try field(at: offset + 1, length: 1 << low, where: where_)
+            let raw = try field(at: offset + 1, length: 1 << low, where: here)
             let bits = Self.bigEndian(raw)
             let real = low == 2 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits)
             return (.real(real), 1)
         case 0x3:
-            guard marker == 0x33 else { throw Self.error(at: where_, "unknown marker 0x\(String(marker, radix: 16))") }
-            let raw = try field(at: offset + 1, length: 8, where: where_)
-            return (.date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: Self.bigEndian(raw)))), 1)
+            guard marker == 0x33 else { throw Self.error(at: here, "unknown marker 0x\(String(marker, radix: 16))") }
+            let seconds = Double(bitPattern: Self.bigEndian(try field(at: offset + 1, length: 8, where: here)))
+            // Foundation's Date.description traps on NaN: such a date must not get out.
+            guard seconds.isFinite else { throw Self.error(at: here, "a date that is not a finite number of seconds") }
+            return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
         case 0x4:
-            let (count, start) = try readCount(low, at: offset, where: where_)
-            return (.data(Data(try field(at: start, length: count, where: where_))), 1)
+            let (count, start) = try readCount(low, at: offset, where: here)
+            return (.data(Data(try field(at: start, length: count, where: here))), 1)
         case 0x5:
-            let (count, start) = try readCount(low, at: offset, where: where_)
-            let raw = try field(at: start, length: count, where: where_)
+            let (count, start) = try readCount(low, at: offset, where: here)
+            let raw = try field(at: start, length: count, where: here)
             return (.string(String(raw.map { Character(Unicode.Scalar($0)) })), 1)
         case 0x6:
-            let (count, start) = try readCount(low, at: offset, where: where_)
+            let (count, start) = try readCount(low, at: offset, where: here)
             guard count <= (bytes.count - start) / 2 else {
-                throw Self.error(at: where_, "a string of \(count) UTF-16 units runs past the end")
+                throw Self.error(at: here, "a string of \(count) UTF-16 units runs past the end")
             }
-            let raw = try field(at: start, length: count * 2, where: where_)
+            let raw = try field(at: start, length: count * 2, where: here)
             var units: [UInt16] = []
             units.reserveCapacity(count)
             var position = raw.startIndex
@@ -140,25 +142,25 @@ struct BinaryPropertyListReader {
             }
             return (.string(String(decoding: units, as: UTF16.self)), 1)
         case 0x8:
-            let raw = try field(at: offset + 1, length: low + 1, where: where_)
-            guard raw.count <= 8 else { throw Self.error(at: where_, "a UID of \(raw.count) bytes (at most 8)") }
+            let raw = try field(at: offset + 1, length: low + 1, where: here)
+            guard raw.count <= 8 else { throw Self.error(at: here, "a UID of \(raw.count) bytes (at most 8)") }
             return (.uid(Self.bigEndian(raw)), 1)
         case 0xA, 0xC:
-            let (count, start) = try readCount(low, at: offset, where: where_)
-            let references = try readReferences(count: count, at: start, where: where_)
+            let (count, start) = try readCount(low, at: offset, where: here)
+            let references = try readReferences(count: count, at: start, where: here)
             var elements: [PropertyListValue] = []
             elements.reserveCapacity(count)
             var size = 1
             for reference in references {
                 let element = try readObject(reference)
                 elements.append(element.value)
-                size = try add(size, element.size, where: where_)
+                size = try add(size, element.size, where: here)
             }
             return (marker >> 4 == 0xA ? .array(elements) : .set(elements), size)
         case 0xD:
-            let (count, start) = try readCount(low, at: offset, where: where_)
-            guard count <= Int.max / 2 else { throw Self.error(at: where_, "an absurd count \(count)") }
-            let references = try readReferences(count: count * 2, at: start, where: where_)
+            let (count, start) = try readCount(low, at: offset, where: here)
+            guard count <= Int.max / 2 else { throw Self.error(at: here, "an absurd count \(count)") }
+            let references = try readReferences(count: count * 2, at: start, where: here)
             var entries: [String: PropertyListValue] = [:]
             entries.reserveCapacity(count)
             var size = 1
@@ -166,15 +168,15 @@ struct BinaryPropertyListReader {
                 let key = try readObject(references[position])
                 guard case .string(let name) = key.value else {
                     throw Self.error(
-                        at: where_, "key \(position) is a \(key.value.kindName), not a string (object \(references[position]))")
+                        at: here, "key \(position) is a \(key.value.kindName), not a string (object \(references[position]))")
                 }
                 let value = try readObject(references[count + position])
                 entries[name] = value.value
-                size = try add(size, value.size + 1, where: where_)
+                size = try add(size, value.size + 1, where: here)
             }
             return (.dictionary(entries), size)
         default:
-            throw Self.error(at: where_, "unknown marker 0x\(String(marker, radix: 16))")
+            throw Self.error(at: here, "unknown marker 0x\(String(marker, radix: 16))")
         }
     }
 

@@ -58,7 +58,7 @@ struct CompiledModelReader {
         for (propertyName, value) in try entries(of: "NSProperties", in: entity).sorted(by: { $0.key < $1.key })
         where !inherited.contains(propertyName) {
             guard case .object(let property) = value else {
-                throw Self.error(at: "\(where_(entity)), property \(propertyName)", "not a property description")
+                throw Self.error(at: "\(place(of: entity)), property \(propertyName)", "not a property description")
             }
             if property.classNames.contains("NSRelationshipDescription") {
                 description.relationships.append(try readRelationship(property, name: propertyName))
@@ -79,7 +79,7 @@ struct CompiledModelReader {
     private func readAttribute(_ property: ArchivedObject, name: String) throws -> AttributeDescription {
         let code = try integer("NSAttributeType", of: property) ?? 0
         guard let type = CompiledModel.attributeTypes[code] else {
-            throw Self.error(at: "\(where_(property)), field NSAttributeType", "unknown attribute type \(code)")
+            throw Self.error(at: "\(place(of: property)), field NSAttributeType", "unknown attribute type \(code)")
         }
         var attribute = AttributeDescription(name: name, type: type)
         attribute.isOptional = try bool("NSIsOptional", of: property)
@@ -113,7 +113,7 @@ struct CompiledModelReader {
         }
         let ruleCode = try integer("NSDeleteRule", of: property) ?? 1
         guard let rule = CompiledModel.deleteRules[ruleCode] else {
-            throw Self.error(at: "\(where_(property)), field NSDeleteRule", "unknown delete rule \(ruleCode)")
+            throw Self.error(at: "\(place(of: property)), field NSDeleteRule", "unknown delete rule \(ruleCode)")
         }
         let maxCount = Int(clamping: try integer("NSMaxCount", of: property) ?? 0)
         var inverse = try string("_NSInverseRelationshipName", of: property)
@@ -158,7 +158,7 @@ struct CompiledModelReader {
 
     // MARK: - Fields
 
-    private func where_(_ object: ArchivedObject) -> String { "object \(object.uid) (\(object.className))" }
+    private func place(of object: ArchivedObject) -> String { "object \(object.uid) (\(object.className))" }
 
     private func object(at uid: UInt64, _ context: String) throws -> ArchivedObject {
         do { return try archive.object(at: uid) } catch let error as CoreDataFormatError {
@@ -170,8 +170,8 @@ struct CompiledModelReader {
     private func reference(_ key: String, of object: ArchivedObject) throws -> ArchivedObject? {
         switch object.fields[key] {
         case nil, .uid(0)?: return nil
-        case .uid(let uid)?: return try self.object(at: uid, "\(where_(object)), field \(key)")
-        case let other?: throw Self.error(at: "\(where_(object)), field \(key)", "a \(other.kindName), not a reference")
+        case .uid(let uid)?: return try self.object(at: uid, "\(place(of: object)), field \(key)")
+        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a reference")
         }
     }
 
@@ -185,13 +185,13 @@ struct CompiledModelReader {
         switch try decoded(key, of: object) {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        case let other?: throw Self.error(at: "\(where_(object)), field \(key)", "\(Self.kind(other)), not a string")
+        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "\(Self.kind(other)), not a string")
         }
     }
 
     private func requiredString(_ key: String, of object: ArchivedObject) throws -> String {
         guard let text = try string(key, of: object) else {
-            throw Self.error(at: "\(where_(object)), field \(key)", "missing")
+            throw Self.error(at: "\(place(of: object)), field \(key)", "missing")
         }
         return text
     }
@@ -201,7 +201,7 @@ struct CompiledModelReader {
         case nil: return false
         case .bool(let flag)?: return flag
         case .integer(let number)?: return number != 0
-        case let other?: throw Self.error(at: "\(where_(object)), field \(key)", "a \(other.kindName), not a Boolean")
+        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a Boolean")
         }
     }
 
@@ -211,7 +211,7 @@ struct CompiledModelReader {
         case nil: return nil
         case .integer(let number)?: return String(number)
         case .real(let number)?: return Self.text(of: number)
-        case let other?: throw Self.error(at: "\(where_(object)), field \(key)", "a \(other.kindName), not a number")
+        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a number")
         }
     }
 
@@ -220,14 +220,14 @@ struct CompiledModelReader {
         case nil: return nil
         case .integer(let number)?: return number
         case .bool(let flag)?: return flag ? 1 : 0
-        case let other?: throw Self.error(at: "\(where_(object)), field \(key)", "a \(other.kindName), not an integer")
+        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not an integer")
         }
     }
 
     /// A dictionary field's entries by string key: a plain `NSDictionary`, or Core Data's
     /// `NSKnownKeysDictionary1` (its keys in `searchMapping.keys`, its values in `values`).
     private func entries(of key: String, in object: ArchivedObject) throws -> [(key: String, value: ArchivedValue)] {
-        let location = "\(where_(object)), field \(key)"
+        let location = "\(place(of: object)), field \(key)"
         switch try decoded(key, of: object) {
         case nil, .null?: return []
         case .dictionary(let entries)?:
@@ -260,7 +260,7 @@ struct CompiledModelReader {
 
     /// An array of arrays of strings (uniqueness constraints).
     private func stringLists(_ key: String, of object: ArchivedObject) throws -> [[String]] {
-        let location = "\(where_(object)), field \(key)"
+        let location = "\(place(of: object)), field \(key)"
         switch try decoded(key, of: object) {
         case nil, .null?: return []
         case .array(let lists)?:

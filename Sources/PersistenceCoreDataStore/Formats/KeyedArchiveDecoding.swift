@@ -101,6 +101,8 @@ struct KeyedArchiveDecoding {
         case "NSDate":
             let time = try field("NS.time")
             switch time {
+            case .real(let seconds) where !seconds.isFinite:
+                throw wrongType("NS.time", time, "a finite number of seconds")
             case .real(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
             case .integer(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: Double(seconds))), 1)
             default: throw wrongType("NS.time", time, "a number of seconds")

@@ -61,7 +61,7 @@ public struct KeyedArchiveEncoder {
             let chain = if case .set = value { ["NSSet", "NSObject"] } else { ["NSArray", "NSObject"] }
             return append(["NS.objects": .array(references), "$class": .uid(classUID(chain))])
         case .dictionary(let entries):
-            let ordered = entries.sorted { "\($0.key)" < "\($1.key)" }
+            let ordered = entries.sorted { Self.orderingText($0.key) < Self.orderingText($1.key) }
             let keys = try ordered.map { PropertyListValue.uid(try add($0.key)) }
             let values = try ordered.map { PropertyListValue.uid(try add($0.value)) }
             return append([
@@ -113,6 +113,29 @@ public struct KeyedArchiveEncoder {
         let uid = UInt64(objects.count - 1)
         classes[chain] = uid
         return uid
+    }
+
+    /// A text that orders dictionary keys the same way on every run, so that equal values
+    /// make equal archives. Written out rather than `description`, which traps on a NaN date.
+    private static func orderingText(_ value: ArchivedValue) -> String {
+        switch value {
+        case .null: return "0"
+        case .string(let text): return "s\(text.utf8.count):\(text)"
+        case .integer(let number): return "i\(number)"
+        case .unsignedInteger(let number): return "u\(number)"
+        case .real(let number): return "r\(number.bitPattern)"
+        case .bool(let flag): return flag ? "b1" : "b0"
+        case .data(let bytes): return "x\(bytes.base64EncodedString())"
+        case .date(let date): return "d\(date.timeIntervalSinceReferenceDate.bitPattern)"
+        case .uuid(let uuid): return "g\(uuid.uuidString)"
+        case .url(let url): return "l\(url.relativeString.utf8.count):\(url.relativeString) \(url.baseURL?.absoluteString ?? "")"
+        case .array(let elements): return "a[" + elements.map(orderingText).joined(separator: ",") + "]"
+        case .set(let elements): return "t[" + elements.map(orderingText).joined(separator: ",") + "]"
+        case .dictionary(let entries):
+            return "m[" + entries.map { orderingText($0.key) + "=" + orderingText($0.value) }.sorted().joined(separator: ",") + "]"
+        case .object(let object):
+            return "o\(object.classNames)" + BinaryPropertyList.write(.dictionary(object.fields)).base64EncodedString()
+        }
     }
 
     private static func refersToObjects(_ value: PropertyListValue) -> Bool {
