@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import PersistenceCoreDataStore
 import PersistenceSQLite
 import Testing
@@ -90,6 +91,51 @@ extension FuzzTests {
             return .accepted
         }
         check(report, "keyed archive decoder")
+    }
+
+    /// Keyed archives changed object by object rather than byte by byte, so that inputs stay
+    /// valid property lists and reach the decoder: references redirected (out of range, to
+    /// themselves, to class descriptions), fields given the wrong type or removed. A fortieth
+    /// of `FUZZ_ITERATIONS`: each input is a whole compiled model, written and read.
+    @Test func keyedArchiveStructure() throws {
+        let seeds = try Self.coreDataSeeds.archives.map { try BinaryPropertyList.read(Data($0)) }
+        var random = SplitMix64(seed: Fuzzer.seed ^ 0xA7C4_1FE5)
+        let replacements: [PropertyListValue] = [
+            .uid(0), .uid(1), .uid(2), .uid(9_999), .uid(.max), .string("x"), .integer(-1), .real(.nan), .null,
+            .array([.uid(1), .uid(1)]), .array([]), .data(Data([1, 2, 3])), .dictionary([:]), .bool(true),
+        ]
+        let report = Fuzzer.run(
+            iterations: max(1, Fuzzer.iterations / 40),
+            make: { () -> Data in
+                guard case .dictionary(var archive) = seeds[Int(random.next() % UInt64(seeds.count))],
+                    case .array(var objects)? = archive["$objects"], !objects.isEmpty
+                else { return Data() }
+                for _ in 0..<(1 + random.next() % 3) {
+                    let index = Int(random.next() % UInt64(objects.count))
+                    let replacement = replacements[Int(random.next() % UInt64(replacements.count))]
+                    if case .dictionary(var fields) = objects[index], !fields.isEmpty {
+                        let keys = fields.keys.sorted()
+                        let key = keys[Int(random.next() % UInt64(keys.count))]
+                        fields[key] = random.next() % 5 == 0 ? nil : replacement
+                        objects[index] = .dictionary(fields)
+                    } else {
+                        objects[index] = replacement
+                    }
+                }
+                archive["$objects"] = .array(objects)
+                return BinaryPropertyList.write(.dictionary(archive))
+            },
+            show: { $0.base64EncodedString() }
+        ) { data in
+            let archive = try KeyedArchive(data: data)
+            let value = try archive.decodeRoot()
+            if case .object(let object) = value {
+                for key in object.fields.keys.sorted() { _ = try? archive.decodeField(key, of: object) }
+            }
+            _ = try? CompiledModel.model(fromArchive: data)
+            return .accepted
+        }
+        check(report, "keyed archive structure")
     }
 
     @Test func inflate() {
