@@ -8,8 +8,10 @@ import Testing
 @Suite struct FormatsCompiledModelTests {
     @Test func theModelCacheMatchesTheModelFileStructurally() throws {
         let compiled = try CompiledModel.model(fromModelCache: FormatsFixture.modelCache)
-        let file = try ManagedObjectModel(contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
-        #expect(compiled.entities.map(\.name) == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
+        let file = try ManagedObjectModel(
+            contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
+        #expect(
+            compiled.entities.map(\.name) == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
         #expect(compiled.versionIdentifier == file.versionIdentifier)
         for expected in file.entities {
             let entity = try #require(compiled.entity(named: expected.name))
@@ -36,11 +38,17 @@ import Testing
 
     @Test func archivesThatAreNotModelsAreRefused() throws {
         let notAModel = try Deflate.compress(KeyedArchiveEncoder.encode(.string("hello")))
-        #expect(throws: CoreDataFormatError.self) { try CompiledModel.model(fromModelCache: notAModel) }
+        #expect(throws: CoreDataFormatError.self) {
+            try CompiledModel.model(fromModelCache: notAModel)
+        }
         let notDeflate = Data("bplist00 but not compressed".utf8)
-        #expect(throws: CoreDataFormatError.self) { try CompiledModel.model(fromModelCache: notDeflate) }
+        #expect(throws: CoreDataFormatError.self) {
+            try CompiledModel.model(fromModelCache: notDeflate)
+        }
         let unknownClass = try KeyedArchiveEncoder.encode(
-            .object(ArchivedObject(classNames: ["NSManagedObjectModel"], fields: ["NSEntities": .integer(3)])))
+            .object(
+                ArchivedObject(
+                    classNames: ["NSManagedObjectModel"], fields: ["NSEntities": .integer(3)])))
         do {
             _ = try CompiledModel.model(fromArchive: unknownClass)
             Issue.record("a model whose entities are a number was read")

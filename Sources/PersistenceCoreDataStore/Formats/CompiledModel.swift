@@ -44,7 +44,8 @@ public enum CompiledModel {
     public static func model(fromArchive data: Data) throws -> ManagedObjectModel {
         let archive: KeyedArchive
         do { archive = try KeyedArchive(data: data) } catch let error as CoreDataFormatError {
-            throw CoreDataFormatError(.compiledModel, at: error.location, "\(error.format.rawValue): \(error.reason)")
+            throw CoreDataFormatError(
+                .compiledModel, at: error.location, "\(error.format.rawValue): \(error.reason)")
         }
         var reader = CompiledModelReader(archive: archive)
         return try reader.readModel()
@@ -52,8 +53,10 @@ public enum CompiledModel {
 
     /// Core Data's numeric attribute types (`NSAttributeType`) and ours.
     public static let attributeTypes: [Int64: AttributeType] = [
-        0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal, 500: .double,
-        600: .float, 700: .string, 800: .boolean, 900: .date, 1000: .binaryData, 1100: .uuid, 1200: .uri,
+        0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal,
+        500: .double,
+        600: .float, 700: .string, 800: .boolean, 900: .date, 1000: .binaryData, 1100: .uuid,
+        1200: .uri,
         1800: .transformable, 2000: .objectID,
     ]
 
@@ -63,5 +66,7 @@ public enum CompiledModel {
     }
 
     /// Core Data's numeric delete rules (`NSDeleteRule`) and ours.
-    public static let deleteRules: [Int64: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
+    public static let deleteRules: [Int64: DeleteRule] = [
+        0: .noAction, 1: .nullify, 2: .cascade, 3: .deny,
+    ]
 }

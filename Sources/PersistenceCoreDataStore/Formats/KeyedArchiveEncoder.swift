@@ -49,16 +49,20 @@ public struct KeyedArchiveEncoder {
             ])
         case .uuid(let uuid):
             let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
-            return append(["NS.uuidbytes": .data(bytes), "$class": .uid(classUID(["NSUUID", "NSObject"]))])
+            return append([
+                "NS.uuidbytes": .data(bytes), "$class": .uid(classUID(["NSUUID", "NSObject"])),
+            ])
         case .url(let url):
             let base = try url.baseURL.map { try add(.url($0)) } ?? 0
             let relative = appendInline(.string(url.relativeString))
             return append([
-                "NS.base": .uid(base), "NS.relative": .uid(relative), "$class": .uid(classUID(["NSURL", "NSObject"])),
+                "NS.base": .uid(base), "NS.relative": .uid(relative),
+                "$class": .uid(classUID(["NSURL", "NSObject"])),
             ])
         case .array(let elements), .set(let elements):
             let references = try elements.map { PropertyListValue.uid(try add($0)) }
-            let chain = if case .set = value { ["NSSet", "NSObject"] } else { ["NSArray", "NSObject"] }
+            let chain =
+                if case .set = value { ["NSSet", "NSObject"] } else { ["NSArray", "NSObject"] }
             return append(["NS.objects": .array(references), "$class": .uid(classUID(chain))])
         case .dictionary(let entries):
             let ordered = entries.sorted { Self.orderingText($0.key) < Self.orderingText($1.key) }
@@ -75,7 +79,8 @@ public struct KeyedArchiveEncoder {
                     .keyedArchive, at: "object of class \(object.className), field \(key)",
                     "a reference to another object cannot be written without its archive")
             }
-            fields["$class"] = .uid(classUID(object.classNames.isEmpty ? ["NSObject"] : object.classNames))
+            fields["$class"] = .uid(
+                classUID(object.classNames.isEmpty ? ["NSObject"] : object.classNames))
             return append(fields)
         }
     }
@@ -109,7 +114,9 @@ public struct KeyedArchiveEncoder {
     private mutating func classUID(_ chain: [String]) -> UInt64 {
         if let known = classes[chain] { return known }
         objects.append(
-            .dictionary(["$classname": .string(chain[0]), "$classes": .array(chain.map { .string($0) })]))
+            .dictionary([
+                "$classname": .string(chain[0]), "$classes": .array(chain.map { .string($0) }),
+            ]))
         let uid = UInt64(objects.count - 1)
         classes[chain] = uid
         return uid
@@ -128,20 +135,28 @@ public struct KeyedArchiveEncoder {
         case .data(let bytes): return "x\(bytes.base64EncodedString())"
         case .date(let date): return "d\(date.timeIntervalSinceReferenceDate.bitPattern)"
         case .uuid(let uuid): return "g\(uuid.uuidString)"
-        case .url(let url): return "l\(url.relativeString.utf8.count):\(url.relativeString) \(url.baseURL?.absoluteString ?? "")"
-        case .array(let elements): return "a[" + elements.map(orderingText).joined(separator: ",") + "]"
-        case .set(let elements): return "t[" + elements.map(orderingText).joined(separator: ",") + "]"
+        case .url(let url):
+            return
+                "l\(url.relativeString.utf8.count):\(url.relativeString) \(url.baseURL?.absoluteString ?? "")"
+        case .array(let elements):
+            return "a[" + elements.map(orderingText).joined(separator: ",") + "]"
+        case .set(let elements):
+            return "t[" + elements.map(orderingText).joined(separator: ",") + "]"
         case .dictionary(let entries):
-            return "m[" + entries.map { orderingText($0.key) + "=" + orderingText($0.value) }.sorted().joined(separator: ",") + "]"
+            return "m["
+                + entries.map { orderingText($0.key) + "=" + orderingText($0.value) }.sorted()
+                .joined(separator: ",") + "]"
         case .object(let object):
-            return "o\(object.classNames)" + BinaryPropertyList.write(.dictionary(object.fields)).base64EncodedString()
+            return "o\(object.classNames)"
+                + BinaryPropertyList.write(.dictionary(object.fields)).base64EncodedString()
         }
     }
 
     private static func refersToObjects(_ value: PropertyListValue) -> Bool {
         switch value {
         case .uid: return true
-        case .array(let elements), .set(let elements): return elements.contains(where: refersToObjects)
+        case .array(let elements), .set(let elements):
+            return elements.contains(where: refersToObjects)
         case .dictionary(let entries): return entries.values.contains(where: refersToObjects)
         default: return false
         }
