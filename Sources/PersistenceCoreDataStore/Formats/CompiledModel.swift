@@ -51,6 +51,23 @@ public enum CompiledModel {
         return try reader.readModel()
     }
 
+    /// The archive Core Data would keep in Z_MODELCACHE for `model`, DEFLATE-compressed: the
+    /// layout the fixture shows, read back by `model(fromModelCache:)`. Not checked against
+    /// Core Data itself, which rebuilds the cache when it finds none.
+    ///
+    /// - Throws: `CoreDataFormatError` if compressing fails.
+    public static func modelCache(for model: ManagedObjectModel) throws -> Data {
+        try Deflate.compress(try archive(of: model))
+    }
+
+    /// The keyed archive of `model` as an `NSManagedObjectModel` (Z_MODELCACHE inflated).
+    ///
+    /// - Throws: `CoreDataFormatError` if a value cannot be archived.
+    public static func archive(of model: ManagedObjectModel) throws -> Data {
+        var writer = CompiledModelWriter(model: model)
+        return try writer.write()
+    }
+
     /// Core Data's numeric attribute types (`NSAttributeType`) and ours.
     public static let attributeTypes: [Int64: AttributeType] = [
         0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal,
@@ -63,6 +80,11 @@ public enum CompiledModel {
     /// Core Data's numeric attribute type (`NSAttributeType`) for one of ours.
     public static func attributeTypeCode(_ type: AttributeType) -> Int64 {
         attributeTypes.first { $0.value == type }?.key ?? 0
+    }
+
+    /// Core Data's numeric delete rule (`NSDeleteRule`) for one of ours.
+    public static func deleteRuleCode(_ rule: DeleteRule) -> Int64 {
+        deleteRules.first { $0.value == rule }?.key ?? 1
     }
 
     /// Core Data's numeric delete rules (`NSDeleteRule`) and ours.

@@ -96,6 +96,32 @@ public struct KeyedArchiveEncoder {
             ]))
     }
 
+    // MARK: - Object graphs
+
+    /// Reserves a UID for an object written later with `setObject(_:classNames:fields:)`, so
+    /// that objects can refer to each other (an entity and its properties).
+    mutating func reserveObject() -> UInt64 {
+        objects.append(.null)
+        return UInt64(objects.count - 1)
+    }
+
+    /// Writes the object reserved at `uid`: its class chain and fields, which may refer to
+    /// other objects by `.uid`.
+    mutating func setObject(
+        _ uid: UInt64, classNames: [String], fields: [String: PropertyListValue]
+    ) {
+        var fields = fields
+        fields["$class"] = .uid(classUID(classNames))
+        objects[Int(uid)] = .dictionary(fields)
+    }
+
+    /// Adds an object of a class, whose fields may refer to other objects, and gives its UID.
+    mutating func addObject(classNames: [String], fields: [String: PropertyListValue]) -> UInt64 {
+        let uid = reserveObject()
+        setObject(uid, classNames: classNames, fields: fields)
+        return uid
+    }
+
     // MARK: - Internals
 
     private mutating func append(_ fields: [String: PropertyListValue]) -> UInt64 {
