@@ -145,7 +145,7 @@ import Testing
                 .dictionary(["NS.uuidbytes": .data(Data([1, 2, 3])), "$class": .uid(2)]),
                 .dictionary(["$classname": .string("NSUUID")]),
             ]),
-            mentioning: ["NSUUID", "NS.uuidbytes", "16 bytes"])
+            mentioning: ["NSUUID", "NS.uuidbytes", "3 bytes, not 16"])
         expectArchiveRefusal(
             Self.archive(objects: [
                 .dictionary([

@@ -186,7 +186,7 @@ struct BinaryPropertyListReader {
                 guard case .string(let name) = key.value else {
                     throw Self.error(
                         at: here,
-                        "key \(position) is a \(key.value.kindName), not a string (object \(references[position]))"
+                        "key \(position) is \(key.value.kindWithArticle), not a string (object \(references[position]))"
                     )
                 }
                 let value = try readObject(references[count + position])

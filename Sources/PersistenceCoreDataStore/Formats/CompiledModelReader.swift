@@ -197,7 +197,8 @@ struct CompiledModelReader {
         case .uid(let uid)?: return try self.object(at: uid, "\(place(of: object)), field \(key)")
         case let other?:
             throw Self.error(
-                at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a reference")
+                at: "\(place(of: object)), field \(key)",
+                "\(other.kindWithArticle), not a reference")
         }
     }
 
@@ -233,7 +234,7 @@ struct CompiledModelReader {
         case .integer(let number)?: return number != 0
         case let other?:
             throw Self.error(
-                at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a Boolean")
+                at: "\(place(of: object)), field \(key)", "\(other.kindWithArticle), not a Boolean")
         }
     }
 
@@ -245,7 +246,7 @@ struct CompiledModelReader {
         case .real(let number)?: return Self.text(of: number)
         case let other?:
             throw Self.error(
-                at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a number")
+                at: "\(place(of: object)), field \(key)", "\(other.kindWithArticle), not a number")
         }
     }
 
@@ -256,7 +257,8 @@ struct CompiledModelReader {
         case .bool(let flag)?: return flag ? 1 : 0
         case let other?:
             throw Self.error(
-                at: "\(place(of: object)), field \(key)", "a \(other.kindName), not an integer")
+                at: "\(place(of: object)), field \(key)", "\(other.kindWithArticle), not an integer"
+            )
         }
     }
 

@@ -41,7 +41,7 @@ public struct KeyedArchive: Sendable {
     public init(propertyList: PropertyListValue) throws {
         guard case .dictionary(let archive) = propertyList else {
             throw Self.error(
-                at: "the top level", "a \(propertyList.kindName), not an archive dictionary")
+                at: "the top level", "\(propertyList.kindWithArticle), not an archive dictionary")
         }
         guard let archiver = archive["$archiver"]?.stringValue else {
             throw Self.error(at: "the top level", "no $archiver name")
@@ -122,7 +122,8 @@ public struct KeyedArchive: Sendable {
         }
         guard case .dictionary(var fields) = objects[Int(uid)] else {
             throw Self.error(
-                at: "object \(uid)", "a \(objects[Int(uid)].kindName), not an object of a class")
+                at: "object \(uid)",
+                "\(objects[Int(uid)].kindWithArticle), not an object of a class")
         }
         let classNames = try classNames(of: fields, uid: uid)
         fields["$class"] = nil

@@ -61,7 +61,9 @@ struct KeyedArchiveDecoding {
             return (.array(values), size)
         default:
             guard let scalar = Self.scalar(field) else {
-                throw KeyedArchive.error(at: context, "an inline \(field.kindName) is not a value")
+                throw KeyedArchive.error(
+                    at: context,
+                    "\(field.kindWithArticle) inline, where a value or a reference should be")
             }
             return (scalar, 1)
         }
@@ -74,7 +76,7 @@ struct KeyedArchiveDecoding {
         if let scalar = Self.scalar(stored) { return (scalar, 1) }
         guard case .dictionary(let fields) = stored else {
             throw KeyedArchive.error(
-                at: "object \(uid)", "a bare \(stored.kindName) is not an archived object")
+                at: "object \(uid)", "\(stored.kindWithArticle) where an archived object should be")
         }
         let classNames = try archive.classNames(of: fields, uid: uid)
         let className = classNames[0]
@@ -89,7 +91,7 @@ struct KeyedArchiveDecoding {
             -> CoreDataFormatError
         {
             KeyedArchive.error(
-                at: "\(location), field \(key)", "a \(value.kindName), not \(expected)")
+                at: "\(location), field \(key)", "\(value.kindWithArticle), not \(expected)")
         }
         switch className {
         case "NSString", "NSMutableString":
@@ -124,8 +126,12 @@ struct KeyedArchiveDecoding {
             }
         case "NSUUID":
             let bytes = try field("NS.uuidbytes")
-            guard case .data(let data) = bytes, data.count == 16 else {
+            guard case .data(let data) = bytes else {
                 throw wrongType("NS.uuidbytes", bytes, "16 bytes")
+            }
+            guard data.count == 16 else {
+                throw KeyedArchive.error(
+                    at: "\(location), field NS.uuidbytes", "\(data.count) bytes, not 16")
             }
             let b = [UInt8](data)
             return (
@@ -150,7 +156,7 @@ struct KeyedArchiveDecoding {
             for (position, reference) in references.enumerated() {
                 let context = "\(location), field NS.objects, element \(position)"
                 guard case .uid(let elementUID) = reference else {
-                    throw KeyedArchive.error(at: context, "a \(reference.kindName), not a UID")
+                    throw KeyedArchive.error(at: context, "\(reference.kindWithArticle), not a UID")
                 }
                 let element = try decode(elementUID, from: context)
                 values.append(element.value)
@@ -219,11 +225,12 @@ struct KeyedArchiveDecoding {
             let keyContext = "\(location), field NS.keys, element \(position)"
             let valueContext = "\(location), field NS.objects, element \(position)"
             guard case .uid(let keyUID) = keys[position] else {
-                throw KeyedArchive.error(at: keyContext, "a \(keys[position].kindName), not a UID")
+                throw KeyedArchive.error(
+                    at: keyContext, "\(keys[position].kindWithArticle), not a UID")
             }
             guard case .uid(let valueUID) = values[position] else {
                 throw KeyedArchive.error(
-                    at: valueContext, "a \(values[position].kindName), not a UID")
+                    at: valueContext, "\(values[position].kindWithArticle), not a UID")
             }
             let key = try decode(keyUID, from: keyContext)
             let value = try decode(valueUID, from: valueContext)
