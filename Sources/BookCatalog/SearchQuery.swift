@@ -66,8 +66,9 @@ public struct SearchQuery: Sendable, Equatable {
     /// The text as typed.
     public var text: String
 
-    /// The most terms a query may have: a search box never needs more, and each term is a
-    /// condition of the fetch.
+    /// The most terms a query may have besides plain words that stand alone (those are the
+    /// search text, whose own limit counts its different words): a search box never needs
+    /// more, and each such term is a condition of the fetch.
     public static let maximumTerms = 256
 
     /// Parses `text`.

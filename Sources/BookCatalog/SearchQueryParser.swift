@@ -17,8 +17,8 @@ struct SearchQueryParser {
     /// group.
     mutating func parseGroups() throws(SearchQueryError) -> [[SearchQuery.Term]] {
         var groups: [[SearchQuery.Term]] = []
+        var starts: [[Int]] = []
         var pendingOr: Int?
-        var termCount = 0
         while true {
             skipWhiteSpace()
             guard index < characters.count else { break }
@@ -32,19 +32,34 @@ struct SearchQueryParser {
                 continue
             }
             let term = try parseTerm()
-            termCount += 1
-            guard termCount <= SearchQuery.maximumTerms else {
-                throw error(at: start, "a search has at most \(SearchQuery.maximumTerms) terms")
-            }
             if pendingOr != nil, !groups.isEmpty {
                 groups[groups.count - 1].append(term)
+                starts[starts.count - 1].append(start)
                 pendingOr = nil
             } else {
                 groups.append([term])
+                starts.append([start])
             }
         }
         if let pendingOr { throw error(at: pendingOr, "'OR' needs a term after it") }
+        try checkConditionCount(groups, starts: starts)
         return groups
+    }
+
+    /// Refuses a query with more than ``SearchQuery/maximumTerms`` terms that become
+    /// conditions of the fetch's predicate (every term but the plain words that stand alone,
+    /// which the search text holds and limits itself), naming the first one too many.
+    private func checkConditionCount(_ groups: [[SearchQuery.Term]], starts: [[Int]]) throws(SearchQueryError) {
+        var count = 0
+        for (group, positions) in zip(groups, starts) {
+            if group.count == 1, !group[0].isExcluded, case .word = group[0].condition { continue }
+            for position in positions {
+                count += 1
+                if count > SearchQuery.maximumTerms {
+                    throw error(at: position, "a search has at most \(SearchQuery.maximumTerms) terms besides plain words")
+                }
+            }
+        }
     }
 
     // MARK: - Terms

@@ -4,10 +4,6 @@ import CommandLineSupport
 /// from the command declarations, and each one checked by a test to parse.
 enum BooksExamples {
     static let byCommand: [String: [CommandExample]] = [
-        "": [
-            CommandExample("books search marquez cien", "Find a book by words of its title and author, in any order."),
-            CommandExample("books help search", "Show the help of one command, with its examples."),
-        ],
         "seed": [
             CommandExample("books seed", "Load the bundled sample books (again: they are updated, not duplicated)."),
             CommandExample("books seed --file my-books.json", "Load your own books, in the format of the sample file."),
@@ -29,8 +25,8 @@ enum BooksExamples {
         ],
         "add": [
             CommandExample(
-                "books add --title Solaris --author 'Stanisław Lem' --date 1961-01-01 --price 12.99 --color '#1E90FF'",
-                "Add a book; prints its UUID."),
+                "books add --title Ubik --author 'Philip K. Dick' --date 1969-05-01 --price 9",
+                "Add a book and print its UUID; --color '#1E90FF' would give it a cover color (quoted: '#' starts a comment in the shell)."),
         ],
         "show": [
             CommandExample("books show A9EF420F", "One book, by the ID a listing shows (or any unique prefix)."),

@@ -95,11 +95,12 @@ import Testing
         #expect(query.groups.count == 3)
     }
 
-    @Test func aQueryHasAtMost256Terms() throws {
-        _ = try SearchQuery(Array(repeating: "a", count: 256).joined(separator: " "))
-        let tooMany = error(Array(repeating: "a", count: 257).joined(separator: " "))
-        #expect(tooMany?.position == 512)
-        #expect(tooMany?.reason == "a search has at most 256 terms")
+    @Test func aQueryHasAtMost256TermsBesidesPlainWords() throws {
+        _ = try SearchQuery(Array(repeating: "-a", count: 256).joined(separator: " ") + " b c")
+        _ = try SearchQuery(Array(repeating: "a", count: 1_000).joined(separator: " "))
+        let tooMany = error("b " + Array(repeating: "a OR -a", count: 129).joined(separator: " "))
+        #expect(tooMany?.position == 2 + 128 * 8)
+        #expect(tooMany?.reason == "a search has at most 256 terms besides plain words")
     }
 
     @Test func termsBecomeAPredicateOfFoldedConstantsAndRankedText() throws {

@@ -91,8 +91,8 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == #".TH "BOOKS" 1 "" "books \#(BooksCommandLine.version)" "User Commands""#)
         #expect(lines.filter { $0.hasPrefix(".SH ") } == [
-            ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH COMMANDS", ".SH EXAMPLES",
-            ".SH ENVIRONMENT", ".SH EXIT STATUS",
+            ".SH NAME", ".SH SYNOPSIS", ".SH DESCRIPTION", ".SH OPTIONS", ".SH COMMANDS", ".SH ENVIRONMENT",
+            ".SH EXIT STATUS",
         ])
         for (path, command) in BooksCommandLine.root.allCommands {
             if !path.isEmpty { #expect(lines.contains(".SS books " + path.joined(separator: " ")), "\(path)") }

@@ -74,11 +74,11 @@ import Testing
         #expect(try Data(contentsOf: sandbox.store) == before, "search changed the store")
     }
 
-    @Test func aQueryOfMoreThan256TermsIsRefused() throws {
+    @Test func aQueryOfMoreThan256ConditionsIsRefused() throws {
         let sandbox = try BooksSandbox()
-        let run = try sandbox.run(["search"] + Array(repeating: "a", count: 257))
+        let run = try sandbox.run(["search"] + Array(repeating: "-a", count: 257))
         #expect(run.status == 64)
-        #expect(run.stderr.hasSuffix("at position 512: a search has at most 256 terms\n"), "\(run.stderr)")
+        #expect(run.stderr.hasSuffix("at position 768: a search has at most 256 terms besides plain words\n"), "\(run.stderr)")
         #expect(try sandbox.files().isEmpty)
     }
 }
