@@ -18,7 +18,7 @@ enum BooksExamples {
         ],
         "search": [
             CommandExample("books search marquez cien", "Books with both words in the title or author's name, best first."),
-            CommandExample("books search author:lem -solaris", "Lem's books except Solaris."),
+            CommandExample("books search author:lem -solaris", "Books by an author whose name has \"lem\" (Lem first), but not Solaris."),
             CommandExample("books search 'title:\"cien años\"'", "A phrase in the title, accents ignored."),
             CommandExample("books search year:1961 OR year:1962", "Books published in 1961 or 1962."),
             CommandExample("books search tag:scifi isbn:978-0", "Books tagged scifi whose ISBN starts with 9780."),
