@@ -22,13 +22,11 @@ extension Catalog {
 
     /// Checks that `text` can be searched for, as ``search(_:limit:)`` searches.
     ///
-    /// - Throws: `FetchError` when the store could not run the search, such as for text with
-    ///   more different words than a search may have.
+    /// - Throws: ``SearchQueryError`` for a malformed query (naming the position);
+    ///   `FetchError` when the store could not run the search, such as for text with more
+    ///   different words than a search may have.
     public static func checkSearchText(_ text: String) throws {
-        var request = FetchRequest(entityName: "Book", sortDescriptors: searchOrder)
-        request.searchText = text
-        request.searchKeyPaths = searchKeyPaths
-        try checkedModel().checkFetchRequest(request)
+        try checkedModel().checkFetchRequest(try SearchQuery(text).fetchRequest(limit: nil))
     }
 
     /// Checks the fields of a book to add, as ``add(title:author:date:price:color:)``

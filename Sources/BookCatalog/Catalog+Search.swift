@@ -2,17 +2,20 @@ import Foundation
 import Persistence
 
 extension Catalog {
-    /// Books whose canonical title or author name contains every word of `text`, in any
-    /// order, case- and diacritic-insensitively ("dvorak slovanske" finds "Dvořák:
-    /// Slovanské tance"; "marquez cien" finds "Cien años de soledad").
+    /// The books a search query finds (see ``SearchQuery`` for its syntax). Plain words
+    /// match as they always did: books whose canonical title or author name contains every
+    /// word, in any order, case- and diacritic-insensitively ("dvorak slovanske" finds
+    /// "Dvořák: Slovanské tance"; "marquez cien" finds "Cien años de soledad").
     ///
-    /// The query is text, never syntax: quotes, `%`, `_`, `*` and the like match
-    /// literally. Ranked: the whole query as whole words first ("ring" finds "The Ring"),
+    /// Punctuation in words is literal: `%`, `_`, `*`, `'` and the like match the characters
+    /// they are. Ranked: the whole query as whole words first ("ring" finds "The Ring"),
     /// then the whole query at the start of a word ("Ringworld"), then every word at the
     /// start of a word, then plain substring matches ("Boring"); ties by title, then newest
-    /// first. The store answers from its
-    /// search index (`FetchRequest.searchText`), so a search over a million books reads only
-    /// the books that match.
+    /// first. The store answers from its search index (`FetchRequest.searchText`), so a
+    /// search over a million books reads only the books that match. Field terms, phrases,
+    /// exclusions and `OR` narrow the matches with a predicate.
+    ///
+    /// - Throws: ``SearchQueryError`` for a malformed query, before the store is read.
     public func search(_ text: String, limit: Int? = nil) throws -> [Book] {
         var books: [Book] = []
         try forEachSearchResult(text, limit: limit) { books.append($0) }
@@ -21,13 +24,10 @@ extension Catalog {
 
     /// The books `search(_:limit:)` finds, handed to `body` one at a time in rank order as
     /// they are read, so that printing every match of a common word keeps memory flat.
+    ///
+    /// - Throws: ``SearchQueryError`` for a malformed query, before the store is read.
     public func forEachSearchResult(_ text: String, limit: Int? = nil, _ body: (Book) throws -> Void) throws {
-        var request = FetchRequest(
-            entityName: "Book",
-            sortDescriptors: Self.searchOrder,
-            fetchLimit: limit)
-        request.searchText = text
-        request.searchKeyPaths = Self.searchKeyPaths
+        let request = try SearchQuery(text).fetchRequest(limit: limit)
         try context.forEach(request) { object in
             if let book = object as? Book { try body(book) }
             return true

@@ -8,6 +8,8 @@ import Foundation
 ///   number (`--limit -1` is then refused by the range check, not taken for an option);
 /// - flags (`--json`), which refuse `=value`;
 /// - `--` ends the options: every later word is positional, even `--help`;
+/// - a word with a single `-` that names no option is positional in a command whose
+///   repeating argument accepts such words (``ArgumentSpec/acceptsDashWords``);
 /// - subcommands nested to any depth (`persistence-tool store export …`): while the command
 ///   read so far has subcommands, the next positional word must name one of them;
 /// - global options (the root's options marked ``OptionSpec/isGlobal``, like `--store`) before
@@ -19,8 +21,10 @@ import Foundation
 ///
 /// A word in the subcommand's place that names no subcommand, and an unknown option, get a
 /// "Did you mean" suggestion by ``NameSuggestion``: a subcommand for a subcommand, an option
-/// for an option, and never an option that could not take the value typed with `=` (a flag
-/// for `--jsn=yes`, a number option for `--limt=ten`).
+/// for an option, never an option that could not take the value typed with `=` (a flag
+/// for `--jsn=yes`, a number option for `--limt=ten`), and never one that would take the
+/// next word as a value it was not meant to be (`--store` for `--sore title`); see
+/// ``NameSuggestion/closestOption(to:written:in:)``.
 package struct CommandLineParser: Sendable {
     /// The tool's root command.
     package var root: CommandSpec
@@ -106,12 +110,25 @@ package struct CommandLineParser: Sendable {
             spec = name.count == 1 ? inScope.first { $0.shortName == name.first } : nil
         }
         guard let spec else {
+            if !isLong, let command = state.commands.last, command.subcommands.isEmpty,
+                command.arguments.contains(where: \.acceptsDashWords)
+            {
+                state.positionals.append(word)
+                return
+            }
             let typed = isLong ? "--\(name)" : word
+            let form: NameSuggestion.WrittenForm
+            if let inlineValue {
+                form = .withValue(inlineValue)
+            } else if index < arguments.count, arguments[index] != "--", !Self.looksLikeOption(arguments[index]) {
+                form = .beforeWord(arguments[index])
+            } else {
+                form = .alone
+            }
             throw error(
                 .unknownOption(
                     typed,
-                    suggestion: NameSuggestion.closestOption(
-                        to: "--\(name)", value: inlineValue, in: inScope)),
+                    suggestion: NameSuggestion.closestOption(to: "--\(name)", written: form, in: inScope)),
                 path: path)
         }
         if spec.isFlag {

@@ -21,13 +21,16 @@ package struct CommandSpec: Sendable {
     package var options: [OptionSpec]
     /// The subcommands; empty for a leaf command.
     package var subcommands: [CommandSpec]
+    /// Command lines that show what the command is for, each with a sentence that says what
+    /// it does: shown by `help`, in the manual page, and checked by tests to parse.
+    package var examples: [CommandExample] = []
 
     /// Creates a command description from its declared arguments and options (typed keys
     /// such as ``Option``, ``Flag`` and ``Argument``, or plain specs).
     package init(
         name: String, abstract: String, discussion: String = "",
         arguments: [any ArgumentDeclaration] = [], options: [any OptionDeclaration] = [],
-        subcommands: [CommandSpec] = []
+        subcommands: [CommandSpec] = [], examples: [CommandExample] = []
     ) {
         self.name = name
         self.abstract = abstract
@@ -35,6 +38,27 @@ package struct CommandSpec: Sendable {
         self.arguments = arguments.map(\.spec)
         self.options = options.map(\.spec)
         self.subcommands = subcommands
+        self.examples = examples
+    }
+
+    /// This command with `examples[path]` given to the command at each path below it
+    /// (`"list"`, `"store export"`; `""` for this command), so that a tool can keep its
+    /// examples in one place apart from its command declarations.
+    package func addingExamples(_ examples: [String: [CommandExample]], path: [String] = []) -> CommandSpec {
+        var command = self
+        command.examples += examples[path.joined(separator: " ")] ?? []
+        command.subcommands = subcommands.map { $0.addingExamples(examples, path: path + [$0.name]) }
+        return command
+    }
+
+    /// Every command of the tree below this one with its path (this one first, with `[]`),
+    /// parents before their subcommands: what generators walk.
+    package var allCommands: [(path: [String], command: CommandSpec)] {
+        var result: [(path: [String], command: CommandSpec)] = [([], self)]
+        for subcommand in subcommands {
+            result += subcommand.allCommands.map { ([subcommand.name] + $0.path, $0.command) }
+        }
+        return result
     }
 
     /// The direct subcommand called `name`, if any.
@@ -72,6 +96,13 @@ package struct ArgumentSpec: ArgumentDeclaration {
     /// Whether it takes every remaining positional word (`<text> ...`); only the last argument
     /// may, and only with a `.string` or `.validated` kind.
     package var isRepeating: Bool
+    /// What the value is, for shell completion.
+    package var completion: ValueCompletion = .text
+    /// Whether a word that starts with a single `-` and names no option of the command is
+    /// one of this argument's words (`books search lem -solaris`) rather than an unknown
+    /// option; only for a repeating argument. Words starting with `--` stay options, so that
+    /// a misspelled one still gets its "Did you mean".
+    package var acceptsDashWords = false
 
     /// Creates a positional argument description.
     package init(
@@ -118,6 +149,9 @@ package struct OptionSpec: OptionDeclaration {
     /// Whether it may be given several times (`--id A --id B`), each value kept in order;
     /// otherwise the last one given wins.
     package var isRepeatable = false
+    /// What the value is, for shell completion and for judging "Did you mean" suggestions;
+    /// ignored for flags.
+    package var completion: ValueCompletion = .text
 
     /// Creates an option that takes a value.
     package static func value(
@@ -142,6 +176,16 @@ package struct OptionSpec: OptionDeclaration {
     /// Whether this option is a flag (takes no value).
     package var isFlag: Bool { valueName == nil }
 
+    /// Whether the value is checked narrowly enough to refuse most words (a number, a UUID,
+    /// one of a list), rather than any text or a path.
+    package var takesNarrowValue: Bool {
+        if case .choices = completion { return true }
+        switch kind {
+        case .integer, .uuid: return true
+        case .string, .validated: return false
+        }
+    }
+
     /// The spelling used in messages: `--limit <n>` or `--json`.
     package var displayName: String {
         valueName.map { "--\(name) <\($0)>" } ?? "--\(name)"
@@ -160,7 +204,37 @@ package struct OptionSpec: OptionDeclaration {
     }
 }
 
+// MARK: - Examples
+
+/// A command line that shows what a command is for: `books search author:lem solaris`,
+/// with one sentence that says what it does.
+package struct CommandExample: Sendable, Equatable {
+    /// The whole command line as typed in a shell, tool name first, quoted as a shell
+    /// needs it.
+    package var commandLine: String
+    /// What it does, one sentence.
+    package var explanation: String
+
+    /// Creates an example.
+    package init(_ commandLine: String, _ explanation: String) {
+        self.commandLine = commandLine
+        self.explanation = explanation
+    }
+}
+
 // MARK: - Values
+
+/// What the value of an option or argument is, beyond how it is checked: for the shell
+/// completion scripts, and for the "Did you mean" rule (an option that takes any text or a
+/// path would take whatever word follows a misspelled option).
+package enum ValueCompletion: Sendable, Equatable {
+    /// Any text; the shell completes nothing.
+    case text
+    /// A file path; the shell completes file names.
+    case file
+    /// One of these words, completed by the shell and the only values accepted.
+    case choices([String])
+}
 
 /// How the text of an argument or option value is checked and converted.
 package enum ValueKind: Sendable {
@@ -183,6 +257,15 @@ extension ValueKind {
         case .integer(let range): Int(text).map(range.contains) ?? false
         case .uuid: UUID(uuidString: text) != nil
         case .validated(let check): (try? check(text).get()) != nil
+        }
+    }
+
+    /// A check that accepts exactly `choices`, naming them when it refuses.
+    static func choices(_ choices: [String]) -> ValueKind {
+        .validated { text in
+            choices.contains(text)
+                ? .success(text)
+                : .failure(ValueRejection("must be one of " + choices.joined(separator: ", ")))
         }
     }
 }

@@ -84,16 +84,31 @@ package struct Option<Value: ParsedValueConvertible>: OptionDeclaration {
 }
 
 extension Option where Value == String {
-    /// An option whose value is text, checked and normalised by `validate` if given.
+    /// An option whose value is text, checked and normalised by `validate` if given;
+    /// `isPath` says the text names a file (the shell completes file names).
     package init(
         _ name: String, valueName: String, help: String, isRequired: Bool = false,
-        isGlobal: Bool = false,
+        isGlobal: Bool = false, isPath: Bool = false,
         validate: (@Sendable (String) -> Result<String, ValueRejection>)? = nil
     ) {
-        self.init(
-            spec: .value(
-                name, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
-                help: help, isRequired: isRequired, isGlobal: isGlobal))
+        var spec = OptionSpec.value(
+            name, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
+            help: help, isRequired: isRequired, isGlobal: isGlobal)
+        spec.completion = isPath ? .file : .text
+        self.init(spec: spec)
+    }
+
+    /// An option whose value is one of `choices` (`--format csv|json`): anything else is
+    /// refused, naming them, and the shell completes them.
+    package init(
+        _ name: String, valueName: String, choices: [String], help: String,
+        isRequired: Bool = false, isGlobal: Bool = false
+    ) {
+        var spec = OptionSpec.value(
+            name, valueName: valueName, kind: .choices(choices), help: help,
+            isRequired: isRequired, isGlobal: isGlobal)
+        spec.completion = .choices(choices)
+        self.init(spec: spec)
     }
 }
 
@@ -159,30 +174,49 @@ package struct Argument<Value: ParsedValueConvertible>: ArgumentDeclaration {
 }
 
 extension Argument where Value == String {
-    /// A text argument, checked and normalised by `validate` if given.
+    /// A text argument, checked and normalised by `validate` if given; `isPath` says the
+    /// text names a file (the shell completes file names).
     package init(
         _ key: String, valueName: String? = nil, help: String, isRequired: Bool = true,
+        isPath: Bool = false,
         validate: (@Sendable (String) -> Result<String, ValueRejection>)? = nil
     ) {
-        self.init(
-            spec: ArgumentSpec(
-                key, valueName: valueName, help: help,
-                kind: validate.map { .validated($0) } ?? .string, isRequired: isRequired))
+        var spec = ArgumentSpec(
+            key, valueName: valueName, help: help,
+            kind: validate.map { .validated($0) } ?? .string, isRequired: isRequired)
+        spec.completion = isPath ? .file : .text
+        self.init(spec: spec)
+    }
+
+    /// An argument that is one of `choices` (`bash`, `zsh` or `fish`): anything else is
+    /// refused, naming them, and the shell completes them.
+    package init(
+        _ key: String, valueName: String? = nil, choices: [String], help: String,
+        isRequired: Bool = true
+    ) {
+        var spec = ArgumentSpec(
+            key, valueName: valueName, help: help, kind: .choices(choices), isRequired: isRequired)
+        spec.completion = .choices(choices)
+        self.init(spec: spec)
     }
 }
 
 extension Argument where Value == [String] {
     /// An argument that takes every remaining positional word (`<text> ...`); it must be the
     /// command's last.
+    /// `acceptsDashWords` takes a word such as `-solaris` that names no option as one of
+    /// the words (see ``ArgumentSpec/acceptsDashWords``).
     package init(
         repeating key: String, valueName: String? = nil, help: String, isRequired: Bool = true,
+        acceptsDashWords: Bool = false,
         validate: (@Sendable (String) -> Result<String, ValueRejection>)? = nil
     ) {
-        self.init(
-            spec: ArgumentSpec(
-                key, valueName: valueName, help: help,
-                kind: validate.map { .validated($0) } ?? .string, isRequired: isRequired,
-                isRepeating: true))
+        var spec = ArgumentSpec(
+            key, valueName: valueName, help: help,
+            kind: validate.map { .validated($0) } ?? .string, isRequired: isRequired,
+            isRepeating: true)
+        spec.acceptsDashWords = acceptsDashWords
+        self.init(spec: spec)
     }
 }
 

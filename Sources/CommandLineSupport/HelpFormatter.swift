@@ -82,6 +82,21 @@ package struct HelpFormatter: Sendable {
                 .joined(separator: " ")
             text += "\n  See '\(helpCommand)' for detailed help.\n"
         }
+        if !isHelpCommand && !spec.examples.isEmpty {
+            text += "\n" + examplesSection(spec.examples)
+        }
+        return text
+    }
+
+    /// The `EXAMPLES:` section: each command line indented by 2, what it does under it,
+    /// indented by 6.
+    package func examplesSection(_ examples: [CommandExample]) -> String {
+        var text = "EXAMPLES:\n"
+        for (index, example) in examples.enumerated() {
+            if index > 0 { text += "\n" }
+            text += "  " + example.commandLine + "\n"
+            text += wrap(example.explanation, indent: 6, firstLinePrefix: String(repeating: " ", count: 6)) + "\n"
+        }
         return text
     }
 

@@ -34,7 +34,9 @@ package enum NameSuggestion {
 
     /// The option (as `--name`) to suggest for the unknown option `typed`, among `options`
     /// that could take what was typed: with `--name=value`, only options whose kind accepts
-    /// `value`, never a flag (a suggestion that fails on the very next try is no help).
+    /// `value`, never a flag (a suggestion that fails on the very next try is no help); with
+    /// no value, any close option. ``closestOption(to:written:in:)`` also judges the word
+    /// that follows.
     package static func closestOption(
         to typed: String, value: String?, in options: [OptionSpec]
     ) -> String? {
@@ -43,6 +45,58 @@ package enum NameSuggestion {
             return !option.isFlag && option.kind.accepts(value)
         }
         return closest(to: typed, in: candidates.map { "--\($0.name)" })
+    }
+
+    /// How an unknown option was written, which decides what kind of option may be
+    /// suggested for it.
+    package enum WrittenForm: Sendable, Equatable {
+        /// `--name=value`: only an option that takes a value, and accepts this one.
+        case withValue(String)
+        /// `--name word`, the next word not an option: an option taking a value would take
+        /// `word` as its value.
+        case beforeWord(String)
+        /// `--name` last on the line or before another option: nothing would be taken.
+        case alone
+    }
+
+    /// The option (as `--name`) to suggest for the unknown option `typed`, written as `form`,
+    /// among `options`: only a suggestion that, followed, cannot do something else than
+    /// was meant.
+    ///
+    /// - `--name=value`: options that take a value and accept `value` (never a flag).
+    /// - `--name word`: flags (the word stays where it was); options whose value is checked
+    ///   narrowly (a number, a UUID, one of a list) and accepts `word`; an option that
+    ///   takes any text or a path (`--store`) only when `typed` is its name with two
+    ///   neighbouring letters swapped. Any other edit could come from another name the user
+    ///   meant (`--sore title` for a `--sort`), and following the hint would make the word
+    ///   its value: a store file named `title`.
+    /// - `--name` alone: any close option (following it takes nothing).
+    package static func closestOption(
+        to typed: String, written form: WrittenForm, in options: [OptionSpec]
+    ) -> String? {
+        switch form {
+        case .withValue(let value):
+            return closestOption(to: typed, value: value, in: options)
+        case .alone:
+            return closestOption(to: typed, value: nil, in: options)
+        case .beforeWord(let word):
+            let safe = options.filter { option in
+                option.isFlag || (option.takesNarrowValue && option.kind.accepts(word))
+            }
+            if let name = closest(to: typed, in: safe.map { "--\($0.name)" }) { return name }
+            return options.first { option in
+                !option.isFlag && !option.takesNarrowValue && isTransposition(typed, of: "--\(option.name)")
+            }.map { "--\($0.name)" }
+        }
+    }
+
+    /// Whether `typed` is `name` with exactly two neighbouring characters swapped.
+    package static func isTransposition(_ typed: String, of name: String) -> Bool {
+        let a = Array(typed), b = Array(name)
+        guard a.count == b.count else { return false }
+        let differences = a.indices.filter { a[$0] != b[$0] }
+        guard differences.count == 2, differences[1] == differences[0] + 1 else { return false }
+        return a[differences[0]] == b[differences[1]] && a[differences[1]] == b[differences[0]]
     }
 
     /// How many edits away a suggestion for `typed` may be: a third of its length without

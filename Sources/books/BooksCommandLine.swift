@@ -40,11 +40,13 @@ enum BooksCommandLine {
         subcommands: [
             SeedCommand.spec, ListCommand.spec, SearchCommand.spec, AddCommand.spec,
             ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, CheckCommand.spec,
-        ])
+            CompletionsCommand.spec, ManCommand.spec,
+        ]
+    ).addingExamples(BooksExamples.byCommand)
 
     /// `--store <path>`, accepted before and after every subcommand.
     static let store = Option<String>(
-        "store", valueName: "path", help: StorePath.helpText, isGlobal: true,
+        "store", valueName: "path", help: StorePath.helpText, isGlobal: true, isPath: true,
         validate: ValueFormats.storePath)
 
     /// Parses the process arguments.
@@ -126,6 +128,11 @@ enum BooksCommandLine {
                 ?? .help(helpText(forCommandPath: [DeleteCommand.spec.name]))
         case CheckCommand.spec.name:
             return .check
+        case CompletionsCommand.spec.name:
+            let shell = parsed[CompletionsCommand.shell].flatMap(CompletionScript.Shell.init(rawValue:)) ?? .bash
+            return .help(CompletionScript(root: root).script(for: shell))
+        case ManCommand.spec.name:
+            return .help(ManPage(root: root, version: version, extraSections: ManCommand.extraSections).roff)
         default:
             return .help(helpText(forCommandPath: []))
         }

@@ -12,7 +12,7 @@ enum SeedCommand {
     static let file = Option<String>(
         "file", valueName: "path",
         help: "Load the books of this JSON file (- for standard input) instead of the bundled ones.",
-        validate: ValueFormats.storePath)
+        isPath: true, validate: ValueFormats.storePath)
     /// `--count <n>`: how many synthetic books to add.
     static let count = Option<Int>(
         "count", range: 0...10_000_000, help: "Also add N synthetic books (0 to 10000000).")
@@ -63,7 +63,8 @@ enum ListCommand {
 enum SearchCommand {
     /// The words to look for.
     static let text = Argument<[String]>(
-        repeating: "text", help: "The words to look for.", validate: ValueFormats.nonBlank)
+        repeating: "text", help: "The words to look for.", acceptsDashWords: true,
+        validate: ValueFormats.nonBlank)
     /// `--limit <n>`: print the best N books; 0 prints every match.
     static let limit = Option<Int>(
         "limit", range: 0...Int.max,
@@ -76,7 +77,16 @@ enum SearchCommand {
         abstract: "Find books by words of their title or author.",
         discussion: """
             Every word must occur in the title or the author's name, in any order; case and \
-            accents are ignored, so "marquez cien" finds "Cien años de soledad".
+            accents are ignored, so "marquez cien" finds "Cien años de soledad". Best \
+            matches first: the words as whole words, then at the start of words, then \
+            anywhere.
+
+            Also: "two words" next to each other; author:lem, title:"cien años", tag:scifi, \
+            isbn:978-0-306 (the digits it starts with), year:1961; -word or -author:lem for \
+            books without it; OR between terms for either (solaris author:lem OR \
+            author:calvino is Solaris by Lem or by Calvino). Matches rank by the words every \
+            match must contain; a query without any (year:1961, lem OR calvino) lists its \
+            matches by title.
             """,
         arguments: [text],
         options: [limit, json])

@@ -157,7 +157,9 @@ struct CommandRunner {
     /// Runs `check`, naming `what` the user typed in the message of a predicate or fetch
     /// error (`Invalid --where predicate: …`, `Invalid search: …`), exit 64.
     private func argument<T>(_ what: String, _ check: () throws -> T) throws -> T {
-        do { return try check() } catch let error as FetchPredicateError {
+        do { return try check() } catch let error as SearchQueryError {
+            throw CommandFailure(message: "Invalid \(what): \(error.description)", code: .usage)
+        } catch let error as FetchPredicateError {
             throw CommandFailure(message: "Invalid \(what): \(error.description)", code: .usage)
         } catch let error as FetchError {
             throw CommandFailure(

@@ -25,8 +25,9 @@ struct ParsedCommand: Equatable, Sendable {
         case delete(BookIDPrefix)
         /// `books check`: check the store for damage.
         case check
-        /// `books help [COMMAND]`, `--help`, `-h`, or no subcommand: print this text to
-        /// standard output as is (it ends with a newline) and exit 0.
+        /// `books help [COMMAND]`, `--help`, `-h`, no subcommand, `books completions SHELL`
+        /// or `books man`: print this text to standard output as is (it ends with a newline)
+        /// and exit 0.
         case help(String)
         /// `books --version`: print ``BooksCommandLine/version`` and exit 0.
         case version

@@ -12,7 +12,9 @@ enum PersistenceTool {
         name: "persistence-tool",
         abstract: "Inspect Persistence model files and fill, read and edit their stores.",
         options: [Flag("version", help: "Show the version.")],
-        subcommands: [ModelCommands.group, StoreCommands.group])
+        subcommands: [
+            ModelCommands.group, StoreCommands.group, DocumentationCommands.completions, DocumentationCommands.man,
+        ])
 }
 
 // The arguments are read as bytes: one that is not UTF-8 is refused (65) rather than
