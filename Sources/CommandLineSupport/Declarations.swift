@@ -86,28 +86,30 @@ package struct Option<Value: ParsedValueConvertible>: OptionDeclaration {
 extension Option where Value == String {
     /// An option whose value is text, checked and normalised by `validate` if given.
     package init(
-        _ name: String, valueName: String, help: String, isRequired: Bool = false,
+        _ name: String, shortName: Character? = nil, valueName: String, help: String, isRequired: Bool = false,
         isGlobal: Bool = false,
         validate: (@Sendable (String) -> Result<String, ValueRejection>)? = nil
     ) {
         self.init(
             spec: .value(
-                name, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
+                name, shortName: shortName, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
                 help: help, isRequired: isRequired, isGlobal: isGlobal))
     }
 }
 
 extension Option where Value == [String] {
     /// An option that may be given several times (`--id A --id B`), read back as every
-    /// value in order.
+    /// value in order. With `takesDashedValues`, a value may begin with `-` (`--tag -old`).
     package init(
         repeating name: String, valueName: String, help: String, isRequired: Bool = false,
+        takesDashedValues: Bool = false,
         validate: (@Sendable (String) -> Result<String, ValueRejection>)? = nil
     ) {
         var spec = OptionSpec.value(
             name, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
             help: help, isRequired: isRequired)
         spec.isRepeatable = true
+        spec.takesDashedValues = takesDashedValues
         self.init(spec: spec)
     }
 }
