@@ -115,6 +115,7 @@ struct BookPrinter {
         let details: [(String, String?)] = [
             ("ISBN", book.isbn), ("Language", book.language), ("Rating", book.rating.map { "\($0)/5" }),
             ("Status", book.status), ("Notes", book.notes),
+            ("Tags", book.tags.isEmpty ? nil : book.tagNames.joined(separator: ", ")),
         ]
         for (name, value) in details { if let value { fields.append((name, QuotedText.forDisplay(value))) } }
         var text = ""
