@@ -64,13 +64,14 @@ public struct BookRecord: Sendable, Equatable {
         provided = Set(BookField.allCases)
     }
 
-    /// The record of a book in the catalogue, with its author's name.
-    init(book: Book, author: String) {
+    /// The record of a book in the catalogue, with its author's name and its tags' names
+    /// (its own unless given, in ``BookInput/tagOrder(_:_:)``).
+    init(book: Book, author: String, tags: [String]? = nil) {
         self.init(
             uuid: book.uuid, title: book.title, author: author, publishDate: book.publishDate,
             datePrecision: DatePrecision(storedValue: book.datePrecision), price: book.price, color: book.color,
             isbn: book.isbn, language: book.language, dateAdded: book.dateAdded, rating: book.rating,
-            status: book.status.flatMap(ReadingStatus.init(rawValue:)), tags: book.tagNames,
+            status: book.status.flatMap(ReadingStatus.init(rawValue:)), tags: tags ?? book.tagNames,
             notes: book.notes)
     }
 }
@@ -105,8 +106,9 @@ extension BookRecord {
         }
     }
 
-    /// A price as exact plain text with at least two fractional digits: "39.60", "12.345".
-    static func priceText(_ price: Decimal) -> String {
+    /// A price as exact plain text with at least two fractional digits: "39.60", "0.00",
+    /// "12.345" (never through `Double`, never rounded).
+    public static func priceText(_ price: Decimal) -> String {
         let text = DecimalText.format(price)
         guard let dot = text.firstIndex(of: ".") else { return text + ".00" }
         let fraction = text.distance(from: dot, to: text.endIndex) - 1

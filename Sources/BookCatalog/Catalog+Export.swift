@@ -24,10 +24,12 @@ extension Catalog {
         var text = format == .json ? "[" : CatalogCSV.header
         var count = 0
         var authors: [ObjectID: String] = [:]
+        let tags = try tagNamesByBook()
         let order = Self.listingOrder + [SortKey("uuid")]
         try context.forEach(FetchRequest(entityName: "Book", sortDescriptors: order)) { object in
             guard let book = object as? Book else { return true }
-            let record = BookRecord(book: book, author: authorName(of: book, cache: &authors) ?? "")
+            let record = BookRecord(
+                book: book, author: authorName(of: book, cache: &authors) ?? "", tags: tags[book.objectID] ?? [])
             switch format {
             case .json: text += (count == 0 ? "\n" : ",\n") + record.jsonText
             case .csv: text += CatalogCSV.row(record)
@@ -42,5 +44,15 @@ extension Catalog {
         if format == .json { text += count == 0 ? "]\n" : "\n]\n" }
         try write(text)
         return count
+    }
+
+    /// Every book's tags' names, in ``BookInput/tagOrder(_:_:)``, read from the tags' side:
+    /// one query a tag, where asking each book would be one query a book.
+    private func tagNamesByBook() throws -> [ObjectID: [String]] {
+        var names: [ObjectID: [String]] = [:]
+        for case let tag as Tag in try context.fetch(FetchRequest(entityName: "Tag")) {
+            for id in tag.objectIDs(forRelationshipNamed: "books") { names[id, default: []].append(tag.name) }
+        }
+        return names.mapValues { $0.sorted(by: BookInput.tagOrder) }
     }
 }

@@ -18,8 +18,9 @@ extension Catalog {
     /// A book is already in the catalogue when one has its UUID, or else its ISBN; it is
     /// updated in the fields the file gives (``BookRecord/provided``), keeping its UUID.
     /// Tags are found by their canonical name ("SciFi" is the tag "scifi" if that exists)
-    /// and made when new; a tag no book has any more is deleted. Every lookup is made
-    /// before anything changes, so each is one indexed query.
+    /// and made when new; a tag no book has any more is deleted. The books are looked up
+    /// before anything changes, a few hundred UUIDs or ISBNs a query; a field is set only
+    /// when its value differs, so a book the file gives as it is stays unchanged.
     ///
     /// The catalogue's object-trump merging would fold a book whose ISBN another book has
     /// into that book, so ISBNs are checked here: an ISBN another book of the catalogue has
@@ -31,12 +32,13 @@ extension Catalog {
     @discardableResult
     public func importBooks(_ file: CatalogImport) throws -> ImportResult {
         // 1. Find each entry's book, and refuse ISBNs other books have.
+        let byUUID = try books(withValues: file.entries.compactMap(\.record.uuid), forKey: "uuid") { $0.uuid }
+        let byISBN = try books(withValues: file.entries.compactMap(\.record.isbn), forKey: "isbn") { $0.isbn }
         var targets: [Book?] = []
         var claimedBy: [ObjectIdentifier: String] = [:]
         for entry in file.entries {
             let record = entry.record
-            var book = try record.uuid.flatMap { try existingBook(uuid: $0) }
-            if book == nil, let isbn = record.isbn { book = try bookWithISBN(isbn) }
+            let book = record.uuid.flatMap { byUUID[$0] } ?? record.isbn.flatMap { byISBN[$0] }
             if let book {
                 if let first = claimedBy.updateValue(entry.place, forKey: ObjectIdentifier(book)) {
                     throw CatalogInputError(
@@ -44,7 +46,7 @@ extension Catalog {
                         reason: "\(first) is the same book (\(book.uuid.uuidString)), found by its UUID or ISBN")
                 }
             }
-            if let isbn = record.isbn, let holder = try bookWithISBN(isbn), holder !== book {
+            if let isbn = record.isbn, let holder = byISBN[isbn], holder !== book {
                 throw CatalogInputError(
                     field: "\(entry.place): isbn", value: isbn,
                     reason: "the book \(holder.uuid.uuidString) already has this ISBN")
@@ -59,14 +61,13 @@ extension Catalog {
         do {
             for (entry, existing) in zip(file.entries, targets) {
                 let book = try existing ?? context.insert(Book.self)
-                let before = existing.map { BookRecord(book: $0, author: $0.author?.name ?? "") }
                 apply(entry.record, to: book, isNew: existing == nil, now: now, authors: &authors, tags: &tags)
-                if before == nil {
+                if existing == nil {
                     result.added += 1
-                } else if before == BookRecord(book: book, author: book.author?.name ?? "") {
-                    result.unchanged += 1
-                } else {
+                } else if book.hasChanges {
                     result.updated += 1
+                } else {
+                    result.unchanged += 1
                 }
             }
             try context.save()
@@ -84,23 +85,48 @@ extension Catalog {
         tags: inout [String: Tag]
     ) {
         let provided = record.provided
+        /// Sets every value of a new book; of a book already there, a value the record
+        /// provides that differs, so that an equal one leaves the book unchanged. (A new
+        /// book's getters answer a default for a value never set, which a record may equal.)
+        func set<Value: Equatable>(_ key: ReferenceWritableKeyPath<Book, Value>, _ value: Value, if field: BookField? = nil) {
+            if isNew || (field.map(provided.contains) != false && book[keyPath: key] != value) {
+                book[keyPath: key] = value
+            }
+        }
         if isNew { book.uuid = record.uuid ?? UUID() }
-        book.title = record.title
+        set(\.title, record.title)
         if book.author?.name != record.author { book.author = author(named: record.author, in: &authors) }
-        book.publishDate = record.publishDate
-        book.datePrecision = record.datePrecision.rawValue
-        if isNew || provided.contains(.price) { book.price = record.price }
-        if provided.contains(.color) { book.color = record.color }
-        if provided.contains(.isbn) { book.isbn = record.isbn }
-        if provided.contains(.language) { book.language = record.language }
-        if provided.contains(.rating) { book.rating = record.rating }
-        if provided.contains(.status) { book.status = record.status?.rawValue }
-        if provided.contains(.notes) { book.notes = record.notes }
+        set(\.publishDate, record.publishDate)
+        set(\.datePrecision, record.datePrecision.rawValue)
+        set(\.price, record.price, if: .price)
+        set(\.color, record.color, if: .color)
+        set(\.isbn, record.isbn, if: .isbn)
+        set(\.language, record.language, if: .language)
+        set(\.rating, record.rating, if: .rating)
+        set(\.status, record.status?.rawValue, if: .status)
+        set(\.notes, record.notes, if: .notes)
         if let added = record.dateAdded, provided.contains(.dateAdded) {
-            book.dateAdded = added
+            set(\.dateAdded, added)
         } else if book.dateAdded == nil {
             book.dateAdded = now
         }
         if provided.contains(.tags) { setTags(record.tags, of: book, tags: &tags) }
+    }
+
+    /// The books whose `key` is one of `values`, by that value; a few hundred values a query.
+    private func books<Value: Hashable>(
+        withValues values: [Value], forKey key: String, _ value: (Book) -> Value?
+    ) throws -> [Value: Book] {
+        var result: [Value: Book] = [:]
+        var start = 0
+        while start < values.count {
+            let chunk = Array(values[start..<min(values.count, start + 500)])
+            let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("\(key) IN %@", chunk))
+            for case let book as Book in try context.fetch(request) {
+                if let found = value(book) { result[found] = book }
+            }
+            start += chunk.count
+        }
+        return result
     }
 }

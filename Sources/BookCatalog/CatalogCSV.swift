@@ -47,11 +47,7 @@ enum CatalogCSV {
     /// - Throws: `CatalogInputError` naming the row and the field.
     static func record(_ row: CSVReader.Record, fields: [BookField], file: String) throws -> BookRecord {
         let place = "\(file) row \(row.row)"
-        guard row.fields.count == fields.count else {
-            throw CatalogInputError(
-                field: place, value: row.fields.joined(separator: ","),
-                reason: "expected \(fields.count) fields as in the header, found \(row.fields.count)")
-        }
+        try row.checkWidth(fields.count, place: place)
         var text: [BookField: String] = [:]
         var tags: [String]?
         for (field, value) in zip(fields, row.fields) {
@@ -67,5 +63,18 @@ enum CatalogCSV {
     /// A header name as it is matched: lowercase, without spaces, `_` and `-`.
     private static func normalised(_ name: String) -> String {
         name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" }
+    }
+}
+
+extension CSVReader.Record {
+    /// Refuses a row whose number of fields is not the header's.
+    ///
+    /// - Throws: `CatalogInputError` naming `place`.
+    func checkWidth(_ count: Int, place: String) throws {
+        guard fields.count == count else {
+            throw CatalogInputError(
+                field: place, value: fields.joined(separator: ","),
+                reason: "expected \(count) fields as in the header, found \(fields.count)")
+        }
     }
 }

@@ -30,11 +30,7 @@ enum GoodreadsCSV {
     /// - Throws: `CatalogInputError` naming the row and Goodreads' column.
     static func record(_ row: CSVReader.Record, columns: [String], file: String) throws -> BookRecord {
         let place = "\(file) row \(row.row)"
-        guard row.fields.count == columns.count else {
-            throw CatalogInputError(
-                field: place, value: row.fields.joined(separator: ","),
-                reason: "expected \(columns.count) fields as in the header, found \(row.fields.count)")
-        }
+        try row.checkWidth(columns.count, place: place)
         var cells: [String: String] = [:]
         for (column, value) in zip(columns, row.fields) where cells[column] == nil { cells[column] = value }
         func cell(_ column: String) -> String { (cells[column] ?? "").trimmingCharacters(in: .whitespaces) }
