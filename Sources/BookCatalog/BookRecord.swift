@@ -79,8 +79,34 @@ public struct BookRecord: Sendable, Equatable {
 /// The fields of a ``BookRecord``: the keys of an exported JSON object and the columns of an
 /// exported CSV file, in their order.
 public enum BookField: String, Sendable, CaseIterable {
-    case uuid, title, author, publishDate, datePrecision, price, color, isbn, language, dateAdded, rating,
-        status, tags, notes
+    /// The book's UUID, as `A9EF420F-038E-4072-AE51-5CF9E8D16E6A`.
+    case uuid
+    /// The title.
+    case title
+    /// The author's name.
+    case author
+    /// The publication date: `YYYY-MM-DD`, or `YYYY-MM` or `YYYY` when only that is known.
+    case publishDate
+    /// `day`, `month` or `year`: how much of the date is known.
+    case datePrecision
+    /// A plain decimal number such as `12.99`.
+    case price
+    /// `#RRGGBB`.
+    case color
+    /// An ISBN-10 or ISBN-13, written as ISBN-13.
+    case isbn
+    /// A BCP 47 tag such as `es` or `pt-BR`.
+    case language
+    /// An ISO 8601 time in UTC, or a day.
+    case dateAdded
+    /// 0 to 5.
+    case rating
+    /// `to-read`, `reading` or `read`.
+    case status
+    /// Tags' names: separated by commas in CSV, an array of strings in JSON.
+    case tags
+    /// Free text; line breaks allowed.
+    case notes
 }
 
 // MARK: - Text

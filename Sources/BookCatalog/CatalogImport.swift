@@ -45,7 +45,9 @@ public struct CatalogImport: Sendable {
         guard let first = start.first else {
             throw CatalogInputError(field: "import file", value: name, reason: "it is empty; expected a JSON array or a CSV file with a header row")
         }
-        if first == UInt8(ascii: "[") {
+        // A JSON document begins with `[` (or, wrongly for a list of books, `{`); a CSV
+        // header can begin with neither.
+        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             format = .json
             entries = try Self.jsonEntries(data, name: name)
         } else {

@@ -65,6 +65,12 @@ import Persistence
             .hasPrefix("Invalid books.csv entry 1: ratng '3': no such field") == true)
     }
 
+    @Test func anEmptyFileOrAJSONObjectIsRefused() {
+        #expect(Self.refusal(" \n")?.hasPrefix("Invalid import file 'books.csv': it is empty") == true)
+        #expect(Self.refusal("{\"title\": \"T\"}")?
+            .hasPrefix("Invalid import file 'books.csv': it is not valid JSON (line 1, column 1: expected a JSON array)") == true)
+    }
+
     @Test func aBookIsUpdatedByUUIDElseByISBNAndNeverAddedTwice() throws {
         let catalog = try Catalog(storeURL: nil)
         let first = try catalog.importBooks(try Self.file(
