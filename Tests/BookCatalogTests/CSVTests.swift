@@ -62,4 +62,40 @@ import Testing
         #expect(line == "plain,\"a, b\",\"say \"\"hi\"\"\",\"two\nlines\",\" padded\",,Cien años\r\n")
         #expect(try Self.records(line) == [fields])
     }
+
+    /// Random records of the characters CSV treats specially: written and read back, each
+    /// is what it was; and random bytes are read or refused, never anything else.
+    @Test func randomRecordsRoundTripAndRandomBytesAreReadOrRefused() throws {
+        var generator = SplitMix(seed: 24)
+        let alphabet: [Character] = [",", "\"", "\n", "\r", " ", "a", "ñ", "="]
+        for _ in 0..<500 {
+            let records = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                    String((0..<Int.random(in: 0...6, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+                }
+            }
+            // A record of one empty field is an empty line, which readers skip.
+            let written = records.filter { $0 != [""] }
+            let text = written.map(CSVWriter.record).joined()
+            #expect(try Self.records(text) == written, "\(text.debugDescription)")
+        }
+        let bytes: [UInt8] = [0x2C, 0x22, 0x0A, 0x0D, 0x61, 0xC3, 0xB1, 0xFF]
+        for _ in 0..<2_000 {
+            let data = Data((0..<Int.random(in: 0...12, using: &generator)).map { _ in bytes.randomElement(using: &generator) ?? 0 })
+            do { _ = try Self.records(data) } catch is CSVReaderError {} catch { Issue.record("unexpected \(error)") }
+        }
+    }
+}
+
+/// A seeded generator, so that a failure can be run again.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }
