@@ -105,6 +105,20 @@ import Persistence
         #expect(fiasko.isbn == nil)
     }
 
+    @Test func twoEntriesThatFindTheSameBookAreRefused() throws {
+        let catalog = try Catalog(storeURL: nil)
+        try catalog.importBooks(try Self.file(Self.header + "A9EF420F-038E-4072-AE51-5CF9E8D16E6A,Solaris,Lem,1961,9780156027601,,\n"))
+        // Row 2 by its UUID, row 3 by its ISBN: the file says two things about one book.
+        let file = try Self.file(Self.header + "A9EF420F-038E-4072-AE51-5CF9E8D16E6A,Solaris,Lem,1961,,4,\n,Solaris,Lem,1962,0156027607,,\n")
+        #expect {
+            try catalog.importBooks(file)
+        } throws: { error in
+            String(describing: error).hasPrefix(
+                "Invalid books.csv row 3 'Solaris': books.csv row 2 is the same book (A9EF420F-038E-4072-AE51-5CF9E8D16E6A)")
+        }
+        #expect(try catalog.bookCount() == 1)
+    }
+
     @Test func goodreadsBookIDsGiveTheSameSpreadUUIDEveryTime() {
         let one = GoodreadsCSV.uuid(forBookID: 11)
         #expect(one == GoodreadsCSV.uuid(forBookID: 11))
