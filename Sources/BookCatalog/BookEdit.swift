@@ -22,12 +22,14 @@ public struct BookEdit: Sendable, Equatable {
     public var status: String?
     /// `--notes`: free text, newlines allowed; empty for none.
     public var notes: String?
+    /// `--tag`: `+name` adds the tag (made if new), `-name` removes it; a bare name adds it.
+    public var tags: [String]
 
     /// An edit of the given fields.
     public init(
         title: String? = nil, author: String? = nil, date: String? = nil, price: String? = nil,
         color: String? = nil, isbn: String? = nil, rating: String? = nil, status: String? = nil,
-        notes: String? = nil
+        notes: String? = nil, tags: [String] = []
     ) {
         self.title = title
         self.author = author
@@ -38,6 +40,7 @@ public struct BookEdit: Sendable, Equatable {
         self.rating = rating
         self.status = status
         self.notes = notes
+        self.tags = tags
     }
 
     /// Whether the edit changes nothing.
@@ -61,7 +64,8 @@ public struct BookEdit: Sendable, Equatable {
             isbn: try optional(isbn) { try BookInput.isbn($0) },
             rating: try optional(rating) { try BookInput.rating($0) },
             status: try optional(status) { try BookInput.status($0) },
-            notes: try notes.map { try BookInput.notes($0) })
+            notes: try notes.map { try BookInput.notes($0) },
+            tags: try tags.map(BookInput.tagChange))
     }
 
     /// An edit whose values passed their checks: nil leaves a field, `.some(nil)` removes
@@ -76,6 +80,7 @@ public struct BookEdit: Sendable, Equatable {
         var rating: Int16??
         var status: ReadingStatus??
         var notes: String??
+        var tags: [(add: Bool, name: String)]
     }
 }
 

@@ -64,7 +64,7 @@ public enum BookInput {
     ///
     /// The scalar limit is checked first, on the untrimmed text: it is cheap, and it keeps a
     /// ten-megabyte value from being trimmed and split into characters at all.
-    private static func checkedText(_ text: String, field: String, noun: String, characterLimit: Int) throws -> String {
+    static func checkedText(_ text: String, field: String, noun: String, characterLimit: Int) throws -> String {
         let scalarLimit = characterLimit * scalarsPerCharacter
         let scalars = text.unicodeScalars.count
         if scalars > scalarLimit + 1_000 {  // room for surrounding white space, trimmed below

@@ -77,6 +77,16 @@ extension Catalog {
         if let rating = edit.rating { book.rating = rating }
         if let status = edit.status { book.status = status?.rawValue }
         if let notes = edit.notes { book.notes = notes }
+        if !edit.tags.isEmpty {
+            var tags = try tagsByCanonicalName()
+            for change in edit.tags {
+                if change.add {
+                    addTag(change.name, to: book, tags: &tags)
+                } else {
+                    removeTag(named: change.name, from: book, tags: &tags)
+                }
+            }
+        }
 
         let policy = context.mergePolicy
         context.mergePolicy = .error

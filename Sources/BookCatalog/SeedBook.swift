@@ -39,7 +39,9 @@ public struct SeedBook: Sendable, Hashable {
     /// Reads a whole seed file held in memory: a JSON array of objects with `uuid`, `title`,
     /// `author`, `publishDate` (YYYY-MM-DD), `price` (a decimal string such as "12.99") and
     /// optional `color` (#RRGGBB), `datePrecision` (day, month or year) and `language` (a BCP
-    /// 47 tag). Other keys are ignored.
+    /// 47 tag), any of them null for none. A non-null `isbn`, `dateAdded`, `rating`,
+    /// `status`, `tags` or `notes` (which `books import` reads) is refused; other keys are
+    /// ignored.
     /// Large files are read as a stream instead, by ``SeedFile``.
     ///
     /// - Throws: `CatalogInputError` naming the file, the entry and the field, for
@@ -70,7 +72,17 @@ extension SeedBook {
             throw CatalogInputError(field: place, value: entry.shortDescription, reason: "expected an object")
         }
         var fields: [String: JSONValue] = [:]
+        for (key, value) in members where Self.importOnlyKeys.contains(key) {
+            if case .null = value { continue }
+            if case .array(let elements) = value, elements.isEmpty { continue }
+            throw CatalogInputError(
+                field: "\(place): \(key)", value: value.shortDescription,
+                reason: "a seed loads only uuid, title, author, publishDate, price, color, datePrecision and language; "
+                    + "load this file with books import to keep its \(key)")
+        }
+        // What `books export` writes for a book without a color, precision or language.
         for (key, value) in members where Self.keys.contains(key) {
+            if case .null = value, !["uuid", "title", "author", "publishDate", "price"].contains(key) { continue }
             guard fields.updateValue(value, forKey: key) == nil else {
                 throw CatalogInputError(
                     field: "\(place): \(key)", value: value.shortDescription,
@@ -116,4 +128,8 @@ extension SeedBook {
     private static let keys: Set<String> = [
         "uuid", "title", "author", "publishDate", "price", "color", "datePrecision", "language",
     ]
+
+    /// The keys of version 2 that `books export` writes and only `books import` reads: an
+    /// entry that gives one is refused, rather than seeded without it.
+    private static let importOnlyKeys: Set<String> = ["isbn", "dateAdded", "rating", "status", "tags", "notes"]
 }

@@ -144,7 +144,7 @@ package struct CommandLineParser: Sendable {
         let text: String
         if let inlineValue {
             text = inlineValue
-        } else if index < arguments.count, !Self.looksLikeOption(arguments[index]) {
+        } else if index < arguments.count, spec.takesDashedValues || !Self.looksLikeOption(arguments[index]) {
             text = arguments[index]
             index += 1
         } else {

@@ -152,14 +152,17 @@ package struct OptionSpec: OptionDeclaration {
     /// What the value is, for shell completion and for judging "Did you mean" suggestions;
     /// ignored for flags.
     package var completion: ValueCompletion = .text
+    /// Whether the next word is its value even when it begins with `-` (`--tag -old`), as
+    /// for options whose values are signed changes.
+    package var takesDashedValues = false
 
     /// Creates an option that takes a value.
     package static func value(
-        _ name: String, valueName: String, kind: ValueKind = .string, help: String,
+        _ name: String, shortName: Character? = nil, valueName: String, kind: ValueKind = .string, help: String,
         isRequired: Bool = false, isGlobal: Bool = false
     ) -> OptionSpec {
         OptionSpec(
-            name: name, shortName: nil, valueName: valueName, kind: kind, help: help,
+            name: name, shortName: shortName, valueName: valueName, kind: kind, help: help,
             isRequired: isRequired, isGlobal: isGlobal)
     }
 

@@ -87,12 +87,12 @@ extension Option where Value == String {
     /// An option whose value is text, checked and normalised by `validate` if given;
     /// `isPath` says the text names a file (the shell completes file names).
     package init(
-        _ name: String, valueName: String, help: String, isRequired: Bool = false,
+        _ name: String, shortName: Character? = nil, valueName: String, help: String, isRequired: Bool = false,
         isGlobal: Bool = false, isPath: Bool = false,
         validate: (@Sendable (String) -> Result<String, ValueRejection>)? = nil
     ) {
         var spec = OptionSpec.value(
-            name, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
+            name, shortName: shortName, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
             help: help, isRequired: isRequired, isGlobal: isGlobal)
         spec.completion = isPath ? .file : .text
         self.init(spec: spec)
@@ -101,11 +101,11 @@ extension Option where Value == String {
     /// An option whose value is one of `choices` (`--format csv|json`): anything else is
     /// refused, naming them, and the shell completes them.
     package init(
-        _ name: String, valueName: String, choices: [String], help: String,
+        _ name: String, shortName: Character? = nil, valueName: String, choices: [String], help: String,
         isRequired: Bool = false, isGlobal: Bool = false
     ) {
         var spec = OptionSpec.value(
-            name, valueName: valueName, kind: .choices(choices), help: help,
+            name, shortName: shortName, valueName: valueName, kind: .choices(choices), help: help,
             isRequired: isRequired, isGlobal: isGlobal)
         spec.completion = .choices(choices)
         self.init(spec: spec)
@@ -114,15 +114,17 @@ extension Option where Value == String {
 
 extension Option where Value == [String] {
     /// An option that may be given several times (`--id A --id B`), read back as every
-    /// value in order.
+    /// value in order. With `takesDashedValues`, a value may begin with `-` (`--tag -old`).
     package init(
         repeating name: String, valueName: String, help: String, isRequired: Bool = false,
+        takesDashedValues: Bool = false,
         validate: (@Sendable (String) -> Result<String, ValueRejection>)? = nil
     ) {
         var spec = OptionSpec.value(
             name, valueName: valueName, kind: validate.map { .validated($0) } ?? .string,
             help: help, isRequired: isRequired)
         spec.isRepeatable = true
+        spec.takesDashedValues = takesDashedValues
         self.init(spec: spec)
     }
 }

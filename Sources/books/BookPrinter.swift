@@ -115,6 +115,7 @@ struct BookPrinter {
         let details: [(String, String?)] = [
             ("ISBN", book.isbn), ("Language", book.language), ("Rating", book.rating.map { "\($0)/5" }),
             ("Status", book.status), ("Notes", book.notes),
+            ("Tags", book.tags.isEmpty ? nil : book.tagNames.joined(separator: ", ")),
         ]
         for (name, value) in details { if let value { fields.append((name, QuotedText.forDisplay(value))) } }
         var text = ""
@@ -158,12 +159,7 @@ struct BookPrinter {
 extension BookPrinter {
     /// A price as exact plain text with at least two fractional digits: "39.60", "0.00",
     /// "12.345" (never through `Double`, never rounded).
-    static func priceText(_ price: Decimal) -> String {
-        let text = DecimalText.format(price)
-        guard let dot = text.firstIndex(of: ".") else { return text + ".00" }
-        let fraction = text.distance(from: dot, to: text.endIndex) - 1
-        return fraction >= 2 ? text : text + String(repeating: "0", count: 2 - fraction)
-    }
+    static func priceText(_ price: Decimal) -> String { BookRecord.priceText(price) }
 }
 
 /// JSON text for values, written by hand so keys keep their documented order and large

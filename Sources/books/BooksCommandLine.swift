@@ -39,8 +39,8 @@ enum BooksCommandLine {
         options: [store, Flag("version", help: "Show the version.")],
         subcommands: [
             SeedCommand.spec, ListCommand.spec, SearchCommand.spec, AddCommand.spec,
-            ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, CheckCommand.spec,
-            CompletionsCommand.spec, ManCommand.spec,
+            ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, ImportCommand.spec, ExportCommand.spec,
+            CheckCommand.spec, CompletionsCommand.spec, ManCommand.spec,
         ]
     ).addingExamples(BooksExamples.byCommand)
 
@@ -120,12 +120,22 @@ enum BooksCommandLine {
                 date: parsed[EditCommand.date], price: parsed[EditCommand.price],
                 color: parsed[EditCommand.color], isbn: parsed[EditCommand.isbn],
                 rating: parsed[EditCommand.rating], status: parsed[EditCommand.status],
-                notes: parsed[EditCommand.notes])
+                notes: parsed[EditCommand.notes], tags: parsed[EditCommand.tag] ?? [])
             return parsed[EditCommand.id].flatMap(BookIDPrefix.init).map { .edit($0, edit) }
                 ?? .help(helpText(forCommandPath: [EditCommand.spec.name]))
         case DeleteCommand.spec.name:
-            return parsed[DeleteCommand.id].flatMap(BookIDPrefix.init).map { .delete($0) }
-                ?? .help(helpText(forCommandPath: [DeleteCommand.spec.name]))
+            return .delete(
+                DeleteOptions(
+                    ids: (parsed[DeleteCommand.ids] ?? []).compactMap(BookIDPrefix.init),
+                    predicate: parsed[DeleteCommand.predicate], assumeYes: parsed[DeleteCommand.yes]))
+        case ImportCommand.spec.name:
+            return parsed[ImportCommand.file].map { .import(file: $0) }
+                ?? .help(helpText(forCommandPath: [ImportCommand.spec.name]))
+        case ExportCommand.spec.name:
+            let output = parsed[ExportCommand.output]
+            let format = parsed[ExportCommand.format].flatMap(ExportFormat.init(rawValue:))
+                ?? (output?.lowercased().hasSuffix(".csv") == true ? .csv : .json)
+            return .export(ExportOptions(format: format, output: output))
         case CheckCommand.spec.name:
             return .check
         case CompletionsCommand.spec.name:

@@ -124,15 +124,31 @@ enum ShowCommand {
     static let spec = CommandSpec(name: "show", abstract: "Show one book.", arguments: [id])
 }
 
-/// `books delete <id>`.
+/// `books delete [<id> ...] [--where <predicate>] [--yes]`.
 enum DeleteCommand {
-    static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
+    static let ids = Argument<[String]>(
+        repeating: "id", help: BookIDHelp.text, isRequired: false, validate: ValueFormats.bookID)
+    /// `--where <predicate>`: every book the predicate matches.
+    static let predicate = Option<String>(
+        "where", valueName: "predicate", help: "Delete every book matching PREDICATE, such as \"price < 15\".",
+        validate: ValueFormats.nonBlank)
+    /// `-y, --yes`: no confirmation.
+    static let yes = Flag("yes", shortName: "y", help: "Delete without asking.")
 
-    static let spec = CommandSpec(name: "delete", abstract: "Delete one book.", arguments: [id])
+    static let spec = CommandSpec(
+        name: "delete",
+        abstract: "Delete books.",
+        discussion: """
+            Deletes the books named by their IDs, and those --where matches, in one save. On \
+            a terminal it lists them and asks first; elsewhere (a script, a pipe) it needs \
+            --yes, and without it deletes nothing.
+            """,
+        arguments: [ids],
+        options: [predicate, yes])
 }
 
-/// `books edit <id> [--title] [--author] [--date] [--price] [--color] [--isbn] [--rating]
-/// [--status] [--notes]`: the values are kept as typed, and the catalogue checks them (65).
+/// `books edit <id> [--title] [--author] [--date] [--price] [--color] [--isbn] [--tag]
+/// [--rating] [--status] [--notes]`: the values are kept as typed, and the catalogue checks them (65).
 enum EditCommand {
     static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
     static let title = Option<String>("title", valueName: "title", help: "The new title.")
@@ -147,6 +163,9 @@ enum EditCommand {
     static let status = Option<String>(
         "status", valueName: "status", help: "to-read, reading or read ('' for none).")
     static let notes = Option<String>("notes", valueName: "text", help: "Your notes ('' for none).")
+    static let tag = Option<[String]>(
+        repeating: "tag", valueName: "+tag|-tag", help: "Add (+name) or remove (-name) a tag; repeatable.",
+        takesDashedValues: true)
 
     static let spec = CommandSpec(
         name: "edit",
@@ -156,7 +175,7 @@ enum EditCommand {
             book meanwhile, nothing is saved and the command says so; run it again.
             """,
         arguments: [id],
-        options: [title, author, date, price, color, isbn, rating, status, notes])
+        options: [title, author, date, price, color, isbn, tag, rating, status, notes])
 }
 
 /// The help of every argument that names a book.

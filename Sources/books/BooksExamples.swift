@@ -34,9 +34,19 @@ enum BooksExamples {
         "edit": [
             CommandExample("books edit A9EF420F --rating 5 --status read", "Rate a book and mark it read."),
             CommandExample("books edit A9EF420F --date 1961 --notes ''", "A year-only date, and no notes."),
+            CommandExample("books edit A9EF420F --tag +scifi --tag -unread", "Tag a book scifi and take the tag unread off."),
         ],
         "delete": [
-            CommandExample("books delete A9EF420F", "Delete one book."),
+            CommandExample("books delete A9EF420F", "Delete one book (on a terminal, after asking)."),
+            CommandExample("books delete --where 'status == \"to-read\"' --yes", "Delete every book a predicate matches, without asking."),
+        ],
+        "import": [
+            CommandExample("books import goodreads_library_export.csv", "Bring in a Goodreads export: shelves become status and tags."),
+            CommandExample("books import - < books.json", "Add or update the books of a JSON file read from standard input."),
+        ],
+        "export": [
+            CommandExample("books export -o books.csv", "Every book, every field, as CSV (the file is replaced only when complete)."),
+            CommandExample("books export --format json", "Every book as JSON on standard output."),
         ],
         "check": [
             CommandExample("books check", "Check the catalogue file for damage; exits 1 when it is damaged."),

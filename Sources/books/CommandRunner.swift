@@ -106,7 +106,7 @@ struct CommandRunner {
             guard !edit.isEmpty else {
                 throw CommandFailure(
                     message: "Nothing to change: give at least one of --title, --author, --date, --price, --color, "
-                        + "--isbn, --rating, --status, --notes. See 'books help edit'.",
+                        + "--isbn, --tag, --rating, --status, --notes. See 'books help edit'.",
                     code: .usage)
             }
             let checked = try edit.checked()
@@ -116,13 +116,12 @@ struct CommandRunner {
             try afterChange("the book \(book.uuid.uuidString) was edited") {
                 try output.write("Edited \(book.uuid.uuidString).\n")
             }
-        case .delete(let id):
-            let catalog = try openExistingCatalog(lookingFor: id)
-            let uuid = try catalog.book(withID: id).uuid
-            guard try catalog.delete(uuid: uuid) else { throw BookIDError.noSuchBook(id) }
-            try afterChange("the book \(uuid.uuidString) was deleted") {
-                try output.write("Deleted \(uuid.uuidString).\n")
-            }
+        case .delete(let options):
+            try delete(options)
+        case .import(let file):
+            try importBooks(from: file)
+        case .export(let options):
+            try export(options)
         case .check:
             try check()
         }
@@ -145,7 +144,7 @@ struct CommandRunner {
 
     /// A printer for the user's locale; says once on standard error when a locale variable
     /// in effect names no usable locale, which is then the C locale's formatting.
-    private func printer() -> BookPrinter {
+    func printer() -> BookPrinter {
         if let (variable, value) = UserEnvironment.unusableLocaleInEffect(in: environment) {
             Terminal.write(
                 "books: ignoring unusable locale \"\(QuotedText.excerpt(value))\" in \(variable); using C\n",
@@ -156,7 +155,7 @@ struct CommandRunner {
 
     /// Runs `check`, naming `what` the user typed in the message of a predicate or fetch
     /// error (`Invalid --where predicate: …`, `Invalid search: …`), exit 64.
-    private func argument<T>(_ what: String, _ check: () throws -> T) throws -> T {
+    func argument<T>(_ what: String, _ check: () throws -> T) throws -> T {
         do { return try check() } catch let error as SearchQueryError {
             throw CommandFailure(message: "Invalid \(what): \(error.description)", code: .usage)
         } catch let error as FetchPredicateError {
@@ -170,7 +169,7 @@ struct CommandRunner {
 
     /// Runs `write` (the report of a change already saved); when the report cannot be
     /// written, the error still says what was changed.
-    private func afterChange(_ change: String, _ write: () throws -> Void) throws {
+    func afterChange(_ change: String, _ write: () throws -> Void) throws {
         do { try write() } catch let error as OutputWriteError {
             throw CommandFailure(message: "\(error.description); \(change)", code: .runtimeError)
         }
@@ -178,7 +177,7 @@ struct CommandRunner {
 
     /// Opens the store, creating the default directory (but not a directory the user named).
     /// A directory made here is removed again when the store cannot be opened in it.
-    private func openCatalog() throws -> Catalog {
+    func openCatalog() throws -> Catalog {
         let url = command.storeURL
         let directory = url.deletingLastPathComponent()
         var createdDirectory = false
@@ -196,14 +195,14 @@ struct CommandRunner {
 
     /// Opens the store for a command that reads or changes one book: a missing store has no
     /// such book, and is not created to say so.
-    private func openExistingCatalog(lookingFor id: BookIDPrefix) throws -> Catalog {
+    func openExistingCatalog(lookingFor id: BookIDPrefix) throws -> Catalog {
         guard FileManager.default.fileExists(atPath: command.storeURL.path) else {
             throw BookIDError.noSuchBook(id)
         }
         return try openCatalog()
     }
 
-    private func openSeededCatalog() throws -> Catalog {
+    func openSeededCatalog() throws -> Catalog {
         let catalog = try openCatalog()
         try catalog.seedSampleBooksIfNew()
         return catalog

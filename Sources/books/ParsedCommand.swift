@@ -21,8 +21,12 @@ struct ParsedCommand: Equatable, Sendable {
         case show(BookIDPrefix)
         /// `books edit ID --field value…`: the changes as typed.
         case edit(BookIDPrefix, BookEdit)
-        /// `books delete ID`: a UUID or a prefix of one.
-        case delete(BookIDPrefix)
+        /// `books delete ID… [--where P] [--yes]`.
+        case delete(DeleteOptions)
+        /// `books import FILE`.
+        case `import`(file: String)
+        /// `books export [--format F] [-o FILE]`.
+        case export(ExportOptions)
         /// `books check`: check the store for damage.
         case check
         /// `books help [COMMAND]`, `--help`, `-h`, no subcommand, `books completions SHELL`
@@ -59,6 +63,24 @@ struct ListOptions: Equatable, Sendable {
     var limit: Int?
     /// `--json`: print JSON instead of text.
     var json = false
+}
+
+/// The options of `books delete`.
+struct DeleteOptions: Equatable, Sendable {
+    /// The IDs given, as typed.
+    var ids: [BookIDPrefix] = []
+    /// `--where PREDICATE`: the predicate text, not yet parsed.
+    var predicate: String?
+    /// `--yes`: delete without asking.
+    var assumeYes = false
+}
+
+/// The options of `books export`.
+struct ExportOptions: Equatable, Sendable {
+    /// `--format`: as given, or from the output file's extension (`.csv`), else JSON.
+    var format: ExportFormat
+    /// `-o FILE`: where to write; standard output when nil.
+    var output: String?
 }
 
 /// The options of `books search`.

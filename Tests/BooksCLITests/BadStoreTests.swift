@@ -37,7 +37,7 @@ import Testing
 
         let uuid = try #require(try list.jsonObjects().first?["uuid"] as? String)
         for arguments in [
-            ["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"], ["delete", uuid],
+            ["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"], ["delete", uuid, "--yes"],
         ] {
             let run = try Self.runUnprivileged(arguments, sandbox: sandbox)
             #expect(run.status == 1, "\(arguments): \(run)")

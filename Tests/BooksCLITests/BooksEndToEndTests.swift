@@ -183,7 +183,7 @@ import Testing
         #expect((added["price"] as? String).flatMap { Decimal(string: $0) } == Decimal(string: "12.3"), "\(added)")
         #expect(added["publishDate"] as? String == "2020-02-29")
 
-        let delete = try sandbox.run(["delete", uuid.uuidString])
+        let delete = try sandbox.run(["delete", uuid.uuidString, "--yes"])
         #expect(delete.status == 0, "\(delete)")
         let after = try sandbox.run(["list", "--json"]).jsonObjects()
         #expect(after.count == Self.seedCount)

@@ -163,7 +163,7 @@ import PersistenceSQLite
         let check = try Self.runBounded(store, ["check"], sandbox: sandbox)
         #expect(check.status == 0, "\(check)")
         let uuid = try #require(try list.jsonObjects().first?["uuid"] as? String)
-        for arguments in [["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"], ["delete", uuid]] {
+        for arguments in [["add", "--title", "T", "--author", "A", "--date", "2020-01-01", "--price", "1"], ["delete", uuid, "--yes"]] {
             let run = try Self.runBounded(store, arguments, sandbox: sandbox)
             #expect(run.status == 1, "\(arguments): \(run)")
             #expect(run.stdout == "")

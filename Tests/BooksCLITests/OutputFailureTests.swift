@@ -43,7 +43,7 @@ import Testing
     @Test func deleteOnAFullDiskSaysWhichBookItDeleted() throws {
         let sandbox = try BooksSandbox.seeded()
         let uuid = try #require(try sandbox.run(["list", "--json", "--limit", "1"]).jsonObjects().first?["uuid"] as? String)
-        let run = try sandbox.shell(#"exec "$BOOKS" --store "$STORE" delete "$1" > /dev/full"#, arguments: [uuid])
+        let run = try sandbox.shell(#"exec "$BOOKS" --store "$STORE" delete --yes "$1" > /dev/full"#, arguments: [uuid])
         #expect(run.status == 1, "\(run)")
         #expect(run.stderr == Self.diskFull + "; the book \(uuid) was deleted\n", "\(run)")
     }

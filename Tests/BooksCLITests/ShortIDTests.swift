@@ -41,7 +41,7 @@ import Testing
         let show = try sandbox.run(["show", "12345678-9a1"])
         #expect(show.status == 0 && show.stdout.hasPrefix("Title:     El Aleph\n"), "\(show)")
         #expect(try sandbox.run(["show", "1234 5678"]).status == 64)
-        let delete = try sandbox.run(["delete", "abcd"])
+        let delete = try sandbox.run(["delete", "abcd", "--yes"])
         #expect(delete.status == 0, "\(delete)")
         #expect(delete.stdout == "Deleted ABCDEF01-0000-4000-8000-000000000003.\n")
         #expect(try sandbox.bookCount() == 2)

@@ -1,0 +1,120 @@
+import Foundation
+import Persistence
+
+/// The CSV that Goodreads exports ("My Books" → Export Library), recognised by its header:
+/// `Book Id`, `Title`, `Author`, `ISBN`, `ISBN13`, `My Rating`, `Year Published`, `Original
+/// Publication Year`, `Date Added`, `Bookshelves`, `Exclusive Shelf`, and more that the
+/// catalogue has no place for (publisher, pages, review…), which are read past.
+///
+/// How a row becomes a book:
+/// - `ISBN13`, else `ISBN`, written by Goodreads as a spreadsheet formula (`="9780156027601"`)
+///   so that spreadsheets keep its leading zeros; `=""` is none.
+/// - `My Rating` is the rating; 0 means unrated.
+/// - `Original Publication Year`, else `Year Published`, is the publication date, known to
+///   the year (a year before 1, as Goodreads gives for ancient works, is passed over).
+/// - `Date Added` (`2024/03/01`) is when the book was added.
+/// - `Exclusive Shelf` is the status: to-read, currently-reading (reading) or read; another
+///   exclusive shelf becomes a tag.
+/// - `Bookshelves` are the tags (the exclusive shelves among them aside).
+/// - `Private Notes` are the notes.
+/// - `Book Id` gives the book a UUID of its own, the same at every import, so that importing
+///   a newer export updates the books of the earlier one. The price is 0.
+enum GoodreadsCSV {
+    /// Whether `header` is a Goodreads export's.
+    static func recognises(_ header: [String]) -> Bool {
+        ["Book Id", "Title", "Author", "Exclusive Shelf", "My Rating"].allSatisfy(header.contains)
+    }
+
+    /// The book of one row, with `columns` the header's names.
+    ///
+    /// - Throws: `CatalogInputError` naming the row and Goodreads' column.
+    static func record(_ row: CSVReader.Record, columns: [String], file: String) throws -> BookRecord {
+        let place = "\(file) row \(row.row)"
+        try row.checkWidth(columns.count, place: place)
+        var cells: [String: String] = [:]
+        for (column, value) in zip(columns, row.fields) where cells[column] == nil { cells[column] = value }
+        func cell(_ column: String) -> String { (cells[column] ?? "").trimmingCharacters(in: .whitespaces) }
+
+        var text: [BookField: String] = [:]
+        var names: [BookField: String] = [:]
+        text[.uuid] = UInt64(cell("Book Id")).map { uuid(forBookID: $0).uuidString } ?? ""
+        names[.uuid] = "Book Id"
+        text[.title] = cell("Title")
+        names[.title] = "Title"
+        text[.author] = cell("Author")
+        names[.author] = "Author"
+        let isbn13 = formulaText(cell("ISBN13"))
+        text[.isbn] = isbn13.isEmpty ? formulaText(cell("ISBN")) : isbn13
+        names[.isbn] = isbn13.isEmpty ? "ISBN" : "ISBN13"
+        let rating = cell("My Rating")
+        text[.rating] = rating == "0" ? "" : rating
+        names[.rating] = "My Rating"
+        let (year, yearColumn) = publicationYear(original: cell("Original Publication Year"), published: cell("Year Published"))
+        text[.publishDate] = year
+        names[.publishDate] = yearColumn
+        if year.isEmpty {
+            throw CatalogInputError(
+                field: "\(place): Year Published", value: "",
+                reason: "a book needs a publication year, and neither Year Published nor Original Publication Year gives one")
+        }
+        text[.dateAdded] = cell("Date Added")
+        names[.dateAdded] = "Date Added"
+        if cells["Private Notes"] != nil {
+            text[.notes] = cells["Private Notes"]
+            names[.notes] = "Private Notes"
+        }
+        let shelf = cell("Exclusive Shelf")
+        let status = statuses[shelf]
+        text[.status] = status?.rawValue ?? ""
+        var shelves = cell("Bookshelves").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if status == nil, !shelf.isEmpty { shelves.append(shelf) }
+        let tags = shelves.filter { !$0.isEmpty && statuses[$0] == nil }
+        names[.tags] = "Bookshelves"
+        return try BookRecord(text: text, tags: tags, place: place, names: names)
+    }
+
+    /// The statuses of Goodreads' three exclusive shelves.
+    private static let statuses: [String: ReadingStatus] = [
+        "to-read": .toRead, "currently-reading": .reading, "read": .read,
+    ]
+
+    /// The text of a cell written as a formula (`="0156027607"`), or the cell as it is.
+    static func formulaText(_ cell: String) -> String {
+        guard cell.hasPrefix("=\""), cell.hasSuffix("\""), cell.count >= 3 else { return cell }
+        return String(cell.dropFirst(2).dropLast())
+    }
+
+    /// The year to publish a book under, as `YYYY`, and the column it came from: the
+    /// original publication's year when it is one the catalogue can hold (1 to 9999), else
+    /// the edition's; empty when neither is given.
+    private static func publicationYear(original: String, published: String) -> (String, String) {
+        func fourDigits(_ year: Int) -> String {
+            let digits = String(year)
+            return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+        }
+        if let year = Int(original), (1...9999).contains(year) { return (fourDigits(year), "Original Publication Year") }
+        if let year = Int(published), (1...9999).contains(year) { return (fourDigits(year), "Year Published") }
+        return (published, "Year Published")
+    }
+
+    /// The UUID of the book Goodreads numbers `id`: the same for the same number, and spread
+    /// over the whole range (each half of the number mixed by SplitMix64), so that short IDs
+    /// stay short. Marked as a version 8 (custom) UUID, as RFC 9562 provides.
+    static func uuid(forBookID id: UInt64) -> UUID {
+        func mix(_ value: UInt64) -> UInt64 {
+            var z = value &+ 0x9E37_79B9_7F4A_7C15
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let high = mix(id ^ 0x676F_6F64_7265_6164)  // "goodread"
+        let low = mix(high ^ id)
+        var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+            + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+        return UUID(uuid: (
+            bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+            bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

@@ -1,0 +1,57 @@
+import BookCatalog
+import CommandLineSupport
+import Foundation
+import Persistence
+
+extension CommandRunner {
+    /// `books import FILE|-`: the file is read and checked whole before the catalogue is
+    /// opened (a bad one creates nothing and changes nothing), then saved in one save.
+    func importBooks(from path: String) throws {
+        let name = path == "-" ? "standard input" : path
+        let data: Data
+        do {
+            data = path == "-" ? try InputFile.readStandardInput() : try InputFile.read(path)
+        } catch {
+            switch error.kind {
+            case .tooLarge, .malformed:
+                throw CommandFailure(message: "Cannot import \(name): \(error.reason); nothing was imported.", code: .dataError)
+            default:
+                throw CommandFailure(message: "Cannot import \(name): \(error.reason); nothing was imported.", code: .noInput)
+            }
+        }
+        let file = try CatalogImport(data: data, name: name)
+        let catalog = try openCatalog()
+        let result = try catalog.importBooks(file)
+        let total = file.entries.count
+        let report = "Imported \(total) \(total == 1 ? "book" : "books") (\(file.format.rawValue)): "
+            + "\(result.added) added, \(result.updated) updated, \(result.unchanged) unchanged."
+        try afterChange("the import was saved") { try output.write(report + "\n") }
+    }
+
+    /// `books export [--format F] [-o FILE]`: to standard output, or to a file that is
+    /// replaced only once the whole export is written (nothing is left of a failed one).
+    func export(_ options: ExportOptions) throws {
+        let catalog = try openSeededCatalog()
+        guard let path = options.output, path != "-" else {
+            var buffer = OutputBuffer(writer: output)
+            try catalog.export(format: options.format) { text in
+                buffer.write(text)
+                try buffer.flushIfLarge()
+            }
+            try buffer.flush()
+            return
+        }
+        let file = try AtomicFile(path: path)
+        let count: Int
+        do {
+            count = try catalog.export(format: options.format) { try file.write($0) }
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+        try afterChange("the export was written to \(path)") {
+            try output.write("Exported \(count) \(count == 1 ? "book" : "books") to \(QuotedText.forDisplay(path)).\n")
+        }
+    }
+}
