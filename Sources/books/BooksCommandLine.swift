@@ -40,6 +40,7 @@ enum BooksCommandLine {
         subcommands: [
             SeedCommand.spec, ListCommand.spec, SearchCommand.spec, AddCommand.spec,
             ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, CheckCommand.spec,
+            HistoryCommand.spec, UndoCommand.spec,
         ])
 
     /// `--store <path>`, accepted before and after every subcommand.
@@ -94,7 +95,13 @@ enum BooksCommandLine {
             return .list(
                 ListOptions(
                     byMonth: parsed[ListCommand.byMonth], predicate: parsed[ListCommand.predicate],
-                    limit: parsed[ListCommand.limit], json: parsed[ListCommand.json]))
+                    limit: parsed[ListCommand.limit].flatMap { $0 == 0 ? nil : $0 }, json: parsed[ListCommand.json],
+                    formatName: parsed[ListCommand.format].flatMap(ListFormat.init(rawValue:)),
+                    fields: parsed[ListCommand.fields].flatMap { try? BookField.parseList($0).get() },
+                    order: ListingOrder(
+                        key: parsed[ListCommand.sort].flatMap(ListingOrder.Key.init(rawValue:)) ?? .date,
+                        reversed: parsed[ListCommand.reverse]),
+                    since: parsed[ListCommand.since], until: parsed[ListCommand.until]))
         case SearchCommand.spec.name:
             return .search(
                 SearchOptions(
@@ -126,6 +133,10 @@ enum BooksCommandLine {
                 ?? .help(helpText(forCommandPath: [DeleteCommand.spec.name]))
         case CheckCommand.spec.name:
             return .check
+        case HistoryCommand.spec.name:
+            return .history(limit: parsed[HistoryCommand.limit] ?? HistoryCommand.defaultLimit)
+        case UndoCommand.spec.name:
+            return .undo
         default:
             return .help(helpText(forCommandPath: []))
         }
