@@ -84,7 +84,7 @@ import Testing
         #expect(try parse("search", "-5").action == .search(SearchOptions(text: "-5")))
         #expect(
             usageError("list", "--limit", "-3")?.message
-                == "The value '-3' is invalid for '--limit <n>': must be at least 1")
+                == "The value '-3' is invalid for '--limit <n>': must be at least 0")
     }
 
     @Test func addKeepsItsValuesAsTypedForTheCatalogueToCheck() throws {
@@ -184,7 +184,9 @@ import Testing
         let usage = HelpFormatter(root: BooksCommandLine.root).usage(forCommandPath: ["list"])
         #expect(
             usage == """
-                books list [--by-month] [--where <predicate>] [--limit <n>] [--json]
+                books list [--by-month] [--where <predicate>] [--since <date>]
+                                  [--until <date>] [--sort <key>] [--reverse] [--limit <n>]
+                                  [--format <format>] [--fields <list>] [--json]
                                   [--store <path>]
                 """)
     }
@@ -218,13 +220,12 @@ import Testing
             == "Unknown option '---json'. Did you mean '--json'?")
     }
 
-    /// `--sort` is two edits from the global `--store`, an option for a file: suggesting it
-    /// would send the user to the wrong option.
-    @Test func sortIsNotTakenForStore() {
-        #expect(usageError("list", "--sort")?.reason == .unknownOption("--sort", suggestion: nil))
-        #expect(
-            usageError("list", "--sort", "title")?.reason
-                == .unknownOption("--sort", suggestion: nil))
+    /// `--sort` is two edits from the global `--store`, an option for a file: it is `list`'s
+    /// own option, and a near miss of it is sent to it, never to `--store`.
+    @Test func sortIsNotTakenForStore() throws {
+        #expect(usageError("list", "--sort")?.reason == .missingValue(option: "--sort <key>"))
+        #expect(try parse("list", "--sort", "title").action == .list(ListOptions(order: ListingOrder(key: .title))))
+        #expect(usageError("list", "--sortt", "title")?.reason == .unknownOption("--sortt", suggestion: "--sort"))
         #expect(
             usageError("list", "--by-month=yes")?.reason
                 == .unexpectedValue("yes", flag: "--by-month"))
