@@ -148,7 +148,8 @@ public struct SeedIncompleteError: Error, CustomStringConvertible {
     /// whatever the locale, so that scripts can read it.
     public var report: String {
         let count = bookCount.map { "the catalogue has \(QuotedText.grouped($0))" } ?? "the catalogue's books could not be counted"
-        return "seeded \(QuotedText.grouped(seeded)) of \(QuotedText.grouped(total)) books; \(count)."
+        let books = CountText.counted(total, "book", number: QuotedText.grouped(total))
+        return "seeded \(QuotedText.grouped(seeded)) of \(books); \(count)."
     }
 
     /// The cause and the report on one line.

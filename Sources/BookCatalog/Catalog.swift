@@ -47,10 +47,16 @@ public final class Catalog {
     /// - Throws: `StoreError` for a missing directory or a file that is not this
     ///   catalogue's store (left untouched); `MigrationError` for a store of an unknown
     ///   model version (left untouched); a `PersistentStoreFailure` for a file the store can't open.
-    public init(storeURL: URL?) throws {
+    ///
+    /// With `tracksHistory`, the store records its persistent history from now on (a store
+    /// opened so once keeps recording, whoever opens it): what `books history` shows. Commands
+    /// that change the catalogue ask for it; those that only read do not, so that a listing
+    /// never writes to a catalogue that does not track it yet (or cannot be written).
+    public init(storeURL: URL?, tracksHistory: Bool = false) throws {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         container = try PersistentContainer(
-            modelBundle: try Self.modelBundleURL(), storeURL: storeURL, classes: BooksModel.classes)
+            modelBundle: try Self.modelBundleURL(), storeURL: storeURL, classes: BooksModel.classes,
+            tracksPersistentHistory: tracksHistory)
         context.mergePolicy = .mergeByPropertyObjectTrump
     }
 
@@ -209,11 +215,12 @@ public final class Catalog {
         return try context.fetch(request).first as? Book
     }
 
-    /// Books sorted newest first, then by title, streamed one at a time.
+    /// Books in `order` (by default newest first, then by title), streamed one at a time.
     public func forEachBook(
-        matching predicate: FetchPredicate? = nil, limit: Int? = nil, _ body: (Book) throws -> Void
+        matching predicate: FetchPredicate? = nil, order: ListingOrder = ListingOrder(), limit: Int? = nil,
+        _ body: (Book) throws -> Void
     ) throws {
-        var request = FetchRequest(entityName: "Book", sortDescriptors: Self.listingOrder, fetchLimit: limit)
+        var request = FetchRequest(entityName: "Book", sortDescriptors: order.sortKeys, fetchLimit: limit)
         request.predicate = predicate
         try context.forEach(request) { object in
             if let book = object as? Book { try body(book) }
@@ -222,25 +229,48 @@ public final class Catalog {
     }
 
     /// The order of listings: newest first, then by title.
-    static let listingOrder = [SortKey("publishDate", ascending: false), SortKey("title")]
+    static let listingOrder = ListingOrder().sortKeys
 
-    /// The books grouped by publication month, newest month first, each section complete
+    /// The books grouped by publication month, newest month first (oldest first when
+    /// `order` is by date reversed), each month's books in `order`, each section complete
     /// before it is handed over (so a caller can print its count first). Memory holds one
     /// month's books at a time.
+    ///
+    /// With a `limit`, the sections hold the first `limit` books in all; the last one may
+    /// hold fewer than its month has, and its ``MonthSection/bookCount`` still counts them
+    /// all ("March 1961 (2 of 5)"), because a month is read whole to be sorted.
     public func forEachMonth(
-        matching predicate: FetchPredicate? = nil, limit: Int? = nil, _ body: (MonthSection) throws -> Void
+        matching predicate: FetchPredicate? = nil, order: ListingOrder = ListingOrder(), limit: Int? = nil,
+        _ body: (MonthSection) throws -> Void
     ) throws {
+        var remaining = limit ?? Int.max
         var current: MonthSection?
-        try forEachBook(matching: predicate, limit: limit) { book in
+        func handOver(_ section: MonthSection) throws {
+            var section = section
+            if order.key != .date { order.sort(&section.books) }
+            section.bookCount = section.books.count
+            section.books = Array(section.books.prefix(remaining))
+            remaining -= section.books.count
+            try body(section)
+        }
+        // Months in date order; a sort by date is the fetch's own, the others sort each month.
+        let monthOrder = order.key == .date ? order : ListingOrder(key: .date, reversed: order.monthsAscending)
+        var request = FetchRequest(entityName: "Book", sortDescriptors: monthOrder.sortKeys)
+        request.predicate = predicate
+        guard remaining > 0 else { return }
+        try context.forEach(request) { object in
+            guard let book = object as? Book else { return true }
             let id = Int(book.publishMonthID ?? "") ?? 0
             if let section = current, section.monthID != id {
-                try body(section)
+                try handOver(section)
                 current = nil
+                if remaining == 0 { return false }
             }
             if current == nil { current = MonthSection(monthID: id, books: []) }
             current?.books.append(book)
+            return true
         }
-        if let current { try body(current) }
+        if let current, remaining > 0 { try handOver(current) }
     }
 
     /// The author's name of a book, cached by the author's object ID so that listing a
@@ -258,8 +288,18 @@ public final class Catalog {
 public struct MonthSection {
     /// `year * 1000 + month`, as `Book.publishMonthID`.
     public var monthID: Int
-    /// The books, newest first.
+    /// The books, in the listing's order: all of the month's, or the first of them when a
+    /// listing's limit ends within the month.
     public var books: [Book]
+    /// How many books the month has (that the listing's predicate matches), shown or not.
+    public var bookCount: Int
+
+    /// A section of `books`, all the month has unless `bookCount` says more.
+    public init(monthID: Int, books: [Book], bookCount: Int? = nil) {
+        self.monthID = monthID
+        self.books = books
+        self.bookCount = bookCount ?? books.count
+    }
 
     /// The year.
     public var year: Int { monthID / 1000 }

@@ -24,53 +24,71 @@ struct BookPrinter {
         self.output = output
     }
 
-    /// `books list`, flat or by month, text or JSON.
-    func list(_ catalog: Catalog, predicate: FetchPredicate?, options: ListOptions) throws {
+    /// `books list`, flat or by month, as text, CSV or JSON, each book's fields as
+    /// `--fields` chose (text without `--fields` is today's line). Returns how many books
+    /// it printed, so that the caller can say on standard error that none matched.
+    @discardableResult
+    func list(_ catalog: Catalog, predicate: FetchPredicate?, options: ListOptions) throws -> Int {
         var authors: [ObjectID: String] = [:]
-        let ids = options.json ? ShortIDs() : try catalog.shortIDs()
+        let fields = options.fields ?? (options.format == .csv ? BookField.csvDefault : nil)
+        let needsIDs = options.format == .text || fields?.contains(.id) == true
+        let ids = needsIDs ? try catalog.shortIDs() : ShortIDs()
         var output = OutputBuffer(writer: self.output)
+        var printed = 0
+        func book(_ book: Book, indent: String, first: Bool) {
+            switch options.format {
+            case .text:
+                let text = fields.map { self.fieldsLine(book, $0, catalog, ids, &authors) } ?? line(book, catalog, ids, &authors)
+                output.write(indent + text + "\n")
+            case .csv:
+                output.write(CSVText.record((fields ?? []).map { csvValue(book, $0, catalog, ids, &authors) }))
+            case .json:
+                let object = fields.map { jsonObject(book, $0, catalog, ids, &authors) } ?? json(book, catalog, &authors)
+                output.write((first ? "\n" : ",\n") + indent + object)
+            }
+            printed += 1
+        }
+        if options.format == .csv { output.write(CSVText.record((fields ?? []).map(\.key))) }
+        if options.format == .json { output.write("[") }
+        var first = true
         if options.byMonth {
-            var first = true
-            if options.json { output.write("[") }
-            try catalog.forEachMonth(matching: predicate, limit: options.limit) { section in
-                if options.json {
+            try catalog.forEachMonth(matching: predicate, order: options.order, limit: options.limit) { section in
+                let title = formatter.monthHeading(year: section.year, month: section.month)
+                switch options.format {
+                case .json:
                     output.write(first ? "\n" : ",\n")
-                    output.write("{\"monthID\": \(section.monthID), \"title\": \(JSON.string(formatter.monthHeading(year: section.year, month: section.month))), \"count\": \(section.books.count), \"books\": [")
-                    for (i, book) in section.books.enumerated() {
-                        output.write((i == 0 ? "\n  " : ",\n  ") + json(book, catalog, &authors))
-                    }
+                    output.write("{\"monthID\": \(section.monthID), \"title\": \(JSON.string(title)), \"count\": \(section.bookCount), \"books\": [")
+                    for (i, item) in section.books.enumerated() { book(item, indent: "  ", first: i == 0) }
                     output.write("\n]}")
-                } else {
+                case .text:
                     if !first { output.write("\n") }
-                    let heading = "\(formatter.monthHeading(year: section.year, month: section.month)) (\(section.books.count))"
-                    output.write(Terminal.styled(heading, Terminal.ANSI.bold, enabled: colors) + "\n")
-                    for book in section.books { output.write("  " + line(book, catalog, ids, &authors) + "\n") }
+                    let count = section.books.count == section.bookCount
+                        ? "\(section.bookCount)" : "\(section.books.count) of \(section.bookCount)"
+                    output.write(Terminal.styled("\(title) (\(count))", Terminal.ANSI.bold, enabled: colors) + "\n")
+                    for item in section.books { book(item, indent: "  ", first: false) }
+                case .csv:
+                    for item in section.books { book(item, indent: "", first: false) }
                 }
                 first = false
                 try output.flushIfLarge()
             }
-            if options.json { output.write(first ? "]\n" : "\n]\n") }
+            if options.format == .json { output.write(first ? "]\n" : "\n]\n") }
         } else {
-            var first = true
-            if options.json { output.write("[") }
-            try catalog.forEachBook(matching: predicate, limit: options.limit) { book in
-                if options.json {
-                    output.write((first ? "\n" : ",\n") + json(book, catalog, &authors))
-                } else {
-                    output.write(line(book, catalog, ids, &authors) + "\n")
-                }
+            try catalog.forEachBook(matching: predicate, order: options.order, limit: options.limit) { item in
+                book(item, indent: "", first: first)
                 first = false
                 try output.flushIfLarge()
             }
-            if options.json { output.write(first ? "]\n" : "\n]\n") }
+            if options.format == .json { output.write(first ? "]\n" : "\n]\n") }
         }
         try output.flush()
+        return printed
     }
 
     /// `books search`: books in rank order as the catalogue finds them (streamed, as `list`
-    /// is), or a line saying nothing matched. Returns whether more books match than `limit`
-    /// (nil: no limit), which reading one book past it tells without counting them all.
-    func search(_ catalog: Catalog, query: String, limit: Int?, json: Bool) throws -> Bool {
+    /// is). Returns how many it printed, and whether more books match than `limit` (nil: no
+    /// limit), which reading one book past it tells without counting them all.
+    func search(_ catalog: Catalog, query: String, limit: Int?, json: Bool) throws -> (printed: Int, moreMatch: Bool) {
         var authors: [ObjectID: String] = [:]
         var output = OutputBuffer(writer: self.output)
         var count = 0
@@ -92,11 +110,9 @@ struct BookPrinter {
         }
         if json {
             output.write(count == 0 ? "]\n" : "\n]\n")
-        } else if count == 0 {
-            output.write("No books match \"\(QuotedText.forMessage(query))\".\n")
         }
         try output.flush()
-        return moreMatch
+        return (count, moreMatch)
     }
 
     /// `books show`: one book, a field a line.
@@ -141,7 +157,7 @@ struct BookPrinter {
         return swatch(color) + " " + text
     }
 
-    private func swatch(_ color: Color) -> String {
+    func swatch(_ color: Color) -> String {
         Terminal.swatch(red: color.red, green: color.green, blue: color.blue)
     }
 

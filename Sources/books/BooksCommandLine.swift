@@ -40,7 +40,7 @@ enum BooksCommandLine {
         subcommands: [
             SeedCommand.spec, ListCommand.spec, SearchCommand.spec, AddCommand.spec,
             ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, ImportCommand.spec, ExportCommand.spec,
-            CheckCommand.spec, CompletionsCommand.spec, ManCommand.spec,
+            HistoryCommand.spec, UndoCommand.spec, CheckCommand.spec, CompletionsCommand.spec, ManCommand.spec,
         ]
     ).addingExamples(BooksExamples.byCommand)
 
@@ -96,7 +96,13 @@ enum BooksCommandLine {
             return .list(
                 ListOptions(
                     byMonth: parsed[ListCommand.byMonth], predicate: parsed[ListCommand.predicate],
-                    limit: parsed[ListCommand.limit], json: parsed[ListCommand.json]))
+                    limit: parsed[ListCommand.limit].flatMap { $0 == 0 ? nil : $0 }, json: parsed[ListCommand.json],
+                    formatName: parsed[ListCommand.format].flatMap(ListFormat.init(rawValue:)),
+                    fields: parsed[ListCommand.fields].flatMap { try? BookField.parseList($0).get() },
+                    order: ListingOrder(
+                        key: parsed[ListCommand.sort].flatMap(ListingOrder.Key.init(rawValue:)) ?? .date,
+                        reversed: parsed[ListCommand.reverse]),
+                    since: parsed[ListCommand.since], until: parsed[ListCommand.until]))
         case SearchCommand.spec.name:
             return .search(
                 SearchOptions(
@@ -138,6 +144,10 @@ enum BooksCommandLine {
             return .export(ExportOptions(format: format, output: output))
         case CheckCommand.spec.name:
             return .check
+        case HistoryCommand.spec.name:
+            return .history(limit: parsed[HistoryCommand.limit] ?? HistoryCommand.defaultLimit)
+        case UndoCommand.spec.name:
+            return .undo
         case CompletionsCommand.spec.name:
             let shell = parsed[CompletionsCommand.shell].flatMap(CompletionScript.Shell.init(rawValue:)) ?? .bash
             return .help(CompletionScript(root: root).script(for: shell))

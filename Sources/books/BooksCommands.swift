@@ -39,24 +39,60 @@ enum SeedCommand {
         options: [file, count, batchSize])
 }
 
-/// `books list [--by-month] [--where <predicate>] [--limit <n>] [--json]`.
+/// `books list [--by-month] [--where <predicate>] [--since <date>] [--until <date>]
+/// [--sort <key>] [--reverse] [--limit <n>] [--format <format>] [--fields <list>] [--json]`.
 enum ListCommand {
     /// `--by-month`: group the books under month headings.
     static let byMonth = Flag("by-month", help: "Group the books under month headings.")
     /// `--where <predicate>`: only the books the predicate matches.
     static let predicate = Option<String>(
         "where", valueName: "predicate",
-        help: "Only books matching PREDICATE, such as \"price < 15\".",
+        help: "Only books matching PREDICATE, such as \"price < 15\" or 'publishDate > \"2020-01-01\"'.",
         validate: ValueFormats.nonBlank)
-    /// `--limit <n>`: print at most N books.
-    static let limit = Option<Int>("limit", range: 1...Int.max, help: "Print at most N books.")
+    /// `--since <date>`: only books published on or after the date.
+    static let since = Option<String>(
+        "since", valueName: "date", help: "Only books published on or after DATE (yyyy, yyyy-mm or yyyy-mm-dd).",
+        validate: ValueFormats.typedDate)
+    /// `--until <date>`: only books published on or before the date.
+    static let until = Option<String>(
+        "until", valueName: "date",
+        help: "Only books published on or before DATE; a year or month counts whole (--until 1969 includes Dec 31).",
+        validate: ValueFormats.typedDate)
+    /// `--sort <key>`: the order of the listing.
+    static let sort = Option<String>(
+        "sort", valueName: "key",
+        help: "Sort by title, author, date (newest first; the default), price or added (newest first).",
+        validate: ValueFormats.sortKey)
+    /// `--reverse`: the same order, backwards.
+    static let reverse = Flag("reverse", help: "Reverse the order.")
+    /// `--limit <n>`: print at most N books; 0 prints all.
+    static let limit = Option<Int>("limit", range: 0...Int.max, help: "Print at most N books; 0 prints all (the default).")
+    /// `--format <format>`: text, CSV or JSON.
+    static let format = Option<String>(
+        "format", valueName: "format", help: "text (the default), csv (RFC 4180) or json.",
+        validate: ValueFormats.listFormat)
+    /// `--fields <list>`: which fields to print.
+    static let fields = Option<String>(
+        "fields", valueName: "list", help: "The fields to print, such as id,title,author; one of \(BookField.names).",
+        validate: ValueFormats.fieldList)
     /// `--json`: print JSON instead of text.
-    static let json = Flag("json", help: "Print JSON (an array of objects) instead of text.")
+    static let json = Flag("json", help: "Print JSON (an array of objects) instead of text; the same as --format json.")
 
     static let spec = CommandSpec(
         name: "list",
         abstract: "List the books in the catalogue.",
-        options: [byMonth, predicate, limit, json])
+        discussion: """
+            Books are listed newest first, then by title. --sort title and --sort author go \
+            A to Z ignoring case and accents, --sort price lowest first, --sort added \
+            newest first; ties fall by title, then by UUID, and --reverse turns the whole \
+            order around. With --by-month, months stay newest first (oldest first for \
+            --sort date --reverse) and the books of each month are sorted; a heading counts \
+            the month's books, "March 1961 (2 of 5)" when --limit stops within it. CSV has \
+            a header row and no month headings. When no book matches, text output says so \
+            on standard error; CSV prints only its header and JSON an empty array. Exit \
+            status 0 either way.
+            """,
+        options: [byMonth, predicate, since, until, sort, reverse, limit, format, fields, json])
 }
 
 /// `books search <text> ... [--limit <n>] [--json]`.
@@ -68,7 +104,7 @@ enum SearchCommand {
     /// `--limit <n>`: print the best N books; 0 prints every match.
     static let limit = Option<Int>(
         "limit", range: 0...Int.max,
-        help: "Print the best N books (default \(SearchOptions.defaultLimit)); 0 prints every match.")
+        help: "Print the best N books (default \(SearchOptions.defaultLimit)); 0 prints every match, as list --limit 0 does.")
     /// `--json`: print JSON instead of text.
     static let json = ListCommand.json
 

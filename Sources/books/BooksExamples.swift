@@ -48,6 +48,12 @@ enum BooksExamples {
             CommandExample("books export -o books.csv", "Every book, every field, as CSV (the file is replaced only when complete)."),
             CommandExample("books export --format json", "Every book as JSON on standard output."),
         ],
+        "history": [
+            CommandExample("books history --limit 3", "The last three commands that changed the catalogue, and what they changed."),
+        ],
+        "undo": [
+            CommandExample("books undo", "Undo the last seed, add, edit, delete or import, in one save."),
+        ],
         "check": [
             CommandExample("books check", "Check the catalogue file for damage; exits 1 when it is damaged."),
         ],

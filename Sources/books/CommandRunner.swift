@@ -71,17 +71,16 @@ struct CommandRunner {
         case .seed(let options):
             try seed(options)
         case .list(let options):
-            let predicate = try options.predicate.map { text in
-                try argument("--where predicate") { try Catalog.bookPredicate(text) }
-            }
-            let printer = printer()
-            let catalog = try openSeededCatalog()
-            try printer.list(catalog, predicate: predicate, options: options)
+            try list(options)
         case .search(let options):
             try argument("search") { try Catalog.checkSearchText(options.text) }
             let printer = printer()
             let catalog = try openSeededCatalog()
-            let moreMatch = try printer.search(catalog, query: options.text, limit: options.limit, json: options.json)
+            let (printed, moreMatch) = try printer.search(
+                catalog, query: options.text, limit: options.limit, json: options.json)
+            if printed == 0 && !options.json {
+                Terminal.write("No books match \"\(QuotedText.forMessage(options.text))\".\n", to: STDERR_FILENO)
+            }
             if moreMatch, let limit = options.limit {
                 Terminal.write(
                     "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
@@ -124,7 +123,59 @@ struct CommandRunner {
             try export(options)
         case .check:
             try check()
+        case .history(let limit):
+            try history(limit: limit)
+        case .undo:
+            guard FileManager.default.fileExists(atPath: command.storeURL.path) else { throw CatalogUndoError.nothingToUndo }
+            let undone = try openCatalog().undo()
+            var parts: [String] = []
+            if let count = undone.counts[.update] { parts.append("set back \(CountText.books(count))") }
+            if let count = undone.counts[.insert] { parts.append("brought back \(CountText.books(count))") }
+            if let count = undone.counts[.delete] { parts.append("removed \(CountText.books(count))") }
+            let report = "Undid \(undone.command)" + (parts.isEmpty ? "." : ": " + parts.joined(separator: ", ") + ".")
+            try afterChange("the undo was saved") { try output.write(report + "\n") }
         }
+    }
+
+    /// `books list`: the predicate and dates are checked before the store is opened. When no
+    /// book is printed, text output says so on standard error (stdout stays empty, as CSV's
+    /// header and JSON's empty array are all they print), exit status 0, as `search` does.
+    private func list(_ options: ListOptions) throws {
+        if options.json, let format = options.formatName, format != .json {
+            throw CommandFailure(
+                message: "--json and --format \(format.rawValue) ask for different formats; give one. See 'books help list'.",
+                code: .usage)
+        }
+        var predicate = try options.predicate.map { text in
+            try argument("--where predicate") { try Catalog.bookPredicate(text) }
+        }
+        if let dates = try Catalog.publicationPredicate(since: options.since, until: options.until) {
+            predicate = predicate.map { $0 && dates } ?? dates
+        }
+        let printer = printer()
+        let catalog = try openSeededCatalog()
+        let printed = try printer.list(catalog, predicate: predicate, options: options)
+        if printed == 0 && options.format == .text {
+            let filtered = options.predicate != nil || options.since != nil || options.until != nil
+            Terminal.write(filtered ? "No books match.\n" : "The catalogue has no books.\n", to: STDERR_FILENO)
+        }
+    }
+
+    /// `books history`: nothing to read is not an error: a note on standard error, exit 0.
+    /// Never creates the catalogue.
+    private func history(limit: Int) throws {
+        guard FileManager.default.fileExists(atPath: command.storeURL.path) else {
+            Terminal.write("No changes recorded: there is no catalogue at \(command.storeURL.path).\n", to: STDERR_FILENO)
+            return
+        }
+        let printer = printer()
+        let catalog = try openCatalog()
+        let entries = try catalog.history(limit: limit)
+        guard !entries.isEmpty else {
+            Terminal.write("No changes recorded yet.\n", to: STDERR_FILENO)
+            return
+        }
+        try printer.history(entries, ids: try catalog.shortIDs())
     }
 
     /// `books check`: one line per problem on standard output, exit 1 when there is any.
@@ -187,7 +238,13 @@ struct CommandRunner {
             createdDirectory =
                 (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil
         }
-        do { return try Catalog(storeURL: url) } catch {
+        do {
+            let catalog = try Catalog(storeURL: url, tracksHistory: command.action.changesCatalogue)
+            catalog.context.transactionAuthor = command.action.commandName.map(Catalog.historyAuthor(command:))
+            // The saves of one run share a name, so that undo reverses them together.
+            if command.action.changesCatalogue { catalog.context.name = "run \(UUID().uuidString)" }
+            return catalog
+        } catch {
             if createdDirectory { rmdir(directory.path) }
             throw error
         }
@@ -229,7 +286,7 @@ struct CommandRunner {
             throw Self.failure(error, signal: trap.caughtSignal)
         }
         bar.finish()
-        let report = "Seeded \(total) books; the catalogue has \(try catalog.bookCount())."
+        let report = "Seeded \(CountText.books(total)); the catalogue has \(try catalog.bookCount())."
         try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
     }
 

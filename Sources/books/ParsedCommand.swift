@@ -29,6 +29,10 @@ struct ParsedCommand: Equatable, Sendable {
         case export(ExportOptions)
         /// `books check`: check the store for damage.
         case check
+        /// `books history [--limit N]`: the last changes to the catalogue.
+        case history(limit: Int)
+        /// `books undo`: undo the last command that changed the catalogue.
+        case undo
         /// `books help [COMMAND]`, `--help`, `-h`, no subcommand, `books completions SHELL`
         /// or `books man`: print this text to standard output as is (it ends with a newline)
         /// and exit 0.
@@ -59,10 +63,23 @@ struct ListOptions: Equatable, Sendable {
     var byMonth = false
     /// `--where PREDICATE`: the predicate text, not yet parsed (the catalogue parses it).
     var predicate: String?
-    /// `--limit N`: print at most this many books (at least 1).
+    /// `--limit N`: print at most this many books; nil (`--limit 0` or none) prints all.
     var limit: Int?
-    /// `--json`: print JSON instead of text.
+    /// `--json`: print JSON instead of text (the same as `--format json`).
     var json = false
+    /// `--format text|csv|json`, if given.
+    var formatName: ListFormat?
+    /// `--fields f1,f2,…`: the fields to print, in order; nil for each format's default.
+    var fields: [BookField]?
+    /// `--sort KEY [--reverse]`.
+    var order = ListingOrder()
+    /// `--since DATE`: only books published on or after it.
+    var since: String?
+    /// `--until DATE`: only books published on or before it (a year or month counts whole).
+    var until: String?
+
+    /// The output format: `--format`, else JSON for `--json`, else text.
+    var format: ListFormat { formatName ?? (json ? .json : .text) }
 }
 
 /// The options of `books delete`.
@@ -88,7 +105,8 @@ struct SearchOptions: Equatable, Sendable {
     /// The query: the words given, joined by single spaces (`books search marquez cien` and
     /// `books search "marquez cien"` are the same query).
     var text: String
-    /// `--limit N`: print at most the best N books; nil (`--limit 0`) prints every match.
+    /// `--limit N`: print at most the best N books; nil (`--limit 0`) prints every match, as
+    /// `list --limit 0` prints every book.
     ///
     /// A search prints the best ``defaultLimit`` by default: a common word matches thousands
     /// of books in a large catalogue, more than a terminal shows, and the best matches come

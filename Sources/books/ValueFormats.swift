@@ -1,5 +1,7 @@
 import BookCatalog
 import CommandLineSupport
+import Persistence
+
 /// The checks behind `books`' value kinds: each returns the normalised text or the reason
 /// the value is refused, which completes "The value 'x' is invalid for '--opt <v>': …".
 ///
@@ -18,6 +20,44 @@ enum ValueFormats {
             return .failure(.init("must be a book's ID: 4 to 32 hexadecimal digits of its UUID (hyphens allowed)"))
         }
         return .success(prefix.digits)
+    }
+
+    /// A date as `--since` and `--until` take it: a year, a month, a day or an ISO 8601
+    /// date and time (see `DateText.parseTypedDate`).
+    @Sendable static func typedDate(_ text: String) -> Result<String, ValueRejection> {
+        do {
+            _ = try DateText.parseTypedDate(text, timeZone: Catalog.calendarTimeZone)
+            return .success(text)
+        } catch {
+            return .failure(.init(String(describing: error)))
+        }
+    }
+
+    /// A key of `--sort`.
+    @Sendable static func sortKey(_ text: String) -> Result<String, ValueRejection> {
+        choice(text, ListingOrder.Key.allCases.map(\.rawValue))
+    }
+
+    /// A format of `--format`.
+    @Sendable static func listFormat(_ text: String) -> Result<String, ValueRejection> {
+        choice(text, ListFormat.allCases.map(\.rawValue))
+    }
+
+    /// A `--fields` list: known names separated by commas, normalised to the fields' own names.
+    @Sendable static func fieldList(_ text: String) -> Result<String, ValueRejection> {
+        switch BookField.parseList(text) {
+        case .success(let fields): .success(fields.map(\.rawValue).joined(separator: ","))
+        case .failure(let error): .failure(.init(error.description))
+        }
+    }
+
+    /// One of `choices`, in any case, normalised to lowercase.
+    private static func choice(_ text: String, _ choices: [String]) -> Result<String, ValueRejection> {
+        let lowered = text.lowercased()
+        guard choices.contains(lowered) else {
+            return .failure(.init("must be one of \(choices.joined(separator: ", "))"))
+        }
+        return .success(lowered)
     }
 
     /// A store path: any non-empty text that does not end with `/`. A trailing slash says

@@ -5,7 +5,7 @@ import Testing
 /// any value the user gave.
 @Suite struct OneLineErrorTests {
     static let usageErrors: [([String], String)] = [
-        (["list", "--sortt"], "Error: Unknown option '--sortt'. See 'books help list'."),
+        (["list", "--sortt"], "Error: Unknown option '--sortt'. Did you mean '--sort'? See 'books help list'."),
         (["list", "--by-mnth"], "Error: Unknown option '--by-mnth'. Did you mean '--by-month'? See 'books help list'."),
         (["lst"], "Error: Unknown command 'lst'. Did you mean 'list'? See 'books help'."),
         (["list", "--limit"], "Error: Missing value for '--limit <n>'. See 'books help list'."),

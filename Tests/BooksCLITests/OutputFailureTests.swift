@@ -8,7 +8,7 @@ import Testing
 
     @Test(arguments: [
         ["list"], ["list", "--json"], ["list", "--by-month"], ["list", "--by-month", "--json"],
-        ["search", "soledad"], ["search", "soledad", "--json"], ["search", "nosuchwordanywhere"],
+        ["search", "soledad"], ["search", "soledad", "--json"], ["search", "nosuchwordanywhere", "--json"],
         ["help"], ["help", "list"], ["list", "--help"], ["--version"],
     ])
     func aFullDiskFailsTheCommand(arguments: [String]) throws {

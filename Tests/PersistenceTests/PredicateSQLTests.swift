@@ -185,7 +185,9 @@ extension ManagedObject {
             (try FetchPredicate("monthID == %@", "2024-01"), "monthID is transient: it is not stored"),
             (try FetchPredicate("subtitle == %@", "x"), "Book has no property named 'subtitle'"),
             (try FetchPredicate("author.age > 3"), "Author has no property named 'age'"),
-            (try FetchPredicate("publishDate > %@", "2020"), "cannot compare publishDate (a date) with"),
+            // Text compares with a date when it is one (`"2020"` is the year); this is not.
+            (try FetchPredicate("publishDate > %@", "soon"), "publishDate > \"soon\": 'soon' is not a date"),
+            (try FetchPredicate("publishDate > %@", 2020), "cannot compare publishDate (a date) with"),
             (try FetchPredicate("title > 3"), "title (a string)"),
             (try FetchPredicate("pages CONTAINS %@", "3"), "pages (an integer)"),
             (try FetchPredicate("author.name == $NAME"), "variable $NAME has no value"),

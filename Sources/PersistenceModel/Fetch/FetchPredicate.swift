@@ -21,6 +21,14 @@
 /// integers, exact decimals, exponents; `#` to escape a key spelled like a keyword (`#IN`);
 /// `CAST(…, "NSDate" | "Double" | "NSDecimalNumber" | "UUID" | "URL" | "Data")`. Keywords
 /// are case-insensitive. Arithmetic, `SUBQUERY` and `FUNCTION` are not supported.
+///
+/// Beyond Core Data's own syntax, which compares a date only with a date (a `%@` `Date`
+/// argument or `CAST(…, "NSDate")`): a Date attribute compared with a string compares with
+/// the date the string names in ISO 8601 form, `publishDate > "2020-01-01"`. A year
+/// (`"2020"`), a month (`"2020-03"`) and a day name the instant they start in UTC; a date
+/// and time carries its zone (`"2020-01-01T12:00:00+02:00"`). The in-memory evaluator and
+/// the SQLite store read the text alike; text that is not such a date is an error naming it.
+/// Predicates that use this do not parse as `NSPredicate`s on Apple platforms the same way.
 public struct FetchPredicate: Sendable, Hashable, CustomStringConvertible {
     /// The root of the parsed tree.
     public let expression: PredicateNode

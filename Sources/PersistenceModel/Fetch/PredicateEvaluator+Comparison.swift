@@ -69,6 +69,8 @@ extension PredicateEvaluator {
         case (.string(let l), .string(let r)):
             return fold(l, site.options).utf8.elementsEqual(fold(r, site.options).utf8)
         case (.date(let l), .date(let r)): return l == r
+        case (.date(let l), .string(let r)): return try l == typedDate(r, site)
+        case (.string(let l), .date(let r)): return try typedDate(l, site) == r
         case (.uuid(let l), .uuid(let r)): return l == r
         case (.url(let l), .url(let r)): return l.absoluteString == r.absoluteString
         case (.data(let l), .data(let r)): return l == r
@@ -99,6 +101,8 @@ extension PredicateEvaluator {
         case (.string(let l), .string(let r)):
             return Self.compareBytes(fold(l, site.options).utf8, fold(r, site.options).utf8)
         case (.date(let l), .date(let r)): return Self.compare(l, r)
+        case (.date(let l), .string(let r)): return Self.compare(l, try typedDate(r, site))
+        case (.string(let l), .date(let r)): return Self.compare(try typedDate(l, site), r)
         case (.uuid(let l), .uuid(let r)): return Self.compare(l.uuidString, r.uuidString)
         case (.url(let l), .url(let r)):
             return Self.compareBytes(l.absoluteString.utf8, r.absoluteString.utf8)
@@ -107,6 +111,26 @@ extension PredicateEvaluator {
             if let l = Number(left), let r = Number(right) { return Number.compare(l, r) }
             throw site.mismatch(left, right)
         }
+    }
+
+    /// The date that `text` names where a predicate compares it with a date: beyond Core
+    /// Data's own syntax, which compares a date only with a date (`CAST(…, "NSDate")` or an
+    /// argument), a string in ISO 8601 form (`"2020-01-01"`, `"2020-01"`, `"2020"`, or
+    /// `"2020-01-01T12:00:00+02:00"`) compares as the instant it starts, in UTC, as the
+    /// SQL compiler does.
+    ///
+    /// - Throws: `FetchPredicateError` (`.invalidValue`) naming the comparison and the text.
+    func typedDate(_ text: String, _ site: Site) throws -> Date {
+        do throws(DateTextError) { return try Self.typedDate(text) } catch {
+            throw site.error(
+                "\(QuotedText.excerpt("\(site.comparison)")): \(error.description)", kind: .invalidValue)
+        }
+    }
+
+    /// The instant a date typed as text starts, in UTC (see `typedDate(_:_:)`); shared with
+    /// the SQL compiler so that both read the same text as the same date.
+    package static func typedDate(_ text: String) throws(DateTextError) -> Date {
+        try DateText.parseTypedDate(text, timeZone: .gmt).start
     }
 
     package static func compare<T: Comparable>(_ l: T, _ r: T) -> ComparisonResult {

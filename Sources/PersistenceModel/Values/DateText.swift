@@ -273,6 +273,9 @@ public struct DateTextError: Error, Equatable, Sendable, CustomStringConvertible
         case day
         /// An ISO 8601 date and time, `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`.
         case iso8601
+        /// A date as people type one: a year, a month, a day or an ISO 8601 date and time
+        /// (``DateText/parseTypedDate(_:timeZone:)``).
+        case typedDate
     }
 
     /// Why a text is not a date.
@@ -312,6 +315,9 @@ public struct DateTextError: Error, Equatable, Sendable, CustomStringConvertible
         case .iso8601:
             subject = "'\(QuotedText.excerpt(text))' is not an ISO 8601 date and time"
             shape = "expected YYYY-MM-DDTHH:MM:SS with an optional fraction, then Z or ±HH:MM"
+        case .typedDate:
+            subject = "'\(QuotedText.excerpt(text))' is not a date"
+            shape = "expected YYYY, YYYY-MM, YYYY-MM-DD or a date and time such as 2020-01-01T12:00:00Z"
         }
         switch reason {
         case .malformed:

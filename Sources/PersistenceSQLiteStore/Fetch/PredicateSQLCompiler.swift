@@ -243,6 +243,13 @@ package struct PredicateSQLCompiler {
             lhs = folded(target.sql, options)
             value = .text(PredicateEvaluator.fold(s, options))
         case (.date, .date(let d)): value = .real(d.timeIntervalSince1970)
+        case (.date, .string(let text)):
+            // A date typed as text, as the evaluator reads it (beyond Core Data's syntax).
+            do { value = .real(try PredicateEvaluator.typedDate(text).timeIntervalSince1970) } catch {
+                throw failure(
+                    "\(QuotedText.excerpt(target.name)) \(op.rawValue) \(QuotedText.excerpt("\(PredicateNode.Operand.constant(literal))")): "
+                        + String(describing: error))
+            }
         case (.uuid, .uuid(let u)): value = .text(u.uuidString)
         case (.url, .url(let u)): value = .text(u.absoluteString)
         case (.data, .data(let d)): value = .blob(d)

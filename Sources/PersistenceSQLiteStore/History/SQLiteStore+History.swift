@@ -11,8 +11,9 @@ import PersistenceStore
 ///   context name.
 /// - `_historyChange`: one row per object a transaction inserted, updated or deleted: the
 ///   transaction, the change type (0 insert, 1 update, 2 delete), the object's entity and
-///   key, the names of an update's properties (JSON array), and the `_tombstone` row that
-///   holds a delete's preserved values.
+///   key, the names of an update's properties (JSON array), the `_tombstone` row that
+///   holds a delete's preserved values, and the values the change replaced (see
+///   `SQLiteStore+PreviousValues`; beyond Core Data).
 ///
 /// Tracking is a property of the store, recorded in `_metadata` (`historyTracking`): a store
 /// opened once with `Options.tracksHistory` keeps recording its transactions whoever opens
@@ -51,7 +52,7 @@ extension SQLiteStore {
             try database.execute(
                 "CREATE TABLE IF NOT EXISTS _historyChange (_id INTEGER PRIMARY KEY, transactionID INTEGER NOT NULL, "
                     + "changeType INTEGER NOT NULL, entity TEXT NOT NULL, objectKey INTEGER NOT NULL, "
-                    + "properties TEXT, tombstone INTEGER)")
+                    + "properties TEXT, tombstone INTEGER, previousValues TEXT)")
             try database.execute(
                 "CREATE INDEX IF NOT EXISTS _historyChange_transactionID ON _historyChange (transactionID)")
             try setMetadata(Self.trackingKey, "1")
@@ -82,9 +83,10 @@ extension SQLiteStore {
             recorder.contextName.map(SQLiteValue.text) ?? .null,
         ])
         let transaction = database.lastInsertRowID
+        try ensurePreviousValuesColumn()
         let insert = try database.cachedStatement(
-            "INSERT INTO _historyChange (transactionID, changeType, entity, objectKey, properties, tombstone) "
-                + "VALUES (?, ?, ?, ?, ?, ?)")
+            "INSERT INTO _historyChange (transactionID, changeType, entity, objectKey, properties, tombstone, previousValues) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?)")
         for change in recorder.changes {
             var properties = SQLiteValue.null
             if change.type == .update {
@@ -94,6 +96,7 @@ extension SQLiteStore {
             try insert.run([
                 .integer(transaction), .integer(Int64(change.type.rawValue)), .text(change.entity),
                 .integer(change.key), properties, change.tombstone.map(SQLiteValue.integer) ?? .null,
+                Self.previousValuesJSON(change.previous),
             ])
         }
     }
@@ -118,8 +121,10 @@ extension SQLiteStore {
         }
         guard !transactions.isEmpty else { return [] }
         var changes: [Int64: [PersistentHistoryChange]] = [:]
+        let previousColumn = try historyKeepsPreviousValues() ? "c.previousValues " : "NULL "
         for row in try database.query(
-            "SELECT c._id, c.transactionID, c.changeType, c.entity, c.objectKey, c.properties, t.\"values\" "
+            "SELECT c._id, c.transactionID, c.changeType, c.entity, c.objectKey, c.properties, t.\"values\", "
+                + previousColumn
                 + "FROM _historyChange c LEFT JOIN _tombstone t ON t._id = c.tombstone "
                 + "WHERE c.transactionID > ? ORDER BY c._id", [.integer(after)])
         {
@@ -241,9 +246,11 @@ extension SQLiteStore {
         }
         var tombstone: [String: AttributeValue]?
         if case .text(let json) = row[6] { tombstone = try preservedValues(json, of: schema) }
+        var previous: [String: PersistentHistoryValue]?
+        if case .text(let json) = row[7] { previous = try previousValues(json, of: schema) }
         return PersistentHistoryChange(
             changeID: id, changeType: type,
             changedObjectID: ObjectID(scope: idScope(entityName: entity, rootName: schema.rootName), key: .permanent(key)),
-            updatedProperties: properties, tombstone: tombstone)
+            updatedProperties: properties, tombstone: tombstone, previousValues: previous)
     }
 }

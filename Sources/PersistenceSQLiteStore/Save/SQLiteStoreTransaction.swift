@@ -53,18 +53,23 @@ final class SQLiteStoreTransaction: StoreTransaction {
         let changed = try plan.changedValues(of: object, positions: positions)
         try flushInserts()
         if updates.needsFlush(before: plan.mapping, columns: changed.columns) { try flushUpdates() }
+        // The row as stored before this update, read before the update is written.
+        let previous = history == nil ? nil : try store.previousValues(plan.mapping, primaryKey: key, columns: changed.columns)
         updates.append(plan.mapping, columns: changed.columns, key: key, values: changed.values, tag: tag)
-        if history != nil { noteUpdate(of: object.schema, key: key, positions: positions, plan.mapping) }
+        if history != nil { noteUpdate(of: object.schema, key: key, positions: positions, plan.mapping, previous: previous) }
     }
 
     func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
         let plan = try self.plan(for: object.schema)
         try flush()
         let columns = try plan.values(of: object)
+        let previous = history == nil ? nil : try store.previousValues(plan.mapping, primaryKey: key, columns: Array(columns.indices))
         try reportingViolation(tag: tag, schema: object.schema) {
             try store.updateRow(plan.mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
         }
-        if history != nil { noteUpdate(of: object.schema, key: key, positions: object.schema.properties.indices, plan.mapping) }
+        if history != nil {
+            noteUpdate(of: object.schema, key: key, positions: object.schema.properties.indices, plan.mapping, previous: previous)
+        }
     }
 
     func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws {
@@ -78,8 +83,9 @@ final class SQLiteStoreTransaction: StoreTransaction {
             columns.append(column)
             encoded.append(try RowCodec.encode(value, for: attribute, entity: entity.name))
         }
+        let previous = history == nil ? nil : try store.previousValues(plan.mapping, primaryKey: key, columns: columns)
         try store.updateRow(plan.mapping, primaryKey: key, columns: columns, values: encoded, bumpingVersion: false)
-        if history != nil { noteUpdate(of: entity, key: key, positions: values.map(\.position), plan.mapping) }
+        if history != nil { noteUpdate(of: entity, key: key, positions: values.map(\.position), plan.mapping, previous: previous) }
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
@@ -90,7 +96,12 @@ final class SQLiteStoreTransaction: StoreTransaction {
     func recordTombstone(of object: any SavedObject, key: Int64) throws {
         try flush()
         let tombstone = try store.recordTombstone(of: object.schema, primaryKey: key) { object.storedSlot(at: $0) }
-        history?.deleted(entity: object.schema.name, root: object.schema.rootName, key: key, tombstone: tombstone)
+        guard history != nil else { return }
+        // Every stored column of the row as it is before the delete, to undo it from the history.
+        let mapping = try plan(for: object.schema).mapping
+        let previous = try store.previousValues(mapping, primaryKey: key, columns: Array(mapping.table.columns.indices))
+        history?.deleted(
+            entity: object.schema.name, root: object.schema.rootName, key: key, tombstone: tombstone, previous: previous)
     }
 
     func setHistoryAuthor(_ author: String?, contextName: String?) {
@@ -191,7 +202,10 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     /// Notes an update of the row under `key` that wrote the stored properties among
     /// `positions` (a to-many whose links changed included; transients left out).
-    private func noteUpdate(of schema: EntitySchema, key: Int64, positions: some Sequence<Int>, _ mapping: EntityMapping) {
+    private func noteUpdate(
+        of schema: EntitySchema, key: Int64, positions: some Sequence<Int>, _ mapping: EntityMapping,
+        previous: [String: SQLiteValue]? = nil
+    ) {
         let names = positions.compactMap { position -> String? in
             let property = schema.properties[position]
             switch property {
@@ -199,7 +213,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
             default: return mapping.columnIndex[position] == nil ? nil : property.name
             }
         }
-        history?.updated(entity: schema.name, root: schema.rootName, key: key, properties: names)
+        history?.updated(entity: schema.name, root: schema.rootName, key: key, properties: names, previous: previous)
     }
 
     /// Notes the rows an insert under `.update` or `.skip` wrote: `written` holds each new

@@ -25,16 +25,25 @@ public struct PersistentHistoryChange: Sendable, Equatable {
     /// deletion" in the model (Core Data's tombstone), by attribute name; nil for an insert,
     /// an update, or a deleted object with no such attribute.
     public let tombstone: [String: AttributeValue]?
+    /// Beyond Core Data, whose history keeps no old values (only a deleted object's
+    /// "preserve after deletion" attributes, in ``tombstone``): the values the change
+    /// replaced, by property name, so that a change can be undone from the history alone.
+    /// For an update, the stored attributes and to-one relationships it wrote, as they were
+    /// before; for a delete, every stored attribute and to-one relationship the object had
+    /// (to-many relationships are not kept); nil for an insert, and for changes recorded by a
+    /// store that did not keep them (written before this release).
+    public let previousValues: [String: PersistentHistoryValue]?
 
     package init(
         changeID: Int64, changeType: ChangeType, changedObjectID: ObjectID, updatedProperties: Set<String>?,
-        tombstone: [String: AttributeValue]?
+        tombstone: [String: AttributeValue]?, previousValues: [String: PersistentHistoryValue]? = nil
     ) {
         self.changeID = changeID
         self.changeType = changeType
         self.changedObjectID = changedObjectID
         self.updatedProperties = updatedProperties
         self.tombstone = tombstone
+        self.previousValues = previousValues
     }
 }
 

@@ -1,0 +1,91 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+
+/// The values a change of the persistent history replaced (`PersistentHistoryChange.previousValues`),
+/// beyond Core Data's history: kept in `_historyChange.previousValues` as a JSON object from
+/// property name to the column's value as a tombstone writes it (`SQLiteValue.jsonText`), or
+/// null for a column that held NULL. A to-one relationship's value is its destination's key.
+///
+/// Stores whose history began before this release gain the column at their next recorded
+/// transaction; their older changes have no previous values.
+extension SQLiteStore {
+    /// The stored values of `columns` of `mapping`'s row under `primaryKey`, by property
+    /// name; empty when there is no such row. Read inside the write transaction, before the
+    /// row is changed.
+    func previousValues(_ mapping: EntityMapping, primaryKey: Int64, columns: [Int]) throws -> [String: SQLiteValue] {
+        guard !columns.isEmpty else { return [:] }
+        let names = columns.map { mapping.table.columns[$0].name }
+        let statement = try database.cachedStatement(
+            "SELECT " + names.map(sqlIdentifier).joined(separator: ", ") + " FROM \(sqlIdentifier(mapping.table.name)) "
+                + "WHERE \"_id\" = ?")
+        statement.reset()
+        try statement.bind([.integer(primaryKey)])
+        defer { statement.reset() }
+        guard try statement.step() else { return [:] }
+        return Dictionary(zip(names, statement.row()), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Adds `previousValues` to the history's changes of a store whose history began before
+    /// it was kept. Call inside a write transaction.
+    func ensurePreviousValuesColumn() throws {
+        guard try !historyKeepsPreviousValues() else { return }
+        try database.execute("ALTER TABLE _historyChange ADD COLUMN previousValues TEXT")
+    }
+
+    /// Whether the history's changes have a `previousValues` column.
+    func historyKeepsPreviousValues() throws -> Bool {
+        try database.scalar(
+            "SELECT count(*) FROM pragma_table_info('_historyChange') WHERE name = 'previousValues'"
+        ).int64Value == 1
+    }
+
+    /// The JSON text of a change's previous values (`{}` for an update that wrote only
+    /// to-many links); NULL when they were not read.
+    static func previousValuesJSON(_ values: [String: SQLiteValue]?) throws -> SQLiteValue {
+        guard let values else { return .null }
+        var object: [String: Any] = [:]
+        for (name, value) in values {
+            if case .null = value { object[name] = NSNull() } else { object[name] = value.jsonText }
+        }
+        let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return .text(String(decoding: json, as: UTF8.self))
+    }
+
+    /// The previous values a change's JSON holds, typed by `schema`; a name the entity no
+    /// longer has (renamed or removed by a migration) is left out.
+    ///
+    /// - Throws: `StoreError.corruptValue` for text that is not such a JSON object, or a
+    ///   value that cannot be read as its attribute's type.
+    func previousValues(_ json: String, of schema: EntitySchema) throws -> [String: PersistentHistoryValue] {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            throw StoreError.corruptValue(entity: schema.name, attribute: "(previous values)", found: "text that is not a JSON object")
+        }
+        var values: [String: PersistentHistoryValue] = [:]
+        for (name, value) in object {
+            guard let position = schema.propertyIndex[name] else { continue }
+            let text = value as? String
+            switch schema.properties[position] {
+            case .attribute(let attribute):
+                guard let text else {
+                    values[name] = .attribute(.null)
+                    continue
+                }
+                values[name] = .attribute(
+                    try RowCodec.decode(SQLiteValue(jsonText: text, for: attribute.type), for: attribute, entity: schema.name))
+            case .relationship(let relationship) where !relationship.isToMany:
+                guard let text, let key = Int64(text), let destination = model.schema(for: relationship.destinationEntityName)
+                else {
+                    values[name] = .object(nil)
+                    continue
+                }
+                let scope = idScope(entityName: destination.name, rootName: destination.rootName)
+                values[name] = .object(ObjectID(scope: scope, key: .permanent(key)))
+            case .relationship:
+                continue
+            }
+        }
+        return values
+    }
+}
