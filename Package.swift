@@ -102,7 +102,7 @@ let package = Package(
             name: "PersistentStoreConformanceTests",
             dependencies: [
                 "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
-                "PersistenceSQLite",
+                "PersistenceSQLite", "PersistenceCoreDataStore",
             ]),
         .testTarget(
             name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),

@@ -14,6 +14,7 @@ extension CoreDataStore {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
         }
         let sortPaths = try request.sortDescriptors.map { try checkedKeyPath($0.keyPath, from: entity.schema) }
+        if let predicate = request.predicate { try check(predicate.expression, entity: entity.schema) }
         let searchPaths = try request.searchText.map { _ in try self.searchPaths(request.searchKeyPaths, entity: entity.schema) }
         let numbers: [Int64]? =
             !request.includesSubentities ? [entity.number] : entity.schema.ancestors.isEmpty ? nil : entity.hierarchyNumbers
@@ -39,8 +40,9 @@ extension CoreDataStore {
                     }
                     return ""
                 }
-                guard search.words.isEmpty || search.matches(fields) else { continue }
-                ranks[row.primaryKey] = search.words.isEmpty ? 0 : search.rank(fields)
+                // Text without a word matches nothing, as in the SQLite store.
+                guard !search.words.isEmpty, search.matches(fields) else { continue }
+                ranks[row.primaryKey] = search.rank(fields)
                 matched.append(row)
             }
             rows = matched
@@ -63,8 +65,62 @@ extension CoreDataStore {
             rows = decorated.map(\.row)
         }
         let start = min(max(request.fetchOffset, 0), rows.count)
-        let end = request.fetchLimit.map { $0 > 0 ? min(rows.count, start + $0) : rows.count } ?? rows.count
+        let end = request.fetchLimit.map { min(rows.count, start + max($0, 0)) } ?? rows.count
         return Array(rows[start..<end])
+    }
+
+    /// Refuses a predicate naming a key the entity does not have, or a transient one,
+    /// before any row is read.
+    private func check(_ node: PredicateNode, entity schema: EntitySchema) throws {
+        switch node {
+        case .truePredicate, .falsePredicate: return
+        case .and(let nodes), .or(let nodes): for node in nodes { try check(node, entity: schema) }
+        case .not(let node): try check(node, entity: schema)
+        case .comparison(let comparison):
+            try check(comparison.left, entity: schema)
+            try check(comparison.right, entity: schema)
+        }
+    }
+
+    private func check(_ operand: PredicateNode.Operand, entity schema: EntitySchema) throws {
+        switch operand {
+        case .constant, .evaluatedObject, .variable: return
+        case .keyPath(let path): _ = try predicateDestination(path, from: schema)
+        case .aggregate(let items): for item in items { try check(item, entity: schema) }
+        case .collectionFunction(_, let collection, let key):
+            if let destination = try predicateDestination(collection, from: schema), !key.isEmpty {
+                _ = try predicateDestination(key, from: destination)
+            }
+        }
+    }
+
+    /// The entity a predicate's key path ends at (nil when it ends at an attribute).
+    private func predicateDestination(_ path: [String], from schema: EntitySchema) throws -> EntitySchema? {
+        var current = schema
+        for (index, step) in path.enumerated() {
+            guard let position = current.propertyIndex[step] else {
+                throw FetchError(entity: schema.name, reason: "\(current.name) has no property named '\(QuotedText.excerpt(step))'")
+            }
+            let property = current.properties[position]
+            if property.isTransient {
+                throw FetchError(entity: schema.name, reason: "\(step) is transient: it is not stored, so it cannot be fetched on")
+            }
+            switch property {
+            case .attribute:
+                guard index == path.count - 1 else {
+                    throw FetchError(
+                        entity: schema.name,
+                        reason: "'\(QuotedText.excerpt(path.joined(separator: ".")))' continues past the attribute \(step)")
+                }
+                return nil
+            case .relationship(let relationship):
+                guard let next = model.schemas[relationship.destinationEntityName] else {
+                    throw FetchError(entity: schema.name, reason: "unknown destination of \(step)")
+                }
+                current = next
+            }
+        }
+        return current
     }
 
     /// A sort key path's components, each a stored property, to-ones only before the last.
@@ -111,7 +167,19 @@ extension CoreDataStore {
                     reason: "\(schema.name) has no attribute indexed for search (\"Index in Spotlight\"), so it cannot be searched")
             }
         }
-        return try keyPaths.map { try checkedKeyPath($0, from: schema) }
+        return try keyPaths.map { keyPath in
+            let path = try checkedKeyPath(keyPath, from: schema)
+            var current = schema
+            for step in path.dropLast() {
+                if let next = current.relationship(named: step).flatMap({ model.schemas[$0.destinationEntityName] }) { current = next }
+            }
+            guard let last = path.last, let attribute = current.attribute(named: last), attribute.isIndexedBySpotlight else {
+                throw FetchError(
+                    entity: schema.name,
+                    reason: "\(current.name).\(path.last ?? "") is not indexed for search (\"Index in Spotlight\"), so it cannot be searched")
+            }
+            return path
+        }
     }
 }
 

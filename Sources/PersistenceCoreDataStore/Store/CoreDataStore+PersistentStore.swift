@@ -66,7 +66,21 @@ extension CoreDataStore: PersistentStore {
         guard let entity = layout.entities[request.entityName] else {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
         }
-        return try searchPaths(request.searchKeyPaths, entity: entity.schema).map { $0.joined(separator: ".") }
+        // Read from an unsaved object: a `canonical:(x)` attribute is not derived yet, so its
+        // source `x` is read (and folded by the caller) instead.
+        return try searchPaths(request.searchKeyPaths, entity: entity.schema).map { path in
+            var current = entity.schema
+            for step in path.dropLast() {
+                guard let next = current.relationship(named: step).flatMap({ model.schemas[$0.destinationEntityName] }) else { break }
+                current = next
+            }
+            if let last = path.last, let expression = current.attribute(named: last)?.derivationExpression,
+                case .canonical(let source) = try? Derivation(parsing: expression)
+            {
+                return (path.dropLast() + [source]).joined(separator: ".")
+            }
+            return path.joined(separator: ".")
+        }
     }
 
     // MARK: Writing

@@ -106,6 +106,11 @@ package final class CoreDataStore {
     private static func inspect(_ database: Database, model: ManagedObjectModel, path: String) throws
         -> (CoreDataLayout, String)
     {
+        let bookkeeping = try database.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_PRIMARYKEY', 'Z_METADATA')")
+        guard bookkeeping.count == 2 else {
+            throw CoreDataStoreError(path: path, "it has no Z_PRIMARYKEY and Z_METADATA tables", isNotACoreDataStore: true)
+        }
         var numbers: [String: Int64] = [:]
         var supers: [String: Int64] = [:]
         for row in try database.query("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {

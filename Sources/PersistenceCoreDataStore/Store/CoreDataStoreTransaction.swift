@@ -134,8 +134,14 @@ final class CoreDataStoreTransaction: StoreTransaction {
             return
         }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
-        try removeLink(entity: entity, relationship: relationship, from: own, to: other)
-        try insertLink(side, own: own, other: other, order: position.map { Int64($0) + 1 })
+        // Both sides of a many-to-many write the one row: the unordered side only adds it,
+        // the ordered side sets its place.
+        try insertLinkIfMissing(side, own: own, other: other)
+        if let column = side.orderColumn, let position {
+            try database.execute(
+                "UPDATE \(quoted(side.table)) SET \(quoted(column)) = ? WHERE \(quoted(side.ownColumn)) = ? AND \(quoted(side.otherColumn)) = ?",
+                [.integer(Int64(position) + 1), .integer(own), .integer(other)])
+        }
     }
 
     func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
@@ -151,15 +157,15 @@ final class CoreDataStoreTransaction: StoreTransaction {
             return
         }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
-        try removeLink(entity: entity, relationship: relationship, from: own, to: other)
-        var order: Int64?
+        try insertLinkIfMissing(side, own: own, other: other)
         if let column = side.orderColumn {
-            order =
-                (try database.scalar(
-                    "SELECT max(\(quoted(column))) FROM \(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ?", [.integer(own)]
-                ).int64Value ?? 0) + 1
+            // At the end, unless the link already has a place.
+            try database.execute(
+                "UPDATE \(quoted(side.table)) SET \(quoted(column)) = (SELECT coalesce(max(\(quoted(column))), 0) + 1 FROM "
+                    + "\(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ?) WHERE \(quoted(side.ownColumn)) = ? AND "
+                    + "\(quoted(side.otherColumn)) = ? AND \(quoted(column)) IS NULL",
+                [.integer(own), .integer(own), .integer(other)])
         }
-        try insertLink(side, own: own, other: other, order: order)
     }
 
     func removeAllLinks(rootEntity: String, key: Int64) throws {
@@ -355,15 +361,11 @@ final class CoreDataStoreTransaction: StoreTransaction {
         return table.columns[index].name
     }
 
-    private func insertLink(_ side: CoreDataLayout.JoinSide, own: Int64, other: Int64, order: Int64?) throws {
-        var names = [side.ownColumn, side.otherColumn]
-        var values: [SQLiteValue] = [.integer(own), .integer(other)]
-        if let column = side.orderColumn {
-            names.append(column)
-            values.append(order.map { .integer($0) } ?? .null)
-        }
+    /// Adds the join row of `own` and `other` unless it is there.
+    private func insertLinkIfMissing(_ side: CoreDataLayout.JoinSide, own: Int64, other: Int64) throws {
         try database.execute(
-            "INSERT INTO \(quoted(side.table)) (\(names.map(quoted).joined(separator: ", "))) VALUES ("
-                + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")", values)
+            "INSERT INTO \(quoted(side.table)) (\(quoted(side.ownColumn)), \(quoted(side.otherColumn))) SELECT ?, ? WHERE NOT EXISTS "
+                + "(SELECT 1 FROM \(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ? AND \(quoted(side.otherColumn)) = ?)",
+            [.integer(own), .integer(other), .integer(own), .integer(other)])
     }
 }
