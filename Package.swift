@@ -119,7 +119,10 @@ let package = Package(
         .testTarget(name: "CommandLineSupportTests", dependencies: ["CommandLineSupport"]),
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite"]),
+            dependencies: [
+                "books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite",
+                "PersistenceCoreDataStore",
+            ]),
         .testTarget(
             name: "GeneratedModelTests",
             dependencies: ["Persistence", "PersistenceSQLite", "PersistenceCodegen", "ProcessTestSupport"],
