@@ -8,22 +8,25 @@ import PersistenceCoreDataStore
 #endif
 
 /// `persistence-tool store convert <source> <destination> --model <path> [--version <name>]`:
-/// copies the objects of a store Core Data wrote into a new Persistence store.
+/// copies the objects of a store Core Data wrote into a new Persistence store, and those of a
+/// Persistence store into a new store in Core Data's layout.
 enum StoreConvertCommand {
-    static let source = Argument<String>("source", help: "The store to copy: one Core Data wrote.")
+    static let source = Argument<String>("source", help: "The store to copy: a Core Data or a Persistence store.")
     static let destination = Argument<String>("destination", help: "The new store's file; it must not exist.")
 
     /// The `store convert` command.
     static let command = ToolCommand(
         name: "convert",
-        abstract: "Copy a store Core Data wrote into a new Persistence store.",
+        abstract: "Copy a Core Data store into a new Persistence store, or back.",
         discussion: """
-            Opens <source>, a store Core Data wrote (with the model that wrote it, or another
-            version of the bundle that matches it), read-only, and copies every object into a
-            new Persistence store at <destination> in one save: every value as stored,
-            relationships and the order of ordered ones kept; objects get new keys. The source
-            is not changed. A destination that exists is refused; on any error no destination
-            file is left. A source that is not a Core Data store exits 65.
+            Opens <source> read-only with the model that wrote it (or another version of the
+            bundle that matches it) and copies every object, in one save, into a new store at
+            <destination> of the other kind: a store Core Data wrote becomes a Persistence
+            store, a Persistence store becomes a store in Core Data's layout (Z tables,
+            Z_PRIMARYKEY, and Z_METADATA with the model's version hashes) that Core Data
+            opens. Every value is copied as stored, relationships and the order of ordered
+            ones kept; objects get new keys. The source is not changed. A destination that
+            exists is refused; on any error no destination file is left.
             """,
         arguments: [source, destination], options: [StoreCommands.model, StoreCommands.version],
         action: { arguments, output throws(ToolError) in
@@ -32,12 +35,7 @@ enum StoreConvertCommand {
             try StoreCommands.requireStorePath(to)
             let loaded = try ModelCommands.load(
                 path: arguments[StoreCommands.model] ?? "", version: arguments[StoreCommands.version])
-            guard CoreDataStore.isCoreDataStore(at: URL(fileURLWithPath: from)) else {
-                throw ToolError(
-                    code: .dataError,
-                    message: "error: \(from) is not a store Core Data wrote (it has no Z_PRIMARYKEY and Z_METADATA tables); "
-                        + "store convert copies Core Data stores into Persistence stores")
-            }
+            let fromCoreData = CoreDataStore.isCoreDataStore(at: URL(fileURLWithPath: from))
             if FileManager.default.fileExists(atPath: to) {
                 throw ToolError(code: .runtimeError, message: "error: \(to) already exists; store convert makes a new store")
             }
@@ -50,6 +48,8 @@ enum StoreConvertCommand {
             let objects: [ManagedObject]
             do {
                 let model = sourceContainer.model
+                // A Core Data store is made first; opening it then finds its Z tables.
+                if !fromCoreData { try CoreDataStore.create(model: model, at: URL(fileURLWithPath: to)) }
                 let created = try StoreCommands.open(to, model)
                 defer { try? created.persistentStoreCoordinator.close() }
                 objects = try StoreArchive.importJSON(Data(document.utf8), into: created.viewContext)

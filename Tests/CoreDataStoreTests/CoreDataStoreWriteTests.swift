@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import PersistenceCoreDataStore
 import PersistenceSQLite
 import Testing
 
@@ -86,5 +87,26 @@ import Testing
         #expect(throws: (any Error).self) { try context.save() }
         #expect(try Self.sql(fixture.storeURL, "SELECT count(*), (SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1) FROM ZCAR")
             .first?.compactMap(\.int64Value) == [125, 125])
+    }
+}
+
+/// An app's metadata, kept beside Core Data's own in `Z_METADATA`'s property list.
+@Suite struct CoreDataStoreMetadataTests {
+    @Test func appMetadataIsKeptBesideCoreDatasOwnKeys() throws {
+        let fixture = try CoreDataFixture()
+        defer { fixture.remove() }
+        do {
+            let store = try CoreDataStore(model: try CoreDataStoreReadTests.model(), url: fixture.storeURL)
+            #expect(try store.applicationMetadata(forKey: "seeded") == nil)
+            try store.setApplicationMetadata("2026-11-26", forKey: "seeded")
+            try store.close()
+        }
+        let store = try CoreDataStore(model: try CoreDataStoreReadTests.model(), url: fixture.storeURL)
+        defer { try? store.close() }
+        #expect(try store.applicationMetadata(forKey: "seeded") == "2026-11-26")
+        let plist = try #require(try CoreDataStoreReadTests.sql(fixture.storeURL, "SELECT Z_PLIST FROM Z_METADATA").first?.first?.dataValue)
+        let metadata = try BinaryPropertyList.read(plist)
+        #expect(CoreDataStoreMetadata.versionHashes(in: metadata).keys.sorted() == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
+        #expect(metadata.dictionaryValue?["NSStoreType"]?.stringValue == "SQLite")
     }
 }

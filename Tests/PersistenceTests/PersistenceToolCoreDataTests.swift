@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import PersistenceSQLite
 import ProcessTestSupport
 import Testing
@@ -89,7 +90,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: copy.directory.path) == ["SampleModel_V1.sqlite"])
     }
 
-    @Test func convertCopiesEveryObjectIntoAPersistenceStoreExactly() throws {
+    @Test func convertCopiesEveryObjectIntoAPersistenceStoreAndBackExactly() throws {
         let copy = try Self.copy()
         defer { try? FileManager.default.removeItem(at: copy.directory) }
         let destination = copy.directory.appendingPathComponent("converted.sqlite").path
@@ -104,6 +105,25 @@ import Testing
         let database = try Database(path: destination, mode: .readOnly)
         defer { try? database.close() }
         #expect(try database.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'Z_PRIMARYKEY'").int64Value == 0)
+        // And back into Core Data's layout: the same objects, Core Data's bookkeeping.
+        let back = copy.directory.appendingPathComponent("back.sqlite").path
+        let reverse = try ToolRun(["store", "convert", destination, back] + Self.model)
+        #expect(reverse.status == 0, "\(reverse)")
+        let exported = try ToolRun(["store", "export", back] + Self.model)
+        #expect(try Self.objects(exported.stdout) == Self.objects(source.stdout))
+        let made = try Database(path: back, mode: .readOnly)
+        defer { try? made.close() }
+        let keys = try made.query("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
+        #expect(keys.map { $0.map(\.description).joined(separator: " ") } == [
+            "1 'Car' 0 125", "2 'SportCar' 1 0", "3 'ExpensiveSportCar' 2 0", "4 'Person' 0 20",
+        ])
+        let original = try Database(path: copy.store, mode: .readOnly)
+        defer { try? original.close() }
+        let madePlist = try #require(try made.scalar("SELECT Z_PLIST FROM Z_METADATA").dataValue)
+        let originalPlist = try #require(try original.scalar("SELECT Z_PLIST FROM Z_METADATA").dataValue)
+        #expect(
+            try BinaryPropertyList.read(madePlist) == BinaryPropertyList.read(originalPlist),
+            "the metadata Core Data wrote for the same model")
         // A second convert into the same file is refused.
         let again = try ToolRun(["store", "convert", copy.store, destination] + Self.model)
         #expect(again.status == 1 && again.stderrLines.count == 1, "\(again)")

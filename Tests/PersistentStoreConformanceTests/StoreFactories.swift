@@ -48,8 +48,7 @@ enum StoreFactories {
 
     /// A store in Core Data's own layout (`Z` tables), made empty as Core Data would for the
     /// model. It keeps no history, so it has no `makeTrackingHistory`; a Decimal keeps the
-    /// digits of the nearest Double, as Core Data's `DECIMAL` columns do; and it leaves the
-    /// metadata in `Z_METADATA` as it is, so an app's metadata is not kept.
+    /// digits of the nearest Double, as Core Data's `DECIMAL` columns do.
     static let coreDataFile = StoreFactory(
         name: "CoreDataStore (file)", keepsObjectsWhenReopened: true,
         make: { model in try makeCoreDataFile(model) },
@@ -59,13 +58,7 @@ enum StoreFactories {
             try database.execute("CREATE TABLE note (body TEXT)")
             try database.close()
         },
-        keepsEveryDecimalDigit: false, keepsApplicationMetadata: false)
-
-    /// The factories whose stores keep an app's metadata.
-    static let keepingApplicationMetadata = all.filter(\.keepsApplicationMetadata)
-
-    /// The reopenable factories whose stores keep an app's metadata.
-    static let reopenableKeepingApplicationMetadata = reopenable.filter(\.keepsApplicationMetadata)
+        keepsEveryDecimalDigit: false)
 
     /// The factories whose stores can track their history.
     static let trackingHistory = all.filter { $0.makeTrackingHistory != nil }

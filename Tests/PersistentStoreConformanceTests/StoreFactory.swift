@@ -31,9 +31,6 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// columns keep the nearest Double (Core Data's `DECIMAL` columns, whose NUMERIC
     /// affinity turns the digits into a REAL).
     var keepsEveryDecimalDigit = true
-    /// Whether the store keeps an app's metadata (`setApplicationMetadata`); false for a
-    /// store that leaves its metadata as another program wrote it.
-    var keepsApplicationMetadata = true
 
     var testDescription: String { name }
 }

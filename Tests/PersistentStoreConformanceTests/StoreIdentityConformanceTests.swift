@@ -48,7 +48,7 @@ import Testing
 
     /// Metadata: a value stored under a key reads back, a second value replaces it, and an
     /// unknown key reads nil.
-    @Test(arguments: StoreFactories.keepingApplicationMetadata)
+    @Test(arguments: StoreFactories.all)
     func applicationMetadataRoundTrips(_ factory: StoreFactory) throws {
         let subject = try factory.make(ConformanceModel.make())
         let store = subject.store
@@ -63,7 +63,7 @@ import Testing
     }
 
     /// Metadata: values stored are what a store opened again reads.
-    @Test(arguments: StoreFactories.reopenableKeepingApplicationMetadata)
+    @Test(arguments: StoreFactories.reopenable)
     func applicationMetadataSurvivesReopening(_ factory: StoreFactory) throws {
         let subject = try factory.make(ConformanceModel.make())
         try subject.store.setApplicationMetadata("2", forKey: "schemaOfMyApp")

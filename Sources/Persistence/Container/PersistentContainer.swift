@@ -81,6 +81,7 @@ public final class PersistentContainer: Sendable {
             var coreDataOptions = CoreDataStore.Options()
             coreDataOptions.readOnly = options.readOnly
             coreDataOptions.busyTimeout = options.busyTimeout
+            coreDataOptions.passesArchivesThrough = options.passesThroughUnregisteredTransformers
             store = try CoreDataStore(model: model, url: storeURL, options: coreDataOptions)
         } else {
             // A store written with an older version is migrated before it opens.

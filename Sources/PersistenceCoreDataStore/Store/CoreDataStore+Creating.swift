@@ -10,14 +10,13 @@ extension CoreDataStore {
     /// entity numbers Core Data gives the model (see `CoreDataLayout.entityNumbers`) and a
     /// new store UUID in `Z_METADATA`.
     ///
-    /// `Z_METADATA`'s property list is written by `metadata` (given the store's UUID), empty
-    /// without one; `Z_MODELCACHE` is left empty. On any error no file is left.
+    /// `Z_METADATA`'s property list is the one Core Data writes for the model (its entity
+    /// version hashes, see `CoreDataStoreMetadata`); `Z_MODELCACHE` is left empty (Core Data
+    /// compiles the model it opens the store with). On any error no file is left.
     ///
     /// - Throws: `StoreError.missingDirectory` or `.notARegularFile`; `SQLiteError` when the
     ///   file cannot be written.
-    package static func create(
-        model: ManagedObjectModel, at url: URL, metadata: ((String) throws -> Data)? = nil
-    ) throws {
+    package static func create(model: ManagedObjectModel, at url: URL) throws {
         try model.freeze()
         let path = url.path
         guard try !StoreFile.check(path) else {
@@ -41,7 +40,7 @@ extension CoreDataStore {
                 let uuid = UUID().uuidString
                 try database.execute(
                     "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
-                    [.text(uuid), .blob(try metadata?(uuid) ?? Data())])
+                    [.text(uuid), .blob(BinaryPropertyList.write(CoreDataStoreMetadata.propertyList(for: model)))])
             }
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }

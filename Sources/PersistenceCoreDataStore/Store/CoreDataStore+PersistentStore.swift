@@ -98,14 +98,33 @@ extension CoreDataStore: PersistentStore {
 
     // MARK: Metadata
 
-    /// Nil: Core Data keeps an app's metadata in `Z_METADATA`'s property list, which this
-    /// store leaves as it is.
-    package func applicationMetadata(forKey key: String) throws -> String? { nil }
+    /// The string an app stored under `key` in the store's metadata: Core Data's
+    /// `metadata[key]`, from `Z_METADATA`'s property list.
+    package func applicationMetadata(forKey key: String) throws -> String? {
+        try metadata().dictionaryValue?[key]?.stringValue
+    }
 
-    /// Refused: Core Data keeps an app's metadata in `Z_METADATA`'s property list, which
-    /// this store does not rewrite.
+    /// Stores `value` under `key` in `Z_METADATA`'s property list, every other key (Core
+    /// Data's own among them) kept as it was.
     package func setApplicationMetadata(_ value: String, forKey key: String) throws {
-        throw CoreDataStoreError(path: path, "its metadata (Z_METADATA) is kept as Core Data wrote it, so '\(key)' can't be set")
+        try database.inTransaction(.immediate) {
+            var entries = try metadata().dictionaryValue ?? [:]
+            entries[key] = .string(value)
+            try database.execute(
+                "UPDATE Z_METADATA SET Z_PLIST = ? WHERE Z_VERSION = (SELECT min(Z_VERSION) FROM Z_METADATA)",
+                [.blob(BinaryPropertyList.write(.dictionary(entries)))])
+        }
+    }
+
+    /// `Z_METADATA`'s property list (an empty dictionary for an empty one).
+    ///
+    /// - Throws: `CoreDataStoreError` when it is not a property list this store can read.
+    private func metadata() throws -> PropertyListValue {
+        let blob = try database.query("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first?.first?.dataValue
+        guard let blob, !blob.isEmpty else { return .dictionary([:]) }
+        do { return try BinaryPropertyList.read(blob) } catch {
+            throw CoreDataStoreError(path: path, "its metadata (Z_METADATA) is not a property list: \(error)")
+        }
     }
 
     package func hasEverStoredObjects(entityName: String) throws -> Bool {

@@ -67,7 +67,7 @@ extension CoreDataStore {
                     .value(
                         try CoreDataValueCodec.decode(
                             values[offsets[index]], for: attribute, entity: schema.name, object: "\(schema.name)/p\(key)",
-                            externalFolder: externalFolder)))
+                            externalFolder: externalFolder, decodesArchives: !passesArchivesThrough, path: path)))
             case .relationship(let relationship):
                 if relationship.isToMany {
                     slots.append(.toManyFault)

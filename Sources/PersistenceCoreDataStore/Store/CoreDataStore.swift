@@ -29,6 +29,10 @@ package final class CoreDataStore {
         package var readOnly = false
         /// How long a writer waits for another process's lock, in seconds.
         package var busyTimeout: Double = 10
+        /// Pass transformable values kept as keyed archives through as their bytes
+        /// (`TransformableBytes`) instead of decoding them: for tools, whose exports keep
+        /// the stored bytes exactly.
+        package var passesArchivesThrough = false
 
         /// Default options.
         package init() {}
@@ -46,6 +50,8 @@ package final class CoreDataStore {
     package let identifier: String
     /// Whether the store refuses writes: opened read-only, or not writable by this process.
     package let isReadOnly: Bool
+    /// Whether keyed-archive values pass through as bytes (`Options.passesArchivesThrough`).
+    let passesArchivesThrough: Bool
     /// Where Core Data keeps binary values outside their rows: `.<name>_SUPPORT/_EXTERNAL_DATA`
     /// beside the store.
     let externalFolder: URL
@@ -92,6 +98,7 @@ package final class CoreDataStore {
             throw error
         }
         isReadOnly = options.readOnly || !StoreFile.isWritable(path)
+        passesArchivesThrough = options.passesArchivesThrough
         database =
             isReadOnly
             ? try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)

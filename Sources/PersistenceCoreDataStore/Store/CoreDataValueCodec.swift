@@ -15,7 +15,7 @@ import PersistenceSQLiteStore
 /// | UUID | BLOB | the 16 bytes |
 /// | URI | VARCHAR | the absolute string |
 /// | Binary | BLOB | the bytes; with external storage allowed, a marker byte first: 1 and the bytes, or 2 and the name of a file in `.<store>_SUPPORT/_EXTERNAL_DATA/` |
-/// | Transformable | BLOB | the named transformer's bytes (passed through when none is registered) |
+/// | Transformable | BLOB | the named transformer's bytes; a keyed archive for no transformer or Foundation's unarchiving ones (see `CoreDataArchivedValues`) |
 enum CoreDataValueCodec {
     /// The marker byte before bytes kept in the row, in a column that allows external storage.
     static let inlineMarker: UInt8 = 1
@@ -42,18 +42,23 @@ enum CoreDataValueCodec {
         case .data(let v):
             return .blob(attribute.allowsExternalBinaryDataStorage ? Data([inlineMarker]) + v : v)
         case .transformable(let v):
+            if CoreDataArchivedValues.isArchived(attribute), !(v is TransformableBytes), let archive = try CoreDataArchivedValues.archive(v) {
+                return .blob(archive)
+            }
             return .blob(try TransformableCodec.encode(v, attribute: attribute, entity: entity))
         }
     }
 
     /// The value a column holds for `attribute`; `externalFolder` is where a binary value
-    /// kept outside the row is read from.
+    /// kept outside the row is read from. A transformable value kept as a keyed archive (see
+    /// `CoreDataArchivedValues`) is decoded when `decodesArchives`, else passed through as
+    /// its bytes.
     ///
     /// - Throws: `StoreError.corruptValue` for a value that cannot be read as the attribute's
     ///   type; `StoreError.unreadableExternalData` for an external file that cannot be read.
     static func decode(
         _ value: SQLiteValue, for attribute: AttributeDescription, entity: String, object: @autoclosure () -> String,
-        externalFolder: URL?
+        externalFolder: URL?, decodesArchives: Bool = true, path: String? = nil
     ) throws -> AttributeValue {
         if case .null = value { return .null }
         func corrupt() -> StoreError { .corruptValue(entity: entity, attribute: attribute.name, found: value.typeName) }
@@ -110,9 +115,14 @@ enum CoreDataValueCodec {
                 return .data(try external(rest, attribute: attribute, object: object(), folder: externalFolder))
             }
         case .transformable:
-            if case .blob(let d) = value {
-                return .transformable(try TransformableCodec.decode(d, attribute: attribute, entity: entity))
+            guard case .blob(let d) = value else { break }
+            if decodesArchives, CoreDataArchivedValues.isArchived(attribute), BinaryPropertyList.isBinaryPropertyList(d) {
+                do { return .transformable(try KeyedArchive.transformedValue(from: d)) } catch {
+                    throw CoreDataStoreError(
+                        path: path, "the archived value of \(object()).\(attribute.name) can't be decoded: \(error)")
+                }
             }
+            return .transformable(try TransformableCodec.decode(d, attribute: attribute, entity: entity))
         case .objectID, .undefined:
             break
         }
