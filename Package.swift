@@ -47,8 +47,8 @@ let package = Package(
         // Contexts, objects, the coordinator, fetching and saving, archives: what a context
         // knows of a store is the PersistentStore protocol, and no store target is in reach.
         .target(name: "PersistenceContext", dependencies: ["PersistenceModel", "PersistenceStore"]),
-        // What an app imports: the container, which opens the SQLite store, and every layer
-        // an app's code names, re-exported.
+        // What an app imports: the container, which opens the SQLite store (or, told by its
+        // tables, a store Core Data wrote), and every layer an app's code names, re-exported.
         .target(
             name: "Persistence",
             dependencies: [
