@@ -6,16 +6,18 @@ import PersistenceModel
 /// none under that name. Read with `KeyedArchive` (never Foundation's unarchiver, which traps
 /// on Linux for a class it does not know), written with `KeyedArchiveEncoder`.
 enum CoreDataArchivedValues {
-    /// Foundation's transformers that keep a value as a keyed archive.
-    static let archivingTransformers: Set<String> = [
-        "NSSecureUnarchiveFromData", "NSSecureUnarchiveFromDataTransformer", "NSKeyedUnarchiveFromData",
-        "NSKeyedUnarchiveFromDataTransformerName",
-    ]
+    /// Whether a model's transformer name is one of Foundation's that keep a value as a keyed
+    /// archive: the secure and the keyed "unarchive from data" transformers, by either of
+    /// their names (matched on the name's ending: this store never calls them, it only
+    /// recognises the names models give).
+    static func isArchivingTransformer(_ name: String) -> Bool {
+        name.hasPrefix("NS") && (name.hasSuffix("UnarchiveFromData") || name.hasSuffix("UnarchiveFromDataTransformer"))
+    }
 
     /// Whether `attribute`'s values are keyed archives this store reads and writes itself.
     static func isArchived(_ attribute: AttributeDescription) -> Bool {
         guard let name = attribute.valueTransformerName else { return true }
-        return archivingTransformers.contains(name) && ValueTransformers.transformer(forName: name) == nil
+        return isArchivingTransformer(name) && ValueTransformers.transformer(forName: name) == nil
     }
 
     /// The archive of a property-list value (strings, numbers, data, dates, UUIDs, URLs,
