@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import PersistenceCoreDataStore
 import PersistenceSQLite
 import Testing
 
@@ -101,5 +102,30 @@ import Testing
             fixture.storeURL, "SELECT count(*) FROM (SELECT ZOWNER FROM ZCAR WHERE ZOWNER IS NOT NULL GROUP BY ZOWNER HAVING count(*) > 1)"
         ).first?.first?.int64Value
         #expect(collectors.count == expected.map(Int.init))
+    }
+}
+
+/// The store opened with the model Core Data compiled into it, no model file needed.
+@Suite struct CoreDataStoredModelTests {
+    @Test func theStoreOpensWithTheModelItsCacheHolds() throws {
+        let fixture = try CoreDataFixture()
+        defer { fixture.remove() }
+        let model = try CoreDataStore.storedModel(at: fixture.storeURL)
+        #expect(model.entities.map(\.name).sorted() == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
+        let context = try PersistentContainer(model: model, storeURL: fixture.storeURL).viewContext
+        #expect(try context.fetch(FetchRequest(entityName: "Car")).count == 125)
+        let bmw = try #require(
+            try context.fetch(FetchRequest(entityName: "Car", predicate: try FetchPredicate("numberPlate == '300'"))).first)
+        #expect(bmw.entityName == "ExpensiveSportCar" && bmw.value(forKey: "isLimitedEdition") as? Bool == true)
+    }
+
+    @Test func aStoreWithoutACompiledModelSaysSo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cd-nocache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("New.sqlite")
+        try CoreDataStore.create(model: try CoreDataStoreReadTests.model(), at: url)
+        let error = try #require(throws: CoreDataStoreError.self) { try CoreDataStore.storedModel(at: url) }
+        #expect("\(error)".contains("Z_MODELCACHE is empty"))
     }
 }
