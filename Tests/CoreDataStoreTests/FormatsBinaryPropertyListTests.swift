@@ -8,7 +8,8 @@ import Testing
     // MARK: - Core Data's metadata
 
     @Test func readsTheMetadataCoreDataWrote() throws {
-        let metadata = try #require(try BinaryPropertyList.read(FormatsFixture.metadata).dictionaryValue)
+        let metadata = try #require(
+            try BinaryPropertyList.read(FormatsFixture.metadata).dictionaryValue)
         #expect(metadata["NSStoreType"] == .string("SQLite"))
         #expect(metadata["NSPersistenceFrameworkVersion"] == .integer(1044))
         #expect(metadata["NSStoreModelVersionIdentifiers"] == .array([.string("1")]))
@@ -31,7 +32,8 @@ import Testing
             "null": .null, "true": .bool(true), "false": .bool(false),
             "small": .integer(7), "word": .integer(65_535), "int32": .integer(4_000_000_000),
             "negative": .integer(-1), "min": .integer(.min), "max": .integer(.max),
-            "huge": .unsignedInteger(.max), "real": .real(-2.5), "date": .date(Date(timeIntervalSinceReferenceDate: 86_400.5)),
+            "huge": .unsignedInteger(.max), "real": .real(-2.5),
+            "date": .date(Date(timeIntervalSinceReferenceDate: 86_400.5)),
             "data": .data(Data((0..<40).map { UInt8($0) })), "ascii": .string("Car"),
             "unicode": .string("Cien años de soledad 😀"), "empty": .string(""),
             "array": .array(many), "set": .set([.string("a"), .integer(1)]), "uid": .uid(70_000),
@@ -41,8 +43,10 @@ import Testing
     }
 
     @Test func sharedValuesAreStoredOnce() {
-        let one = BinaryPropertyList.write(.array(Array(repeating: .string("the same long string"), count: 1)))
-        let ten = BinaryPropertyList.write(.array(Array(repeating: .string("the same long string"), count: 10)))
+        let one = BinaryPropertyList.write(
+            .array(Array(repeating: .string("the same long string"), count: 1)))
+        let ten = BinaryPropertyList.write(
+            .array(Array(repeating: .string("the same long string"), count: 10)))
         #expect(ten.count - one.count < 30)
     }
 
@@ -63,14 +67,17 @@ import Testing
     }
 
     @Test func aCountLargerThanTheFileIsRefused() {
-        expectRefusal(Self.plist([[0xAF, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]]), mentioning: "count")
+        expectRefusal(
+            Self.plist([[0xAF, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]]),
+            mentioning: "count")
         expectRefusal(Self.plist([[0x4F, 0x10, 30]]), mentioning: "30 bytes run past the objects")
         expectRefusal(Self.plist([[0x6F, 0x10, 16]]), mentioning: "run past the objects")
     }
 
     @Test func invalidTrailerFieldsAreRefused() {
         for (position, value, words) in [
-            (6, UInt8(0), "offset size"), (6, 9, "offset size"), (7, 0, "reference size"), (7, 200, "reference size"),
+            (6, UInt8(0), "offset size"), (6, 9, "offset size"), (7, 0, "reference size"),
+            (7, 200, "reference size"),
         ] {
             var bytes = [UInt8](Self.plist([[0x08]]))
             bytes[bytes.count - 32 + position] = value
@@ -90,9 +97,13 @@ import Testing
     @Test func truncatedAndForeignBytesAreRefused() {
         let whole = BinaryPropertyList.write(.array([.string("a"), .integer(1)]))
         for length in [0, 7, 8, 20, whole.count - 1] {
-            #expect(throws: CoreDataFormatError.self) { try BinaryPropertyList.read(whole.prefix(length)) }
+            #expect(throws: CoreDataFormatError.self) {
+                try BinaryPropertyList.read(whole.prefix(length))
+            }
         }
-        expectRefusal(Data("<?xml version=\"1.0\"?><plist/>".utf8 + [UInt8](repeating: 0, count: 40)), mentioning: "header")
+        expectRefusal(
+            Data("<?xml version=\"1.0\"?><plist/>".utf8 + [UInt8](repeating: 0, count: 40)),
+            mentioning: "header")
     }
 
     @Test func deepNestingIsRefused() {
@@ -113,7 +124,8 @@ import Testing
     }
 
     @Test func integersWiderThan64BitsAreRefused() throws {
-        let big = [0x14] + [UInt8](repeating: 0, count: 7) + [0x01] + [UInt8](repeating: 0, count: 8)
+        let big =
+            [0x14] + [UInt8](repeating: 0, count: 7) + [0x01] + [UInt8](repeating: 0, count: 8)
         expectRefusal(Self.plist([big]), mentioning: "128-bit")
         let unsigned = [0x14] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8)
         #expect(try BinaryPropertyList.read(Self.plist([unsigned])) == .unsignedInteger(.max))
@@ -121,7 +133,11 @@ import Testing
 
     @Test func datesThatAreNotNumbersAreRefused() {
         // Foundation's Date.description traps on NaN, so such a date must never be read.
-        let nan = [0x33] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: Double.nan.bitPattern >> ($0 * 8)) }
+        let nan =
+            [0x33]
+            + (0..<8).reversed().map {
+                UInt8(truncatingIfNeeded: Double.nan.bitPattern >> ($0 * 8))
+            }
         expectRefusal(Self.plist([nan]), mentioning: "finite")
     }
 
@@ -147,14 +163,18 @@ import Testing
         }
         bytes.append(contentsOf: [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1])
         for number in [objects.count, top, table] {
-            bytes.append(contentsOf: (0..<8).reversed().map { UInt8(truncatingIfNeeded: number >> ($0 * 8)) })
+            bytes.append(
+                contentsOf: (0..<8).reversed().map { UInt8(truncatingIfNeeded: number >> ($0 * 8)) }
+            )
         }
         return Data(bytes)
     }
 }
 
 /// Expects `data` to be refused with a one-line `CoreDataFormatError` containing `words`.
-func expectRefusal(_ data: Data, mentioning words: String, sourceLocation: SourceLocation = #_sourceLocation) {
+func expectRefusal(
+    _ data: Data, mentioning words: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
     do {
         let value = try BinaryPropertyList.read(data)
         Issue.record("read \(value) instead of refusing", sourceLocation: sourceLocation)

@@ -10,12 +10,14 @@ enum FormatsFixture {
     static let modelCache: Data = readBlob("SELECT Z_CONTENT FROM Z_MODELCACHE")
 
     private static func readBlob(_ sql: String) -> Data {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-formats-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "coredata-formats-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             for suffix in ["", "-wal", "-shm"] {
-                let source = CoreDataFixture.sourceFolder.appendingPathComponent("SampleModel_V1.sqlite" + suffix)
+                let source = CoreDataFixture.sourceFolder.appendingPathComponent(
+                    "SampleModel_V1.sqlite" + suffix)
                 guard FileManager.default.fileExists(atPath: source.path) else { continue }
                 try FileManager.default.copyItem(
                     at: source, to: folder.appendingPathComponent("SampleModel_V1.sqlite" + suffix))

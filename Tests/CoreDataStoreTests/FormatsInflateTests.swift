@@ -36,9 +36,12 @@ import Testing
     }
 
     @Test func truncatedStreamsAreRefused() throws {
-        let compressed = try Deflate.compress(Data(String(repeating: "abcdefgh", count: 1_000).utf8))
+        let compressed = try Deflate.compress(
+            Data(String(repeating: "abcdefgh", count: 1_000).utf8))
         for length in [0, 1, compressed.count / 2, compressed.count - 1] {
-            #expect(throws: CoreDataFormatError.self) { try Inflate.decompress(compressed.prefix(length)) }
+            #expect(throws: CoreDataFormatError.self) {
+                try Inflate.decompress(compressed.prefix(length))
+            }
         }
     }
 

@@ -7,7 +7,8 @@ import Testing
 /// Core Data wrote.
 @Suite struct FormatsStoreMetadataTests {
     @Test func theMetadataMadeForTheModelIsTheOneCoreDataWrote() throws {
-        let model = try ManagedObjectModel(contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
+        let model = try ManagedObjectModel(
+            contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
         let stored = try BinaryPropertyList.read(FormatsFixture.metadata)
         #expect(CoreDataStoreMetadata.propertyList(for: model) == stored)
         let written = BinaryPropertyList.write(CoreDataStoreMetadata.propertyList(for: model))
@@ -16,16 +17,21 @@ import Testing
 
     @Test func aModelThatStoresDifferentlyIsNamed() throws {
         let stored = try BinaryPropertyList.read(FormatsFixture.metadata)
-        let model = try ManagedObjectModel(contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
+        let model = try ManagedObjectModel(
+            contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
         #expect(CoreDataStoreMetadata.firstDifference(between: stored, and: model) == nil)
         let compiled = try CompiledModel.model(fromModelCache: FormatsFixture.modelCache)
         #expect(CoreDataStoreMetadata.firstDifference(between: stored, and: compiled) == nil)
 
         let changed = model.copy()
-        changed.modifyEntity(named: "Person") { $0.attributes.append(AttributeDescription(name: "nickname", type: .string)) }
-        let difference = try #require(CoreDataStoreMetadata.firstDifference(between: stored, and: changed))
+        changed.modifyEntity(named: "Person") {
+            $0.attributes.append(AttributeDescription(name: "nickname", type: .string))
+        }
+        let difference = try #require(
+            CoreDataStoreMetadata.firstDifference(between: stored, and: changed))
         #expect(difference.contains("Person"))
-        let other = try ManagedObjectModel(contentsOf: CoreDataFixture.modelURL, version: "SampleModel2")
+        let other = try ManagedObjectModel(
+            contentsOf: CoreDataFixture.modelURL, version: "SampleModel2")
         #expect(CoreDataStoreMetadata.firstDifference(between: stored, and: other) != nil)
     }
 }

@@ -8,7 +8,8 @@ import Testing
 @Suite struct FormatsVersionHashTests {
     /// `NSStoreModelVersionHashes` and `NSStoreModelVersionHashesDigest` as Core Data wrote them.
     static func storedHashes() throws -> (hashes: [String: Data], digest: String) {
-        let metadata = try #require(try BinaryPropertyList.read(FormatsFixture.metadata).dictionaryValue)
+        let metadata = try #require(
+            try BinaryPropertyList.read(FormatsFixture.metadata).dictionaryValue)
         let entries = try #require(metadata["NSStoreModelVersionHashes"]?.dictionaryValue)
         let digest = try #require(metadata["NSStoreModelVersionHashesDigest"]?.stringValue)
         return (try entries.mapValues { try #require($0.dataValue) }, digest)
@@ -16,11 +17,14 @@ import Testing
 
     @Test func everyEntityHashOfTheModelFileMatchesCoreDatas() throws {
         let stored = try Self.storedHashes()
-        let model = try ManagedObjectModel(contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
+        let model = try ManagedObjectModel(
+            contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
         let computed = CoreDataVersionHash.entityHashes(of: model)
         #expect(computed.count == 4)
         for (name, hash) in stored.hashes {
-            #expect(computed[name] == hash, "\(name): \(computed[name]?.base64EncodedString() ?? "none")")
+            #expect(
+                computed[name] == hash,
+                "\(name): \(computed[name]?.base64EncodedString() ?? "none")")
         }
     }
 
@@ -36,7 +40,8 @@ import Testing
     }
 
     @Test func aChangeThatAffectsStorageChangesTheHash() throws {
-        let model = try ManagedObjectModel(contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
+        let model = try ManagedObjectModel(
+            contentsOf: CoreDataFixture.modelURL, version: "SampleModel")
         let before = CoreDataVersionHash.entityHashes(of: model)
         let changed = model.copy()
         changed.modifyEntity(named: "Car") { $0.attributes[0].isOptional.toggle() }

@@ -54,18 +54,21 @@ public struct ArchivedColor: Sendable, Hashable {
             return
         }
         guard let space = object.fields["NSColorSpace"]?.integerValue else {
-            throw CoreDataFormatError(.keyedArchive, at: location, "not a color with RGB or white components")
+            throw CoreDataFormatError(
+                .keyedArchive, at: location, "not a color with RGB or white components")
         }
         func components(_ key: String, count: ClosedRange<Int>) throws -> [Double] {
             guard case .data(let bytes) = object.fields[key] ?? .null else {
-                throw CoreDataFormatError(.keyedArchive, at: "\(location), field \(key)", "missing or not data")
+                throw CoreDataFormatError(
+                    .keyedArchive, at: "\(location), field \(key)", "missing or not data")
             }
             let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
             let words = text.split(separator: " ")
             let values = words.compactMap { Double($0) }
             guard count.contains(values.count), values.count == words.count else {
                 throw CoreDataFormatError(
-                    .keyedArchive, at: "\(location), field \(key)", "'\(text.prefix(60))' is not \(count) numbers")
+                    .keyedArchive, at: "\(location), field \(key)",
+                    "'\(text.prefix(60))' is not \(count) numbers")
             }
             return values
         }
@@ -75,10 +78,13 @@ public struct ArchivedColor: Sendable, Hashable {
             self.init(red: rgb[0], green: rgb[1], blue: rgb[2], alpha: rgb.count == 4 ? rgb[3] : 1)
         case 3, 4:
             let white = try components("NSWhite", count: 1...2)
-            self.init(red: white[0], green: white[0], blue: white[0], alpha: white.count == 2 ? white[1] : 1)
+            self.init(
+                red: white[0], green: white[0], blue: white[0],
+                alpha: white.count == 2 ? white[1] : 1)
         default:
             throw CoreDataFormatError(
-                .keyedArchive, at: "\(location), field NSColorSpace", "color space \(space) is not RGB or white")
+                .keyedArchive, at: "\(location), field NSColorSpace",
+                "color space \(space) is not RGB or white")
         }
     }
 
@@ -106,7 +112,8 @@ public struct ArchivedColorTransformer: ValueTransforming {
     /// - Throws: `CoreDataFormatError` when `value` is not an `ArchivedColor`.
     public func transformedValue(_ value: Any) throws -> Data {
         guard let color = value as? ArchivedColor else {
-            throw CoreDataFormatError(.keyedArchive, at: "", "a \(type(of: value)) is not an ArchivedColor")
+            throw CoreDataFormatError(
+                .keyedArchive, at: "", "a \(type(of: value)) is not an ArchivedColor")
         }
         return try KeyedArchiveEncoder.encode(.object(color.archivedObject))
     }

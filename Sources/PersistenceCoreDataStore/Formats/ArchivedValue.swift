@@ -57,7 +57,8 @@ public indirect enum ArchivedValue: Sendable, Hashable {
         case .dictionary(let entries):
             var result: [AnyHashable: Any] = [:]
             for (key, value) in entries {
-                result[(key.foundationValue as? AnyHashable) ?? AnyHashable(key)] = value.foundationValue
+                result[(key.foundationValue as? AnyHashable) ?? AnyHashable(key)] =
+                    value.foundationValue
             }
             return result
         case .object(let object): return object

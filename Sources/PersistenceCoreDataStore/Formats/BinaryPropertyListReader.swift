@@ -22,7 +22,8 @@ struct BinaryPropertyListReader {
     init(bytes: [UInt8]) throws {
         self.bytes = bytes
         guard bytes.count >= Self.headerSize + Self.trailerSize + 1 else {
-            throw Self.error(at: "the start", "\(bytes.count) bytes are too few for a binary property list")
+            throw Self.error(
+                at: "the start", "\(bytes.count) bytes are too few for a binary property list")
         }
         guard bytes.prefix(8).elementsEqual("bplist00".utf8) else {
             throw Self.error(at: "the start", "the header is not 'bplist00'")
@@ -38,21 +39,25 @@ struct BinaryPropertyListReader {
             throw Self.error(at: location, "the offset size \(offsetSize) is not 1 to 8 bytes")
         }
         guard (1...8).contains(referenceSize) else {
-            throw Self.error(at: location, "the object reference size \(referenceSize) is not 1 to 8 bytes")
+            throw Self.error(
+                at: location, "the object reference size \(referenceSize) is not 1 to 8 bytes")
         }
         guard count >= 1, count <= UInt64(trailer) else {
-            throw Self.error(at: location, "the object count \(count) does not fit in \(bytes.count) bytes")
+            throw Self.error(
+                at: location, "the object count \(count) does not fit in \(bytes.count) bytes")
         }
         objectCount = Int(count)
         guard top < count else {
-            throw Self.error(at: location, "the top object \(top) is not one of the \(count) objects")
+            throw Self.error(
+                at: location, "the top object \(top) is not one of the \(count) objects")
         }
         topObject = Int(top)
         guard table >= UInt64(Self.headerSize), table <= UInt64(trailer),
             UInt64(trailer) - table >= count * UInt64(offsetSize)
         else {
             throw Self.error(
-                at: location, "the offset table at \(table) with \(count) offsets of \(offsetSize) bytes does not fit"
+                at: location,
+                "the offset table at \(table) with \(count) offsets of \(offsetSize) bytes does not fit"
             )
         }
         offsetTableStart = Int(table)
@@ -73,7 +78,8 @@ struct BinaryPropertyListReader {
         let entry = offsetTableStart + index * offsetSize
         let offset64 = Self.bigEndian(bytes[entry..<(entry + offsetSize)])
         guard offset64 >= UInt64(Self.headerSize), offset64 < UInt64(offsetTableStart) else {
-            throw Self.error(at: "object \(index)", "its offset \(offset64) lies outside the objects")
+            throw Self.error(
+                at: "object \(index)", "its offset \(offset64) lies outside the objects")
         }
         let offset = Int(offset64)
         inProgress.insert(index)
@@ -92,7 +98,9 @@ struct BinaryPropertyListReader {
         return result
     }
 
-    private mutating func readObject(at offset: Int, index: Int) throws -> (value: PropertyListValue, size: Int) {
+    private mutating func readObject(at offset: Int, index: Int) throws -> (
+        value: PropertyListValue, size: Int
+    ) {
         let here = "object \(index) at offset \(offset)"
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
@@ -115,10 +123,15 @@ struct BinaryPropertyListReader {
             let real = low == 2 ? Double(Float(bitPattern: UInt32(bits))) : Double(bitPattern: bits)
             return (.real(real), 1)
         case 0x3:
-            guard marker == 0x33 else { throw Self.error(at: here, "unknown marker 0x\(String(marker, radix: 16))") }
-            let seconds = Double(bitPattern: Self.bigEndian(try field(at: offset + 1, length: 8, where: here)))
+            guard marker == 0x33 else {
+                throw Self.error(at: here, "unknown marker 0x\(String(marker, radix: 16))")
+            }
+            let seconds = Double(
+                bitPattern: Self.bigEndian(try field(at: offset + 1, length: 8, where: here)))
             // Foundation's Date.description traps on NaN: such a date must not get out.
-            guard seconds.isFinite else { throw Self.error(at: here, "a date that is not a finite number of seconds") }
+            guard seconds.isFinite else {
+                throw Self.error(at: here, "a date that is not a finite number of seconds")
+            }
             return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
         case 0x4:
             let (count, start) = try readCount(low, at: offset, where: here)
@@ -143,7 +156,9 @@ struct BinaryPropertyListReader {
             return (.string(String(decoding: units, as: UTF16.self)), 1)
         case 0x8:
             let raw = try field(at: offset + 1, length: low + 1, where: here)
-            guard raw.count <= 8 else { throw Self.error(at: here, "a UID of \(raw.count) bytes (at most 8)") }
+            guard raw.count <= 8 else {
+                throw Self.error(at: here, "a UID of \(raw.count) bytes (at most 8)")
+            }
             return (.uid(Self.bigEndian(raw)), 1)
         case 0xA, 0xC:
             let (count, start) = try readCount(low, at: offset, where: here)
@@ -159,7 +174,9 @@ struct BinaryPropertyListReader {
             return (marker >> 4 == 0xA ? .array(elements) : .set(elements), size)
         case 0xD:
             let (count, start) = try readCount(low, at: offset, where: here)
-            guard count <= Int.max / 2 else { throw Self.error(at: here, "an absurd count \(count)") }
+            guard count <= Int.max / 2 else {
+                throw Self.error(at: here, "an absurd count \(count)")
+            }
             let references = try readReferences(count: count * 2, at: start, where: here)
             var entries: [String: PropertyListValue] = [:]
             entries.reserveCapacity(count)
@@ -168,7 +185,9 @@ struct BinaryPropertyListReader {
                 let key = try readObject(references[position])
                 guard case .string(let name) = key.value else {
                     throw Self.error(
-                        at: here, "key \(position) is a \(key.value.kindName), not a string (object \(references[position]))")
+                        at: here,
+                        "key \(position) is \(key.value.kindWithArticle), not a string (object \(references[position]))"
+                    )
                 }
                 let value = try readObject(references[count + position])
                 entries[name] = value.value
@@ -184,7 +203,9 @@ struct BinaryPropertyListReader {
 
     /// Reads an integer object's value: 1, 2 and 4 bytes unsigned, 8 signed, 16 when it
     /// fits in 64 bits.
-    private func readInteger(at start: Int, sizeExponent: Int, where location: String) throws -> PropertyListValue {
+    private func readInteger(at start: Int, sizeExponent: Int, where location: String) throws
+        -> PropertyListValue
+    {
         guard sizeExponent <= 4 else {
             throw Self.error(at: location, "an integer of 2^\(sizeExponent) bytes (at most 16)")
         }
@@ -195,23 +216,33 @@ struct BinaryPropertyListReader {
         default:
             let high = Self.bigEndian(raw.prefix(8))
             let low = Self.bigEndian(raw.suffix(8))
-            if high == 0 { return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low) }
-            if high == UInt64.max, low > UInt64(Int64.max) { return .integer(Int64(bitPattern: low)) }
+            if high == 0 {
+                return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
+            }
+            if high == UInt64.max, low > UInt64(Int64.max) {
+                return .integer(Int64(bitPattern: low))
+            }
             throw Self.error(at: location, "a 128-bit integer that does not fit in 64 bits")
         }
     }
 
     /// The count in a marker's low nibble, or in the integer object after it when the nibble
     /// is 0xF; and where the contents start.
-    private func readCount(_ nibble: Int, at offset: Int, where location: String) throws -> (count: Int, start: Int) {
+    private func readCount(_ nibble: Int, at offset: Int, where location: String) throws -> (
+        count: Int, start: Int
+    ) {
         guard nibble == 0xF else { return (nibble, offset + 1) }
-        guard offset + 1 < offsetTableStart else { throw Self.error(at: location, "the count runs past the objects") }
+        guard offset + 1 < offsetTableStart else {
+            throw Self.error(at: location, "the count runs past the objects")
+        }
         let marker = bytes[offset + 1]
         let exponent = Int(marker & 0x0F)
         guard marker >> 4 == 0x1, exponent <= 3 else {
             throw Self.error(at: location, "the count is not an integer of 1 to 8 bytes")
         }
-        guard case .integer(let count) = try readInteger(at: offset + 2, sizeExponent: exponent, where: location),
+        guard
+            case .integer(let count) = try readInteger(
+                at: offset + 2, sizeExponent: exponent, where: location),
             count >= 0, count <= Int64(bytes.count)
         else {
             throw Self.error(at: location, "an absurd count, larger than the file")
@@ -230,7 +261,9 @@ struct BinaryPropertyListReader {
         for _ in 0..<count {
             let reference = Self.bigEndian(bytes[position..<(position + referenceSize)])
             guard reference < UInt64(objectCount) else {
-                throw Self.error(at: location, "the reference \(reference) is not one of the \(objectCount) objects")
+                throw Self.error(
+                    at: location,
+                    "the reference \(reference) is not one of the \(objectCount) objects")
             }
             references.append(Int(reference))
             position += referenceSize
@@ -239,7 +272,9 @@ struct BinaryPropertyListReader {
     }
 
     /// `length` bytes from `start`, which must lie before the offset table.
-    private func field(at start: Int, length: Int, where location: String) throws -> ArraySlice<UInt8> {
+    private func field(at start: Int, length: Int, where location: String) throws -> ArraySlice<
+        UInt8
+    > {
         guard length >= 0, start <= offsetTableStart, length <= offsetTableStart - start else {
             throw Self.error(at: location, "\(length) bytes run past the objects")
         }
@@ -251,7 +286,8 @@ struct BinaryPropertyListReader {
         let sum = a + b
         guard sum <= BinaryPropertyList.maximumValueCount else {
             throw Self.error(
-                at: location, "the objects expand to more than \(BinaryPropertyList.maximumValueCount) values")
+                at: location,
+                "the objects expand to more than \(BinaryPropertyList.maximumValueCount) values")
         }
         return sum
     }

@@ -27,7 +27,9 @@ struct BinaryPropertyListWriter {
         }
         let tableOffset = output.count
         let offsetSize = Self.byteCount(for: UInt64(tableOffset))
-        for offset in offsets { Self.appendBigEndian(UInt64(offset), size: offsetSize, to: &output) }
+        for offset in offsets {
+            Self.appendBigEndian(UInt64(offset), size: offsetSize, to: &output)
+        }
         output.append(contentsOf: [0, 0, 0, 0, 0, 0])
         output.append(UInt8(offsetSize))
         output.append(UInt8(referenceSize))
@@ -44,13 +46,19 @@ struct BinaryPropertyListWriter {
         case .array(let elements), .set(let elements):
             let index = reserve()
             let references = elements.map { flatten($0) }
-            if case .set = value { objects[index] = .set(references) } else { objects[index] = .array(references) }
+            if case .set = value {
+                objects[index] = .set(references)
+            } else {
+                objects[index] = .array(references)
+            }
             return index
         case .dictionary(let entries):
             let index = reserve()
             let keys = entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             let keyReferences = keys.map { flatten(.string($0)) }
-            let valueReferences = keys.map { key in entries[key].map { flatten($0) } ?? flatten(.null) }
+            let valueReferences = keys.map { key in
+                entries[key].map { flatten($0) } ?? flatten(.null)
+            }
             objects[index] = .dictionary(keys: keyReferences, values: valueReferences)
             return index
         default:
@@ -73,10 +81,14 @@ struct BinaryPropertyListWriter {
         switch object {
         case .array(let references):
             Self.appendMarker(0xA, count: references.count, to: &output)
-            for reference in references { Self.appendBigEndian(UInt64(reference), size: referenceSize, to: &output) }
+            for reference in references {
+                Self.appendBigEndian(UInt64(reference), size: referenceSize, to: &output)
+            }
         case .set(let references):
             Self.appendMarker(0xC, count: references.count, to: &output)
-            for reference in references { Self.appendBigEndian(UInt64(reference), size: referenceSize, to: &output) }
+            for reference in references {
+                Self.appendBigEndian(UInt64(reference), size: referenceSize, to: &output)
+            }
         case .dictionary(let keys, let values):
             Self.appendMarker(0xD, count: keys.count, to: &output)
             for reference in keys + values {
@@ -116,7 +128,9 @@ struct BinaryPropertyListWriter {
             } else {
                 let units = Array(text.utf16)
                 appendMarker(0x6, count: units.count, to: &output)
-                for unit in units { output.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)]) }
+                for unit in units {
+                    output.append(contentsOf: [UInt8(unit >> 8), UInt8(unit & 0xFF)])
+                }
             }
         case .uid(let index):
             let size = byteCount(for: index)

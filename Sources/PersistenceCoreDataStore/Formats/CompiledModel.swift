@@ -44,16 +44,36 @@ public enum CompiledModel {
     public static func model(fromArchive data: Data) throws -> ManagedObjectModel {
         let archive: KeyedArchive
         do { archive = try KeyedArchive(data: data) } catch let error as CoreDataFormatError {
-            throw CoreDataFormatError(.compiledModel, at: error.location, "\(error.format.rawValue): \(error.reason)")
+            throw CoreDataFormatError(
+                .compiledModel, at: error.location, "\(error.format.rawValue): \(error.reason)")
         }
         var reader = CompiledModelReader(archive: archive)
         return try reader.readModel()
     }
 
+    /// The archive Core Data would keep in Z_MODELCACHE for `model`, DEFLATE-compressed: the
+    /// layout the fixture shows, read back by `model(fromModelCache:)`. Not checked against
+    /// Core Data itself, which rebuilds the cache when it finds none.
+    ///
+    /// - Throws: `CoreDataFormatError` if compressing fails.
+    public static func modelCache(for model: ManagedObjectModel) throws -> Data {
+        try Deflate.compress(try archive(of: model))
+    }
+
+    /// The keyed archive of `model` as an `NSManagedObjectModel` (Z_MODELCACHE inflated).
+    ///
+    /// - Throws: `CoreDataFormatError` if a value cannot be archived.
+    public static func archive(of model: ManagedObjectModel) throws -> Data {
+        var writer = CompiledModelWriter(model: model)
+        return try writer.write()
+    }
+
     /// Core Data's numeric attribute types (`NSAttributeType`) and ours.
     public static let attributeTypes: [Int64: AttributeType] = [
-        0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal, 500: .double,
-        600: .float, 700: .string, 800: .boolean, 900: .date, 1000: .binaryData, 1100: .uuid, 1200: .uri,
+        0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal,
+        500: .double,
+        600: .float, 700: .string, 800: .boolean, 900: .date, 1000: .binaryData, 1100: .uuid,
+        1200: .uri,
         1800: .transformable, 2000: .objectID,
     ]
 
@@ -62,6 +82,13 @@ public enum CompiledModel {
         attributeTypes.first { $0.value == type }?.key ?? 0
     }
 
+    /// Core Data's numeric delete rule (`NSDeleteRule`) for one of ours.
+    public static func deleteRuleCode(_ rule: DeleteRule) -> Int64 {
+        deleteRules.first { $0.value == rule }?.key ?? 1
+    }
+
     /// Core Data's numeric delete rules (`NSDeleteRule`) and ours.
-    public static let deleteRules: [Int64: DeleteRule] = [0: .noAction, 1: .nullify, 2: .cascade, 3: .deny]
+    public static let deleteRules: [Int64: DeleteRule] = [
+        0: .noAction, 1: .nullify, 2: .cascade, 3: .deny,
+    ]
 }

@@ -14,10 +14,14 @@ struct CompiledModelReader {
     mutating func readModel() throws -> ManagedObjectModel {
         let root = try object(at: try archive.topUID(), "the root object")
         guard root.classNames.contains("NSManagedObjectModel") else {
-            throw Self.error(at: "object \(root.uid) (\(root.className))", "the root is not an NSManagedObjectModel")
+            throw Self.error(
+                at: "object \(root.uid) (\(root.className))",
+                "the root is not an NSManagedObjectModel")
         }
         let entityObjects = try entries(of: "NSEntities", in: root).map { name, value in
-            guard case .object(let entity) = value, entity.classNames.contains("NSEntityDescription") else {
+            guard case .object(let entity) = value,
+                entity.classNames.contains("NSEntityDescription")
+            else {
                 throw Self.error(at: "NSEntities, entity \(name)", "not an NSEntityDescription")
             }
             return entity
@@ -40,12 +44,15 @@ struct CompiledModelReader {
             if names.count == 1 { versionIdentifier = names[0] }
         default: break
         }
-        return ManagedObjectModel(entities: entities.sorted { $0.name < $1.name }, versionIdentifier: versionIdentifier)
+        return ManagedObjectModel(
+            entities: entities.sorted { $0.name < $1.name }, versionIdentifier: versionIdentifier)
     }
 
     // MARK: - Entities
 
-    private func readEntity(_ entity: ArchivedObject, propertyNames: [UInt64: Set<String>]) throws -> EntityDescription {
+    private func readEntity(_ entity: ArchivedObject, propertyNames: [UInt64: Set<String>]) throws
+        -> EntityDescription
+    {
         let name = try requiredString("NSEntityName", of: entity)
         var description = EntityDescription(name: name)
         description.className = try string("NSClassNameForEntity", of: entity)
@@ -55,10 +62,14 @@ struct CompiledModelReader {
             description.parentEntityName = try requiredString("NSEntityName", of: parent)
             inherited = propertyNames[parent.uid] ?? []
         }
-        for (propertyName, value) in try entries(of: "NSProperties", in: entity).sorted(by: { $0.key < $1.key })
+        for (propertyName, value) in try entries(of: "NSProperties", in: entity).sorted(by: {
+            $0.key < $1.key
+        })
         where !inherited.contains(propertyName) {
             guard case .object(let property) = value else {
-                throw Self.error(at: "\(place(of: entity)), property \(propertyName)", "not a property description")
+                throw Self.error(
+                    at: "\(place(of: entity)), property \(propertyName)",
+                    "not a property description")
             }
             if property.classNames.contains("NSRelationshipDescription") {
                 description.relationships.append(try readRelationship(property, name: propertyName))
@@ -76,10 +87,14 @@ struct CompiledModelReader {
 
     // MARK: - Properties
 
-    private func readAttribute(_ property: ArchivedObject, name: String) throws -> AttributeDescription {
+    private func readAttribute(_ property: ArchivedObject, name: String) throws
+        -> AttributeDescription
+    {
         let code = try integer("NSAttributeType", of: property) ?? 0
         guard let type = CompiledModel.attributeTypes[code] else {
-            throw Self.error(at: "\(place(of: property)), field NSAttributeType", "unknown attribute type \(code)")
+            throw Self.error(
+                at: "\(place(of: property)), field NSAttributeType",
+                "unknown attribute type \(code)")
         }
         var attribute = AttributeDescription(name: name, type: type)
         attribute.isOptional = try bool("NSIsOptional", of: property)
@@ -88,7 +103,9 @@ struct CompiledModelReader {
         attribute.allowsCloudEncryption = try bool("NSAllowsCloudEncryption", of: property)
         attribute.isIndexed = try bool("NSIsIndexed", of: property)
         attribute.valueTransformerName = try string("NSValueTransformerName", of: property)
-        if type == .transformable { attribute.customClassName = try string("NSAttributeValueClassName", of: property) }
+        if type == .transformable {
+            attribute.customClassName = try string("NSAttributeValueClassName", of: property)
+        }
         let flags = try integer("NSFlagsKey", of: property) ?? 0
         attribute.allowsExternalBinaryDataStorage = flags & 4 != 0
         attribute.preservesValueInHistoryOnDeletion = flags & 16 != 0
@@ -104,7 +121,9 @@ struct CompiledModelReader {
         return attribute
     }
 
-    private func readRelationship(_ property: ArchivedObject, name: String) throws -> RelationshipDescription {
+    private func readRelationship(_ property: ArchivedObject, name: String) throws
+        -> RelationshipDescription
+    {
         let destination: String
         if let entity = try reference("NSDestinationEntity", of: property) {
             destination = try requiredString("NSEntityName", of: entity)
@@ -113,16 +132,19 @@ struct CompiledModelReader {
         }
         let ruleCode = try integer("NSDeleteRule", of: property) ?? 1
         guard let rule = CompiledModel.deleteRules[ruleCode] else {
-            throw Self.error(at: "\(place(of: property)), field NSDeleteRule", "unknown delete rule \(ruleCode)")
+            throw Self.error(
+                at: "\(place(of: property)), field NSDeleteRule", "unknown delete rule \(ruleCode)")
         }
         let maxCount = Int(clamping: try integer("NSMaxCount", of: property) ?? 0)
         var inverse = try string("_NSInverseRelationshipName", of: property)
-        if inverse == nil, let inverseObject = try reference("NSInverseRelationship", of: property) {
+        if inverse == nil, let inverseObject = try reference("NSInverseRelationship", of: property)
+        {
             inverse = try string("NSPropertyName", of: inverseObject)
         }
         let isToMany = maxCount != 1
         var relationship = RelationshipDescription(
-            name: name, destination: destination, inverse: inverse, deleteRule: rule, isToMany: isToMany,
+            name: name, destination: destination, inverse: inverse, deleteRule: rule,
+            isToMany: isToMany,
             isOrdered: try bool("NSIsOrdered", of: property),
             minCount: Int(clamping: try integer("NSMinCount", of: property) ?? 0),
             maxCount: maxCount, isOptional: try bool("NSIsOptional", of: property),
@@ -158,7 +180,9 @@ struct CompiledModelReader {
 
     // MARK: - Fields
 
-    private func place(of object: ArchivedObject) -> String { "object \(object.uid) (\(object.className))" }
+    private func place(of object: ArchivedObject) -> String {
+        "object \(object.uid) (\(object.className))"
+    }
 
     private func object(at uid: UInt64, _ context: String) throws -> ArchivedObject {
         do { return try archive.object(at: uid) } catch let error as CoreDataFormatError {
@@ -171,12 +195,17 @@ struct CompiledModelReader {
         switch object.fields[key] {
         case nil, .uid(0)?: return nil
         case .uid(let uid)?: return try self.object(at: uid, "\(place(of: object)), field \(key)")
-        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a reference")
+        case let other?:
+            throw Self.error(
+                at: "\(place(of: object)), field \(key)",
+                "\(other.kindWithArticle), not a reference")
         }
     }
 
     private func decoded(_ key: String, of object: ArchivedObject) throws -> ArchivedValue? {
-        do { return try archive.decodeField(key, of: object) } catch let error as CoreDataFormatError {
+        do { return try archive.decodeField(key, of: object) } catch let error
+            as CoreDataFormatError
+        {
             throw Self.error(at: error.location, error.reason)
         }
     }
@@ -185,7 +214,9 @@ struct CompiledModelReader {
         switch try decoded(key, of: object) {
         case nil, .null?: return nil
         case .string(let text)?: return text
-        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "\(Self.kind(other)), not a string")
+        case let other?:
+            throw Self.error(
+                at: "\(place(of: object)), field \(key)", "\(Self.kind(other)), not a string")
         }
     }
 
@@ -201,7 +232,9 @@ struct CompiledModelReader {
         case nil: return false
         case .bool(let flag)?: return flag
         case .integer(let number)?: return number != 0
-        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a Boolean")
+        case let other?:
+            throw Self.error(
+                at: "\(place(of: object)), field \(key)", "\(other.kindWithArticle), not a Boolean")
         }
     }
 
@@ -211,7 +244,9 @@ struct CompiledModelReader {
         case nil: return nil
         case .integer(let number)?: return String(number)
         case .real(let number)?: return Self.text(of: number)
-        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not a number")
+        case let other?:
+            throw Self.error(
+                at: "\(place(of: object)), field \(key)", "\(other.kindWithArticle), not a number")
         }
     }
 
@@ -220,20 +255,26 @@ struct CompiledModelReader {
         case nil: return nil
         case .integer(let number)?: return number
         case .bool(let flag)?: return flag ? 1 : 0
-        case let other?: throw Self.error(at: "\(place(of: object)), field \(key)", "a \(other.kindName), not an integer")
+        case let other?:
+            throw Self.error(
+                at: "\(place(of: object)), field \(key)", "\(other.kindWithArticle), not an integer"
+            )
         }
     }
 
     /// A dictionary field's entries by string key: a plain `NSDictionary`, or Core Data's
     /// `NSKnownKeysDictionary1` (its keys in `searchMapping.keys`, its values in `values`).
-    private func entries(of key: String, in object: ArchivedObject) throws -> [(key: String, value: ArchivedValue)] {
+    private func entries(of key: String, in object: ArchivedObject) throws -> [(
+        key: String, value: ArchivedValue
+    )] {
         let location = "\(place(of: object)), field \(key)"
         switch try decoded(key, of: object) {
         case nil, .null?: return []
         case .dictionary(let entries)?:
             return try entries.map { entryKey, value in
                 guard case .string(let name) = entryKey else {
-                    throw Self.error(at: location, "a key that is \(Self.kind(entryKey)), not a string")
+                    throw Self.error(
+                        at: location, "a key that is \(Self.kind(entryKey)), not a string")
                 }
                 return (name, value)
             }
@@ -242,14 +283,16 @@ struct CompiledModelReader {
                 case .array(let keys)? = try decoded("keys", of: mapping),
                 case .array(let values)? = try decoded("values", of: known)
             else {
-                throw Self.error(at: location, "an NSKnownKeysDictionary1 without its keys and values")
+                throw Self.error(
+                    at: location, "an NSKnownKeysDictionary1 without its keys and values")
             }
             guard keys.count == values.count else {
                 throw Self.error(at: location, "\(keys.count) keys but \(values.count) values")
             }
             return try zip(keys, values).map { entryKey, value in
                 guard case .string(let name) = entryKey else {
-                    throw Self.error(at: location, "a key that is \(Self.kind(entryKey)), not a string")
+                    throw Self.error(
+                        at: location, "a key that is \(Self.kind(entryKey)), not a string")
                 }
                 return (name, value)
             }
@@ -266,11 +309,13 @@ struct CompiledModelReader {
         case .array(let lists)?:
             return try lists.map { list in
                 guard case .array(let names) = list else {
-                    throw Self.error(at: location, "an element that is \(Self.kind(list)), not an array")
+                    throw Self.error(
+                        at: location, "an element that is \(Self.kind(list)), not an array")
                 }
                 return try names.map { name in
                     guard case .string(let text) = name else {
-                        throw Self.error(at: location, "a name that is \(Self.kind(name)), not a string")
+                        throw Self.error(
+                            at: location, "a name that is \(Self.kind(name)), not a string")
                     }
                     return text
                 }
@@ -284,7 +329,11 @@ struct CompiledModelReader {
     private func userInfo(of object: ArchivedObject) throws -> [String: String] {
         var info: [String: String] = [:]
         for (key, value) in try entries(of: "NSUserInfo", in: object) {
-            if case .string(let text) = value { info[key] = text } else { info[key] = "\(value.foundationValue)" }
+            if case .string(let text) = value {
+                info[key] = text
+            } else {
+                info[key] = "\(value.foundationValue)"
+            }
         }
         return info
     }

@@ -34,7 +34,9 @@ public struct CoreDataFormatError: Error, Sendable, Hashable, CustomStringConver
 
     /// One line: `Invalid keyed archive at object 12 (NSArray): …`.
     public var description: String {
-        let text = "Invalid \(format.rawValue)" + (location.isEmpty ? "" : " at \(location)") + ": \(reason)"
+        let text =
+            "Invalid \(format.rawValue)" + (location.isEmpty ? "" : " at \(location)")
+            + ": \(reason)"
         return text.replacingOccurrences(of: "\n", with: " ")
     }
 }

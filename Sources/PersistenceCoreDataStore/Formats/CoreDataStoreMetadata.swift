@@ -24,9 +24,11 @@ public enum CoreDataStoreMetadata {
             "NSStoreType": .string("SQLite"),
             "NSPersistenceFrameworkVersion": .integer(persistenceFrameworkVersion),
             "NSStoreModelVersionHashes": .dictionary(hashes.mapValues { .data($0) }),
-            "NSStoreModelVersionHashesDigest": .string(CoreDataVersionHash.versionHashesDigest(hashes)),
+            "NSStoreModelVersionHashesDigest": .string(
+                CoreDataVersionHash.versionHashesDigest(hashes)),
             "NSStoreModelVersionHashesVersion": .integer(3),
-            "NSStoreModelVersionIdentifiers": .array(model.versionIdentifier.map { [.string($0)] } ?? []),
+            "NSStoreModelVersionIdentifiers": .array(
+                model.versionIdentifier.map { [.string($0)] } ?? []),
             "_NSAutoVacuumLevel": .string("2"),
         ])
     }
@@ -34,7 +36,9 @@ public enum CoreDataStoreMetadata {
     /// The entity version hashes stored in `metadata`, by entity name; empty when it has
     /// none.
     public static func versionHashes(in metadata: PropertyListValue) -> [String: Data] {
-        guard case .dictionary(let entries)? = metadata.dictionaryValue?["NSStoreModelVersionHashes"] else {
+        guard
+            case .dictionary(let entries)? = metadata.dictionaryValue?["NSStoreModelVersionHashes"]
+        else {
             return [:]
         }
         return entries.compactMapValues(\.dataValue)
@@ -43,7 +47,9 @@ public enum CoreDataStoreMetadata {
     /// The first way `model` differs from the model whose hashes `metadata` stores, as a
     /// sentence naming the entity; `nil` when Core Data would open the store with the model
     /// (every entity's version hash is equal). Entities are checked in name order.
-    public static func firstDifference(between metadata: PropertyListValue, and model: ManagedObjectModel) -> String? {
+    public static func firstDifference(
+        between metadata: PropertyListValue, and model: ManagedObjectModel
+    ) -> String? {
         let stored = versionHashes(in: metadata)
         let computed = CoreDataVersionHash.entityHashes(of: model)
         for name in Set(stored.keys).union(computed.keys).sorted() {
@@ -51,7 +57,8 @@ public enum CoreDataStoreMetadata {
             case (nil, _?): return "the model has an entity \(name) that the store does not"
             case (_?, nil): return "the store has an entity \(name) that the model does not"
             case (let a?, let b?) where a != b:
-                return "entity \(name) is stored differently in the store than in the model (its version hash differs)"
+                return
+                    "entity \(name) is stored differently in the store than in the model (its version hash differs)"
             default: continue
             }
         }

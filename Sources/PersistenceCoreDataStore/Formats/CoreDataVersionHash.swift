@@ -40,7 +40,8 @@ public enum CoreDataVersionHash {
 
     /// The version hash of `entity`, which belongs to `model` (its superentities are looked
     /// up there).
-    public static func entityHash(_ entity: EntityDescription, in model: ManagedObjectModel) -> Data {
+    public static func entityHash(_ entity: EntityDescription, in model: ManagedObjectModel) -> Data
+    {
         entityHash(entity, in: model, visited: [])
     }
 
@@ -60,24 +61,30 @@ public enum CoreDataVersionHash {
         var hasher = SHA256()
         hasher.update(
             propertyHash(
-                name: attribute.name, isOptional: attribute.isOptional, isTransient: attribute.isTransient,
+                name: attribute.name, isOptional: attribute.isOptional,
+                isTransient: attribute.isTransient,
                 modifier: attribute.versionHashModifier))
-        hasher.update(littleEndian(UInt32(CompiledModel.attributeTypeCode(attribute.type)), bytes: 4))
+        hasher.update(
+            littleEndian(UInt32(CompiledModel.attributeTypeCode(attribute.type)), bytes: 4))
         if attribute.allowsExternalBinaryDataStorage { hasher.update([1]) }
         if attribute.preservesValueInHistoryOnDeletion { hasher.update([1]) }
         return Data(hasher.finalize())
     }
 
     /// The version hash of a relationship declared by the entity named `entityName`.
-    public static func relationshipHash(_ relationship: RelationshipDescription, declaredBy entityName: String) -> Data {
+    public static func relationshipHash(
+        _ relationship: RelationshipDescription, declaredBy entityName: String
+    ) -> Data {
         var hasher = SHA256()
         hasher.update(
             propertyHash(
-                name: relationship.name, isOptional: relationship.isOptional, isTransient: relationship.isTransient,
+                name: relationship.name, isOptional: relationship.isOptional,
+                isTransient: relationship.isTransient,
                 modifier: relationship.versionHashModifier))
         hasher.update(relationship.destinationEntityName.utf8)
         let isOwnInverse =
-            relationship.inverseName == relationship.name && relationship.destinationEntityName == entityName
+            relationship.inverseName == relationship.name
+            && relationship.destinationEntityName == entityName
         if let inverse = relationship.inverseName, !isOwnInverse { hasher.update(inverse.utf8) }
         let maxCount = relationship.isToMany ? relationship.maxCount : 1
         hasher.update(littleEndian(UInt32(clamping: max(maxCount, 0)), bytes: 4))
@@ -88,7 +95,9 @@ public enum CoreDataVersionHash {
 
     // MARK: - Internals
 
-    private static func entityHash(_ entity: EntityDescription, in model: ManagedObjectModel, visited: Set<String>)
+    private static func entityHash(
+        _ entity: EntityDescription, in model: ManagedObjectModel, visited: Set<String>
+    )
         -> Data
     {
         var hasher = SHA256()
@@ -111,20 +120,25 @@ public enum CoreDataVersionHash {
                 properties.append((attribute.name, attributeHash(attribute)))
             }
             for relationship in declarer.relationships where !relationship.isTransient {
-                properties.append((relationship.name, relationshipHash(relationship, declaredBy: declarer.name)))
+                properties.append(
+                    (relationship.name, relationshipHash(relationship, declaredBy: declarer.name)))
             }
         }
         var names: Set<String> = []
-        for property in properties.sorted(by: { precedes($0.name, $1.name) }) where names.insert(property.name).inserted {
+        for property in properties.sorted(by: { precedes($0.name, $1.name) })
+        where names.insert(property.name).inserted {
             hasher.update(property.hash)
         }
         if let modifier = entity.versionHashModifier { hasher.update(modifier.utf8) }
-        let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }.sorted(by: precedes)
+        let constraints = entity.uniquenessConstraints.map { $0.joined(separator: ".") }.sorted(
+            by: precedes)
         for constraint in constraints where !constraint.isEmpty { hasher.update(constraint.utf8) }
         return Data(hasher.finalize())
     }
 
-    private static func propertyHash(name: String, isOptional: Bool, isTransient: Bool, modifier: String?) -> [UInt8] {
+    private static func propertyHash(
+        name: String, isOptional: Bool, isTransient: Bool, modifier: String?
+    ) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(name.utf8)
         hasher.update([(isOptional ? 1 : 0) | (isTransient ? 2 : 0), 0])

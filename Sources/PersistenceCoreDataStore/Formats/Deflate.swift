@@ -10,19 +10,22 @@ public enum Deflate {
     ///   zlib fails, which it does only when out of memory.
     public static func compress(_ data: Data) throws -> Data {
         guard data.count <= Int(UInt32.max) / 2 else {
-            throw CoreDataFormatError(.deflate, at: "", "\(data.count) bytes are more than zlib compresses at once")
+            throw CoreDataFormatError(
+                .deflate, at: "", "\(data.count) bytes are more than zlib compresses at once")
         }
         var stream = z_stream()
         guard
             deflateInit2_(
-                &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+                &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                zlibVersion(),
                 Int32(MemoryLayout<z_stream>.size)) == Z_OK
         else {
             throw CoreDataFormatError(.deflate, at: "", "zlib could not start compressing")
         }
         defer { deflateEnd(&stream) }
         var input = [UInt8](data)
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 16)
+        var output = [UInt8](
+            repeating: 0, count: Int(deflateBound(&stream, UInt(input.count))) + 16)
         let outputCount = output.count
         let (status, written): (Int32, Int) = input.withUnsafeMutableBufferPointer { inputBuffer in
             output.withUnsafeMutableBufferPointer { outputBuffer in
@@ -35,7 +38,8 @@ public enum Deflate {
             }
         }
         guard status == Z_STREAM_END else {
-            throw CoreDataFormatError(.deflate, at: "", "zlib could not compress \(data.count) bytes (error \(status))")
+            throw CoreDataFormatError(
+                .deflate, at: "", "zlib could not compress \(data.count) bytes (error \(status))")
         }
         return Data(output[0..<written])
     }

@@ -18,12 +18,16 @@ public enum Inflate {
     ///   - maximumOutputSize: the most bytes the stream may expand to.
     /// - Throws: `CoreDataFormatError` (format `.deflate`) when the stream is invalid,
     ///   truncated, expands beyond `maximumOutputSize`, or is larger than 4 GiB.
-    public static func decompress(_ data: Data, maximumOutputSize: Int = defaultMaximumOutputSize) throws -> Data {
+    public static func decompress(_ data: Data, maximumOutputSize: Int = defaultMaximumOutputSize)
+        throws -> Data
+    {
         guard data.count <= Int(UInt32.max) else {
-            throw CoreDataFormatError(.deflate, at: "", "\(data.count) bytes are more than zlib reads at once")
+            throw CoreDataFormatError(
+                .deflate, at: "", "\(data.count) bytes are more than zlib reads at once")
         }
         var stream = z_stream()
-        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else {
             throw CoreDataFormatError(.deflate, at: "", "zlib could not start decompressing")
         }
         defer { inflateEnd(&stream) }
@@ -42,7 +46,9 @@ public enum Inflate {
                     return (result, chunkSize - Int(stream.avail_out))
                 }
                 if produced > 0 {
-                    guard output.count + produced <= maximumOutputSize else { return Z_MEM_ERROR + 1000 }
+                    guard output.count + produced <= maximumOutputSize else {
+                        return Z_MEM_ERROR + 1000
+                    }
                     output.append(contentsOf: chunk[0..<produced])
                 }
                 switch result {
@@ -59,11 +65,13 @@ public enum Inflate {
             return Data(output)
         case Z_MEM_ERROR + 1000:
             throw CoreDataFormatError(
-                .deflate, at: position, "the stream expands beyond \(maximumOutputSize) bytes, the limit")
+                .deflate, at: position,
+                "the stream expands beyond \(maximumOutputSize) bytes, the limit")
         case Z_BUF_ERROR:
             throw CoreDataFormatError(.deflate, at: position, "the stream is truncated")
         case Z_NEED_DICT:
-            throw CoreDataFormatError(.deflate, at: position, "the stream needs a preset dictionary")
+            throw CoreDataFormatError(
+                .deflate, at: position, "the stream needs a preset dictionary")
         default:
             let message = stream.msg.map { String(cString: $0) } ?? "zlib error \(status)"
             throw CoreDataFormatError(.deflate, at: position, message)

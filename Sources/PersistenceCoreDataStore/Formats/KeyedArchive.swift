@@ -40,7 +40,8 @@ public struct KeyedArchive: Sendable {
     /// - Throws: `CoreDataFormatError` when the property list is not a keyed archive.
     public init(propertyList: PropertyListValue) throws {
         guard case .dictionary(let archive) = propertyList else {
-            throw Self.error(at: "the top level", "a \(propertyList.kindName), not an archive dictionary")
+            throw Self.error(
+                at: "the top level", "\(propertyList.kindWithArticle), not an archive dictionary")
         }
         guard let archiver = archive["$archiver"]?.stringValue else {
             throw Self.error(at: "the top level", "no $archiver name")
@@ -54,7 +55,8 @@ public struct KeyedArchive: Sendable {
         var top: [String: UInt64] = [:]
         for (key, value) in topEntries {
             guard let uid = value.uidValue, uid < UInt64(objects.count) else {
-                throw Self.error(at: "$top, key \(key)", "not a UID of one of the \(objects.count) objects")
+                throw Self.error(
+                    at: "$top, key \(key)", "not a UID of one of the \(objects.count) objects")
             }
             top[key] = uid
         }
@@ -105,7 +107,9 @@ public struct KeyedArchive: Sendable {
     public func decodeField(_ key: String, of object: ArchivedObject) throws -> ArchivedValue? {
         guard let field = object.fields[key] else { return nil }
         var session = KeyedArchiveDecoding(archive: self)
-        return try session.decodeInline(field, from: "object \(object.uid) (\(object.className)), field \(key)").value
+        return try session.decodeInline(
+            field, from: "object \(object.uid) (\(object.className)), field \(key)"
+        ).value
     }
 
     /// The object with this UID as stored, whatever its class: its class chain and fields.
@@ -117,7 +121,9 @@ public struct KeyedArchive: Sendable {
             throw Self.error(at: "UID \(uid)", "not one of the \(objects.count) objects")
         }
         guard case .dictionary(var fields) = objects[Int(uid)] else {
-            throw Self.error(at: "object \(uid)", "a \(objects[Int(uid)].kindName), not an object of a class")
+            throw Self.error(
+                at: "object \(uid)",
+                "\(objects[Int(uid)].kindWithArticle), not an object of a class")
         }
         let classNames = try classNames(of: fields, uid: uid)
         fields["$class"] = nil
@@ -130,7 +136,9 @@ public struct KeyedArchive: Sendable {
         guard let classUID = fields["$class"]?.uidValue else {
             throw Self.error(at: location, "no $class reference")
         }
-        guard classUID < UInt64(objects.count), case .dictionary(let description) = objects[Int(classUID)] else {
+        guard classUID < UInt64(objects.count),
+            case .dictionary(let description) = objects[Int(classUID)]
+        else {
             throw Self.error(at: location, "its $class \(classUID) is not a class description")
         }
         guard let name = description["$classname"]?.stringValue else {

@@ -17,10 +17,13 @@ struct KeyedArchiveDecoding {
     // MARK: - References
 
     /// Decodes the object a UID names; `context` says where the reference was found.
-    mutating func decode(_ uid: UInt64, from context: String) throws -> (value: ArchivedValue, size: Int) {
+    mutating func decode(_ uid: UInt64, from context: String) throws -> (
+        value: ArchivedValue, size: Int
+    ) {
         if uid == 0 { return (.null, 1) }
         guard uid < UInt64(archive.objects.count) else {
-            throw KeyedArchive.error(at: context, "the UID \(uid) is not one of the \(archive.objects.count) objects")
+            throw KeyedArchive.error(
+                at: context, "the UID \(uid) is not one of the \(archive.objects.count) objects")
         }
         if let known = decoded[uid] { return known }
         guard !inProgress.contains(uid) else {
@@ -33,7 +36,8 @@ struct KeyedArchiveDecoding {
             depth -= 1
         }
         guard depth <= KeyedArchive.maximumDepth else {
-            throw KeyedArchive.error(at: context, "nesting deeper than \(KeyedArchive.maximumDepth) objects")
+            throw KeyedArchive.error(
+                at: context, "nesting deeper than \(KeyedArchive.maximumDepth) objects")
         }
         let result = try decodeObject(uid)
         decoded[uid] = result
@@ -57,7 +61,9 @@ struct KeyedArchiveDecoding {
             return (.array(values), size)
         default:
             guard let scalar = Self.scalar(field) else {
-                throw KeyedArchive.error(at: context, "an inline \(field.kindName) is not a value")
+                throw KeyedArchive.error(
+                    at: context,
+                    "\(field.kindWithArticle) inline, where a value or a reference should be")
             }
             return (scalar, 1)
         }
@@ -69,7 +75,8 @@ struct KeyedArchiveDecoding {
         let stored = archive.objects[Int(uid)]
         if let scalar = Self.scalar(stored) { return (scalar, 1) }
         guard case .dictionary(let fields) = stored else {
-            throw KeyedArchive.error(at: "object \(uid)", "a bare \(stored.kindName) is not an archived object")
+            throw KeyedArchive.error(
+                at: "object \(uid)", "\(stored.kindWithArticle) where an archived object should be")
         }
         let classNames = try archive.classNames(of: fields, uid: uid)
         let className = classNames[0]
@@ -80,22 +87,30 @@ struct KeyedArchiveDecoding {
             }
             return value
         }
-        func wrongType(_ key: String, _ value: PropertyListValue, _ expected: String) -> CoreDataFormatError {
-            KeyedArchive.error(at: "\(location), field \(key)", "a \(value.kindName), not \(expected)")
+        func wrongType(_ key: String, _ value: PropertyListValue, _ expected: String)
+            -> CoreDataFormatError
+        {
+            KeyedArchive.error(
+                at: "\(location), field \(key)", "\(value.kindWithArticle), not \(expected)")
         }
         switch className {
         case "NSString", "NSMutableString":
             let text = try field("NS.string")
-            if case .string = text { return (try decodeInline(text, from: "\(location), field NS.string")) }
+            if case .string = text {
+                return (try decodeInline(text, from: "\(location), field NS.string"))
+            }
             guard case .uid(let reference) = text,
-                case .string(let string) = try decode(reference, from: "\(location), field NS.string").value
+                case .string(let string) = try decode(
+                    reference, from: "\(location), field NS.string"
+                ).value
             else { throw wrongType("NS.string", text, "a string") }
             return (.string(string), 1)
         case "NSData", "NSMutableData":
             let bytes = try field("NS.data")
             if case .data(let data) = bytes { return (.data(data), 1) }
             guard case .uid(let reference) = bytes,
-                case .data(let data) = try decode(reference, from: "\(location), field NS.data").value
+                case .data(let data) = try decode(reference, from: "\(location), field NS.data")
+                    .value
             else { throw wrongType("NS.data", bytes, "data") }
             return (.data(data), 1)
         case "NSDate":
@@ -103,29 +118,45 @@ struct KeyedArchiveDecoding {
             switch time {
             case .real(let seconds) where !seconds.isFinite:
                 throw wrongType("NS.time", time, "a finite number of seconds")
-            case .real(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
-            case .integer(let seconds): return (.date(Date(timeIntervalSinceReferenceDate: Double(seconds))), 1)
+            case .real(let seconds):
+                return (.date(Date(timeIntervalSinceReferenceDate: seconds)), 1)
+            case .integer(let seconds):
+                return (.date(Date(timeIntervalSinceReferenceDate: Double(seconds))), 1)
             default: throw wrongType("NS.time", time, "a number of seconds")
             }
         case "NSUUID":
             let bytes = try field("NS.uuidbytes")
-            guard case .data(let data) = bytes, data.count == 16 else {
+            guard case .data(let data) = bytes else {
                 throw wrongType("NS.uuidbytes", bytes, "16 bytes")
             }
+            guard data.count == 16 else {
+                throw KeyedArchive.error(
+                    at: "\(location), field NS.uuidbytes", "\(data.count) bytes, not 16")
+            }
             let b = [UInt8](data)
-            return (.uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))), 1)
+            return (
+                .uuid(
+                    UUID(
+                        uuid: (
+                            b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10],
+                            b[11], b[12], b[13], b[14], b[15]
+                        ))), 1
+            )
         case "NSURL":
             return try decodeURL(fields, location: location)
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet":
+        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet",
+            "NSMutableOrderedSet":
             let elements = try field("NS.objects")
-            guard case .array(let references) = elements else { throw wrongType("NS.objects", elements, "an array") }
+            guard case .array(let references) = elements else {
+                throw wrongType("NS.objects", elements, "an array")
+            }
             var values: [ArchivedValue] = []
             values.reserveCapacity(references.count)
             var size = 1
             for (position, reference) in references.enumerated() {
                 let context = "\(location), field NS.objects, element \(position)"
                 guard case .uid(let elementUID) = reference else {
-                    throw KeyedArchive.error(at: context, "a \(reference.kindName), not a UID")
+                    throw KeyedArchive.error(at: context, "\(reference.kindWithArticle), not a UID")
                 }
                 let element = try decode(elementUID, from: context)
                 values.append(element.value)
@@ -140,17 +171,24 @@ struct KeyedArchiveDecoding {
         default:
             var objectFields = fields
             objectFields["$class"] = nil
-            return (.object(ArchivedObject(uid: uid, classNames: classNames, fields: objectFields)), 1)
+            return (
+                .object(ArchivedObject(uid: uid, classNames: classNames, fields: objectFields)), 1
+            )
         }
     }
 
-    private mutating func decodeURL(_ fields: [String: PropertyListValue], location: String) throws -> (
-        value: ArchivedValue, size: Int
-    ) {
+    private mutating func decodeURL(_ fields: [String: PropertyListValue], location: String) throws
+        -> (
+            value: ArchivedValue, size: Int
+        )
+    {
         guard case .uid(let relativeUID) = fields["NS.relative"] ?? .null,
-            case .string(let relative) = try decode(relativeUID, from: "\(location), field NS.relative").value
+            case .string(let relative) = try decode(
+                relativeUID, from: "\(location), field NS.relative"
+            ).value
         else {
-            throw KeyedArchive.error(at: "\(location), field NS.relative", "not a reference to a string")
+            throw KeyedArchive.error(
+                at: "\(location), field NS.relative", "not a reference to a string")
         }
         var base: URL?
         if case .uid(let baseUID) = fields["NS.base"] ?? .null {
@@ -161,14 +199,17 @@ struct KeyedArchiveDecoding {
             }
         }
         guard let url = URL(string: relative, relativeTo: base) else {
-            throw KeyedArchive.error(at: "\(location), field NS.relative", "'\(relative.prefix(80))' is not a URL")
+            throw KeyedArchive.error(
+                at: "\(location), field NS.relative", "'\(relative.prefix(80))' is not a URL")
         }
         return (.url(url), 1)
     }
 
-    private mutating func decodeDictionary(_ fields: [String: PropertyListValue], location: String) throws -> (
-        value: ArchivedValue, size: Int
-    ) {
+    private mutating func decodeDictionary(_ fields: [String: PropertyListValue], location: String)
+        throws -> (
+            value: ArchivedValue, size: Int
+        )
+    {
         guard case .array(let keys) = fields["NS.keys"] ?? .null else {
             throw KeyedArchive.error(at: "\(location), field NS.keys", "missing or not an array")
         }
@@ -184,10 +225,12 @@ struct KeyedArchiveDecoding {
             let keyContext = "\(location), field NS.keys, element \(position)"
             let valueContext = "\(location), field NS.objects, element \(position)"
             guard case .uid(let keyUID) = keys[position] else {
-                throw KeyedArchive.error(at: keyContext, "a \(keys[position].kindName), not a UID")
+                throw KeyedArchive.error(
+                    at: keyContext, "\(keys[position].kindWithArticle), not a UID")
             }
             guard case .uid(let valueUID) = values[position] else {
-                throw KeyedArchive.error(at: valueContext, "a \(values[position].kindName), not a UID")
+                throw KeyedArchive.error(
+                    at: valueContext, "\(values[position].kindWithArticle), not a UID")
             }
             let key = try decode(keyUID, from: keyContext)
             let value = try decode(valueUID, from: valueContext)
@@ -217,7 +260,9 @@ struct KeyedArchiveDecoding {
     private func add(_ a: Int, _ b: Int, _ context: String) throws -> Int {
         let sum = a + b
         guard sum <= KeyedArchive.maximumValueCount else {
-            throw KeyedArchive.error(at: context, "the objects expand to more than \(KeyedArchive.maximumValueCount) values")
+            throw KeyedArchive.error(
+                at: context,
+                "the objects expand to more than \(KeyedArchive.maximumValueCount) values")
         }
         return sum
     }

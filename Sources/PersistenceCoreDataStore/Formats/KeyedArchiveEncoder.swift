@@ -49,16 +49,20 @@ public struct KeyedArchiveEncoder {
             ])
         case .uuid(let uuid):
             let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
-            return append(["NS.uuidbytes": .data(bytes), "$class": .uid(classUID(["NSUUID", "NSObject"]))])
+            return append([
+                "NS.uuidbytes": .data(bytes), "$class": .uid(classUID(["NSUUID", "NSObject"])),
+            ])
         case .url(let url):
             let base = try url.baseURL.map { try add(.url($0)) } ?? 0
             let relative = appendInline(.string(url.relativeString))
             return append([
-                "NS.base": .uid(base), "NS.relative": .uid(relative), "$class": .uid(classUID(["NSURL", "NSObject"])),
+                "NS.base": .uid(base), "NS.relative": .uid(relative),
+                "$class": .uid(classUID(["NSURL", "NSObject"])),
             ])
         case .array(let elements), .set(let elements):
             let references = try elements.map { PropertyListValue.uid(try add($0)) }
-            let chain = if case .set = value { ["NSSet", "NSObject"] } else { ["NSArray", "NSObject"] }
+            let chain =
+                if case .set = value { ["NSSet", "NSObject"] } else { ["NSArray", "NSObject"] }
             return append(["NS.objects": .array(references), "$class": .uid(classUID(chain))])
         case .dictionary(let entries):
             let ordered = entries.sorted { Self.orderingText($0.key) < Self.orderingText($1.key) }
@@ -75,7 +79,8 @@ public struct KeyedArchiveEncoder {
                     .keyedArchive, at: "object of class \(object.className), field \(key)",
                     "a reference to another object cannot be written without its archive")
             }
-            fields["$class"] = .uid(classUID(object.classNames.isEmpty ? ["NSObject"] : object.classNames))
+            fields["$class"] = .uid(
+                classUID(object.classNames.isEmpty ? ["NSObject"] : object.classNames))
             return append(fields)
         }
     }
@@ -89,6 +94,32 @@ public struct KeyedArchiveEncoder {
                 "$top": .dictionary(top.mapValues { .uid($0) }),
                 "$objects": .array(objects),
             ]))
+    }
+
+    // MARK: - Object graphs
+
+    /// Reserves a UID for an object written later with `setObject(_:classNames:fields:)`, so
+    /// that objects can refer to each other (an entity and its properties).
+    mutating func reserveObject() -> UInt64 {
+        objects.append(.null)
+        return UInt64(objects.count - 1)
+    }
+
+    /// Writes the object reserved at `uid`: its class chain and fields, which may refer to
+    /// other objects by `.uid`.
+    mutating func setObject(
+        _ uid: UInt64, classNames: [String], fields: [String: PropertyListValue]
+    ) {
+        var fields = fields
+        fields["$class"] = .uid(classUID(classNames))
+        objects[Int(uid)] = .dictionary(fields)
+    }
+
+    /// Adds an object of a class, whose fields may refer to other objects, and gives its UID.
+    mutating func addObject(classNames: [String], fields: [String: PropertyListValue]) -> UInt64 {
+        let uid = reserveObject()
+        setObject(uid, classNames: classNames, fields: fields)
+        return uid
     }
 
     // MARK: - Internals
@@ -109,7 +140,9 @@ public struct KeyedArchiveEncoder {
     private mutating func classUID(_ chain: [String]) -> UInt64 {
         if let known = classes[chain] { return known }
         objects.append(
-            .dictionary(["$classname": .string(chain[0]), "$classes": .array(chain.map { .string($0) })]))
+            .dictionary([
+                "$classname": .string(chain[0]), "$classes": .array(chain.map { .string($0) }),
+            ]))
         let uid = UInt64(objects.count - 1)
         classes[chain] = uid
         return uid
@@ -128,20 +161,28 @@ public struct KeyedArchiveEncoder {
         case .data(let bytes): return "x\(bytes.base64EncodedString())"
         case .date(let date): return "d\(date.timeIntervalSinceReferenceDate.bitPattern)"
         case .uuid(let uuid): return "g\(uuid.uuidString)"
-        case .url(let url): return "l\(url.relativeString.utf8.count):\(url.relativeString) \(url.baseURL?.absoluteString ?? "")"
-        case .array(let elements): return "a[" + elements.map(orderingText).joined(separator: ",") + "]"
-        case .set(let elements): return "t[" + elements.map(orderingText).joined(separator: ",") + "]"
+        case .url(let url):
+            return
+                "l\(url.relativeString.utf8.count):\(url.relativeString) \(url.baseURL?.absoluteString ?? "")"
+        case .array(let elements):
+            return "a[" + elements.map(orderingText).joined(separator: ",") + "]"
+        case .set(let elements):
+            return "t[" + elements.map(orderingText).joined(separator: ",") + "]"
         case .dictionary(let entries):
-            return "m[" + entries.map { orderingText($0.key) + "=" + orderingText($0.value) }.sorted().joined(separator: ",") + "]"
+            return "m["
+                + entries.map { orderingText($0.key) + "=" + orderingText($0.value) }.sorted()
+                .joined(separator: ",") + "]"
         case .object(let object):
-            return "o\(object.classNames)" + BinaryPropertyList.write(.dictionary(object.fields)).base64EncodedString()
+            return "o\(object.classNames)"
+                + BinaryPropertyList.write(.dictionary(object.fields)).base64EncodedString()
         }
     }
 
     private static func refersToObjects(_ value: PropertyListValue) -> Bool {
         switch value {
         case .uid: return true
-        case .array(let elements), .set(let elements): return elements.contains(where: refersToObjects)
+        case .array(let elements), .set(let elements):
+            return elements.contains(where: refersToObjects)
         case .dictionary(let entries): return entries.values.contains(where: refersToObjects)
         default: return false
         }

@@ -76,6 +76,15 @@ public indirect enum PropertyListValue: Sendable, Hashable {
         return nil
     }
 
+    /// The kind of value with its article, for messages: "a string", "an array", "data".
+    public var kindWithArticle: String {
+        switch self {
+        case .null, .data: return kindName
+        case .integer, .unsignedInteger, .array: return "an \(kindName)"
+        default: return "a \(kindName)"
+        }
+    }
+
     /// The kind of value, for messages: "string", "array", "UID".
     public var kindName: String {
         switch self {

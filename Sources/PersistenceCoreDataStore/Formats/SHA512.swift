@@ -6,26 +6,35 @@ enum SHA512 {
     /// The 64-byte digest of `bytes`.
     static func hash(_ bytes: [UInt8]) -> [UInt8] {
         var state: [UInt64] = [
-            0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
-            0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179,
+            0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b,
+            0xa54f_f53a_5f1d_36f1,
+            0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b,
+            0x5be0_cd19_137e_2179,
         ]
         var message = bytes
         let bitCount = UInt64(bytes.count) &* 8
         message.append(0x80)
         while message.count % 128 != 112 { message.append(0) }
-        message.append(contentsOf: [UInt8](repeating: 0, count: 8))  // the high 64 bits of the length
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift))) }
+        // The length in bits, as 128 bits big-endian: the high 64 are zero.
+        message.append(contentsOf: [UInt8](repeating: 0, count: 8))
+        for shift in stride(from: 56, through: 0, by: -8) {
+            message.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift)))
+        }
         var w = [UInt64](repeating: 0, count: 80)
         for block in stride(from: 0, to: message.count, by: 128) {
             for t in 0..<16 {
-                w[t] = message[(block + 8 * t)..<(block + 8 * t + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+                w[t] = message[(block + 8 * t)..<(block + 8 * t + 8)].reduce(0) {
+                    $0 << 8 | UInt64($1)
+                }
             }
             for t in 16..<80 {
                 let s0 = rotr(w[t - 15], 1) ^ rotr(w[t - 15], 8) ^ (w[t - 15] >> 7)
                 let s1 = rotr(w[t - 2], 19) ^ rotr(w[t - 2], 61) ^ (w[t - 2] >> 6)
                 w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
             }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+            var (a, b, c, d, e, f, g, h) = (
+                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
+            )
             for t in 0..<80 {
                 let s1 = rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)
                 let t1 = h &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[t] &+ w[t]
@@ -35,7 +44,9 @@ enum SHA512 {
             }
             for (index, word) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= word }
         }
-        return state.flatMap { word in (0..<8).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt64($0) * 8)) } }
+        return state.flatMap { word in
+            (0..<8).reversed().map { UInt8(truncatingIfNeeded: word >> (UInt64($0) * 8)) }
+        }
     }
 
     private static func rotr(_ x: UInt64, _ n: UInt64) -> UInt64 { (x >> n) | (x << (64 - n)) }
