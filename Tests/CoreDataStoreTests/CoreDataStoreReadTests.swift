@@ -119,12 +119,17 @@ import Testing
         #expect(bmw.entityName == "ExpensiveSportCar" && bmw.value(forKey: "isLimitedEdition") as? Bool == true)
     }
 
-    @Test func aStoreWithoutACompiledModelSaysSo() throws {
+    @Test func aNewStoreKeepsItsModelCompiledAndOneWithoutSaysSo() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cd-nocache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("New.sqlite")
         try CoreDataStore.create(model: try CoreDataStoreReadTests.model(), at: url)
+        let compiled = try CoreDataStore.storedModel(at: url)
+        #expect(compiled.entities.map(\.name).sorted() == ["Car", "ExpensiveSportCar", "Person", "SportCar"])
+        let database = try Database(path: url.path, mode: .mustExist)
+        try database.execute("DELETE FROM Z_MODELCACHE")
+        try database.close()
         let error = try #require(throws: CoreDataStoreError.self) { try CoreDataStore.storedModel(at: url) }
         #expect("\(error)".contains("Z_MODELCACHE is empty"))
     }

@@ -11,11 +11,11 @@ extension CoreDataStore {
     /// new store UUID in `Z_METADATA`.
     ///
     /// `Z_METADATA`'s property list is the one Core Data writes for the model (its entity
-    /// version hashes, see `CoreDataStoreMetadata`); `Z_MODELCACHE` is left empty (Core Data
-    /// compiles the model it opens the store with). On any error no file is left.
+    /// version hashes, see `CoreDataStoreMetadata`), and `Z_MODELCACHE` holds the model as
+    /// Core Data compiles it (see `CompiledModel`). On any error no file is left.
     ///
-    /// - Throws: `StoreError.missingDirectory` or `.notARegularFile`; `SQLiteError` when the
-    ///   file cannot be written.
+    /// - Throws: `StoreError.missingDirectory` or `.notARegularFile`; `CoreDataFormatError`
+    ///   for a model that cannot be compiled; `SQLiteError` when the file cannot be written.
     package static func create(model: ManagedObjectModel, at url: URL) throws {
         try model.freeze()
         let path = url.path
@@ -26,6 +26,7 @@ extension CoreDataStore {
         let layout = try CoreDataLayout(
             model: model, numbers: Dictionary(uniqueKeysWithValues: numbers.map { ($0.name, $0.number) }), storeColumns: nil,
             path: path)
+        let modelCache = try CompiledModel.modelCache(for: model)
         do {
             let database = try Database(path: path, mode: .createIfMissing)
             defer { try? database.close() }
@@ -41,6 +42,7 @@ extension CoreDataStore {
                 try database.execute(
                     "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                     [.text(uuid), .blob(BinaryPropertyList.write(CoreDataStoreMetadata.propertyList(for: model)))])
+                try database.execute("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", [.blob(modelCache)])
             }
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { try? FileManager.default.removeItem(atPath: path + suffix) }
