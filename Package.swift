@@ -38,18 +38,23 @@ let package = Package(
             name: "PersistenceSQLiteStore",
             dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore"]),
         // The SQLite stores Core Data writes (Z tables, Z_METADATA, Z_MODELCACHE), read and
-        // written in Core Data's own layout, with the readers of its binary formats.
+        // written in Core Data's own layout, with the readers of its binary formats. It uses
+        // the SQLite store's file checks and error types (StoreFile, StoreError), not its SQL:
+        // Core Data's encodings differ, so fetches are evaluated in memory.
         .target(
             name: "PersistenceCoreDataStore",
-            dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore", "CZlib"]),
+            dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore", "CZlib"]),
         // Contexts, objects, the coordinator, fetching and saving, archives: what a context
         // knows of a store is the PersistentStore protocol, and no store target is in reach.
         .target(name: "PersistenceContext", dependencies: ["PersistenceModel", "PersistenceStore"]),
-        // What an app imports: the container, which opens the SQLite store, and every layer
-        // an app's code names, re-exported.
+        // What an app imports: the container, which opens the SQLite store (or, told by its
+        // tables, a store Core Data wrote), and every layer an app's code names, re-exported.
         .target(
             name: "Persistence",
-            dependencies: ["PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore"]),
+            dependencies: [
+                "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
+                "PersistenceCoreDataStore",
+            ]),
         // What the three executables share about being a command-line tool: declared options read
         // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
         // arguments read as bytes, output written with its errors checked. Apps never see it.
@@ -97,7 +102,7 @@ let package = Package(
             name: "PersistentStoreConformanceTests",
             dependencies: [
                 "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
-                "PersistenceSQLite",
+                "PersistenceSQLite", "PersistenceCoreDataStore",
             ]),
         .testTarget(
             name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),

@@ -19,7 +19,7 @@ enum StoreCommands {
     static let group = ToolCommand(
         name: "store",
         abstract: "Create, fill, read and edit a store of any model.",
-        subcommands: [create, importObjects, export, delete, check, StoreMigrateCommand.command])
+        subcommands: [create, importObjects, export, delete, check, StoreMigrateCommand.command, StoreConvertCommand.command])
 
     /// `store create <store> --model <path> [--version <name>]`.
     static let create = ToolCommand(
@@ -337,6 +337,8 @@ enum StoreCommands {
                 code: error.kind == .backupFailed ? .runtimeError : .dataError, message: "error: \(error)")
         case let error as StoreError:
             return ToolError(code: error.isRefusedData ? .dataError : .runtimeError, message: "error: \(error)")
+        case let error as CoreDataStoreError:
+            return ToolError(code: .dataError, message: "error: \(error)")
         case let error as any PersistentStoreFailure where error.failureKind == .notAStore:
             return ToolError(
                 code: .dataError,

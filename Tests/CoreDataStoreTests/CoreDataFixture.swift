@@ -15,14 +15,17 @@ struct CoreDataFixture {
 
     /// The copy's store file.
     let storeURL: URL
-    private let folder: URL
+    /// The folder holding the copy.
+    let folder: URL
 
     /// Copies `SampleModel_V1.sqlite` and its journal files.
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("coredata-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The journal files are copied when the fixture has them (its -wal was checkpointed).
         for suffix in ["", "-wal", "-shm"] {
             let name = "SampleModel_V1.sqlite" + suffix
+            guard FileManager.default.fileExists(atPath: Self.sourceFolder.appendingPathComponent(name).path) else { continue }
             try FileManager.default.copyItem(
                 at: Self.sourceFolder.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }

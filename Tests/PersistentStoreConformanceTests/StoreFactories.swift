@@ -1,5 +1,6 @@
 import Foundation
 import Persistence
+import PersistenceCoreDataStore
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceSQLiteStore
@@ -13,7 +14,7 @@ import PersistenceStore
 /// that detail stays here too.
 enum StoreFactories {
     /// Every factory; each parameterised test runs once per entry.
-    static let all: [StoreFactory] = [sqliteFile, sqliteInMemory]
+    static let all: [StoreFactory] = [sqliteFile, sqliteInMemory, coreDataFile]
 
     /// The factories whose stores keep their objects across a reopen.
     static let reopenable = all.filter(\.keepsObjectsWhenReopened)
@@ -45,6 +46,20 @@ enum StoreFactories {
         openFile: nil,
         makeTrackingHistory: { model in try makeSQLiteInMemory(model, options: historyOptions) })
 
+    /// A store in Core Data's own layout (`Z` tables), made empty as Core Data would for the
+    /// model. It keeps no history, so it has no `makeTrackingHistory`; a Decimal keeps the
+    /// digits of the nearest Double, as Core Data's `DECIMAL` columns do.
+    static let coreDataFile = StoreFactory(
+        name: "CoreDataStore (file)", keepsObjectsWhenReopened: true,
+        make: { model in try makeCoreDataFile(model) },
+        openFile: { model, url in try CoreDataStore(model: model, url: url) },
+        writeForeignDatabase: { url in
+            let database = try Database(path: url.path)
+            try database.execute("CREATE TABLE note (body TEXT)")
+            try database.close()
+        },
+        keepsEveryDecimalDigit: false)
+
     /// The factories whose stores can track their history.
     static let trackingHistory = all.filter { $0.makeTrackingHistory != nil }
 
@@ -60,6 +75,17 @@ enum StoreFactories {
         return try StoreUnderTest(
             open: {
                 let store = try SQLiteStore(model: model, url: url, options: options)
+                return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
+            },
+            removeLocation: { removeSQLiteFiles(at: url) })
+    }
+
+    private static func makeCoreDataFile(_ model: ManagedObjectModel) throws -> StoreUnderTest {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString).sqlite")
+        try CoreDataStore.create(model: model, at: url)
+        return try StoreUnderTest(
+            open: {
+                let store = try CoreDataStore(model: model, url: url)
                 return (store, ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:]))
             },
             removeLocation: { removeSQLiteFiles(at: url) })

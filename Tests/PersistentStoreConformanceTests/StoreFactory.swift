@@ -27,6 +27,10 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     /// Makes a store for `model` at a fresh location with persistent history tracking on,
     /// or nil for a kind of store that keeps no history.
     var makeTrackingHistory: (@Sendable (ManagedObjectModel) throws -> StoreUnderTest)? = nil
+    /// Whether the store keeps every digit of a Decimal; false for a store whose decimal
+    /// columns keep the nearest Double (Core Data's `DECIMAL` columns, whose NUMERIC
+    /// affinity turns the digits into a REAL).
+    var keepsEveryDecimalDigit = true
 
     var testDescription: String { name }
 }

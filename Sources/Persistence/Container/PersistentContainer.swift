@@ -2,6 +2,8 @@ import Foundation
 import PersistenceModel
 import PersistenceContext
 import PersistenceSQLiteStore
+import PersistenceCoreDataStore
+import PersistenceStore
 
 /// A model, a store and a context in one: the way an app opens its data.
 ///
@@ -47,6 +49,10 @@ public final class PersistentContainer: Sendable {
     ///     `PersistentStoreCoordinator.history(after:)`. A store created before history
     ///     existed gains its tables, its rows untouched; a store that tracks history once
     ///     keeps tracking it, whoever opens it next.
+    /// A store Core Data wrote (an app's `.sqlite` copied from a Mac or a device) is told by
+    /// its tables and opened in Core Data's own layout (see `CoreDataStore`): it is never
+    /// migrated, and keeps no persistent history.
+    ///
     /// - Throws: `ModelError` for an invalid model; `StoreError` for a missing directory,
     ///   a path that is not a regular file, a file that is not a Persistence store or was
     ///   written with another model, or a missing value transformer; `SQLiteError` for a
@@ -69,11 +75,22 @@ public final class PersistentContainer: Sendable {
         for name in classes.keys where model.entity(named: name) == nil {
             throw ModelError(entity: name, "a class is registered for entity '\(name)', which the model does not have")
         }
-        // A store written with an older version is migrated before it opens.
-        if let storeURL {
-            try SQLiteStore.migrateBeforeOpening(storeURL, to: model, versions: versions, readOnly: options.readOnly)
+        let store: any PersistentStore
+        if let storeURL, CoreDataStore.isCoreDataStore(at: storeURL) {
+            // A store Core Data wrote (its tables say so) opens in Core Data's own layout.
+            var coreDataOptions = CoreDataStore.Options()
+            coreDataOptions.readOnly = options.readOnly
+            coreDataOptions.busyTimeout = options.busyTimeout
+            coreDataOptions.passesArchivesThrough = options.passesThroughUnregisteredTransformers
+            store = try CoreDataStore(model: model, url: storeURL, options: coreDataOptions)
+        } else {
+            // A store written with an older version is migrated before it opens.
+            if let storeURL {
+                try SQLiteStore.migrateBeforeOpening(storeURL, to: model, versions: versions, readOnly: options.readOnly)
+            }
+            store = try SQLiteStore(model: model, url: storeURL, options: options)
         }
-        let coordinator = PersistentStoreCoordinator(store: try SQLiteStore(model: model, url: storeURL, options: options))
+        let coordinator = PersistentStoreCoordinator(store: store)
         self.model = model
         self.storeURL = storeURL
         self.persistentStoreCoordinator = coordinator

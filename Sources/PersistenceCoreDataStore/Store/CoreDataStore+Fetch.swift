@@ -1,0 +1,215 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// Fetching: the rows of the request's entities, filtered by its predicate and search text,
+/// and sorted, in memory, with the evaluator and the order every store must reproduce
+/// (`PredicateEvaluator`; nil first, strings by code point, ties by key).
+extension CoreDataStore {
+    /// The rows `request` fetches, in order, its offset and limit applied.
+    ///
+    /// - Throws: `FetchError` for a request that cannot run.
+    func fetchedRows(_ request: FetchRequest) throws -> [StoreRow] {
+        guard let entity = layout.entities[request.entityName], let table = layout.tables[entity.schema.rootName] else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        let sortPaths = try request.sortDescriptors.map { try checkedKeyPath($0.keyPath, from: entity.schema) }
+        if let predicate = request.predicate { try check(predicate.expression, entity: entity.schema) }
+        let searchPaths = try request.searchText.map { _ in try self.searchPaths(request.searchKeyPaths, entity: entity.schema) }
+        let numbers: [Int64]? =
+            !request.includesSubentities ? [entity.number] : entity.schema.ancestors.isEmpty ? nil : entity.hierarchyNumbers
+        var rows = try self.rows(table, entityNumbers: numbers)
+        let graph = RowGraph(store: self)
+        let walker = PredicateEvaluator(.alwaysTrue)
+        if let predicate = request.predicate {
+            let evaluator = PredicateEvaluator(predicate)
+            do {
+                rows = try rows.filter { try evaluator.evaluate(graph.subject(for: $0)) }
+            } catch let error as FetchPredicateError {
+                throw FetchError(entity: request.entityName, reason: error.message)
+            }
+        }
+        var ranks: [Int64: Int] = [:]
+        if let text = request.searchText, let searchPaths {
+            let search = SearchText(text)
+            var matched: [StoreRow] = []
+            for row in rows {
+                let fields = try searchPaths.map { path -> String in
+                    if case .string(let value) = try walker.walk(.object(graph.subject(for: row)), path) {
+                        return CanonicalText.fold(value)
+                    }
+                    return ""
+                }
+                // Text without a word matches nothing, as in the SQLite store.
+                guard !search.words.isEmpty, search.matches(fields) else { continue }
+                ranks[row.primaryKey] = search.rank(fields)
+                matched.append(row)
+            }
+            rows = matched
+        }
+        if !request.sortDescriptors.isEmpty || !ranks.isEmpty {
+            var decorated: [(rank: Int, keys: [PredicateValue], row: StoreRow)] = []
+            for row in rows {
+                let subject = graph.subject(for: row)
+                decorated.append(
+                    (ranks[row.primaryKey] ?? 0, try sortPaths.map { try walker.walk(.object(subject), $0) }, row))
+            }
+            decorated.sort { a, b in
+                if a.rank != b.rank { return a.rank < b.rank }
+                for (index, key) in request.sortDescriptors.enumerated() {
+                    let order = RowOrder.compare(a.keys[index], b.keys[index])
+                    if order != .orderedSame { return (order == .orderedAscending) == key.ascending }
+                }
+                return a.row.primaryKey < b.row.primaryKey
+            }
+            rows = decorated.map(\.row)
+        }
+        let start = min(max(request.fetchOffset, 0), rows.count)
+        let end = request.fetchLimit.map { min(rows.count, start + max($0, 0)) } ?? rows.count
+        return Array(rows[start..<end])
+    }
+
+    /// Refuses a predicate naming a key the entity does not have, or a transient one,
+    /// before any row is read.
+    private func check(_ node: PredicateNode, entity schema: EntitySchema) throws {
+        switch node {
+        case .truePredicate, .falsePredicate: return
+        case .and(let nodes), .or(let nodes): for node in nodes { try check(node, entity: schema) }
+        case .not(let node): try check(node, entity: schema)
+        case .comparison(let comparison):
+            try check(comparison.left, entity: schema)
+            try check(comparison.right, entity: schema)
+        }
+    }
+
+    private func check(_ operand: PredicateNode.Operand, entity schema: EntitySchema) throws {
+        switch operand {
+        case .constant, .evaluatedObject, .variable: return
+        case .keyPath(let path): _ = try predicateDestination(path, from: schema)
+        case .aggregate(let items): for item in items { try check(item, entity: schema) }
+        case .collectionFunction(_, let collection, let key):
+            if let destination = try predicateDestination(collection, from: schema), !key.isEmpty {
+                _ = try predicateDestination(key, from: destination)
+            }
+        }
+    }
+
+    /// The entity a predicate's key path ends at (nil when it ends at an attribute).
+    private func predicateDestination(_ path: [String], from schema: EntitySchema) throws -> EntitySchema? {
+        var current = schema
+        for (index, step) in path.enumerated() {
+            guard let position = current.propertyIndex[step] else {
+                throw FetchError(entity: schema.name, reason: "\(current.name) has no property named '\(QuotedText.excerpt(step))'")
+            }
+            let property = current.properties[position]
+            if property.isTransient {
+                throw FetchError(entity: schema.name, reason: "\(step) is transient: it is not stored, so it cannot be fetched on")
+            }
+            switch property {
+            case .attribute:
+                guard index == path.count - 1 else {
+                    throw FetchError(
+                        entity: schema.name,
+                        reason: "'\(QuotedText.excerpt(path.joined(separator: ".")))' continues past the attribute \(step)")
+                }
+                return nil
+            case .relationship(let relationship):
+                guard let next = model.schemas[relationship.destinationEntityName] else {
+                    throw FetchError(entity: schema.name, reason: "unknown destination of \(step)")
+                }
+                current = next
+            }
+        }
+        return current
+    }
+
+    /// A sort key path's components, each a stored property, to-ones only before the last.
+    private func checkedKeyPath(_ keyPath: String, from schema: EntitySchema) throws -> [String] {
+        let steps = keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var current = schema
+        for (index, step) in steps.enumerated() {
+            guard let position = current.propertyIndex[step] else {
+                throw FetchError(entity: schema.name, reason: "\(current.name) has no property named '\(QuotedText.excerpt(step))'")
+            }
+            let property = current.properties[position]
+            if property.isTransient {
+                throw FetchError(
+                    entity: schema.name, reason: "\(step) is transient: it is not stored, so it cannot be fetched or sorted on")
+            }
+            switch property {
+            case .attribute:
+                guard index == steps.count - 1 else {
+                    throw FetchError(entity: schema.name, reason: "'\(QuotedText.excerpt(keyPath))' continues past the attribute \(step)")
+                }
+            case .relationship(let relationship):
+                guard !relationship.isToMany else {
+                    throw FetchError(
+                        entity: schema.name, reason: "'\(QuotedText.excerpt(keyPath))' goes through the to-many relationship \(step)")
+                }
+                guard let next = model.schemas[relationship.destinationEntityName] else {
+                    throw FetchError(entity: schema.name, reason: "unknown destination of \(step)")
+                }
+                current = next
+            }
+        }
+        return steps
+    }
+
+    /// The key paths a search compares: those given, else the entity's attributes indexed
+    /// for search ("Index in Spotlight"), as the SQLite store's.
+    func searchPaths(_ keyPaths: [String], entity schema: EntitySchema) throws -> [[String]] {
+        var keyPaths = keyPaths
+        if keyPaths.isEmpty {
+            for case .attribute(let a) in schema.properties where a.isIndexedBySpotlight && a.isStored { keyPaths.append(a.name) }
+            if keyPaths.isEmpty {
+                throw FetchError(
+                    entity: schema.name,
+                    reason: "\(schema.name) has no attribute indexed for search (\"Index in Spotlight\"), so it cannot be searched")
+            }
+        }
+        return try keyPaths.map { keyPath in
+            let path = try checkedKeyPath(keyPath, from: schema)
+            var current = schema
+            for step in path.dropLast() {
+                if let next = current.relationship(named: step).flatMap({ model.schemas[$0.destinationEntityName] }) { current = next }
+            }
+            guard let last = path.last, let attribute = current.attribute(named: last), attribute.isIndexedBySpotlight else {
+                throw FetchError(
+                    entity: schema.name,
+                    reason: "\(current.name).\(path.last ?? "") is not indexed for search (\"Index in Spotlight\"), so it cannot be searched")
+            }
+            return path
+        }
+    }
+}
+
+/// The order of sort values, as SQLite orders the SQLite store's columns: nil first, then
+/// numbers (NaN after them), strings by code point, UUIDs and URLs by their text, data
+/// bytewise.
+enum RowOrder {
+    private static func rank(_ value: PredicateValue) -> Int {
+        switch value {
+        case .null: 0
+        case .bool, .integer, .decimal, .date: 1
+        case .double(let d): d.isNaN ? 2 : 1
+        case .string, .uuid, .url: 2
+        case .data: 3
+        case .object, .collection: 4
+        }
+    }
+
+    static func compare(_ l: PredicateValue, _ r: PredicateValue) -> ComparisonResult {
+        let (rl, rr) = (rank(l), rank(r))
+        if rl != rr { return rl < rr ? .orderedAscending : .orderedDescending }
+        switch (l, r) {
+        case (.string(let a), .string(let b)): return PredicateEvaluator.compareBytes(a.utf8, b.utf8)
+        case (.date(let a), .date(let b)): return PredicateEvaluator.compare(a, b)
+        case (.uuid(let a), .uuid(let b)): return PredicateEvaluator.compare(a.uuidString, b.uuidString)
+        case (.url(let a), .url(let b)): return PredicateEvaluator.compareBytes(a.absoluteString.utf8, b.absoluteString.utf8)
+        case (.data(let a), .data(let b)): return PredicateEvaluator.compareBytes(a, b)
+        default:
+            if let a = Number(l), let b = Number(r) { return Number.compare(a, b) ?? .orderedSame }
+            return .orderedSame
+        }
+    }
+}

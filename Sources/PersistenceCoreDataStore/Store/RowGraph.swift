@@ -1,0 +1,89 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// The rows one fetch reads, as objects a predicate can walk: each row once (so that a
+/// predicate comparing two key paths to the same row sees the same object), to-one
+/// destinations and to-many destinations read when a key path first reaches them.
+final class RowGraph {
+    private unowned let store: CoreDataStore
+    private var subjects: [String: [Int64: RowSubject]] = [:]
+    private var destinations: [ObjectIdentifier: [String: PredicateValue]] = [:]
+
+    init(store: CoreDataStore) { self.store = store }
+
+    /// The object standing for `row`.
+    func subject(for row: StoreRow) -> RowSubject {
+        if let existing = subjects[row.schema.rootName]?[row.primaryKey] { return existing }
+        let subject = RowSubject(row: row, graph: self)
+        subjects[row.schema.rootName, default: [:]][row.primaryKey] = subject
+        return subject
+    }
+
+    /// The object of the row with this ID, or nil when there is none.
+    func subject(for id: ObjectID) throws -> RowSubject? {
+        guard let key = id.primaryKey else { return nil }
+        if let existing = subjects[id.rootName]?[key] { return existing }
+        guard let table = store.layout.tables[id.rootName], let row = try store.row(table, key: key) else { return nil }
+        return subject(for: row)
+    }
+
+    /// The destinations of the to-many `relationship` of `subject`, as a collection.
+    func destinations(of relationship: RelationshipDescription, from subject: RowSubject) throws -> PredicateValue {
+        let id = ObjectIdentifier(subject)
+        if let known = destinations[id]?[relationship.name] { return known }
+        let rows = try store.destinationRows(of: relationship, entity: subject.row.schema.name, key: subject.row.primaryKey)
+        let value = PredicateValue.collection(rows.map { .object(self.subject(for: $0)) })
+        destinations[id, default: [:]][relationship.name] = value
+        return value
+    }
+}
+
+/// A row as a predicate's evaluated object: its attributes by type, a to-one as the
+/// destination's object, a to-many as a collection of objects, as a managed object answers.
+final class RowSubject: PredicateEvaluable {
+    let row: StoreRow
+    private unowned let graph: RowGraph
+
+    init(row: StoreRow, graph: RowGraph) {
+        self.row = row
+        self.graph = graph
+    }
+
+    func predicateValue(forKey key: String) throws -> PredicateValue {
+        guard let position = row.schema.propertyIndex[key] else {
+            throw FetchPredicateError(kind: .unknownKey, format: "", message: "\(row.schema.name) has no property named '\(key)'")
+        }
+        switch row.schema.properties[position] {
+        case .attribute:
+            guard case .value(let value) = row.slots[position] else { return .null }
+            return Self.predicateValue(value)
+        case .relationship(let relationship):
+            if relationship.isToMany { return try graph.destinations(of: relationship, from: self) }
+            guard case .toOneFault(let id?) = row.slots[position], let destination = try graph.subject(for: id) else {
+                return .null
+            }
+            return .object(destination)
+        }
+    }
+
+    /// An attribute's value as a predicate sees it (a transformable value as its bytes).
+    static func predicateValue(_ value: AttributeValue) -> PredicateValue {
+        switch value {
+        case .null: return .null
+        case .integer(let v): return .integer(v)
+        case .double(let v): return .double(v)
+        case .decimal(let v): return .decimal(v)
+        case .bool(let v): return .bool(v)
+        case .string(let v): return .string(v)
+        case .date(let v): return .date(v)
+        case .uuid(let v): return .uuid(v)
+        case .url(let v): return .url(v)
+        case .data(let v): return .data(v)
+        case .transformable(let v):
+            if let data = v as? Data { return .data(data) }
+            if let bytes = v as? TransformableBytes { return .data(bytes.data) }
+            return .null
+        }
+    }
+}
