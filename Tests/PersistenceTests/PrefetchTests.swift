@@ -82,7 +82,7 @@ import Persistence
             request.relationshipKeyPathsForPrefetching = [keyPath]
             #expect(throws: FetchError.self) { try context.fetch(request) }
         }
-        #expect(store["rows(for:)"] == 0 && store["destinationRows"] == 0)
+        #expect(store.totalReads == 0)
     }
 
     @Test func defaultStoreReadsPrefetchTheSame() throws {

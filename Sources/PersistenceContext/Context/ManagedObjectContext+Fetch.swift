@@ -35,6 +35,7 @@ extension ManagedObjectContext {
                 reason: "the request's resultType is \(request.resultType), not objects: use execute(_:), "
                     + "fetchObjectIDs(_:), fetchDictionaries(_:properties:) or count(for:)")
         }
+        let prefetching = try prefetchKeyPaths(request)
         let asFaults = request.fetchBatchSize > 0 || !request.includesPropertyValues || request.returnsObjectsAsFaults
         var result: [ManagedObject] = []
         if asFaults, try unsavedCandidates(request).isEmpty {
@@ -45,7 +46,7 @@ extension ManagedObjectContext {
                 return true
             }
         }
-        if !request.relationshipKeyPathsForPrefetching.isEmpty { try prefetchRelationships(request, of: result) }
+        if !prefetching.isEmpty { try prefetchRelationships(prefetching, of: result) }
         return result
     }
 

@@ -3,18 +3,24 @@ import PersistenceModel
 import PersistenceStore
 
 extension ManagedObjectContext {
-    /// Loads the destinations of the request's `relationshipKeyPathsForPrefetching` for the
-    /// fetched `objects` (those that are not faults): one store read per step of each key
-    /// path, for every object at once, where using each relationship would read once per
-    /// object. Destinations already loaded are not read again.
+    /// The steps of each of the request's `relationshipKeyPathsForPrefetching`, checked
+    /// against the model before the fetch reads anything.
     ///
     /// - Throws: `FetchError` for a key path that is not a chain of relationships of the
-    ///   entity (checked before anything is read); the store's failure.
-    func prefetchRelationships(_ request: FetchRequest, of objects: [ManagedObject]) throws {
-        guard let entity = model.schema(for: request.entityName) else { return }
-        let keyPaths = try request.relationshipKeyPathsForPrefetching.map { keyPath in
-            try prefetchSteps(keyPath, from: entity)
-        }
+    ///   entity.
+    func prefetchKeyPaths(_ request: FetchRequest) throws -> [[String]] {
+        guard !request.relationshipKeyPathsForPrefetching.isEmpty, let entity = model.schema(for: request.entityName)
+        else { return [] }
+        return try request.relationshipKeyPathsForPrefetching.map { try prefetchSteps($0, from: entity) }
+    }
+
+    /// Loads the destinations of each key path's steps (see `prefetchKeyPaths(_:)`) for the
+    /// fetched `objects` (those that are not faults): one store read per step, for every
+    /// object at once, where using each relationship would read once per object.
+    /// Destinations already loaded are not read again.
+    ///
+    /// - Throws: the store's failure.
+    func prefetchRelationships(_ keyPaths: [[String]], of objects: [ManagedObject]) throws {
         let fetched = objects.filter { !$0.isFault && $0.managedObjectContext === self }
         for steps in keyPaths {
             var sources = fetched
