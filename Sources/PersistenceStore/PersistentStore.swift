@@ -78,6 +78,29 @@ package protocol PersistentStore: AnyObject {
     /// was): faulting an object reads it.
     func row(for id: ObjectID) throws -> StoreRow?
 
+    /// The rows of the objects with these IDs that exist, in no particular order: how a
+    /// batch of faults, or the destinations of a to-one for many objects, load in one read.
+    /// Has a default implementation (one `row(for:)` per ID).
+    func rows(for ids: [ObjectID]) throws -> [StoreRow]
+
+    /// The rows of the destinations of a to-many `relationship` of each of `sources`, by
+    /// source, each list in the relationship's order (as `forEachDestinationRow`); a source
+    /// without destinations may be left out. How prefetching loads a to-many for many
+    /// objects in one read. Has a default implementation (one read per source).
+    func destinationRows(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [StoreRow]]
+
+    /// Calls `body` with the values of `keyPaths` of each row `request` fetches, in order,
+    /// until `body` returns false, reading nothing else: a dictionary result. A key path
+    /// names a stored attribute of the entity or, through to-one relationships, of a related
+    /// row (`"author.name"`), or a to-one relationship; each value is a `.value` for an
+    /// attribute (`.null` when a to-one on the way has no destination), a `.toOneFault` for
+    /// a relationship. Has a default implementation (whole rows, one read per related row).
+    ///
+    /// - Throws: `FetchError` for an unknown, transient or to-many key path; as
+    ///   `forEachRow`.
+    func forEachValues(of keyPaths: [String], _ request: FetchRequest, _ body: ([StoredSlot]) throws -> Bool) throws
+
     /// The IDs among `ids` whose rows exist, each naming its row's own entity (an ID read
     /// from a to-one may name the relationship's destination entity instead of a
     /// sub-entity), in no particular order.

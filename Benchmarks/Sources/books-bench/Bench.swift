@@ -31,6 +31,7 @@ struct Bench {
         if options.wants("cold-search") { try coldSearchWorkload() }
         if options.wants("seed") { try seedWorkload() }
         if options.wants("rss") { try memoryWorkload() }
+        if options.wants("fetch-tools") { try fetchToolsWorkload() }
         print("")
         print(markdownTable(rows))
     }

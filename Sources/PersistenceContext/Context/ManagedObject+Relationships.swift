@@ -123,19 +123,25 @@ extension ManagedObject {
         case .toMany(let objects): return objects
         case .toManyFault:
             guard let context = managedObjectContext else { return [] }
-            let stored = context.loadToMany(self, relationship: relationship(at: position))
-            var loaded = stored
-            if let pending = pendingToMany.removeValue(forKey: position) {
-                loaded.removeAll { pending.removed[ObjectIdentifier($0)] != nil }
-                for object in pending.added where !loaded.contains(where: { $0 === object }) { loaded.append(object) }
-            }
-            slots[position] = .toMany(loaded)
-            // The committed value is what the store holds, so that a save writes the
-            // pending edits (join tables are written from this difference).
-            if committedSlots != nil { committedSlots?[position] = .toMany(stored) }
-            return loaded
+            return installToMany(context.loadToMany(self, relationship: relationship(at: position)), at: position)
         default: return []
         }
+    }
+
+    /// Makes `stored`, the destinations the store holds, the loaded value of the to-many at
+    /// `position` (a fault until now), with the edits made while it was a fault applied;
+    /// returns the loaded destinations. Prefetching loads many objects' to-manys this way.
+    package func installToMany(_ stored: [ManagedObject], at position: Int) -> [ManagedObject] {
+        var loaded = stored
+        if let pending = pendingToMany.removeValue(forKey: position) {
+            loaded.removeAll { pending.removed[ObjectIdentifier($0)] != nil }
+            for object in pending.added where !loaded.contains(where: { $0 === object }) { loaded.append(object) }
+        }
+        slots[position] = .toMany(loaded)
+        // The committed value is what the store holds, so that a save writes the
+        // pending edits (join tables are written from this difference).
+        if committedSlots != nil { committedSlots?[position] = .toMany(stored) }
+        return loaded
     }
 
     package func setObject(_ object: ManagedObject?, at position: Int) throws {

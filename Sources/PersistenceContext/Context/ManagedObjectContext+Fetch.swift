@@ -18,14 +18,35 @@ extension ManagedObjectContext {
     /// Unsaved changes count, as in Core Data: inserted objects that match are included,
     /// deleted ones left out, and changed objects are checked against their unsaved values.
     ///
+    /// The request's tools for large fetches apply: `fetchBatchSize`,
+    /// `includesPropertyValues` and `returnsObjectsAsFaults` return faults that load in
+    /// batches or one by one when first used, and `relationshipKeyPathsForPrefetching` loads
+    /// the named relationships of every object in one read per key path (see `FetchRequest`).
+    ///
     /// - Throws: `FetchError` for an unknown entity or key, a transient key, a type mismatch
-    ///   or an unbound variable; the store's `PersistentStoreFailure` when it cannot be read.
+    ///   or an unbound variable, a key path to prefetch that is not a relationship, or a
+    ///   `resultType` other than objects (see `execute(_:)`); the store's
+    ///   `PersistentStoreFailure` when it cannot be read.
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
-        var result: [ManagedObject] = []
-        try forEach(request) { object in
-            result.append(object)
-            return true
+        try checkQueue("fetch \(request.entityName)")
+        guard request.resultType == .managedObjectResultType else {
+            throw FetchError(
+                entity: request.entityName,
+                reason: "the request's resultType is \(request.resultType), not objects: use execute(_:), "
+                    + "fetchObjectIDs(_:), fetchDictionaries(_:properties:) or count(for:)")
         }
+        let prefetching = try prefetchKeyPaths(request)
+        let asFaults = request.fetchBatchSize > 0 || !request.includesPropertyValues || request.returnsObjectsAsFaults
+        var result: [ManagedObject] = []
+        if asFaults, try unsavedCandidates(request).isEmpty {
+            result = try fetchFaults(request)
+        } else {
+            try forEach(request) { object in
+                result.append(object)
+                return true
+            }
+        }
+        if !prefetching.isEmpty { try prefetchRelationships(prefetching, of: result) }
         return result
     }
 
@@ -53,10 +74,14 @@ extension ManagedObjectContext {
     /// The number of objects a request would fetch, unsaved changes included.
     ///
     /// - Throws: as `fetch(_:)`.
+    /// Makes no object: without unsaved changes of the entity the store counts; with them,
+    /// the store's IDs are read and the unsaved objects checked in memory (a request with a
+    /// search, a limit or an offset is counted from its fetched objects instead).
     public func count(for request: FetchRequest) throws -> Int {
         try checkQueue("count \(request.entityName)")
-        if try !unsavedCandidates(request).isEmpty { return try fetch(request).count }
-        return try persistentStoreCoordinator.read { try $0.count(for: request) }
+        let pending = try unsavedCandidates(request)
+        if pending.isEmpty { return try persistentStoreCoordinator.read { try $0.count(for: request) } }
+        return try countWithUnsavedChanges(request, pending)
     }
 
     /// The IDs of the objects a request selects, in order.
@@ -66,22 +91,46 @@ extension ManagedObjectContext {
         try checkQueue("fetch the IDs of \(request.entityName)")
         // With unsaved changes of the entity the objects decide, as in `fetch`; without
         // them only keys are read: no row is decoded and no object made.
-        guard try unsavedCandidates(request).isEmpty else { return try fetch(request).map(\.objectID) }
+        guard try unsavedCandidates(request).isEmpty else {
+            var objects = request
+            objects.resultType = .managedObjectResultType
+            objects.relationshipKeyPathsForPrefetching = []
+            return try fetch(objects).map(\.objectID)
+        }
         return try persistentStoreCoordinator.read { try $0.objectIDs(for: request) }.filter { id in
             registry[id]?.object?.isDeleted != true
         }
     }
 
-    /// The selected objects as dictionaries of the given key paths (all attributes when
-    /// `properties` is empty); nil values are left out, as in Core Data.
+    /// The selected objects as dictionaries of the given key paths (Core Data's dictionary
+    /// result): `properties`, else the request's `propertiesToFetch`, else every attribute.
+    /// Nil values are left out, and a to-one relationship gives its destination's
+    /// `ObjectID`, as in Core Data.
+    ///
+    /// Without unsaved changes of the entity, only the named columns are read and no object
+    /// is made (see `ManagedObjectContext+Dictionaries`); with them, the objects are fetched
+    /// and read, so that the changes count.
     ///
     /// - Throws: as `fetch(_:)`.
     public func fetchDictionaries(_ request: FetchRequest, properties: [String] = []) throws -> [[String: Any]] {
-        try fetch(request).map { object in
-            let keys = properties.isEmpty ? object.entity.attributes.map(\.name) : properties
+        try checkQueue("fetch \(request.entityName) as dictionaries")
+        let keys = properties.isEmpty ? request.propertiesToFetch : properties
+        if try unsavedCandidates(request).isEmpty, let keyPaths = storedKeyPaths(request, keys) {
+            return try storedDictionaries(request, keyPaths: keyPaths)
+        }
+        var objects = request
+        objects.resultType = .managedObjectResultType
+        objects.relationshipKeyPathsForPrefetching = []
+        return try fetch(objects).map { object in
+            let keys = keys.isEmpty ? object.entity.attributes.map(\.name) : keys
             var row: [String: Any] = [:]
             for key in keys {
-                if let value = try Self.keyPathValue(object, key).plainValue { row[key] = value }
+                let value = try Self.keyPathValue(object, key)
+                if case .object(let destination as ManagedObject) = value {
+                    row[key] = destination.objectID
+                } else if let value = value.plainValue {
+                    row[key] = value
+                }
             }
             return row
         }
@@ -127,7 +176,7 @@ extension ManagedObjectContext {
 
     /// Unsaved objects that can change the request's result: every changed object when a
     /// predicate or sort may read them; empty when the store's answer stands.
-    private func unsavedCandidates(_ request: FetchRequest) throws -> [ManagedObject] {
+    func unsavedCandidates(_ request: FetchRequest) throws -> [ManagedObject] {
         guard let schema = model.schema(for: request.entityName) else {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
         }

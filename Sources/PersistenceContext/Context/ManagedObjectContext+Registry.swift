@@ -62,6 +62,7 @@ extension ManagedObjectContext {
     func unregister(_ id: ObjectID, identity: ObjectIdentifier) {
         registry.remove(id, ifHolding: identity)
         if !strays.isEmpty { strays[identity] = nil }
+        if !faultBatches.isEmpty { faultBatches[identity] = nil }
     }
 }
 

@@ -84,6 +84,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// the registry and `changed`, they are every object whose `managedObjectContext` is
     /// this context.
     var strays: [ObjectIdentifier: RegistryEntry] = [:]
+    /// The batch of each fault a batched fetch returned, until the batch loads (see
+    /// `FetchRequest.fetchBatchSize`); an object's entry goes with it.
+    var faultBatches: [ObjectIdentifier: FaultBatch] = [:]
     /// The subscription to the coordinator's saves while merging automatically.
     var automaticMerging: SaveAnnouncer.Subscription?
     private var nextTemporaryKey: UInt64 = 1
@@ -220,6 +223,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         undoManager?.removeAllActions()
         detachAll()
         registry.removeAll()
+        faultBatches.removeAll()
         strays.removeAll()
         changed.removeAll()
     }
@@ -327,6 +331,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     package func fulfillFault(_ object: ManagedObject, force: Bool = false) {
         guard object.isFault || force, object.objectID.primaryKey != nil else { return }
         guard isOnQueue else { return performAndWait { fulfillFault(object, force: force) } }
+        // A fault of a batched fetch loads its whole batch.
+        if !force, !faultBatches.isEmpty, let batch = faultBatches.removeValue(forKey: ObjectIdentifier(object)) {
+            loadBatch(batch)
+            if !object.isFault { return }
+        }
         let row: StoreRow?
         do { row = try persistentStoreCoordinator.read { try $0.row(for: object.objectID) } } catch { return }
         object.isFault = false

@@ -1,0 +1,78 @@
+import PersistenceModel
+
+// What a store that does nothing special answers for the requirements behind Core Data's
+// tools for large fetches (batches, prefetching, dictionary results): correct answers from
+// the store's other requirements, with one read per object where the store could make one
+// for many. A store overrides them to read many rows at once (see the SQLite store's); the
+// answers are also under names of their own, for a store that falls back to them.
+
+extension PersistentStore {
+    package func rows(for ids: [ObjectID]) throws -> [StoreRow] {
+        try rowsOneByOne(for: ids)
+    }
+
+    package func destinationRows(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [StoreRow]]
+    {
+        try destinationRowsOneSourceAtATime(of: relationship, from: sources)
+    }
+
+    package func forEachValues(
+        of keyPaths: [String], _ request: FetchRequest, _ body: ([StoredSlot]) throws -> Bool
+    ) throws {
+        try forEachValuesFromWholeRows(of: keyPaths, request, body)
+    }
+
+    /// `rows(for:)` by one `row(for:)` per ID.
+    package func rowsOneByOne(for ids: [ObjectID]) throws -> [StoreRow] {
+        try ids.compactMap { try row(for: $0) }
+    }
+
+    /// `destinationRows(of:from:)` by one `forEachDestinationRow` per source.
+    package func destinationRowsOneSourceAtATime(of relationship: RelationshipDescription, from sources: [ObjectID])
+        throws -> [ObjectID: [StoreRow]]
+    {
+        var result: [ObjectID: [StoreRow]] = [:]
+        for source in sources {
+            var rows: [StoreRow] = []
+            try forEachDestinationRow(of: relationship, from: source) { row in
+                rows.append(row)
+                return true
+            }
+            if !rows.isEmpty { result[source] = rows }
+        }
+        return result
+    }
+
+    /// `forEachValues(of:_:_:)` from whole rows, and one `row(for:)` per related row a key
+    /// path goes through. Rows are streamed when every key path stays in the entity;
+    /// otherwise they are read first, so that no read of a related row runs while the
+    /// fetch's own read is under way.
+    package func forEachValuesFromWholeRows(
+        of keyPaths: [String], _ request: FetchRequest, _ body: ([StoredSlot]) throws -> Bool
+    ) throws {
+        guard let entity = model.schema(for: request.entityName) else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        let paths = try keyPaths.map { try StoredKeyPath($0, entity: entity, model: model) }
+        guard paths.contains(where: { $0.positions.count > 1 }) else {
+            try forEachRow(request) { row in
+                try body(paths.map { $0.value(in: row) { _ in nil } })
+            }
+            return
+        }
+        var rows: [StoreRow] = []
+        try forEachRow(request) { row in
+            rows.append(row)
+            return true
+        }
+        var related: [ObjectID: StoreRow?] = [:]
+        func relatedRow(_ id: ObjectID) throws -> StoreRow? {
+            if let known = related[id] { return known }
+            let row = try row(for: id)
+            related[id] = row
+            return row
+        }
+        for row in rows where try !body(paths.map { try $0.value(in: row, related: relatedRow) }) { return }
+    }
+}
