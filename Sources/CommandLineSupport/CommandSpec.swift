@@ -263,12 +263,12 @@ extension ValueKind {
         }
     }
 
-    /// A check that accepts exactly `choices`, naming them when it refuses.
+    /// A check that accepts one of `choices` in any letter case, read back as the choice is
+    /// spelled (`--sort Title` is `title`), naming them when it refuses.
     static func choices(_ choices: [String]) -> ValueKind {
         .validated { text in
-            choices.contains(text)
-                ? .success(text)
-                : .failure(ValueRejection("must be one of " + choices.joined(separator: ", ")))
+            choices.first { $0.lowercased() == text.lowercased() }.map { .success($0) }
+                ?? .failure(ValueRejection("must be one of " + choices.joined(separator: ", ")))
         }
     }
 }

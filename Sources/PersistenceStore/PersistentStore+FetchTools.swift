@@ -23,9 +23,11 @@ extension PersistentStore {
         try forEachValuesFromWholeRows(of: keyPaths, request, body)
     }
 
-    /// `rows(for:)` by one `row(for:)` per ID.
+    /// `rows(for:)` by one `row(for:)` per ID; an ID given twice is read once, as a read by
+    /// many keys answers it.
     package func rowsOneByOne(for ids: [ObjectID]) throws -> [StoreRow] {
-        try ids.compactMap { try row(for: $0) }
+        var seen = Set<ObjectID>()
+        return try ids.compactMap { id in seen.insert(id).inserted ? try row(for: id) : nil }
     }
 
     /// `destinationRows(of:from:)` by one `forEachDestinationRow` per source.

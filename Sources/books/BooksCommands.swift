@@ -60,17 +60,16 @@ enum ListCommand {
         validate: ValueFormats.typedDate)
     /// `--sort <key>`: the order of the listing.
     static let sort = Option<String>(
-        "sort", valueName: "key",
-        help: "Sort by title, author, date (newest first; the default), price or added (newest first).",
-        validate: ValueFormats.sortKey)
+        "sort", valueName: "key", choices: ListingOrder.Key.allCases.map(\.rawValue),
+        help: "Sort by title, author, date (newest first; the default), price or added (newest first).")
     /// `--reverse`: the same order, backwards.
     static let reverse = Flag("reverse", help: "Reverse the order.")
     /// `--limit <n>`: print at most N books; 0 prints all.
     static let limit = Option<Int>("limit", range: 0...Int.max, help: "Print at most N books; 0 prints all (the default).")
     /// `--format <format>`: text, CSV or JSON.
     static let format = Option<String>(
-        "format", valueName: "format", help: "text (the default), csv (RFC 4180) or json.",
-        validate: ValueFormats.listFormat)
+        "format", valueName: "format", choices: ListFormat.allCases.map(\.rawValue),
+        help: "text (the default), csv (RFC 4180) or json.")
     /// `--fields <list>`: which fields to print.
     static let fields = Option<String>(
         "fields", valueName: "list", help: "The fields to print, such as id,title,author; one of \(BookField.names).",

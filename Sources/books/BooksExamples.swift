@@ -42,7 +42,7 @@ enum BooksExamples {
         ],
         "import": [
             CommandExample("books import goodreads_library_export.csv", "Bring in a Goodreads export: shelves become status and tags."),
-            CommandExample("books import - < books.json", "Add or update the books of a JSON file read from standard input."),
+            CommandExample("cat books.json | books import -", "Add or update the books of a JSON file read from standard input."),
         ],
         "export": [
             CommandExample("books export -o books.csv", "Every book, every field, as CSV (the file is replaced only when complete)."),

@@ -33,31 +33,12 @@ enum ValueFormats {
         }
     }
 
-    /// A key of `--sort`.
-    @Sendable static func sortKey(_ text: String) -> Result<String, ValueRejection> {
-        choice(text, ListingOrder.Key.allCases.map(\.rawValue))
-    }
-
-    /// A format of `--format`.
-    @Sendable static func listFormat(_ text: String) -> Result<String, ValueRejection> {
-        choice(text, ListFormat.allCases.map(\.rawValue))
-    }
-
     /// A `--fields` list: known names separated by commas, normalised to the fields' own names.
     @Sendable static func fieldList(_ text: String) -> Result<String, ValueRejection> {
         switch BookField.parseList(text) {
         case .success(let fields): .success(fields.map(\.rawValue).joined(separator: ","))
         case .failure(let error): .failure(.init(error.description))
         }
-    }
-
-    /// One of `choices`, in any case, normalised to lowercase.
-    private static func choice(_ text: String, _ choices: [String]) -> Result<String, ValueRejection> {
-        let lowered = text.lowercased()
-        guard choices.contains(lowered) else {
-            return .failure(.init("must be one of \(choices.joined(separator: ", "))"))
-        }
-        return .success(lowered)
     }
 
     /// A store path: any non-empty text that does not end with `/`. A trailing slash says

@@ -22,7 +22,7 @@ import Testing
         let added = try sandbox.run(["add", "--title", "Nowy", "--author", "Ktoś", "--date", "2020-01-02", "--price", "1"])
         #expect(added.status == 0, "\(added)")
         let newID = String(added.stdout.prefix(8))
-        #expect(try sandbox.run(["delete", newID]).status == 0)
+        #expect(try sandbox.run(["delete", newID, "--yes"]).status == 0)
 
         let run = try sandbox.run(["history"])
         #expect(run.status == 0 && run.stderr.isEmpty, "\(run)")

@@ -28,7 +28,7 @@ import Testing
     @Test func undoOfADeleteBringsTheBookBackAndOfAnAddRemovesIt() throws {
         let sandbox = try BooksSandbox.seeded()
         let before = try sandbox.run(["show", "a9ef420f"])
-        #expect(try sandbox.run(["delete", "a9ef420f"]).status == 0)
+        #expect(try sandbox.run(["delete", "a9ef420f", "--yes"]).status == 0)
         let undoDelete = try sandbox.run(["undo"])
         #expect(undoDelete.stdout == "Undid books delete (#2): brought back 1 book.\n", "\(undoDelete)")
         #expect(try sandbox.run(["show", "a9ef420f"]).stdout == before.stdout)
