@@ -12,6 +12,11 @@ let package = Package(
         .executable(name: "persistence-codegen", targets: ["persistence-codegen"]),
         .plugin(name: "PersistenceCodegenPlugin", targets: ["PersistenceCodegenPlugin"]),
     ],
+    traits: [
+        // The PostgreSQL store (PersistencePostgreSQLStore over the system libpq): off by
+        // default, so that the default build needs nothing but libsqlite3 and zlib.
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store, over the system libpq (libpq-dev)")
+    ],
     targets: [
         .systemLibrary(
             name: "CSQLite",
@@ -42,6 +47,20 @@ let package = Package(
         .target(
             name: "PersistenceCoreDataStore",
             dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore", "CZlib"]),
+        // The PostgreSQL client library; built and linked only with the PostgreSQL trait.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The PostgreSQL store: the only target that writes PostgreSQL's SQL. Its sources are
+        // all under `#if PostgreSQL`, so that without the trait it compiles to nothing.
+        .target(
+            name: "PersistencePostgreSQLStore",
+            dependencies: [
+                "PersistenceModel", "PersistenceStore",
+                .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // Contexts, objects, the coordinator, fetching and saving, archives: what a context
         // knows of a store is the PersistentStore protocol, and no store target is in reach.
         .target(name: "PersistenceContext", dependencies: ["PersistenceModel", "PersistenceStore"]),
@@ -49,7 +68,10 @@ let package = Package(
         // an app's code names, re-exported.
         .target(
             name: "Persistence",
-            dependencies: ["PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore"]),
+            dependencies: [
+                "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
+                .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // What the three executables share about being a command-line tool: declared options read
         // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
         // arguments read as bytes, output written with its errors checked. Apps never see it.
@@ -98,6 +120,7 @@ let package = Package(
             dependencies: [
                 "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
                 "PersistenceSQLite",
+                .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(
             name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),

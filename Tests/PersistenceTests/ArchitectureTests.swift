@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// What the layer targets cannot enforce by themselves: the SQLite C API, and SQL, stay in
-/// the two targets that own them. (An import of a higher layer already fails to compile:
+/// What the layer targets cannot enforce by themselves: the SQLite C API, libpq, and SQL,
+/// stay in the targets that own them. (An import of a higher layer already fails to compile:
 /// each target lists only the layers below it in Package.swift.)
 @Suite struct ArchitectureTests {
     /// The repository's `Sources` directory.
@@ -33,11 +33,19 @@ import Testing
         #expect(offenders.map(\.path) == [])
     }
 
-    @Test func sqlTextAppearsOnlyInTheSQLiteStoreAndItsWrapper() throws {
+    @Test func onlyThePostgreSQLStoreImportsLibpqOrCallsIt() throws {
+        let call = try Regex(#"\bPQ[a-z]+\("#)
+        let offenders = try Self.swiftFiles().filter { file in
+            file.target != "PersistencePostgreSQLStore" && (file.text.contains("import CLibPQ") || file.text.contains(call))
+        }
+        #expect(offenders.map(\.path) == [])
+    }
+
+    @Test func sqlTextAppearsOnlyInTheStoresAndTheSQLiteWrapper() throws {
         // A string literal that starts an SQL statement.
         let statement = try Regex(#""\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT)\s"#)
         let offenders = try Self.swiftFiles().filter { file in
-            !["PersistenceSQLite", "PersistenceSQLiteStore"].contains(file.target)
+            !["PersistenceSQLite", "PersistenceSQLiteStore", "PersistencePostgreSQLStore"].contains(file.target)
                 && file.text.split(separator: "\n").contains { line in
                     !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(statement)
                 }
