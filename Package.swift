@@ -128,6 +128,7 @@ let package = Package(
             name: "BooksCLITests",
             dependencies: [
                 "books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport",
+                .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(
             name: "CoreDataStoreTests",

@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceContext
+import PersistenceStore
 import PersistenceSQLiteStore
 
 /// A model, a store and a context in one: the way an app opens its data.
@@ -69,11 +70,18 @@ public final class PersistentContainer: Sendable {
         for name in classes.keys where model.entity(named: name) == nil {
             throw ModelError(entity: name, "a class is registered for entity '\(name)', which the model does not have")
         }
-        // A store written with an older version is migrated before it opens.
-        if let storeURL {
-            try SQLiteStore.migrateBeforeOpening(storeURL, to: model, versions: versions, readOnly: options.readOnly)
+        let store: any PersistentStore
+        if let storeURL, ServerStoreURL.isServer(storeURL) {
+            // A store on a server (`postgresql://…`): see `ServerStoreURL`.
+            store = try Self.openServerStore(model: model, url: storeURL, options: options)
+        } else {
+            // A store written with an older version is migrated before it opens.
+            if let storeURL {
+                try SQLiteStore.migrateBeforeOpening(storeURL, to: model, versions: versions, readOnly: options.readOnly)
+            }
+            store = try SQLiteStore(model: model, url: storeURL, options: options)
         }
-        let coordinator = PersistentStoreCoordinator(store: try SQLiteStore(model: model, url: storeURL, options: options))
+        let coordinator = PersistentStoreCoordinator(store: store)
         self.model = model
         self.storeURL = storeURL
         self.persistentStoreCoordinator = coordinator
