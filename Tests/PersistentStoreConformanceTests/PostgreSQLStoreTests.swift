@@ -121,6 +121,32 @@ struct PostgreSQLStoreTests {
         #expect(try reader.fetch(FetchRequest(entityName: "Book")).first?["title"] as? String == "during the drop")
     }
 
+    @Test func anotherProcessSaveIsMergedByContextsThatMergeAutomatically() throws {
+        let server = try PostgreSQLTestServer()
+        let (_, writer) = try server.open(Self.uniqueModel())
+        let book = try writer.insertObject(forEntityName: "Book")
+        book["isbn"] = "1"
+        book["title"] = "before"
+        try writer.save()
+        let (store, _) = try server.open(Self.uniqueModel())
+        let coordinator = PersistentStoreCoordinator(store: store)
+        let reader = ManagedObjectContext(coordinator: coordinator, classes: [:], concurrencyType: .privateQueue)
+        let read = try reader.performAndWait {
+            reader.automaticallyMergesChangesFromParent = true
+            return try #require(try reader.fetch(FetchRequest(entityName: "Book")).first)
+        }
+        #expect(reader.performAndWait { read["title"] as? String } == "before")
+        book["title"] = "after"
+        try writer.save()
+        var title: String?
+        for _ in 0..<50 where title != "after" {
+            Thread.sleep(forTimeInterval: 0.1)
+            title = reader.performAndWait { read["title"] as? String }
+        }
+        #expect(title == "after", "the other coordinator's save reached this context without a fetch")
+        try coordinator.close()
+    }
+
     @Test func aStatementPastTheTimeoutIsCancelled() throws {
         let server = try PostgreSQLTestServer()
         let connection = try PGConnection(conninfo: server.conninfo, statementTimeout: 50)

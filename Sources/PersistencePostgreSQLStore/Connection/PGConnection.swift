@@ -112,9 +112,11 @@ package final class PGConnection {
         defer { for pointer in cStrings { free(pointer) } }
         let result: OpaquePointer? = cStrings.withUnsafeMutableBufferPointer { values in
             types.withUnsafeBufferPointer { oids in
-                values.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(values.count, 1)) {
-                    pointer in
-                    PQexecParams(handle, sql, Int32(parameters.count), oids.baseAddress, pointer, nil, nil, 0)
+                guard let first = values.baseAddress, !values.isEmpty else {
+                    return PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0)
+                }
+                return first.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) { pointer in
+                    PQexecParams(handle, sql, Int32(values.count), oids.baseAddress, pointer, nil, nil, 0)
                 }
             }
         }

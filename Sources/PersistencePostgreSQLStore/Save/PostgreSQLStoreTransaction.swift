@@ -14,14 +14,14 @@ import PersistenceStore
 final class PostgreSQLStoreTransaction: StoreTransaction {
     private let store: PostgreSQLStore
     private var connection: PGConnection { store.connection }
-    /// The changes written so far, when the store tracks history.
-    private(set) var history: PGHistoryRecorder?
+    /// The changes written so far: recorded in the persistent history when the store
+    /// tracks it, and sent to other processes at the commit (see `notifySave`).
+    private(set) var changes = PGHistoryRecorder()
     /// While `notingDestinationsLeft` runs: the to-ones watched and what they left.
     private var leaving: (entity: String, relationships: [String], left: [(relationship: String, key: Int64)])?
 
     init(store: PostgreSQLStore) {
         self.store = store
-        if store.tracksHistory { history = PGHistoryRecorder() }
     }
 
     // MARK: - Rows
@@ -68,11 +68,11 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         switch onConflict {
         case .fail:
             try reportingViolation(tag: tag, schema: entity.schema) { try connection.execute(sql, parameters) }
-            history?.inserted(entity: entity.schema.name, root: table.name, key: key)
+            changes.inserted(entity: entity.schema.name, root: table.name, key: key)
         case .skip:
             sql += " ON CONFLICT DO NOTHING RETURNING \"_id\""
             if try connection.scalar(sql, parameters) != nil {
-                history?.inserted(entity: entity.schema.name, root: table.name, key: key)
+                changes.inserted(entity: entity.schema.name, root: table.name, key: key)
             }
         case .update:
             // The stored row a constraint finds takes the new values and keeps its key.
@@ -84,12 +84,12 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
                 try reportingViolation(tag: tag, schema: entity.schema) {
                     try write(entity, key: existing, columns: Array(table.columns.indices), values: values, bumping: true)
                 }
-                history?.updated(
+                changes.updated(
                     entity: entity.schema.name, root: table.name, key: existing, properties: storedNames(entity))
                 return
             }
             try reportingViolation(tag: tag, schema: entity.schema) { try connection.execute(sql, parameters) }
-            history?.inserted(entity: entity.schema.name, root: table.name, key: key)
+            changes.inserted(entity: entity.schema.name, root: table.name, key: key)
         }
     }
 
@@ -105,7 +105,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         try reportingViolation(tag: tag, schema: entity.schema) {
             try write(entity, key: key, columns: columns, values: values, bumping: true)
         }
-        history?.updated(
+        changes.updated(
             entity: entity.schema.name, root: entity.table.name, key: key, properties: names(entity, positions))
     }
 
@@ -116,7 +116,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         try reportingViolation(tag: tag, schema: entity.schema) {
             try write(entity, key: key, columns: Array(entity.table.columns.indices), values: values, bumping: true)
         }
-        history?.updated(
+        changes.updated(
             entity: entity.schema.name, root: entity.table.name, key: key,
             properties: names(entity, Array(entity.schema.properties.indices)))
     }
@@ -132,7 +132,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             encoded.append(try PGRowCodec.encode(value, for: attribute, entity: schema.name))
         }
         try write(entity, key: key, columns: columns, values: encoded, bumping: false)
-        history?.updated(entity: schema.name, root: entity.table.name, key: key, properties: names(entity, values.map(\.position)))
+        changes.updated(entity: schema.name, root: entity.table.name, key: key, properties: names(entity, values.map(\.position)))
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
@@ -158,12 +158,12 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
                  .text(String(decoding: json, as: UTF8.self))]
             ).flatMap { Int64($0) }
         }
-        history?.deleted(entity: schema.name, root: schema.rootName, key: key, tombstone: tombstone)
+        changes.deleted(entity: schema.name, root: schema.rootName, key: key, tombstone: tombstone)
     }
 
     func setHistoryAuthor(_ author: String?, contextName: String?) {
-        history?.author = author
-        history?.contextName = contextName
+        changes.author = author
+        changes.contextName = contextName
     }
 
     func rowsPerWrite(entity: String) -> Int { 1 }

@@ -22,7 +22,7 @@ extension PostgreSQLStore: PersistentStore {
 
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
         let fetch = try PGFetch(store: self, request: request)
-        return try reading { try fetch.rows() }.map { ObjectID(scope: $0.idScope, key: .permanent($0.primaryKey)) }
+        return try reading { try fetch.rows() }.map(\.objectID)
     }
 
     package func row(for id: ObjectID) throws -> StoreRow? {
@@ -67,7 +67,8 @@ extension PostgreSQLStore: PersistentStore {
 
     package func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID] {
         guard let key = source.primaryKey else { return [] }
-        return try reading { try destinationRows(of: relationship, sourceEntity: source.entityName, key: key) }.map { ObjectID(scope: $0.idScope, key: .permanent($0.primaryKey)) }
+        return try reading { try destinationRows(of: relationship, sourceEntity: source.entityName, key: key) }
+            .map(\.objectID)
     }
 
     package func searchedKeyPaths(for request: FetchRequest) throws -> [String] {
@@ -88,8 +89,8 @@ extension PostgreSQLStore: PersistentStore {
             if !tracksHistory { tracksHistory = try storeTracksHistory() }
             let transaction = PostgreSQLStoreTransaction(store: self)
             let result = try body(transaction)
-            if let history = transaction.history { try recordHistory(history) }
-            try notifySave()
+            if tracksHistory { try recordHistory(transaction.changes) }
+            try notifySave(transaction.changes)
             return result
         }
     }
@@ -118,5 +119,10 @@ extension PostgreSQLStore: PersistentStore {
             return try connection.scalar("SELECT 1 FROM \(pgIdentifier(entity.table.name)) LIMIT 1") != nil
         }
     }
+}
+
+extension StoreRow {
+    /// The ID of the row's object.
+    var objectID: ObjectID { ObjectID(scope: idScope, key: .permanent(primaryKey)) }
 }
 #endif

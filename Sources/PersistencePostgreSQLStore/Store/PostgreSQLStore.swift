@@ -62,6 +62,9 @@ package final class PostgreSQLStore {
     /// Whether the trigram indexes exist (the `pg_trgm` extension could be created).
     package internal(set) var hasTrigramIndexes = false
     private var idScopes: [String: ObjectID.Scope] = [:]
+    /// Names this store and its readers in the notifications its saves send, so that its
+    /// own coordinator's listener passes them over (see `PGSaveListener`).
+    package let sessionToken: String
 
     static let formatName = "Persistence PostgreSQL store 1"
     /// The values of deleted objects' attributes marked "preserve after deletion".
@@ -82,9 +85,13 @@ package final class PostgreSQLStore {
         self.options = options
         self.conninfo = conninfo
         self.isReadOnly = options.readOnly
+        sessionToken = UUID().uuidString
         if !options.passesThroughUnregisteredTransformers { try Self.checkTransformers(model) }
         connection = try PGConnection(conninfo: conninfo, statementTimeout: options.statementTimeout)
         do {
+            if options.schema != "public" && !options.readOnly {
+                try connection.execute("CREATE SCHEMA IF NOT EXISTS \(pgIdentifier(options.schema))")
+            }
             try useSchema()
             try open()
         } catch {
@@ -100,6 +107,7 @@ package final class PostgreSQLStore {
         options = store.options
         conninfo = store.conninfo
         isReadOnly = true
+        sessionToken = store.sessionToken
         identifier = store.identifier
         tracksHistory = store.tracksHistory
         hasTrigramIndexes = store.hasTrigramIndexes
@@ -119,9 +127,6 @@ package final class PostgreSQLStore {
     }
 
     private func useSchema() throws {
-        if options.schema != "public" && !options.readOnly {
-            try connection.execute("CREATE SCHEMA IF NOT EXISTS \(pgIdentifier(options.schema))")
-        }
         try connection.execute("SET search_path TO \(pgIdentifier(options.schema)), public")
     }
 
