@@ -147,6 +147,59 @@ struct PostgreSQLStoreTests {
         try coordinator.close()
     }
 
+    /// Eight clients, each on a connection and coordinator of its own as a process would
+    /// be, make 200 increments of three shared counters: every save either commits or
+    /// reports a conflict (and is made again on fresh values), and none is lost.
+    @Test func concurrentWritersLoseNoUpdateAndReportEveryConflict() throws {
+        let server = try PostgreSQLTestServer()
+        let model = { ManagedObjectModel { Entity("Counter") { Attribute("n", .integer64); Attribute("count", .integer64) } } }
+        let (_, seed) = try server.open(model())
+        for n in 0..<3 {
+            let counter = try seed.insertObject(forEntityName: "Counter")
+            counter["n"] = Int64(n)
+            counter["count"] = Int64(0)
+        }
+        try seed.save()
+        let clients = try (0..<8).map { _ in
+            let (store, _) = try server.open(model())
+            return ManagedObjectContext(
+                coordinator: PersistentStoreCoordinator(store: store), classes: [:], concurrencyType: .privateQueue)
+        }
+        let editsPerClient = 25
+        let conflicts = ConflictCount()
+        let failures = ConflictCount()
+        DispatchQueue.concurrentPerform(iterations: clients.count) { client in
+            let context = clients[client]
+            for edit in 0..<editsPerClient {
+                while true {
+                    let saved: Bool = context.performAndWait {
+                        do {
+                            context.reset()
+                            let request = FetchRequest(
+                                entityName: "Counter", predicate: try FetchPredicate("n == %@", Int64((client + edit) % 3)))
+                            guard let counter = try context.fetch(request).first else { return false }
+                            counter["count"] = ((counter["count"] as? Int64) ?? 0) + 1
+                            try context.save()
+                            return true
+                        } catch is MergeConflictError {
+                            conflicts.add()
+                            return false
+                        } catch {
+                            failures.add()
+                            return true
+                        }
+                    }
+                    if saved { break }
+                }
+            }
+        }
+        let (_, reader) = try server.open(model())
+        let total = try reader.fetch(FetchRequest(entityName: "Counter")).compactMap { $0["count"] as? Int64 }.reduce(0, +)
+        #expect(failures.value == 0, "a save failed other than by a conflict")
+        #expect(total == Int64(clients.count * editsPerClient), "no increment was lost (\(conflicts.value) conflicts reported)")
+        for context in clients { try context.persistentStoreCoordinator.close() }
+    }
+
     @Test func aStatementPastTheTimeoutIsCancelled() throws {
         let server = try PostgreSQLTestServer()
         let connection = try PGConnection(conninfo: server.conninfo, statementTimeout: 50)
@@ -163,6 +216,14 @@ struct PostgreSQLStoreTests {
         #expect(error.isConnectionLost)
         #expect(!error.description.contains("\n"))
     }
+}
+
+/// A count shared by the writers of a test.
+final class ConflictCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var value: Int { lock.withLock { count } }
+    func add() { lock.withLock { count += 1 } }
 }
 
 /// The server the PostgreSQL tests run against, and a schema of their own on it, dropped
