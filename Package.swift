@@ -12,6 +12,11 @@ let package = Package(
         .executable(name: "persistence-codegen", targets: ["persistence-codegen"]),
         .plugin(name: "PersistenceCodegenPlugin", targets: ["PersistenceCodegenPlugin"]),
     ],
+    traits: [
+        // The PostgreSQL store (PersistencePostgreSQLStore over the system libpq): off by
+        // default, so that the default build needs nothing but libsqlite3 and zlib.
+        .trait(name: "PostgreSQL", description: "The PostgreSQL store, over the system libpq (libpq-dev)")
+    ],
     targets: [
         .systemLibrary(
             name: "CSQLite",
@@ -44,6 +49,20 @@ let package = Package(
         .target(
             name: "PersistenceCoreDataStore",
             dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore", "CZlib"]),
+        // The PostgreSQL client library; built and linked only with the PostgreSQL trait.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        // The PostgreSQL store: the only target that writes PostgreSQL's SQL. Its sources are
+        // all under `#if PostgreSQL`, so that without the trait it compiles to nothing.
+        .target(
+            name: "PersistencePostgreSQLStore",
+            dependencies: [
+                "PersistenceModel", "PersistenceStore",
+                .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // Contexts, objects, the coordinator, fetching and saving, archives: what a context
         // knows of a store is the PersistentStore protocol, and no store target is in reach.
         .target(name: "PersistenceContext", dependencies: ["PersistenceModel", "PersistenceStore"]),
@@ -54,6 +73,7 @@ let package = Package(
             dependencies: [
                 "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
                 "PersistenceCoreDataStore",
+                .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // What the three executables share about being a command-line tool: declared options read
         // back by typed keys, one parser, help renderer, suggestion and set of exit codes;
@@ -103,6 +123,7 @@ let package = Package(
             dependencies: [
                 "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
                 "PersistenceSQLite", "PersistenceCoreDataStore",
+                .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(
             name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),
@@ -110,6 +131,7 @@ let package = Package(
             name: "BooksCLITests",
             dependencies: [
                 "books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport",
+                .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(
             name: "CoreDataStoreTests",

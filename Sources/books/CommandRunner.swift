@@ -47,8 +47,15 @@ struct CommandRunner {
             return ("The catalogue \(error.path ?? "store") is read-only: nothing was changed (\(error.message)).", .runtimeError)
         // A store the catalogue refuses is bad data (65), as in persistence-tool: the file is
         // someone else's, damaged, or another model's, and it was left as it was.
+        case let error as ServerStoreURLError:
+            if case .passwordInURL = error { return (error.description, .usage) }
+            return (error.description, .runtimeError)
         case let error as any PersistentStoreFailure where error.failureKind == .notAStore:
-            return ("\(error.path ?? "The store") is not an SQLite database; it was left untouched.", .dataError)
+            guard let path = error.path else { return ("\(error.message); it was left untouched.", .dataError) }
+            return ("\(path) is not an SQLite database; it was left untouched.", .dataError)
+        // A database holding another model's store: bad data (65), left as it was.
+        case let error as any PersistentStoreFailure where error.failureKind == .incompatibleModel:
+            return (error.message.replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as any PersistentStoreFailure where error.failureKind == .damaged:
             return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as CommandFailure: return (error.message, error.code)
@@ -181,6 +188,11 @@ struct CommandRunner {
     /// `books check`: one line per problem on standard output, exit 1 when there is any.
     /// Never creates the store (a missing one is an error).
     private func check() throws {
+        guard !ServerStoreURL.isServer(command.storeURL) else {
+            throw CommandFailure(
+                message: "books check reads a catalogue file; a PostgreSQL server checks its own databases (amcheck)",
+                code: .runtimeError)
+        }
         let result = try Catalog.check(storeURL: command.storeURL)
         guard !result.isHealthy else {
             try output.write("The catalogue \(command.storeURL.path) is healthy.\n")
@@ -253,7 +265,7 @@ struct CommandRunner {
     /// Opens the store for a command that reads or changes one book: a missing store has no
     /// such book, and is not created to say so.
     func openExistingCatalog(lookingFor id: BookIDPrefix) throws -> Catalog {
-        guard FileManager.default.fileExists(atPath: command.storeURL.path) else {
+        guard ServerStoreURL.isServer(command.storeURL) || FileManager.default.fileExists(atPath: command.storeURL.path) else {
             throw BookIDError.noSuchBook(id)
         }
         return try openCatalog()

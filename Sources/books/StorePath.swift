@@ -1,7 +1,9 @@
 import CommandLineSupport
 import Foundation
+import Persistence
 
-/// Where the catalogue's SQLite file lives.
+/// Where the catalogue's SQLite file lives, or the PostgreSQL database that holds it
+/// (`postgresql://user@host:port/database`, in the option or in `BOOKS_STORE`).
 ///
 /// The first of these that is set and not empty wins:
 /// 1. the `--store PATH` option;
@@ -29,10 +31,10 @@ enum StorePath {
     static func resolve(option: String?, environment: [String: String]) -> URL {
         let home = nonEmpty(environment["HOME"])
         if let option = nonEmpty(option) {
-            return fileURL(expandingTilde(option, home: home))
+            return serverURL(option) ?? fileURL(expandingTilde(option, home: home))
         }
         if let path = nonEmpty(environment["BOOKS_STORE"]) {
-            return fileURL(expandingTilde(path, home: home))
+            return serverURL(path) ?? fileURL(expandingTilde(path, home: home))
         }
         return defaultURL(environment: environment)
     }
@@ -57,6 +59,13 @@ enum StorePath {
     static let helpText =
         "The catalogue store (default: $BOOKS_STORE, else $XDG_DATA_HOME/books/Books.sqlite, "
         + "else ~/.local/share/books/Books.sqlite)."
+
+    /// A `postgresql://` (or `postgres://`) store's URL, kept as written (see
+    /// `ServerStoreURL`); nil for a file path.
+    private static func serverURL(_ text: String) -> URL? {
+        guard ServerStoreURL.isServer(text) else { return nil }
+        return URL(string: text)
+    }
 
     // MARK: - Internals
 

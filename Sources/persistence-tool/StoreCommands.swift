@@ -35,6 +35,13 @@ enum StoreCommands {
             try requireStorePath(path)
             let loaded = try ModelCommands.load(
                 path: arguments[model] ?? "", version: arguments[version])
+            if ServerStoreURL.isServer(path) {
+                // A database: the store is made in it (or found there) by opening it.
+                let container = try open(path, loaded)
+                try? container.persistentStoreCoordinator.close()
+                output.print("Created \(path) for \(loaded.entities.count) entities.")
+                return .success
+            }
             // The name is claimed atomically (O_EXCL), so two creates cannot both succeed, and
             // released again if the store cannot be made: a failed create leaves no file, and
             // a retry does not find one "already there".
@@ -249,8 +256,10 @@ enum StoreCommands {
         var options = SQLiteStore.Options()
         options.readOnly = readOnly
         options.passesThroughUnregisteredTransformers = true
+        // A `postgresql://` URL names a store on a server (see `ServerStoreURL`).
+        let url = ServerStoreURL.isServer(path) ? URL(string: path) : nil
         return try PersistentContainer(
-            model: model, storeURL: URL(fileURLWithPath: path), classes: [:], options: options)
+            model: model, storeURL: url ?? URL(fileURLWithPath: path), classes: [:], options: options)
     }
 
     /// Refuses an `--output` target that exists and is not a regular file, before the store
@@ -273,7 +282,7 @@ enum StoreCommands {
     /// Refuses a store file that is not there (66), so that a command never creates one.
     static func requireStore(_ path: String) throws(ToolError) {
         try requireStorePath(path)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard ServerStoreURL.isServer(path) || FileManager.default.fileExists(atPath: path) else {
             throw ToolError(
                 code: .noInput,
                 message:
@@ -339,6 +348,13 @@ enum StoreCommands {
             return ToolError(code: error.isRefusedData ? .dataError : .runtimeError, message: "error: \(error)")
         case let error as CoreDataStoreError:
             return ToolError(code: .dataError, message: "error: \(error)")
+        case let error as ServerStoreURLError:
+            if case .passwordInURL = error { return .usage(error.description) }
+            return ToolError(code: .runtimeError, message: "error: \(error)")
+        case let error as any PersistentStoreFailure where error.path == nil && error.failureKind == .notAStore:
+            return ToolError(code: .dataError, message: "error: \(error.message); it was left untouched")
+        case let error as any PersistentStoreFailure where error.failureKind == .incompatibleModel:
+            return ToolError(code: .dataError, message: "error: " + error.message.replacingOccurrences(of: "\n", with: " "))
         case let error as any PersistentStoreFailure where error.failureKind == .notAStore:
             return ToolError(
                 code: .dataError,

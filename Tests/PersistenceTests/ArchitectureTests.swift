@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 
-/// What the layer targets cannot enforce by themselves: the SQLite C API stays in its wrapper,
-/// and SQL in the wrapper and the two store targets that own a layout of tables (the SQLite
-/// store's, and Core Data's in PersistenceCoreDataStore, which reads and writes the `Z`
-/// tables Core Data made, so it must speak their SQL). (An import of a higher layer already
-/// fails to compile: each target lists only the layers below it in Package.swift.)
+/// What the layer targets cannot enforce by themselves: the SQLite C API and libpq stay in
+/// their wrappers, and SQL in the SQLite wrapper and the store targets that own a layout of
+/// tables (the SQLite store's; Core Data's in PersistenceCoreDataStore, which reads and writes
+/// the `Z` tables Core Data made, so it must speak their SQL; PostgreSQL's). (An import of a
+/// higher layer already fails to compile: each target lists only the layers below it in
+/// Package.swift.)
 @Suite struct ArchitectureTests {
     /// The repository's `Sources` directory.
     private static let sources = URL(fileURLWithPath: #filePath)
@@ -35,11 +36,21 @@ import Testing
         #expect(offenders.map(\.path) == [])
     }
 
+    @Test func onlyThePostgreSQLStoreImportsLibpqOrCallsIt() throws {
+        let call = try Regex(#"\bPQ[a-z]+\("#)
+        let offenders = try Self.swiftFiles().filter { file in
+            file.target != "PersistencePostgreSQLStore" && (file.text.contains("import CLibPQ") || file.text.contains(call))
+        }
+        #expect(offenders.map(\.path) == [])
+    }
+
     @Test func sqlTextAppearsOnlyInTheStoresAndTheSQLiteWrapper() throws {
         // A string literal that starts an SQL statement.
         let statement = try Regex(#""\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT)\s"#)
         let offenders = try Self.swiftFiles().filter { file in
-            !["PersistenceSQLite", "PersistenceSQLiteStore", "PersistenceCoreDataStore"].contains(file.target)
+            ![
+                "PersistenceSQLite", "PersistenceSQLiteStore", "PersistenceCoreDataStore", "PersistencePostgreSQLStore",
+            ].contains(file.target)
                 && file.text.split(separator: "\n").contains { line in
                     !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(statement)
                 }

@@ -6,6 +6,10 @@ import PersistenceSQLite
 import PersistenceSQLiteStore
 import PersistenceStore
 
+#if PostgreSQL
+import PersistencePostgreSQLStore
+#endif
+
 /// Every store the conformance suite checks: a new store joins the suite with its factory
 /// here and one entry in `all`.
 ///
@@ -14,7 +18,7 @@ import PersistenceStore
 /// that detail stays here too.
 enum StoreFactories {
     /// Every factory; each parameterised test runs once per entry.
-    static let all: [StoreFactory] = [sqliteFile, sqliteInMemory, coreDataFile]
+    static let all: [StoreFactory] = [sqliteFile, sqliteInMemory, coreDataFile] + serverFactories
 
     /// The factories whose stores keep their objects across a reopen.
     static let reopenable = all.filter(\.keepsObjectsWhenReopened)

@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceContext
+import PersistenceStore
 import PersistenceSQLiteStore
 import PersistenceCoreDataStore
 import PersistenceStore
@@ -76,7 +77,10 @@ public final class PersistentContainer: Sendable {
             throw ModelError(entity: name, "a class is registered for entity '\(name)', which the model does not have")
         }
         let store: any PersistentStore
-        if let storeURL, CoreDataStore.isCoreDataStore(at: storeURL) {
+        if let storeURL, ServerStoreURL.isServer(storeURL) {
+            // A store on a server (`postgresql://…`): see `ServerStoreURL`.
+            store = try Self.openServerStore(model: model, url: storeURL, options: options)
+        } else if let storeURL, CoreDataStore.isCoreDataStore(at: storeURL) {
             // A store Core Data wrote (its tables say so) opens in Core Data's own layout.
             var coreDataOptions = CoreDataStore.Options()
             coreDataOptions.readOnly = options.readOnly

@@ -48,6 +48,7 @@ extension ManagedObjectContext {
         automaticMerging?.cancel()
         automaticMerging = nil
         guard automaticallyMergesChangesFromParent else { return }
+        persistentStoreCoordinator.listenForOtherProcessesSaves()
         let identity = ObjectIdentifier(self)
         automaticMerging = persistentStoreCoordinator.saves.subscribe { [weak self] save in
             guard save.origin != identity, let self else { return }

@@ -27,6 +27,8 @@ public final class PersistentStoreCoordinator: Sendable {
     let connections: StoreConnections
     /// Where saves of the coordinator's contexts are announced (see `ContextDidSave`).
     package let saves = SaveAnnouncer()
+    /// Other processes' saves, once a context merges automatically (see `RemoteSaveListening`).
+    let remoteSaves = RemoteSaveListening()
 
     /// A coordinator for `store`, whose model it takes, and which becomes its writer.
     package init(store: any PersistentStore) {
@@ -98,6 +100,15 @@ public final class PersistentStoreCoordinator: Sendable {
     /// Closes the store: its files are released now rather than when the coordinator goes.
     /// No context of the coordinator may be used after.
     public func close() throws {
+        remoteSaves.stop()
         try connections.close()
+    }
+
+    deinit { remoteSaves.stop() }
+
+    /// Starts announcing other processes' saves to the coordinator's contexts, for a store
+    /// that tells them; called when a context starts merging automatically.
+    func listenForOtherProcessesSaves() {
+        remoteSaves.start(store: connections.unsafeWriter, announcer: saves)
     }
 }

@@ -1,0 +1,32 @@
+import Foundation
+import PersistenceModel
+import PersistenceStore
+import PersistenceSQLiteStore
+
+#if PostgreSQL
+import PersistencePostgreSQLStore
+#endif
+
+extension PersistentContainer {
+    /// Opens the store at a server store's URL (see `ServerStoreURL`), with the options an
+    /// SQLite store would have been opened with (read-only, history tracking).
+    ///
+    /// - Throws: `ServerStoreURLError` for a URL holding a password, or in a build without
+    ///   PostgreSQL support; the PostgreSQL store's errors (unreachable server, refused
+    ///   login, a database of another model) otherwise.
+    static func openServerStore(model: ManagedObjectModel, url: URL, options: SQLiteStore.Options) throws
+        -> any PersistentStore
+    {
+        guard ServerStoreURL.isSupported else { throw ServerStoreURLError.unsupported }
+        guard url.password == nil else { throw ServerStoreURLError.passwordInURL }
+        #if PostgreSQL
+        var serverOptions = PostgreSQLStore.Options()
+        serverOptions.readOnly = options.readOnly
+        serverOptions.tracksHistory = options.tracksHistory
+        serverOptions.passesThroughUnregisteredTransformers = options.passesThroughUnregisteredTransformers
+        return try PostgreSQLStore(model: model, conninfo: url.absoluteString, options: serverOptions)
+        #else
+        throw ServerStoreURLError.unsupported
+        #endif
+    }
+}

@@ -1,0 +1,211 @@
+#if PostgreSQL
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+// Persistent history in tables beside the rows (`_historyTransaction`, `_historyChange`,
+// with deletes' tombstones in `_tombstone`), as the SQLite store keeps it. Transactions
+// are numbered in commit order: recording takes a lock on `_historyTransaction` until the
+// commit, so a reader that saw transaction n never later finds a smaller number appear.
+
+extension PostgreSQLStore {
+    private static let trackingKey = "historyTracking"
+    private static let deletedThroughKey = "historyDeletedThrough"
+
+    func storeTracksHistory() throws -> Bool {
+        try metadata(Self.trackingKey) == "1"
+    }
+
+    func startTrackingHistory() throws {
+        try writing {
+            try connection.execute("SELECT pg_advisory_xact_lock(hashtext($1))", [.text("persistence-history:" + options.schema)])
+            if try storeTracksHistory() { return }
+            try connection.execute(Self.tombstoneTable)
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS \"_historyTransaction\" (\"_id\" bigserial PRIMARY KEY, "
+                    + "\"timestamp\" double precision NOT NULL, author text, \"contextName\" text)")
+            try connection.execute(
+                "CREATE TABLE IF NOT EXISTS \"_historyChange\" (\"_id\" bigserial PRIMARY KEY, "
+                    + "\"transactionID\" bigint NOT NULL, \"changeType\" integer NOT NULL, entity text NOT NULL, "
+                    + "\"objectKey\" bigint NOT NULL, properties text, tombstone bigint)")
+            try connection.execute(
+                "CREATE INDEX IF NOT EXISTS \"_historyChange_transactionID\" ON \"_historyChange\" (\"transactionID\")")
+            try setMetadata(Self.trackingKey, "1")
+        }
+        tracksHistory = true
+    }
+
+    func recordHistory(_ recorder: PGHistoryRecorder) throws {
+        guard !recorder.changes.isEmpty else { return }
+        try connection.execute("LOCK TABLE \"_historyTransaction\" IN EXCLUSIVE MODE")
+        let number = try connection.scalar(
+            "INSERT INTO \"_historyTransaction\" (\"timestamp\", author, \"contextName\") VALUES ($1, $2, $3) RETURNING \"_id\"",
+            [.double(Date().timeIntervalSince1970), recorder.author.map { .text(PGRowCodec.escape($0)) } ?? .null,
+             recorder.contextName.map { .text(PGRowCodec.escape($0)) } ?? .null]
+        ).flatMap { Int64($0) } ?? 0
+        for change in recorder.changes {
+            var properties = PGValue.null
+            if change.type == .update {
+                let names = try JSONSerialization.data(withJSONObject: change.properties.sorted())
+                properties = .text(String(decoding: names, as: UTF8.self))
+            }
+            try connection.execute(
+                "INSERT INTO \"_historyChange\" (\"transactionID\", \"changeType\", entity, \"objectKey\", properties, tombstone) "
+                    + "VALUES ($1, $2, $3, $4, $5, $6)",
+                [.integer(number), .integer(Int64(change.type.rawValue)), .text(change.entity), .integer(change.key),
+                 properties, change.tombstone.map(PGValue.integer) ?? .null])
+        }
+    }
+
+    package func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
+        try reading {
+            try checkHistoryIsTracked()
+            let after = try firstTransactionNumber(after: bound)
+            var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []
+            for row in try connection.query(
+                "SELECT \"_id\", \"timestamp\", author, \"contextName\" FROM \"_historyTransaction\" WHERE \"_id\" > $1 ORDER BY \"_id\"",
+                [.integer(after)])
+            {
+                transactions.append(
+                    (row[0].flatMap { Int64($0) } ?? 0, row[1].flatMap { Double($0) } ?? 0, row[2].map(PGRowCodec.unescape),
+                     row[3].map(PGRowCodec.unescape)))
+            }
+            guard !transactions.isEmpty else { return [] }
+            var changes: [Int64: [PersistentHistoryChange]] = [:]
+            for row in try connection.query(
+                "SELECT c.\"_id\", c.\"transactionID\", c.\"changeType\", c.entity, c.\"objectKey\", c.properties, t.\"values\" "
+                    + "FROM \"_historyChange\" c LEFT JOIN _tombstone t ON t.\"_id\" = c.tombstone "
+                    + "WHERE c.\"transactionID\" > $1 ORDER BY c.\"_id\"", [.integer(after)])
+            {
+                guard let change = try historyChange(row) else { continue }
+                changes[row[1].flatMap { Int64($0) } ?? 0, default: []].append(change)
+            }
+            return transactions.map { transaction in
+                PersistentHistoryTransaction(
+                    transactionNumber: transaction.number, timestamp: Date(timeIntervalSince1970: transaction.timestamp),
+                    author: transaction.author, contextName: transaction.contextName, storeID: identifier,
+                    changes: changes[transaction.number] ?? [])
+            }
+        }
+    }
+
+    package func currentHistoryToken() throws -> PersistentHistoryToken {
+        try reading {
+            try checkHistoryIsTracked()
+            return PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: try lastTransactionNumber())
+        }
+    }
+
+    package func deleteHistory(before bound: PersistentHistoryBound) throws {
+        try writing {
+            try checkHistoryIsTracked()
+            let condition: (sql: String, argument: PGValue)
+            switch bound {
+            case .token(let token):
+                condition = ("\"_id\" < $1", .integer(try checked(token)))
+            case .date(let date):
+                try check(date)
+                condition = ("\"timestamp\" < $1", .double(date.timeIntervalSince1970))
+            }
+            guard let last = try connection.scalar(
+                "SELECT max(\"_id\") FROM \"_historyTransaction\" WHERE \(condition.sql)", [condition.argument]
+            ).flatMap({ Int64($0) })
+            else { return }
+            try connection.execute(
+                "DELETE FROM _tombstone WHERE \"_id\" IN (SELECT tombstone FROM \"_historyChange\" "
+                    + "WHERE \"transactionID\" <= $1 AND tombstone IS NOT NULL)", [.integer(last)])
+            try connection.execute("DELETE FROM \"_historyChange\" WHERE \"transactionID\" <= $1", [.integer(last)])
+            let timestamp = try connection.scalar(
+                "SELECT \"timestamp\" FROM \"_historyTransaction\" WHERE \"_id\" = $1", [.integer(last)])
+            try connection.execute("DELETE FROM \"_historyTransaction\" WHERE \"_id\" <= $1", [.integer(last)])
+            try setMetadata(Self.deletedThroughKey, "\(last) \(timestamp ?? "0")")
+        }
+    }
+
+    // MARK: - Internals
+
+    private func checkHistoryIsTracked() throws {
+        guard try storeTracksHistory() else { throw PersistentHistoryError.notTracked(path: nil) }
+    }
+
+    private func lastTransactionNumber() throws -> Int64 {
+        let recorded = try connection.scalar("SELECT max(\"_id\") FROM \"_historyTransaction\"").flatMap { Int64($0) } ?? 0
+        return max(recorded, try deletedThrough()?.number ?? 0)
+    }
+
+    private func deletedThrough() throws -> (number: Int64, timestamp: Double)? {
+        guard let text = try metadata(Self.deletedThroughKey) else { return nil }
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, let number = Int64(parts[0]), let timestamp = Double(parts[1]) else { return nil }
+        return (number, timestamp)
+    }
+
+    private func firstTransactionNumber(after bound: PersistentHistoryBound) throws -> Int64 {
+        let deleted = try deletedThrough()
+        switch bound {
+        case .token(let token):
+            let number = try checked(token)
+            if let deleted, token != nil, number < deleted.number {
+                throw PersistentHistoryError.expired(deletedThrough: deleted.number)
+            }
+            return number
+        case .date(let date):
+            try check(date)
+            if let deleted, date.timeIntervalSince1970 < deleted.timestamp {
+                throw PersistentHistoryError.expired(deletedThrough: deleted.number)
+            }
+            return try connection.scalar(
+                "SELECT max(\"_id\") FROM \"_historyTransaction\" WHERE \"timestamp\" <= $1", [.double(date.timeIntervalSince1970)]
+            ).flatMap { Int64($0) } ?? deleted?.number ?? 0
+        }
+    }
+
+    private func checked(_ token: PersistentHistoryToken?) throws -> Int64 {
+        guard let token else { return 0 }
+        guard token.storeIdentifier == identifier else {
+            throw PersistentHistoryError.tokenFromAnotherStore(tokenStore: token.storeIdentifier, store: identifier)
+        }
+        let last = try lastTransactionNumber()
+        guard token.transactionNumber >= 0, token.transactionNumber <= last else {
+            throw PersistentHistoryError.tokenFromTheFuture(transactionNumber: token.transactionNumber, lastTransaction: last)
+        }
+        return token.transactionNumber
+    }
+
+    private func check(_ date: Date) throws {
+        guard date <= Date() else { throw PersistentHistoryError.dateInTheFuture(date) }
+    }
+
+    private func historyChange(_ row: [String?]) throws -> PersistentHistoryChange? {
+        guard let id = row[0].flatMap({ Int64($0) }), let rawType = row[2].flatMap({ Int($0) }),
+            let type = PersistentHistoryChange.ChangeType(rawValue: rawType),
+            let entity = row[3], let key = row[4].flatMap({ Int64($0) }),
+            let schema = model.schema(for: entity)
+        else { return nil }
+        var properties: Set<String>?
+        if type == .update {
+            let names = row[5].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String] }
+            properties = Set(names ?? [])
+        }
+        var tombstone: [String: AttributeValue]?
+        if let json = row[6] { tombstone = try preservedValues(json, of: schema) }
+        return PersistentHistoryChange(
+            changeID: id, changeType: type,
+            changedObjectID: ObjectID(scope: idScope(entityName: entity, rootName: schema.rootName), key: .permanent(key)),
+            updatedProperties: properties, tombstone: tombstone)
+    }
+
+    /// The values a tombstone kept, by attribute (the text form each value is sent in).
+    func preservedValues(_ json: String, of schema: EntitySchema) throws -> [String: AttributeValue] {
+        guard let texts = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: String] else {
+            throw PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: "(tombstone)")
+        }
+        var values: [String: AttributeValue] = [:]
+        for (name, text) in texts {
+            guard let attribute = schema.attribute(named: name) else { continue }
+            values[name] = try PGRowCodec.decode(text, for: attribute, entity: schema.name)
+        }
+        return values
+    }
+}
+#endif

@@ -1,0 +1,418 @@
+#if PostgreSQL
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// The writes of one save in one transaction of a PostgreSQL store (see `StoreTransaction`):
+/// each write one statement with bound parameters, sent at once (nothing is buffered, so a
+/// refused write is named by the statement that failed).
+///
+/// Optimistic locking: `currentVersions` reads the rows' `_opt` with `FOR UPDATE`, so the
+/// versions a save checks stay current until it commits. Upserts are `INSERT … ON
+/// CONFLICT … DO UPDATE` (or `DO NOTHING`), atomic against another process inserting the
+/// same unique values at the same moment.
+final class PostgreSQLStoreTransaction: StoreTransaction {
+    private let store: PostgreSQLStore
+    private var connection: PGConnection { store.connection }
+    /// The changes written so far: recorded in the persistent history when the store
+    /// tracks it, and sent to other processes at the commit (see `notifySave`).
+    private(set) var changes = PGHistoryRecorder()
+    /// While `notingDestinationsLeft` runs: the to-ones watched and what they left.
+    private var leaving: (entity: String, relationships: [String], left: [(relationship: String, key: Int64)])?
+
+    init(store: PostgreSQLStore) {
+        self.store = store
+    }
+
+    // MARK: - Rows
+
+    func allocateKeys(rootEntity: String, count: Int) throws -> Int64 {
+        let last = try connection.scalar(
+            "INSERT INTO _primarykey (\"tableName\", \"lastKey\") VALUES ($1, $2) ON CONFLICT (\"tableName\") "
+                + "DO UPDATE SET \"lastKey\" = _primarykey.\"lastKey\" + excluded.\"lastKey\" RETURNING \"lastKey\"",
+            [.text(rootEntity), .integer(Int64(count))]
+        ).flatMap { Int64($0) }
+        guard let last else { throw PostgreSQLStoreError.corruptValue(entity: rootEntity, attribute: "_primarykey") }
+        return last - Int64(count) + 1
+    }
+
+    func currentVersions(rootEntity: String, keys: [Int64]) throws -> [Int64: Int64] {
+        guard let table = store.schema.tables[rootEntity], !keys.isEmpty else { return [:] }
+        var versions: [Int64: Int64] = [:]
+        try connection.forEachRow(
+            "SELECT \"_id\", \"_opt\" FROM \(pgIdentifier(table.name)) WHERE \"_id\" = ANY($1) ORDER BY \"_id\" FOR UPDATE",
+            [.integerArray(keys)]
+        ) { columns in
+            if let key = columns[0].flatMap({ Int64($0) }), let version = columns[1].flatMap({ Int64($0) }) {
+                versions[key] = version
+            }
+            return true
+        }
+        return versions
+    }
+
+    func insert(_ object: any SavedObject, key: Int64, tag: Int, onConflict: InsertConflictAction) throws {
+        let entity = try mapping(object.schema)
+        let values = try columnValues(of: object, entity)
+        let table = entity.table
+        var names = ["\"_id\""]
+        var parameters: [PGValue] = [.integer(key)]
+        if table.hasEntityColumn {
+            names.append("\"_entity\"")
+            parameters.append(.text(entity.schema.name))
+        }
+        names += table.columns.map { pgIdentifier($0.name) }
+        parameters += values
+        let marks = parameters.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+        var sql = "INSERT INTO \(pgIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+        switch onConflict {
+        case .fail:
+            try reportingViolation(tag: tag, schema: entity.schema) { try connection.execute(sql, parameters) }
+            changes.inserted(entity: entity.schema.name, root: table.name, key: key)
+        case .skip:
+            sql += " ON CONFLICT DO NOTHING RETURNING \"_id\""
+            if try connection.scalar(sql, parameters) != nil {
+                changes.inserted(entity: entity.schema.name, root: table.name, key: key)
+            }
+        case .update:
+            // The stored row a constraint finds takes the new values and keeps its key.
+            for constraint in entity.schema.uniquenessConstraints {
+                let constraintValues = constraint.map { name in table.columnPositions[name].map { values[$0] } ?? .null }
+                guard let existing = try existingKey(entity, constraint: constraint, values: constraintValues, locking: true)
+                else { continue }
+                try noteLeftDestinations(table: table, key: existing, newValues: values)
+                try reportingViolation(tag: tag, schema: entity.schema) {
+                    try write(entity, key: existing, columns: Array(table.columns.indices), values: values, bumping: true)
+                }
+                changes.updated(
+                    entity: entity.schema.name, root: table.name, key: existing, properties: storedNames(entity))
+                return
+            }
+            try reportingViolation(tag: tag, schema: entity.schema) { try connection.execute(sql, parameters) }
+            changes.inserted(entity: entity.schema.name, root: table.name, key: key)
+        }
+    }
+
+    func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
+        let entity = try mapping(object.schema)
+        var columns: [Int] = []
+        var values: [PGValue] = []
+        for position in positions {
+            guard let column = entity.columnIndex[position] else { continue }
+            columns.append(column)
+            values.append(try value(of: object.storedSlot(at: position), at: position, entity))
+        }
+        try reportingViolation(tag: tag, schema: entity.schema) {
+            try write(entity, key: key, columns: columns, values: values, bumping: true)
+        }
+        changes.updated(
+            entity: entity.schema.name, root: entity.table.name, key: key, properties: names(entity, positions))
+    }
+
+    func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
+        let entity = try mapping(object.schema)
+        let values = try columnValues(of: object, entity)
+        try noteLeftDestinations(table: entity.table, key: key, newValues: values)
+        try reportingViolation(tag: tag, schema: entity.schema) {
+            try write(entity, key: key, columns: Array(entity.table.columns.indices), values: values, bumping: true)
+        }
+        changes.updated(
+            entity: entity.schema.name, root: entity.table.name, key: key,
+            properties: names(entity, Array(entity.schema.properties.indices)))
+    }
+
+    func setValues(_ values: [(position: Int, value: AttributeValue)], of schema: EntitySchema, key: Int64) throws {
+        let entity = try mapping(schema)
+        var columns: [Int] = []
+        var encoded: [PGValue] = []
+        for (position, value) in values {
+            guard let column = entity.columnIndex[position], case .attribute(let attribute) = schema.properties[position]
+            else { continue }
+            columns.append(column)
+            encoded.append(try PGRowCodec.encode(value, for: attribute, entity: schema.name))
+        }
+        try write(entity, key: key, columns: columns, values: encoded, bumping: false)
+        changes.updated(entity: schema.name, root: entity.table.name, key: key, properties: names(entity, values.map(\.position)))
+    }
+
+    func deleteRows(rootEntity: String, keys: [Int64]) throws {
+        guard let table = store.schema.tables[rootEntity], !keys.isEmpty else { return }
+        try connection.execute("DELETE FROM \(pgIdentifier(table.name)) WHERE \"_id\" = ANY($1)", [.integerArray(keys)])
+    }
+
+    func recordTombstone(of object: any SavedObject, key: Int64) throws {
+        let schema = object.schema
+        var preserved: [String: String] = [:]
+        for (position, property) in schema.properties.enumerated() {
+            guard case .attribute(let a) = property, a.preservesValueInHistoryOnDeletion,
+                case .value(let value) = object.storedSlot(at: position), value != .null
+            else { continue }
+            preserved[a.name] = try PGRowCodec.encode(value, for: a, entity: schema.name).text
+        }
+        var tombstone: Int64?
+        if !preserved.isEmpty {
+            let json = try JSONSerialization.data(withJSONObject: preserved, options: [.sortedKeys])
+            tombstone = try connection.scalar(
+                "INSERT INTO _tombstone (entity, \"objectKey\", \"deletedAt\", \"values\") VALUES ($1, $2, $3, $4) RETURNING \"_id\"",
+                [.text(schema.name), .integer(key), .double(Date().timeIntervalSince1970),
+                 .text(String(decoding: json, as: UTF8.self))]
+            ).flatMap { Int64($0) }
+        }
+        changes.deleted(entity: schema.name, root: schema.rootName, key: key, tombstone: tombstone)
+    }
+
+    func setHistoryAuthor(_ author: String?, contextName: String?) {
+        changes.author = author
+        changes.contextName = contextName
+    }
+
+    func rowsPerWrite(entity: String) -> Int { 1 }
+
+    func flush() throws {}
+
+    // MARK: - Links
+
+    var keepsAnyLinksApart: Bool { !store.schema.joinTables.isEmpty }
+
+    func keepsLinksApart(entity: String, relationship: String) -> Bool {
+        store.schema.joinSide(entity: entity, relationship: relationship) != nil
+    }
+
+    func removeLinks(entity: String, relationship: String, from own: Int64) throws {
+        guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
+        try connection.execute(
+            "DELETE FROM \(pgIdentifier(side.table.name)) WHERE \(pgIdentifier(side.ownColumn)) = $1", [.integer(own)])
+    }
+
+    func removeLinks(entity: String, relationship: String, to other: Int64) throws {
+        guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
+        try connection.execute(
+            "DELETE FROM \(pgIdentifier(side.table.name)) WHERE \(pgIdentifier(side.otherColumn)) = $1", [.integer(other)])
+    }
+
+    func removeLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
+        try connection.execute(
+            "DELETE FROM \(pgIdentifier(side.table.name)) WHERE \(pgIdentifier(side.ownColumn)) = $1 "
+                + "AND \(pgIdentifier(side.otherColumn)) = $2", [.integer(own), .integer(other)])
+    }
+
+    func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws {
+        guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
+        let t = pgIdentifier(side.table.name)
+        let names = "\(pgIdentifier(side.ownColumn)), \(pgIdentifier(side.otherColumn))"
+        if let column = side.positionColumn.map(pgIdentifier), let position {
+            try connection.execute(
+                "INSERT INTO \(t) (\(names), \(column)) VALUES ($1, $2, $3) "
+                    + "ON CONFLICT (\"source\", \"destination\") DO UPDATE SET \(column) = excluded.\(column)",
+                [.integer(own), .integer(other), .integer(Int64(position))])
+        } else {
+            try connection.execute(
+                "INSERT INTO \(t) (\(names)) VALUES ($1, $2) ON CONFLICT (\"source\", \"destination\") DO NOTHING",
+                [.integer(own), .integer(other)])
+        }
+    }
+
+    func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
+        guard let column = side.positionColumn.map(pgIdentifier) else {
+            return try setLink(entity: entity, relationship: relationship, from: own, to: other, position: nil)
+        }
+        let t = pgIdentifier(side.table.name)
+        let ownColumn = pgIdentifier(side.ownColumn)
+        try connection.execute(
+            "INSERT INTO \(t) (\(ownColumn), \(pgIdentifier(side.otherColumn)), \(column)) "
+                + "VALUES ($1, $2, (SELECT coalesce(max(\(column)) + 1, 0) FROM \(t) WHERE \(ownColumn) = $1)) "
+                + "ON CONFLICT (\"source\", \"destination\") DO UPDATE SET \(column) = excluded.\(column) "
+                + "WHERE \(t).\(column) IS NULL",
+            [.integer(own), .integer(other)])
+    }
+
+    func removeAllLinks(rootEntity: String, key: Int64) throws {
+        for (table, column) in store.schema.joinTables(touching: rootEntity) {
+            try connection.execute(
+                "DELETE FROM \(pgIdentifier(table.name)) WHERE \(pgIdentifier(column)) = $1", [.integer(key)])
+        }
+    }
+
+    // MARK: - Uniqueness
+
+    func existingKey(entity: String, constraint: [String], values: [AttributeValue]) throws -> Int64? {
+        guard let mapping = store.schema.entities[entity] else { return nil }
+        let encoded = try zip(constraint, values).map { name, value in
+            try PGRowCodec.encode(value, for: mapping.schema.attribute(named: name), entity: entity)
+        }
+        return try existingKey(mapping, constraint: constraint, values: encoded, locking: false)
+    }
+
+    func hasRow(entity: String, constraint: [String], anyOf valueLists: [[AttributeValue]]) throws -> Bool {
+        for values in valueLists where try existingKey(entity: entity, constraint: constraint, values: values) != nil {
+            return true
+        }
+        return false
+    }
+
+    // MARK: - Aggregates
+
+    func aggregate(_ derivation: Derivation, members: String, linkedBy link: String, to key: Int64) throws -> AttributeValue {
+        guard let mapping = store.schema.entities[members] else { return .null }
+        var parameters: [PGValue] = [.integer(key)]
+        var condition = "\(pgIdentifier(link)) = $1"
+        if !mapping.schema.ancestors.isEmpty {
+            parameters.append(.textArray(mapping.schema.hierarchyNames))
+            condition += " AND \"_entity\" = ANY($2)"
+        }
+        let table = pgIdentifier(mapping.table.name)
+        switch derivation {
+        case .count:
+            let count = try connection.scalar("SELECT count(*) FROM \(table) WHERE \(condition)", parameters)
+            return .integer(count.flatMap { Int64($0) } ?? 0)
+        case .sum(_, let name):
+            guard let attribute = mapping.schema.attribute(named: name), attribute.isStored else { return .integer(0) }
+            let rows = try connection.query("SELECT \(pgIdentifier(name)) FROM \(table) WHERE \(condition)", parameters)
+            return try AttributeValue.sum(of: try rows.map { try PGRowCodec.decode($0[0], for: attribute, entity: members) })
+        default:
+            return .null
+        }
+    }
+
+    func notingDestinationsLeft(
+        entity: String, relationships: [String], _ body: () throws -> Void
+    ) throws -> [(relationship: String, key: Int64)] {
+        guard store.schema.entities[entity] != nil, !relationships.isEmpty else {
+            try body()
+            return []
+        }
+        leaving = (entity, relationships, [])
+        defer { leaving = nil }
+        try body()
+        var seen: Set<String> = []
+        return (leaving?.left ?? []).filter { seen.insert("\($0.relationship) \($0.key)").inserted }
+    }
+
+    func entityName(rootEntity: String, key: Int64) throws -> String? {
+        guard let table = store.schema.tables[rootEntity] else { return nil }
+        let column = table.hasEntityColumn ? "\"_entity\"" : "NULL"
+        let rows = try connection.query("SELECT \(column) FROM \(pgIdentifier(table.name)) WHERE \"_id\" = $1", [.integer(key)])
+        guard let row = rows.first else { return nil }
+        return row[0] ?? rootEntity
+    }
+
+    // MARK: - Internals
+
+    private func mapping(_ schema: EntitySchema) throws -> PGSchema.Entity {
+        guard let entity = store.schema.entities[schema.name] else {
+            throw FetchError(entity: schema.name, reason: "the store's model has no entity named '\(schema.name)'")
+        }
+        return entity
+    }
+
+    /// Every column's value for `object`'s row, in table order.
+    private func columnValues(of object: any SavedObject, _ entity: PGSchema.Entity) throws -> [PGValue] {
+        var values = [PGValue](repeating: .null, count: entity.table.columns.count)
+        for (position, column) in entity.columnIndex.enumerated() {
+            guard let column else { continue }
+            values[column] = try value(of: object.storedSlot(at: position), at: position, entity)
+        }
+        return values
+    }
+
+    private func value(of slot: StoredSlot, at position: Int, _ entity: PGSchema.Entity) throws -> PGValue {
+        switch slot {
+        case .value(let value):
+            guard case .attribute(let attribute) = entity.schema.properties[position] else { return .null }
+            return try PGRowCodec.encode(value, for: attribute, entity: entity.schema.name)
+        case .toOneFault(let id?):
+            return id.primaryKey.map(PGValue.integer) ?? .null
+        default:
+            return .null
+        }
+    }
+
+    /// `UPDATE … SET <columns> [, "_opt" = "_opt" + 1] WHERE "_id" = key`.
+    private func write(_ entity: PGSchema.Entity, key: Int64, columns: [Int], values: [PGValue], bumping: Bool) throws {
+        var assignments: [String] = []
+        var parameters: [PGValue] = [.integer(key)]
+        for (column, value) in zip(columns, values) {
+            parameters.append(value)
+            assignments.append("\(pgIdentifier(entity.table.columns[column].name)) = $\(parameters.count)")
+        }
+        if bumping { assignments.append("\"_opt\" = \"_opt\" + 1") }
+        guard !assignments.isEmpty else { return }
+        try connection.execute(
+            "UPDATE \(pgIdentifier(entity.table.name)) SET \(assignments.joined(separator: ", ")) WHERE \"_id\" = $1",
+            parameters)
+    }
+
+    /// The key of the row of `entity`'s hierarchy holding `values` in `constraint`'s
+    /// columns (locked for this transaction when `locking`), or nil.
+    private func existingKey(_ entity: PGSchema.Entity, constraint: [String], values: [PGValue], locking: Bool) throws -> Int64? {
+        var parameters: [PGValue] = []
+        var conditions: [String] = []
+        for (name, value) in zip(constraint, values) {
+            guard case .null = value else {
+                parameters.append(value)
+                conditions.append("\(pgIdentifier(name)) = $\(parameters.count)")
+                continue
+            }
+            return nil  // NULLs are distinct in a UNIQUE index: no stored row conflicts.
+        }
+        if entity.table.hasEntityColumn && !entity.schema.ancestors.isEmpty {
+            parameters.append(.textArray(entity.schema.hierarchyNames))
+            conditions.append("\"_entity\" = ANY($\(parameters.count))")
+        }
+        let sql = "SELECT \"_id\" FROM \(pgIdentifier(entity.table.name)) WHERE \(conditions.joined(separator: " AND ")) "
+            + "LIMIT 1" + (locking ? " FOR UPDATE" : "")
+        return try connection.scalar(sql, parameters).flatMap { Int64($0) }
+    }
+
+    /// While `notingDestinationsLeft` runs, notes each watched to-one of the row `key` whose
+    /// stored destination the new values replace.
+    private func noteLeftDestinations(table: PGSchema.Table, key: Int64, newValues: [PGValue]) throws {
+        guard let watched = leaving?.relationships else { return }
+        let columns = watched.compactMap { name in table.columnPositions[name].map { (name, $0) } }
+        guard !columns.isEmpty else { return }
+        let list = columns.map { pgIdentifier($0.0) }.joined(separator: ", ")
+        guard let old = try connection.query("SELECT \(list) FROM \(pgIdentifier(table.name)) WHERE \"_id\" = $1", [.integer(key)]).first
+        else { return }
+        for ((name, column), oldText) in zip(columns, old) {
+            guard let oldText, let oldKey = Int64(oldText) else { continue }
+            if newValues[column] != .integer(oldKey) { leaving?.left.append((name, oldKey)) }
+        }
+    }
+
+    private func storedNames(_ entity: PGSchema.Entity) -> [String] {
+        names(entity, Array(entity.schema.properties.indices))
+    }
+
+    /// The stored properties among `positions` (a to-many whose links changed included).
+    private func names(_ entity: PGSchema.Entity, _ positions: [Int]) -> [String] {
+        positions.compactMap { position in
+            let property = entity.schema.properties[position]
+            switch property {
+            case .relationship(let r) where r.isToMany: return r.isTransient ? nil : r.name
+            default: return entity.columnIndex[position] == nil ? nil : property.name
+            }
+        }
+    }
+
+    /// Runs `body`, turning the server's unique violation into the model's `UniquenessViolation`.
+    /// A write that may break a constraint runs under a savepoint: PostgreSQL aborts the
+    /// whole transaction at a failed statement, and the save goes on after a violation its
+    /// merge policy resolves.
+    private func reportingViolation(tag: Int, schema: EntitySchema, _ body: () throws -> Void) throws {
+        guard !schema.uniquenessConstraints.isEmpty else { return try body() }
+        try connection.execute("SAVEPOINT \"write\"")
+        do {
+            try body()
+            try connection.execute("RELEASE SAVEPOINT \"write\"")
+        } catch let error as PostgreSQLError where error.isUniqueViolation {
+            try connection.execute("ROLLBACK TO SAVEPOINT \"write\"")
+            let index = schema.uniquenessConstraints.firstIndex { keys in
+                error.constraint?.hasSuffix("_unique_" + keys.joined(separator: "_")) ?? false
+            }
+            throw UniquenessViolation(tag: tag, constraintIndex: index)
+        }
+    }
+}
+#endif

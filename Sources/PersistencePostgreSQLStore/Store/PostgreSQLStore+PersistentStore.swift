@@ -1,0 +1,128 @@
+#if PostgreSQL
+import Foundation
+import PersistenceModel
+import PersistenceStore
+
+/// The PostgreSQL store as a context sees it (see `PersistentStore`): each read one
+/// snapshot, its rows read before any is handed on, so that a caller's work between rows
+/// holds no transaction open.
+extension PostgreSQLStore: PersistentStore {
+    package var url: URL? { nil }
+
+    package func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws {
+        let fetch = try PGFetch(store: self, request: request)
+        let rows = try reading { try fetch.rows() }
+        for row in rows where try !body(row) { return }
+    }
+
+    package func count(for request: FetchRequest) throws -> Int {
+        let fetch = try PGFetch(store: self, request: request)
+        return try reading { try fetch.rows().count }
+    }
+
+    package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
+        let fetch = try PGFetch(store: self, request: request)
+        return try reading { try fetch.rows() }.map(\.objectID)
+    }
+
+    package func row(for id: ObjectID) throws -> StoreRow? {
+        guard id.storeIdentifier == identifier, let key = id.primaryKey, let table = schema.tables[id.rootName] else {
+            return nil
+        }
+        return try reading { try row(table: table, primaryKey: key) }
+    }
+
+    package func existingObjectIDs(among ids: [ObjectID]) throws -> [ObjectID] {
+        var keysByTable: [String: Set<Int64>] = [:]
+        for id in ids where id.storeIdentifier == identifier {
+            if let key = id.primaryKey { keysByTable[id.rootName, default: []].insert(key) }
+        }
+        return try reading {
+            var found: [ObjectID] = []
+            for (rootName, keys) in keysByTable {
+                guard let table = schema.tables[rootName] else { continue }
+                let entityColumn = table.hasEntityColumn ? ", \"_entity\"" : ""
+                try connection.forEachRow(
+                    "SELECT \"_id\"\(entityColumn) FROM \(pgIdentifier(table.name)) WHERE \"_id\" = ANY($1)",
+                    [.integerArray(keys.sorted())]
+                ) { columns in
+                    if let key = columns[0].flatMap({ Int64($0) }) {
+                        let entity = table.hasEntityColumn ? (columns[1] ?? rootName) : rootName
+                        found.append(ObjectID(scope: idScope(entityName: entity, rootName: rootName), key: .permanent(key)))
+                    }
+                    return true
+                }
+            }
+            return found
+        }
+    }
+
+    package func forEachDestinationRow(
+        of relationship: RelationshipDescription, from source: ObjectID, _ body: (StoreRow) throws -> Bool
+    ) throws {
+        guard let key = source.primaryKey else { return }
+        let rows = try reading { try destinationRows(of: relationship, sourceEntity: source.entityName, key: key) }
+        for row in rows where try !body(row) { return }
+    }
+
+    package func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID] {
+        guard let key = source.primaryKey else { return [] }
+        return try reading { try destinationRows(of: relationship, sourceEntity: source.entityName, key: key) }
+            .map(\.objectID)
+    }
+
+    package func searchedKeyPaths(for request: FetchRequest) throws -> [String] {
+        guard let entity = schema.entities[request.entityName] else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        return try PGSearchPath.paths(request.searchKeyPaths, from: entity, in: schema).map(\.unsavedKeyPath)
+    }
+
+    /// None: every value is kept in its row, since files beside a server would be on
+    /// another machine (large values are TOASTed by PostgreSQL itself).
+    package func externallyStoredAttributes(of entity: String) -> [String] { [] }
+
+    // MARK: - Writing
+
+    package func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T {
+        try writing {
+            if !tracksHistory { tracksHistory = try storeTracksHistory() }
+            let transaction = PostgreSQLStoreTransaction(store: self)
+            let result = try body(transaction)
+            if tracksHistory { try recordHistory(transaction.changes) }
+            try notifySave(transaction.changes)
+            return result
+        }
+    }
+
+    /// Nothing to prepare: the server's settings are the server's.
+    package func withBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T { try body() }
+
+    // MARK: - Metadata
+
+    package func applicationMetadata(forKey key: String) throws -> String? {
+        try reading { try metadata("app." + key) }.map(PGRowCodec.unescape)
+    }
+
+    package func setApplicationMetadata(_ value: String, forKey key: String) throws {
+        try writing { try setMetadata("app." + key, value) }
+    }
+
+    /// Whether a key was ever given out in the entity's table (as the SQLite store answers).
+    package func hasEverStoredObjects(entityName: String) throws -> Bool {
+        guard let entity = schema.entities[entityName] else { return false }
+        return try reading {
+            let last = try connection.scalar(
+                "SELECT \"lastKey\" FROM _primarykey WHERE \"tableName\" = $1", [.text(entity.table.name)]
+            ).flatMap { Int64($0) }
+            if let last { return last > 0 }
+            return try connection.scalar("SELECT 1 FROM \(pgIdentifier(entity.table.name)) LIMIT 1") != nil
+        }
+    }
+}
+
+extension StoreRow {
+    /// The ID of the row's object.
+    var objectID: ObjectID { ObjectID(scope: idScope, key: .permanent(primaryKey)) }
+}
+#endif
