@@ -57,7 +57,7 @@ extension Catalog {
         var authors = try authorsByName()
         var tags = try tagsByCanonicalName()
         var result = ImportResult()
-        let now = Date()
+        let now = Self.dateAddedNow()
         do {
             for (entry, existing) in zip(file.entries, targets) {
                 let book = try existing ?? context.insert(Book.self)

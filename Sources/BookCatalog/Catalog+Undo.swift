@@ -10,6 +10,9 @@ public enum CatalogUndoError: Error, Sendable, CustomStringConvertible {
     /// The history did not keep the values the command replaced (a command of an earlier
     /// release, or a seed that updated books already there).
     case valuesNotKept(command: String)
+    /// An object the command changed is gone: deleted since, or deleted and brought back by
+    /// an undo (which makes it a new object, that the command's history does not name).
+    case deletedSince(command: String, object: String)
 
     public var description: String {
         switch self {
@@ -19,6 +22,9 @@ public enum CatalogUndoError: Error, Sendable, CustomStringConvertible {
             return "Cannot undo \(command): \(book) was changed since by \(by); nothing was changed."
         case .valuesNotKept(let command):
             return "Cannot undo \(command): its history does not keep the values it replaced; nothing was changed."
+        case .deletedSince(let command, let object):
+            return "Cannot undo \(command): \(object) it changed was deleted since (an undo of a delete brings back "
+                + "a new copy); nothing was changed."
         }
     }
 }
@@ -91,7 +97,7 @@ extension Catalog {
         }
         var counts: [PersistentHistoryChangeType: Int] = [:]
         do {
-            try reverse(changes.reversed(), counts: &counts)
+            try reverse(changes.reversed(), of: name, counts: &counts)
             context.transactionAuthor = Self.undoAuthor
             context.name = Self.undoName(numbers)
             try context.save()
@@ -132,7 +138,8 @@ extension Catalog {
 
     /// Reverses the changes, newest first, in the context (not saved).
     private func reverse(
-        _ changes: some Sequence<PersistentHistoryChange>, counts: inout [PersistentHistoryChangeType: Int]
+        _ changes: some Sequence<PersistentHistoryChange>, of command: String,
+        counts: inout [PersistentHistoryChangeType: Int]
     ) throws {
         var inserted: [ManagedObject] = []
         for change in changes {
@@ -142,7 +149,9 @@ extension Catalog {
                 // Deleted below, once the books that may still need it are known.
                 if let object = try? context.existingObject(with: change.changedObjectID) { inserted.append(object) }
             case .update:
-                let object = try context.existingObject(with: change.changedObjectID)
+                guard let object = try? context.existingObject(with: change.changedObjectID) else {
+                    throw CatalogUndoError.deletedSince(command: command, object: describe(change.changedObjectID))
+                }
                 try restore(change.previousValues ?? [:], to: object)
                 if isBook { counts[.update, default: 0] += 1 }
             case .delete:

@@ -152,7 +152,7 @@ public final class Catalog {
     /// under the catalogue's object-trump merging a stored UUID updates its book.
     func save(_ books: [SeedBook], authors: inout [String: Author]) throws {
         let linked = books.map { author(named: $0.author, in: &authors) }
-        let now = Date()
+        let now = Self.dateAddedNow()
         let rows = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
             let book = books[index]
             try row.setAttribute(book.uuid, forKey: "uuid")
@@ -180,8 +180,15 @@ public final class Catalog {
         book.color = seed.color
         book.datePrecision = seed.datePrecision.rawValue
         book.language = seed.language
-        if book.dateAdded == nil { book.dateAdded = Date() }
+        if book.dateAdded == nil { book.dateAdded = Self.dateAddedNow() }
         book.author = author(named: seed.author, in: &authors)
+    }
+
+    /// The date added of a book added now: the current time to the whole second, so that an
+    /// export writes it exactly and importing that export finds the book unchanged (a
+    /// fraction of a second does not always survive ISO 8601's six digits).
+    static func dateAddedNow() -> Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
 
     func author(named name: String, in authors: inout [String: Author]) -> Author {
