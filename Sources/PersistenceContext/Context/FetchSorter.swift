@@ -19,7 +19,7 @@ struct FetchSorter {
         }
         decorated.sort { a, b in
             for (index, key) in keys.enumerated() {
-                let order = Self.compare(a.0[index], b.0[index])
+                let order = SortValueOrder.compare(a.0[index], b.0[index])
                 if order != .orderedSame { return (order == .orderedAscending) == key.ascending }
             }
             return Self.tieOrder(a.1.objectID) < Self.tieOrder(b.1.objectID)
@@ -34,33 +34,6 @@ struct FetchSorter {
         switch id.key {
         case .permanent(let key): return (0, key, 0)
         case .temporary(let n): return (1, 0, n)
-        }
-    }
-
-    /// SQLite's order: NULL < numbers < text < blob.
-    private static func rank(_ value: PredicateValue) -> Int {
-        switch value {
-        case .null: 0
-        case .bool, .integer, .decimal, .date: 1
-        case .double(let d): d.isNaN ? 2 : 1
-        case .string, .uuid, .url: 2
-        case .data: 3
-        case .object, .collection: 4
-        }
-    }
-
-    static func compare(_ l: PredicateValue, _ r: PredicateValue) -> ComparisonResult {
-        let (rl, rr) = (rank(l), rank(r))
-        if rl != rr { return rl < rr ? .orderedAscending : .orderedDescending }
-        switch (l, r) {
-        case (.string(let a), .string(let b)): return PredicateEvaluator.compareBytes(a.utf8, b.utf8)
-        case (.date(let a), .date(let b)): return PredicateEvaluator.compare(a, b)
-        case (.uuid(let a), .uuid(let b)): return PredicateEvaluator.compare(a.uuidString, b.uuidString)
-        case (.url(let a), .url(let b)): return PredicateEvaluator.compareBytes(a.absoluteString.utf8, b.absoluteString.utf8)
-        case (.data(let a), .data(let b)): return PredicateEvaluator.compareBytes(a, b)
-        default:
-            if let a = Number(l), let b = Number(r) { return Number.compare(a, b) ?? .orderedSame }
-            return .orderedSame
         }
     }
 }

@@ -57,7 +57,7 @@ extension CoreDataStore {
             decorated.sort { a, b in
                 if a.rank != b.rank { return a.rank < b.rank }
                 for (index, key) in request.sortDescriptors.enumerated() {
-                    let order = RowOrder.compare(a.keys[index], b.keys[index])
+                    let order = SortValueOrder.compare(a.keys[index], b.keys[index])
                     if order != .orderedSame { return (order == .orderedAscending) == key.ascending }
                 }
                 return a.row.primaryKey < b.row.primaryKey
@@ -179,37 +179,6 @@ extension CoreDataStore {
                     reason: "\(current.name).\(path.last ?? "") is not indexed for search (\"Index in Spotlight\"), so it cannot be searched")
             }
             return path
-        }
-    }
-}
-
-/// The order of sort values, as SQLite orders the SQLite store's columns: nil first, then
-/// numbers (NaN after them), strings by code point, UUIDs and URLs by their text, data
-/// bytewise.
-enum RowOrder {
-    private static func rank(_ value: PredicateValue) -> Int {
-        switch value {
-        case .null: 0
-        case .bool, .integer, .decimal, .date: 1
-        case .double(let d): d.isNaN ? 2 : 1
-        case .string, .uuid, .url: 2
-        case .data: 3
-        case .object, .collection: 4
-        }
-    }
-
-    static func compare(_ l: PredicateValue, _ r: PredicateValue) -> ComparisonResult {
-        let (rl, rr) = (rank(l), rank(r))
-        if rl != rr { return rl < rr ? .orderedAscending : .orderedDescending }
-        switch (l, r) {
-        case (.string(let a), .string(let b)): return PredicateEvaluator.compareBytes(a.utf8, b.utf8)
-        case (.date(let a), .date(let b)): return PredicateEvaluator.compare(a, b)
-        case (.uuid(let a), .uuid(let b)): return PredicateEvaluator.compare(a.uuidString, b.uuidString)
-        case (.url(let a), .url(let b)): return PredicateEvaluator.compareBytes(a.absoluteString.utf8, b.absoluteString.utf8)
-        case (.data(let a), .data(let b)): return PredicateEvaluator.compareBytes(a, b)
-        default:
-            if let a = Number(l), let b = Number(r) { return Number.compare(a, b) ?? .orderedSame }
-            return .orderedSame
         }
     }
 }

@@ -117,39 +117,12 @@ struct PGSorter {
         decorated.sort { a, b in
             if a.rank != b.rank { return a.rank < b.rank }
             for (index, key) in keys.enumerated() {
-                let order = Self.compare(a.values[index], b.values[index])
+                let order = SortValueOrder.compare(a.values[index], b.values[index])
                 if order != .orderedSame { return (order == .orderedAscending) == key.ascending }
             }
             return a.object.row.primaryKey < b.object.row.primaryKey
         }
         return decorated.map(\.object)
-    }
-
-    /// NULL < numbers < text (and NaN) < data, as SQLite orders its storage classes.
-    private static func rank(_ value: PredicateValue) -> Int {
-        switch value {
-        case .null: 0
-        case .bool, .integer, .decimal, .date: 1
-        case .double(let d): d.isNaN ? 2 : 1
-        case .string, .uuid, .url: 2
-        case .data: 3
-        case .object, .collection: 4
-        }
-    }
-
-    static func compare(_ l: PredicateValue, _ r: PredicateValue) -> ComparisonResult {
-        let (rl, rr) = (rank(l), rank(r))
-        if rl != rr { return rl < rr ? .orderedAscending : .orderedDescending }
-        switch (l, r) {
-        case (.string(let a), .string(let b)): return PredicateEvaluator.compareBytes(a.utf8, b.utf8)
-        case (.date(let a), .date(let b)): return PredicateEvaluator.compare(a, b)
-        case (.uuid(let a), .uuid(let b)): return PredicateEvaluator.compare(a.uuidString, b.uuidString)
-        case (.url(let a), .url(let b)): return PredicateEvaluator.compareBytes(a.absoluteString.utf8, b.absoluteString.utf8)
-        case (.data(let a), .data(let b)): return PredicateEvaluator.compareBytes(a, b)
-        default:
-            if let a = Number(l), let b = Number(r) { return Number.compare(a, b) ?? .orderedSame }
-            return .orderedSame
-        }
     }
 }
 #endif
