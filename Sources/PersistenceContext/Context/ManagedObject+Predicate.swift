@@ -22,23 +22,7 @@ extension ManagedObject: PredicateEvaluable {
         // The flat plan, not `schema.properties[position]`, whose payload a switch would copy
         // (a dozen strings retained and released per object read).
         switch schema.plans[position].kind {
-        case .attribute, .derivedAttribute:
-            switch attributeValue(at: position) {
-            case .null: return .null
-            case .integer(let v): return .integer(v)
-            case .double(let v): return .double(v)
-            case .decimal(let v): return .decimal(v)
-            case .bool(let v): return .bool(v)
-            case .string(let v): return .string(v)
-            case .date(let v): return .date(v)
-            case .uuid(let v): return .uuid(v)
-            case .url(let v): return .url(v)
-            case .data(let v): return .data(v)
-            case .transformable(let v):
-                if let data = v as? Data { return .data(data) }
-                if let bytes = v as? TransformableBytes { return .data(bytes.data) }
-                return .null
-            }
+        case .attribute, .derivedAttribute: return PredicateValue(attributeValue(at: position))
         case .toMany: return .collection(objects(at: position).map { .object($0) })
         case .toOne: return object(at: position).map { .object($0) } ?? .null
         }

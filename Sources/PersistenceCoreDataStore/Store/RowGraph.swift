@@ -57,33 +57,13 @@ final class RowSubject: PredicateEvaluable {
         switch row.schema.properties[position] {
         case .attribute:
             guard case .value(let value) = row.slots[position] else { return .null }
-            return Self.predicateValue(value)
+            return PredicateValue(value)
         case .relationship(let relationship):
             if relationship.isToMany { return try graph.destinations(of: relationship, from: self) }
             guard case .toOneFault(let id?) = row.slots[position], let destination = try graph.subject(for: id) else {
                 return .null
             }
             return .object(destination)
-        }
-    }
-
-    /// An attribute's value as a predicate sees it (a transformable value as its bytes).
-    static func predicateValue(_ value: AttributeValue) -> PredicateValue {
-        switch value {
-        case .null: return .null
-        case .integer(let v): return .integer(v)
-        case .double(let v): return .double(v)
-        case .decimal(let v): return .decimal(v)
-        case .bool(let v): return .bool(v)
-        case .string(let v): return .string(v)
-        case .date(let v): return .date(v)
-        case .uuid(let v): return .uuid(v)
-        case .url(let v): return .url(v)
-        case .data(let v): return .data(v)
-        case .transformable(let v):
-            if let data = v as? Data { return .data(data) }
-            if let bytes = v as? TransformableBytes { return .data(bytes.data) }
-            return .null
         }
     }
 }

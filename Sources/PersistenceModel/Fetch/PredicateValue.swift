@@ -47,6 +47,27 @@ public enum PredicateValue {
     /// The elements of a to-many relationship, or of an aggregate `{…}`.
     case collection([PredicateValue])
 
+    /// An attribute's value as a predicate compares it: a transformable value as its bytes,
+    /// nil when it is an app's object (no predicate compares those). One conversion for
+    /// objects and for stores that evaluate predicates over their rows; inlinable, since
+    /// every fetch that filters or sorts in memory makes it per value.
+    @inlinable package init(_ value: AttributeValue) {
+        self = switch value {
+        case .null: .null
+        case .integer(let v): .integer(v)
+        case .double(let v): .double(v)
+        case .decimal(let v): .decimal(v)
+        case .bool(let v): .bool(v)
+        case .string(let v): .string(v)
+        case .date(let v): .date(v)
+        case .uuid(let v): .uuid(v)
+        case .url(let v): .url(v)
+        case .data(let v): .data(v)
+        case .transformable(let v):
+            if let data = v as? Data { .data(data) } else if let bytes = v as? TransformableBytes { .data(bytes.data) } else { .null }
+        }
+    }
+
     /// The value of a syntax-tree constant.
     public init(_ literal: PredicateLiteral) {
         switch literal {

@@ -21,33 +21,13 @@ final class PGRowObject: PredicateEvaluable {
             throw FetchPredicateError(kind: .unknownKey, format: "", message: "\(schema.name) has no property named '\(key)'")
         }
         switch row.slots[position] {
-        case .value(let value): return Self.predicateValue(value)
+        case .value(let value): return PredicateValue(value)
         case .toOneFault(let id?): return try resolver.object(for: id).map { .object($0) } ?? .null
         case .toOneFault(nil): return .null
         case .toManyFault:
             guard case .relationship(let relationship) = schema.properties[position] else { return .null }
             return .collection(try resolver.destinations(of: relationship, from: row).map { .object($0) })
         default: return .null
-        }
-    }
-
-    /// An attribute's value as a predicate compares it (as `ManagedObject` gives it).
-    static func predicateValue(_ value: AttributeValue) -> PredicateValue {
-        switch value {
-        case .null: return .null
-        case .integer(let v): return .integer(v)
-        case .double(let v): return .double(v)
-        case .decimal(let v): return .decimal(v)
-        case .bool(let v): return .bool(v)
-        case .string(let v): return .string(v)
-        case .date(let v): return .date(v)
-        case .uuid(let v): return .uuid(v)
-        case .url(let v): return .url(v)
-        case .data(let v): return .data(v)
-        case .transformable(let v):
-            if let data = v as? Data { return .data(data) }
-            if let bytes = v as? TransformableBytes { return .data(bytes.data) }
-            return .null
         }
     }
 }
