@@ -86,7 +86,8 @@ extension CoreDataStore: PersistentStore {
     // MARK: Writing
 
     package func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        try database.inTransaction(.immediate) {
+        try refuseWritesWhereHistoryIsRecorded()
+        return try database.inTransaction(.immediate) {
             try body(CoreDataStoreTransaction(store: self))
         }
     }
@@ -107,6 +108,7 @@ extension CoreDataStore: PersistentStore {
     /// Stores `value` under `key` in `Z_METADATA`'s property list, every other key (Core
     /// Data's own among them) kept as it was.
     package func setApplicationMetadata(_ value: String, forKey key: String) throws {
+        try refuseWritesWhereHistoryIsRecorded()
         try database.inTransaction(.immediate) {
             var entries = try metadata().dictionaryValue ?? [:]
             entries[key] = .string(value)
@@ -132,23 +134,6 @@ extension CoreDataStore: PersistentStore {
             return false
         }
         return (try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(number)]).int64Value ?? 0) > 0
-    }
-
-    // MARK: Persistent history
-
-    /// False: Core Data's history tables (`ATRANSACTION`, `ACHANGE`) are not kept.
-    package var tracksHistory: Bool { false }
-
-    package func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
-        throw PersistentHistoryError.notTracked(path: path)
-    }
-
-    package func deleteHistory(before bound: PersistentHistoryBound) throws {
-        throw PersistentHistoryError.notTracked(path: path)
-    }
-
-    package func currentHistoryToken() throws -> PersistentHistoryToken {
-        throw PersistentHistoryError.notTracked(path: path)
     }
 
     // MARK: Connections

@@ -18,10 +18,13 @@ import PersistenceStore
 /// `Z_MODELCACHE` as they were. Fetches read the entity's rows and filter and sort them in
 /// memory with `PredicateEvaluator`, whose answers every store must give.
 ///
-/// Not kept: persistent history (Core Data's `ATRANSACTION`/`ACHANGE` tables are neither
-/// read nor written), application metadata (which Core Data keeps in `Z_METADATA`'s
-/// property list), and new values of binary attributes are written into their rows even
-/// where Core Data would have used an external file (it reads both).
+/// Core Data's own entities (numbered from 16000 in `Z_PRIMARYKEY`: its persistent
+/// history's `CHANGE`, `TRANSACTION` and `TRANSACTIONSTRING`, CloudKit's `NSCK…` records)
+/// are not the model's and are not matched against it. A store in which Core Data records
+/// its persistent history is read, history included (see `CoreDataStore+History`), but
+/// not written: see `CoreDataStoreError.recordsHistory(path:)`. New values of binary
+/// attributes are written into their rows even where Core Data would have used an external
+/// file (it reads both).
 package final class CoreDataStore {
     /// Options for opening a store.
     package struct Options: Sendable {
@@ -48,8 +51,12 @@ package final class CoreDataStore {
     let path: String
     /// The store's UUID (`Z_METADATA.Z_UUID`, Core Data's `NSStoreUUID`).
     package let identifier: String
-    /// Whether the store refuses writes: opened read-only, or not writable by this process.
+    /// Whether the store refuses writes: opened read-only, not writable by this process, or
+    /// one in which Core Data records its history (`recordsHistory`).
     package let isReadOnly: Bool
+    /// Whether Core Data records its persistent history in the store (it has `ATRANSACTION`
+    /// and `ACHANGE`), which this store then reads and never writes.
+    package let recordsHistory: Bool
     /// Whether keyed-archive values pass through as bytes (`Options.passesArchivesThrough`).
     let passesArchivesThrough: Bool
     /// Where Core Data keeps binary values outside their rows: `.<name>_SUPPORT/_EXTERNAL_DATA`
@@ -91,13 +98,13 @@ package final class CoreDataStore {
         // for writing, so that a refused store is left exactly as it was.
         let probe = try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
         do {
-            (layout, identifier) = try Self.inspect(probe, model: model, path: path)
+            (layout, identifier, recordsHistory) = try Self.inspect(probe, model: model, path: path)
             try probe.close()
         } catch {
             try? probe.close()
             throw error
         }
-        isReadOnly = options.readOnly || !StoreFile.isWritable(path)
+        isReadOnly = options.readOnly || recordsHistory || !StoreFile.isWritable(path)
         passesArchivesThrough = options.passesArchivesThrough
         database =
             isReadOnly
@@ -108,10 +115,14 @@ package final class CoreDataStore {
             .appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
     }
 
-    /// Reads `Z_PRIMARYKEY`, `Z_METADATA` and the tables' columns, and lays the model out on
-    /// them.
+    /// The first entity number Core Data gives its own entities in `Z_PRIMARYKEY` (16001 is
+    /// its history's `CHANGE`): those below are the model's.
+    static let firstInternalEntityNumber: Int64 = 16_000
+
+    /// Reads `Z_PRIMARYKEY`, `Z_METADATA` and the tables' columns, lays the model out on
+    /// them, and tells whether Core Data records its history in the store.
     private static func inspect(_ database: Database, model: ManagedObjectModel, path: String) throws
-        -> (CoreDataLayout, String)
+        -> (layout: CoreDataLayout, identifier: String, recordsHistory: Bool)
     {
         let bookkeeping = try database.query(
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Z_PRIMARYKEY', 'Z_METADATA')")
@@ -124,6 +135,7 @@ package final class CoreDataStore {
             guard row.count == 3, let number = row[0].int64Value, let name = row[1].stringValue else {
                 throw CoreDataStoreError(path: path, "a row of Z_PRIMARYKEY has no entity number or name")
             }
+            guard number < firstInternalEntityNumber else { continue }
             numbers[name] = number
             supers[name] = row[2].int64Value ?? 0
         }
@@ -155,7 +167,8 @@ package final class CoreDataStore {
         let layout = try CoreDataLayout(model: model, numbers: numbers, storeColumns: columns, path: path)
         let uuid = try database.query("SELECT Z_UUID FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first?.first?.stringValue
         guard let uuid, !uuid.isEmpty else { throw CoreDataStoreError(path: path, "Z_METADATA has no store UUID") }
-        return (layout, uuid)
+        let recordsHistory = columns["ATRANSACTION"] != nil && columns["ACHANGE"] != nil
+        return (layout, uuid, recordsHistory)
     }
 
     /// The scope shared by every ID of `entityName` in this store.

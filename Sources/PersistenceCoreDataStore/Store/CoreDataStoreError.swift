@@ -1,8 +1,8 @@
 import PersistenceStore
 
 /// A Core Data store whose rows or bookkeeping tables cannot be read as Core Data writes
-/// them: a row whose `Z_ENT` names no entity, a `Z_PRIMARYKEY` row that is not a number,
-/// a missing `Z_METADATA` row. The file is left as it was.
+/// them (a row whose `Z_ENT` names no entity, a `Z_PRIMARYKEY` row that is not a number, a
+/// missing `Z_METADATA` row), or that this store must not write. The file is left as it was.
 ///
 /// A mismatch between the store and the model it is opened with is a `StoreError`
 /// `.incompatibleModel` instead (as for the SQLite store), naming the first difference.
@@ -14,24 +14,45 @@ public struct CoreDataStoreError: Error, Sendable, CustomStringConvertible {
     /// Whether the file is an SQLite database without Core Data's bookkeeping tables at all,
     /// rather than a Core Data store that cannot be read.
     public let isNotACoreDataStore: Bool
+    /// Whether the store can be read but not written here (see `recordsHistory(path:)`).
+    public let refusesWrites: Bool
 
-    package init(path: String?, _ reason: String, isNotACoreDataStore: Bool = false) {
+    package init(path: String?, _ reason: String, isNotACoreDataStore: Bool = false, refusesWrites: Bool = false) {
         self.path = path
         self.reason = reason
         self.isNotACoreDataStore = isNotACoreDataStore
+        self.refusesWrites = refusesWrites
+    }
+
+    /// A write to a store in which Core Data records its persistent history (`ATRANSACTION`,
+    /// `ACHANGE`; every store an `NSPersistentCloudKitContainer` syncs has them). Core Data
+    /// and CloudKit learn of changes from that history; a change saved here without its
+    /// history entry would never reach them, and the next sync could overwrite it. How Core
+    /// Data encodes an update's changed columns is not documented, so no entry is made up:
+    /// such a store is read (objects and history) but not written.
+    package static func recordsHistory(path: String) -> CoreDataStoreError {
+        CoreDataStoreError(
+            path: path,
+            "Core Data records its persistent history in it (ATRANSACTION), which would not include a change saved "
+                + "here; it is opened read-only",
+            refusesWrites: true)
     }
 
     /// One line naming the file and what is wrong.
     public var description: String {
         if isNotACoreDataStore { return "\(path ?? "The store") is not a store Core Data wrote: \(reason); it was left untouched" }
+        if refusesWrites { return "The Core Data store \(path ?? "in memory") can't be written here: \(reason); it was left untouched" }
         return "The Core Data store \(path ?? "in memory") can't be read: \(reason); it was left untouched"
     }
 }
 
 extension CoreDataStoreError: PersistentStoreFailure {
     /// A Core Data store that cannot be read is damaged; a database without its tables is
-    /// not a store of this kind.
-    public var failureKind: PersistentStoreFailureKind { isNotACoreDataStore ? .notAStore : .damaged }
+    /// not a store of this kind; one that must not be written is read-only.
+    public var failureKind: PersistentStoreFailureKind {
+        if isNotACoreDataStore { return .notAStore }
+        return refusesWrites ? .readOnly : .damaged
+    }
     /// The sentence that describes the error.
     public var message: String { reason }
 }

@@ -1,0 +1,158 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+import PersistenceStore
+
+/// The persistent history Core Data records in a store (`NSPersistentHistoryTrackingKey`),
+/// read as this library's `PersistentHistoryTransaction`s, so that an app on Linux can tell
+/// what an app on a Mac changed since a token it kept.
+///
+/// Core Data's tables, as real stores hold them: `ATRANSACTION` (one row a save: `Z_PK` its
+/// number, `ZTIMESTAMP` in seconds since 2001, the author and context name as keys of the
+/// interned strings in `ATRANSACTIONSTRING.ZNAME`, `ZAUTHORTS`/`ZCONTEXTNAMETS`, or in older
+/// stores as text in `ZAUTHOR`/`ZCONTEXTNAME`) and `ACHANGE` (one row an object:
+/// `ZCHANGETYPE` 0 insert, 1 update, 2 delete; `ZENTITY` the entity's `Z_ENT`; `ZENTITYPK`
+/// its row; `ZTRANSACTIONID`). Not read: which properties an update changed (`ZCOLUMNS`, in
+/// an undocumented encoding, so `updatedProperties` is nil: "unknown", as Core Data's own
+/// nil means) and deleted objects' tombstones. History Core Data deleted is told apart by the
+/// first transaction left: a token before it has expired, as in Core Data.
+extension CoreDataStore {
+    /// Whether Core Data records its persistent history in the store.
+    package var tracksHistory: Bool { recordsHistory }
+
+    package func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
+        // One snapshot for both tables, as Core Data may delete history in between.
+        try database.inSavepoint { try readHistory(after: bound) }
+    }
+
+    package func currentHistoryToken() throws -> PersistentHistoryToken {
+        try checkHistoryIsRecorded()
+        return PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: try lastTransactionNumber())
+    }
+
+    /// Refused: the history is Core Data's (and CloudKit's, which exports from it); this
+    /// store never writes to a store that records it.
+    package func deleteHistory(before bound: PersistentHistoryBound) throws {
+        try checkHistoryIsRecorded()
+        throw CoreDataStoreError.recordsHistory(path: path)
+    }
+
+    /// Throws `CoreDataStoreError.recordsHistory` for a store whose history is Core Data's.
+    func refuseWritesWhereHistoryIsRecorded() throws {
+        if recordsHistory { throw CoreDataStoreError.recordsHistory(path: path) }
+    }
+
+    private func readHistory(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
+        try checkHistoryIsRecorded()
+        let after = try firstTransactionNumber(after: bound)
+        let columns = Set(try database.query("SELECT name FROM pragma_table_info('ATRANSACTION')").compactMap { $0.first?.textValue })
+        let author = text(of: "AUTHOR", among: columns), contextName = text(of: "CONTEXTNAME", among: columns)
+        var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []
+        for row in try database.query(
+            "SELECT t.Z_PK, t.ZTIMESTAMP, \(author), \(contextName) FROM ATRANSACTION t WHERE t.Z_PK > ? ORDER BY t.Z_PK",
+            [.integer(after)])
+        {
+            guard let number = row[0].int64Value else { continue }
+            transactions.append((number, row[1].doubleValue ?? 0, row[2].textValue, row[3].textValue))
+        }
+        guard !transactions.isEmpty else { return [] }
+        var changes: [Int64: [PersistentHistoryChange]] = [:]
+        for row in try database.query(
+            "SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK FROM ACHANGE WHERE ZTRANSACTIONID > ? ORDER BY Z_PK",
+            [.integer(after)])
+        {
+            guard let change = historyChange(row), let transaction = row[1].int64Value else { continue }
+            changes[transaction, default: []].append(change)
+        }
+        return transactions.map { transaction in
+            PersistentHistoryTransaction(
+                transactionNumber: transaction.number, timestamp: CoreDataTimestamp.date(fromSeconds: transaction.timestamp),
+                author: transaction.author, contextName: transaction.contextName, storeID: identifier,
+                changes: changes[transaction.number] ?? [])
+        }
+    }
+
+    /// The SQL for a transaction's `name` (AUTHOR, CONTEXTNAME): its interned string where the
+    /// table has the key column, else its own text column, else NULL.
+    private func text(of name: String, among columns: Set<String>) -> String {
+        var choices: [String] = []
+        if columns.contains("Z\(name)TS") {
+            choices.append("(SELECT s.ZNAME FROM ATRANSACTIONSTRING s WHERE s.Z_PK = t.Z\(name)TS)")
+        }
+        if columns.contains("Z\(name)") { choices.append("t.Z\(name)") }
+        switch choices.count {
+        case 0: return "NULL"
+        case 1: return choices[0]
+        default: return "coalesce(\(choices.joined(separator: ", ")))"
+        }
+    }
+
+    /// One `ACHANGE` row as a change; nil for an object of an entity the model does not have
+    /// (Core Data's own) or a change type this library does not know.
+    private func historyChange(_ row: [SQLiteValue]) -> PersistentHistoryChange? {
+        guard let id = row[0].int64Value, let rawType = row[2].int64Value,
+            let type = PersistentHistoryChange.ChangeType(rawValue: Int(rawType)),
+            let number = row[3].int64Value, let key = row[4].int64Value,
+            let name = layout.entityNames[number], let schema = layout.entities[name]?.schema
+        else { return nil }
+        return PersistentHistoryChange(
+            changeID: id, changeType: type,
+            changedObjectID: ObjectID(scope: idScope(entityName: name, rootName: schema.rootName), key: .permanent(key)),
+            updatedProperties: nil, tombstone: nil)
+    }
+
+    private func checkHistoryIsRecorded() throws {
+        guard recordsHistory else { throw PersistentHistoryError.notTracked(path: path) }
+    }
+
+    /// The number of the last transaction recorded, deleted or not (`Z_PRIMARYKEY.Z_MAX` of
+    /// `TRANSACTION`, which Core Data advances as it numbers them).
+    private func lastTransactionNumber() throws -> Int64 {
+        let kept = try database.scalar("SELECT max(Z_PK) FROM ATRANSACTION").int64Value ?? 0
+        let numbered =
+            try database.scalar(
+                "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'TRANSACTION' AND Z_ENT >= ?",
+                [.integer(Self.firstInternalEntityNumber)]
+            ).int64Value ?? 0
+        return max(kept, numbered)
+    }
+
+    /// The number of the last transaction Core Data deleted from the history, if it deleted any.
+    private func deletedThrough() throws -> (number: Int64, timestamp: Double)? {
+        let first = try database.query("SELECT Z_PK, ZTIMESTAMP FROM ATRANSACTION ORDER BY Z_PK LIMIT 1").first
+        guard let first, let number = first[0].int64Value else {
+            let last = try lastTransactionNumber()
+            return last > 0 ? (last, Date().timeIntervalSinceReferenceDate) : nil
+        }
+        return number > 1 ? (number - 1, first[1].doubleValue ?? 0) : nil
+    }
+
+    private func firstTransactionNumber(after bound: PersistentHistoryBound) throws -> Int64 {
+        let deleted = try deletedThrough()
+        switch bound {
+        case .token(let token):
+            let number = try checked(token)
+            if let deleted, token != nil, number < deleted.number { throw PersistentHistoryError.expired(deletedThrough: deleted.number) }
+            return number
+        case .date(let date):
+            guard date <= Date() else { throw PersistentHistoryError.dateInTheFuture(date) }
+            let seconds = CoreDataTimestamp.seconds(of: date)
+            if let deleted, seconds < deleted.timestamp { throw PersistentHistoryError.expired(deletedThrough: deleted.number) }
+            return try database.scalar("SELECT max(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", [.real(seconds)]).int64Value
+                ?? deleted?.number ?? 0
+        }
+    }
+
+    /// The transaction number of a token of this store (0 for nil: before the first).
+    private func checked(_ token: PersistentHistoryToken?) throws -> Int64 {
+        guard let token else { return 0 }
+        guard token.storeIdentifier == identifier else {
+            throw PersistentHistoryError.tokenFromAnotherStore(tokenStore: token.storeIdentifier, store: identifier)
+        }
+        let last = try lastTransactionNumber()
+        guard token.transactionNumber >= 0, token.transactionNumber <= last else {
+            throw PersistentHistoryError.tokenFromTheFuture(transactionNumber: token.transactionNumber, lastTransaction: last)
+        }
+        return token.transactionNumber
+    }
+}
