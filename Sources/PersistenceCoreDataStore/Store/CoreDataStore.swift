@@ -18,7 +18,7 @@ import PersistenceStore
 /// `Z_MODELCACHE` as they were. Fetches read the entity's rows and filter and sort them in
 /// memory with `PredicateEvaluator`, whose answers every store must give.
 ///
-/// Core Data's own entities (numbered from 16000 in `Z_PRIMARYKEY`: its persistent
+/// Core Data's own entities (numbered above 15000 in `Z_PRIMARYKEY`: its persistent
 /// history's `CHANGE`, `TRANSACTION` and `TRANSACTIONSTRING`, CloudKit's `NSCK…` records)
 /// are not the model's and are not matched against it. A store in which Core Data records
 /// its persistent history is read, history included (see `CoreDataStore+History`), but
@@ -110,14 +110,16 @@ package final class CoreDataStore {
             isReadOnly
             ? try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
             : try Database(path: path, mode: .mustExist, busyTimeout: options.busyTimeout)
+        try CoreDataSQLFunctions.register(on: database)
         let name = url.deletingPathExtension().lastPathComponent
         externalFolder = url.deletingLastPathComponent()
             .appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
     }
 
-    /// The first entity number Core Data gives its own entities in `Z_PRIMARYKEY` (16001 is
-    /// its history's `CHANGE`): those below are the model's.
-    static let firstInternalEntityNumber: Int64 = 16_000
+    /// The first entity number Core Data keeps for its own entities in `Z_PRIMARYKEY`
+    /// (entity IDs above 15000 are its own; its history's `CHANGE` is 16001): those below
+    /// are the model's.
+    static let firstInternalEntityNumber: Int64 = 15_001
 
     /// Reads `Z_PRIMARYKEY`, `Z_METADATA` and the tables' columns, lays the model out on
     /// them, and tells whether Core Data records its history in the store.

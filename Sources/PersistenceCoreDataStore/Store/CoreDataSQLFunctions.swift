@@ -1,0 +1,65 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+
+/// The SQL functions and collations Core Data registers on each of its connections, which a
+/// store's own schema may call: Core Data keeps derived attributes current with triggers
+/// (`Z_DA_…`, made when it creates the store) that compute the value in SQL, e.g.
+/// `NSCoreDataCanonical(NEW.ZTITLE)` for `canonical:(title)` or `NSCoreDataNow()` for
+/// `now()`, and then tell Core Data's connection which object changed
+/// (`NSCoreDataDATriggerUpdatedAffectedObjectValue(table, Z_ENT, Z_PK, property, value)`).
+/// Without them every write to such a table fails with "no such function".
+///
+/// The names and argument counts are those of Core Data's own registration. The value
+/// functions compute what Core Data's do (the canonical form is `CanonicalText`'s: case-,
+/// diacritic- and width-insensitive, as Core Data's); the notifying functions return NULL
+/// (a context here recomputes derived values itself). The collations compare as Core Data's
+/// names say (no case; numerically and no case; locale-sensitive, as Foundation's localized
+/// comparison; Finder-like, as localized standard comparison).
+enum CoreDataSQLFunctions {
+    /// Registers every function and collation on `database`.
+    ///
+    /// - Throws: `SQLiteError` when SQLite refuses a registration.
+    static func register(on database: Database) throws {
+        try database.createFunction("NSCoreDataNow", argumentCount: 0, deterministic: false) { _ in
+            .real(CoreDataTimestamp.seconds(of: Date()))
+        }
+        try database.createFunction("NSCoreDataCanonical", argumentCount: 1) { arguments in
+            mapText(arguments[0]) { CanonicalText.fold($0) }
+        }
+        try database.createFunction("NSCoreDataToLower", argumentCount: 1) { arguments in
+            mapText(arguments[0]) { $0.lowercased() }
+        }
+        try database.createFunction("NSCoreDataToUpper", argumentCount: 1) { arguments in
+            mapText(arguments[0]) { $0.uppercased() }
+        }
+        for name in [
+            "NSCoreDataTriggerUpdateAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+            "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerMergeableString",
+        ] {
+            try database.createFunction(name, argumentCount: 5, deterministic: false) { _ in .null }
+        }
+        let collations: [(String, String.CompareOptions, Bool)] = [
+            ("NSCollateNoCase", [.caseInsensitive], false),
+            ("NSCollateNumericallyNoCase", [.caseInsensitive, .numeric], false),
+            ("NSCollateLocaleSensitive", [], true),
+            ("NSCollateLocaleSensitiveNoCase", [.caseInsensitive], true),
+            ("NSCollateFinderlike", [.caseInsensitive, .numeric, .widthInsensitive], true),
+        ]
+        for (name, options, localized) in collations {
+            try database.createCollation(name) { left, right in
+                let a = String(decoding: left, as: UTF8.self), b = String(decoding: right, as: UTF8.self)
+                let order = a.compare(b, options: options, range: nil, locale: localized ? Locale.current : nil)
+                // Equal under the options: by code point, so that the order stays total.
+                if order == .orderedSame { return a == b ? 0 : (a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) ? -1 : 1) }
+                return order == .orderedAscending ? -1 : 1
+            }
+        }
+    }
+
+    /// `transform` of a text value; any other value (NULL among them) as it is.
+    private static func mapText(_ value: SQLiteValue, _ transform: (String) -> String) -> SQLiteValue {
+        guard case .text(let text) = value else { return value }
+        return .text(transform(text))
+    }
+}
