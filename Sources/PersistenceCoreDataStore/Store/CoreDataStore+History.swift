@@ -117,42 +117,24 @@ extension CoreDataStore {
         return max(kept, numbered)
     }
 
-    /// The number of the last transaction Core Data deleted from the history, if it deleted any.
-    private func deletedThrough() throws -> (number: Int64, timestamp: Double)? {
+    /// The number and time of the last transaction Core Data deleted from the history, if it
+    /// deleted any: the one before the first left, or the last numbered when none is left.
+    private func deletedThrough() throws -> (number: Int64, date: Date)? {
         let first = try database.query("SELECT Z_PK, ZTIMESTAMP FROM ATRANSACTION ORDER BY Z_PK LIMIT 1").first
         guard let first, let number = first[0].int64Value else {
             let last = try lastTransactionNumber()
-            return last > 0 ? (last, Date().timeIntervalSinceReferenceDate) : nil
+            return last > 0 ? (last, Date()) : nil
         }
-        return number > 1 ? (number - 1, first[1].doubleValue ?? 0) : nil
+        return number > 1 ? (number - 1, CoreDataTimestamp.date(fromSeconds: first[1].doubleValue ?? 0)) : nil
     }
 
     private func firstTransactionNumber(after bound: PersistentHistoryBound) throws -> Int64 {
-        let deleted = try deletedThrough()
-        switch bound {
-        case .token(let token):
-            let number = try checked(token)
-            if let deleted, token != nil, number < deleted.number { throw PersistentHistoryError.expired(deletedThrough: deleted.number) }
-            return number
-        case .date(let date):
-            guard date <= Date() else { throw PersistentHistoryError.dateInTheFuture(date) }
-            let seconds = CoreDataTimestamp.seconds(of: date)
-            if let deleted, seconds < deleted.timestamp { throw PersistentHistoryError.expired(deletedThrough: deleted.number) }
-            return try database.scalar("SELECT max(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", [.real(seconds)]).int64Value
-                ?? deleted?.number ?? 0
-        }
-    }
-
-    /// The transaction number of a token of this store (0 for nil: before the first).
-    private func checked(_ token: PersistentHistoryToken?) throws -> Int64 {
-        guard let token else { return 0 }
-        guard token.storeIdentifier == identifier else {
-            throw PersistentHistoryError.tokenFromAnotherStore(tokenStore: token.storeIdentifier, store: identifier)
-        }
-        let last = try lastTransactionNumber()
-        guard token.transactionNumber >= 0, token.transactionNumber <= last else {
-            throw PersistentHistoryError.tokenFromTheFuture(transactionNumber: token.transactionNumber, lastTransaction: last)
-        }
-        return token.transactionNumber
+        try bound.firstTransactionNumber(
+            store: identifier, lastTransaction: lastTransactionNumber, deletedThrough: try deletedThrough(),
+            lastTransactionAtOrBefore: { date in
+                try database.scalar(
+                    "SELECT max(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP <= ?", [.real(CoreDataTimestamp.seconds(of: date))]
+                ).int64Value
+            })
     }
 }

@@ -104,7 +104,7 @@ extension PostgreSQLStore {
             case .token(let token):
                 condition = ("\"_id\" < $1", .integer(try checked(token)))
             case .date(let date):
-                try check(date)
+                try PersistentHistoryBound.check(date)
                 condition = ("\"timestamp\" < $1", .double(date.timeIntervalSince1970))
             }
             guard let last = try connection.scalar(
@@ -141,39 +141,19 @@ extension PostgreSQLStore {
     }
 
     private func firstTransactionNumber(after bound: PersistentHistoryBound) throws -> Int64 {
-        let deleted = try deletedThrough()
-        switch bound {
-        case .token(let token):
-            let number = try checked(token)
-            if let deleted, token != nil, number < deleted.number {
-                throw PersistentHistoryError.expired(deletedThrough: deleted.number)
-            }
-            return number
-        case .date(let date):
-            try check(date)
-            if let deleted, date.timeIntervalSince1970 < deleted.timestamp {
-                throw PersistentHistoryError.expired(deletedThrough: deleted.number)
-            }
-            return try connection.scalar(
-                "SELECT max(\"_id\") FROM \"_historyTransaction\" WHERE \"timestamp\" <= $1", [.double(date.timeIntervalSince1970)]
-            ).flatMap { Int64($0) } ?? deleted?.number ?? 0
-        }
+        try bound.firstTransactionNumber(
+            store: identifier, lastTransaction: lastTransactionNumber,
+            deletedThrough: try deletedThrough().map { ($0.number, Date(timeIntervalSince1970: $0.timestamp)) },
+            lastTransactionAtOrBefore: { date in
+                try connection.scalar(
+                    "SELECT max(\"_id\") FROM \"_historyTransaction\" WHERE \"timestamp\" <= $1",
+                    [.double(date.timeIntervalSince1970)]
+                ).flatMap { Int64($0) }
+            })
     }
 
     private func checked(_ token: PersistentHistoryToken?) throws -> Int64 {
-        guard let token else { return 0 }
-        guard token.storeIdentifier == identifier else {
-            throw PersistentHistoryError.tokenFromAnotherStore(tokenStore: token.storeIdentifier, store: identifier)
-        }
-        let last = try lastTransactionNumber()
-        guard token.transactionNumber >= 0, token.transactionNumber <= last else {
-            throw PersistentHistoryError.tokenFromTheFuture(transactionNumber: token.transactionNumber, lastTransaction: last)
-        }
-        return token.transactionNumber
-    }
-
-    private func check(_ date: Date) throws {
-        guard date <= Date() else { throw PersistentHistoryError.dateInTheFuture(date) }
+        try PersistentHistoryBound.transactionNumber(of: token, store: identifier, lastTransaction: lastTransactionNumber)
     }
 
     private func historyChange(_ row: [String?]) throws -> PersistentHistoryChange? {

@@ -44,20 +44,24 @@ extension SQLiteStore {
             tracksHistory = true
             return
         }
-        try database.inTransaction(.immediate) {
-            try ensureTombstoneTable()
-            try database.execute(
-                "CREATE TABLE IF NOT EXISTS _historyTransaction (_id INTEGER PRIMARY KEY AUTOINCREMENT, "
-                    + "timestamp REAL NOT NULL, author TEXT, contextName TEXT)")
-            try database.execute(
-                "CREATE TABLE IF NOT EXISTS _historyChange (_id INTEGER PRIMARY KEY, transactionID INTEGER NOT NULL, "
-                    + "changeType INTEGER NOT NULL, entity TEXT NOT NULL, objectKey INTEGER NOT NULL, "
-                    + "properties TEXT, tombstone INTEGER, previousValues TEXT)")
-            try database.execute(
-                "CREATE INDEX IF NOT EXISTS _historyChange_transactionID ON _historyChange (transactionID)")
-            try setMetadata(Self.trackingKey, "1")
-        }
+        try database.inTransaction(.immediate) { try createHistoryTables() }
         tracksHistory = true
+    }
+
+    /// Creates the history's tables and records that the store tracks its history, inside
+    /// the caller's transaction (a new store's, or `startTrackingHistory`'s).
+    func createHistoryTables() throws {
+        try ensureTombstoneTable()
+        try database.execute(
+            "CREATE TABLE IF NOT EXISTS _historyTransaction (_id INTEGER PRIMARY KEY AUTOINCREMENT, "
+                + "timestamp REAL NOT NULL, author TEXT, contextName TEXT)")
+        try database.execute(
+            "CREATE TABLE IF NOT EXISTS _historyChange (_id INTEGER PRIMARY KEY, transactionID INTEGER NOT NULL, "
+                + "changeType INTEGER NOT NULL, entity TEXT NOT NULL, objectKey INTEGER NOT NULL, "
+                + "properties TEXT, tombstone INTEGER, previousValues TEXT)")
+        try database.execute(
+            "CREATE INDEX IF NOT EXISTS _historyChange_transactionID ON _historyChange (transactionID)")
+        try setMetadata(Self.trackingKey, "1")
     }
 
     /// Whether the store's metadata says it tracks history: read by a connection that did
@@ -154,7 +158,7 @@ extension SQLiteStore {
             case .token(let token):
                 condition = ("_id < ?", .integer(try checked(token)))
             case .date(let date):
-                try check(date)
+                try PersistentHistoryBound.check(date)
                 condition = ("timestamp < ?", .real(date.timeIntervalSince1970))
             }
             guard case .integer(let last) = try database.scalar(
@@ -195,40 +199,19 @@ extension SQLiteStore {
 
     /// The number after which a fetch of the history after `bound` starts.
     private func firstTransactionNumber(after bound: PersistentHistoryBound) throws -> Int64 {
-        let deleted = try deletedThrough()
-        switch bound {
-        case .token(let token):
-            // Nil asks for all the history there is, however much was deleted.
-            let number = try checked(token)
-            if let deleted, token != nil, number < deleted.number { throw PersistentHistoryError.expired(deletedThrough: deleted.number) }
-            return number
-        case .date(let date):
-            try check(date)
-            if let deleted, date.timeIntervalSince1970 < deleted.timestamp {
-                throw PersistentHistoryError.expired(deletedThrough: deleted.number)
-            }
-            // The last transaction at or before the date; transactions are numbered in time order.
-            return try database.scalar(
-                "SELECT max(_id) FROM _historyTransaction WHERE timestamp <= ?", [.real(date.timeIntervalSince1970)]
-            ).int64Value ?? deleted?.number ?? 0
-        }
+        try bound.firstTransactionNumber(
+            store: identifier, lastTransaction: lastTransactionNumber,
+            deletedThrough: try deletedThrough().map { ($0.number, Date(timeIntervalSince1970: $0.timestamp)) },
+            lastTransactionAtOrBefore: { date in
+                try database.scalar(
+                    "SELECT max(_id) FROM _historyTransaction WHERE timestamp <= ?", [.real(date.timeIntervalSince1970)]
+                ).int64Value
+            })
     }
 
     /// The transaction number of a token of this store (0 for nil: before the first).
     private func checked(_ token: PersistentHistoryToken?) throws -> Int64 {
-        guard let token else { return 0 }
-        guard token.storeIdentifier == identifier else {
-            throw PersistentHistoryError.tokenFromAnotherStore(tokenStore: token.storeIdentifier, store: identifier)
-        }
-        let last = try lastTransactionNumber()
-        guard token.transactionNumber >= 0, token.transactionNumber <= last else {
-            throw PersistentHistoryError.tokenFromTheFuture(transactionNumber: token.transactionNumber, lastTransaction: last)
-        }
-        return token.transactionNumber
-    }
-
-    private func check(_ date: Date) throws {
-        guard date <= Date() else { throw PersistentHistoryError.dateInTheFuture(date) }
+        try PersistentHistoryBound.transactionNumber(of: token, store: identifier, lastTransaction: lastTransactionNumber)
     }
 
     /// One change read from `_historyChange` joined with its tombstone's values; nil for an

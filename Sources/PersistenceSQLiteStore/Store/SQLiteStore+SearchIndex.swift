@@ -40,14 +40,18 @@ extension SQLiteStore {
                 for statement in SearchIndexMapping.dropStatements(table: table) { try database.execute(statement) }
                 try database.execute("DELETE FROM _metadata WHERE key = ?", [.text("searchIndex.\(table)")])
             }
-            for index in stale {
-                for statement in SearchIndexMapping.dropStatements(table: index.table) { try database.execute(statement) }
-                for statement in index.createStatements { try database.execute(statement) }
-                try database.execute(index.rebuildStatement)
-                try setMetadata("searchIndex.\(index.table)", index.signature)
-            }
+            for index in stale { try createSearchIndex(index, fillingFromTable: true) }
         }
         searchIndexesAreUsable = true
+    }
+
+    /// Makes `index` anew, inside the caller's transaction: filled from its table's rows, or
+    /// empty for a new store's empty table.
+    func createSearchIndex(_ index: SearchIndexMapping, fillingFromTable fills: Bool) throws {
+        for statement in SearchIndexMapping.dropStatements(table: index.table) { try database.execute(statement) }
+        for statement in index.createStatements { try database.execute(statement) }
+        if fills { try database.execute(index.rebuildStatement) }
+        try setMetadata("searchIndex.\(index.table)", index.signature)
     }
 
     /// The indexes to (re)build, because they are missing, incomplete or recorded with

@@ -105,7 +105,7 @@ package final class SQLiteStore {
             isVerifiedForWriting = true
             database = try Database.inMemory()
             try registerFunctions()
-            try createSchema()
+            try createSchema(tracksHistory: options.tracksHistory)
             if options.tracksHistory { try startTrackingHistory() }
             try prepareSearchIndexes(readOnly: false)
             return
@@ -137,7 +137,7 @@ package final class SQLiteStore {
         do {
             try registerFunctions()
             if isNew {
-                try createSchema()
+                try createSchema(tracksHistory: options.tracksHistory && !readOnly)
                 isVerifiedForWriting = true
             } else {
                 identifier = try metadata("storeUUID") ?? ""
@@ -239,9 +239,12 @@ package final class SQLiteStore {
         }
     }
 
-    /// Creates the tables, unless another process created the store between our first look
-    /// and our write lock: then the store it made is checked and used, as if it had been there.
-    private func createSchema() throws {
+    /// Creates the tables, the search indexes and, when `tracksHistory`, the history's tables
+    /// in one transaction, so that a process killed while creating the store leaves either
+    /// no store or a whole one; unless another process created the store between our first
+    /// look and our write lock: then the store it made is checked and used, as if it had
+    /// been there.
+    private func createSchema(tracksHistory: Bool) throws {
         try database.inTransaction(.immediate) {
             if let path, try !Self.check(database, path: path, model: model) {
                 identifier = try metadata("storeUUID") ?? ""
@@ -258,6 +261,8 @@ package final class SQLiteStore {
             for (name, hash) in model.entityVersionHashesByName {
                 try setMetadata("versionHash.\(name)", hash.hexString)
             }
+            for index in schema.searchIndexes.values { try createSearchIndex(index, fillingFromTable: false) }
+            if tracksHistory { try createHistoryTables() }
         }
     }
 
