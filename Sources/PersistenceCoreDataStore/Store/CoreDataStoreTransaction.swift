@@ -189,19 +189,23 @@ final class CoreDataStoreTransaction: StoreTransaction {
 
     // MARK: - Uniqueness
 
+    /// The key of the row of `entity`'s hierarchy whose `constraint` values are `values`.
+    ///
+    /// A nil value matches no row: as in a UNIQUE index (SQLite's and Core Data's), NULLs
+    /// are distinct, so a new book without an ISBN is not the stored book without one.
     func existingKey(entity: String, constraint: [String], values: [AttributeValue]) throws -> Int64? {
-        guard let schema = layout.entities[entity]?.schema, let table = layout.tables[schema.rootName] else { return nil }
+        guard let entry = layout.entities[entity], let table = layout.tables[entry.schema.rootName] else { return nil }
+        let schema = entry.schema
+        guard !values.contains(where: \.isNull) else { return nil }
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
         for (name, value) in zip(constraint, values) {
             guard let attribute = schema.attribute(named: name) else { return nil }
-            let column = quoted(CoreDataLayout.columnName(name))
-            if value.isNull {
-                conditions.append("\(column) IS NULL")
-            } else {
-                conditions.append("\(column) = ?")
-                arguments.append(try CoreDataValueCodec.encode(value, for: attribute, entity: entity))
-            }
+            conditions.append("\(quoted(CoreDataLayout.columnName(name))) = ?")
+            arguments.append(try CoreDataValueCodec.encode(value, for: attribute, entity: entity))
+        }
+        if !schema.ancestors.isEmpty {
+            conditions.append("Z_ENT IN (\(entry.hierarchyNumbers.map(String.init).joined(separator: ", ")))")
         }
         let sql = "SELECT Z_PK FROM \(quoted(table.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1"
         return try database.query(sql, arguments).first?.first?.int64Value
