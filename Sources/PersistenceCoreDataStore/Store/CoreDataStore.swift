@@ -18,10 +18,10 @@ import PersistenceStore
 /// `Z_MODELCACHE` as they were. Fetches read the entity's rows and filter and sort them in
 /// memory with `PredicateEvaluator`, whose answers every store must give.
 ///
-/// Not kept: persistent history (Core Data's `ATRANSACTION`/`ACHANGE` tables are neither
-/// read nor written), application metadata (which Core Data keeps in `Z_METADATA`'s
-/// property list), and new values of binary attributes are written into their rows even
-/// where Core Data would have used an external file (it reads both).
+/// Binary values of attributes that allow external storage are read from their rows or from
+/// `.<name>_SUPPORT/_EXTERNAL_DATA/`, and written there when large (see
+/// `CoreDataExternalFiles`). Not kept: persistent history (Core Data's
+/// `ATRANSACTION`/`ACHANGE` tables are neither read nor written).
 package final class CoreDataStore {
     /// Options for opening a store.
     package struct Options: Sendable {
