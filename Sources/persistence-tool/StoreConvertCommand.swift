@@ -45,6 +45,10 @@ enum StoreConvertCommand {
             do { document = try StoreArchive.exportJSON(from: sourceContainer.viewContext) } catch {
                 throw StoreCommands.failure(error, file: nil)
             }
+            // Where a Core Data store keeps large binary values: made by the copy, so removed
+            // with the destination when the copy fails.
+            let support = CoreDataStore.supportFolder(of: URL(fileURLWithPath: to)).path
+            let supportExisted = FileManager.default.fileExists(atPath: support)
             let objects: [ManagedObject]
             do {
                 let model = sourceContainer.model
@@ -55,6 +59,7 @@ enum StoreConvertCommand {
                 objects = try StoreArchive.importJSON(Data(document.utf8), into: created.viewContext)
             } catch {
                 for suffix in ["", "-wal", "-shm", "-journal"] { unlink(to + suffix) }
+                if !fromCoreData && !supportExisted { try? FileManager.default.removeItem(atPath: support) }
                 throw StoreCommands.failure(error, file: nil)
             }
             output.print("Copied \(objects.count) \(objects.count == 1 ? "object" : "objects") from \(from) into \(to).")

@@ -121,4 +121,51 @@ import Testing
         let withModel = try ToolRun(["store", "export", copy.store] + Fixture.model)
         #expect(withModel.status == 0, "\(withModel)")
     }
+
+    @Test func convertIntoCoreDataKeepsLargeBinaryValuesInFilesAndExportsThemWithoutAModel() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cd-tool-\(UUID().uuidString)")
+        let modelFolder = directory.appendingPathComponent("Photos.xcdatamodel")
+        try FileManager.default.createDirectory(at: modelFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(
+            """
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Photo" representedClassName="Photo" syncable="YES">
+                    <attribute name="caption" optional="YES" attributeType="String"/>
+                    <attribute name="image" optional="YES" attributeType="Binary" allowsExternalBinaryDataStorage="YES"/>
+                </entity>
+            </model>
+            """.utf8
+        ).write(to: modelFolder.appendingPathComponent("contents"))
+        let model = ["--model", modelFolder.path]
+        let large = Data((0..<250_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let document = directory.appendingPathComponent("photos.json")
+        try Data(
+            #"{"Photo": [{"@id": "a", "caption": "large", "image": "\#(large.base64EncodedString())"}, {"@id": "b", "caption": "small", "image": "AAEC"}]}"#
+                .utf8
+        ).write(to: document)
+        let source = directory.appendingPathComponent("photos.sqlite").path
+        #expect(try ToolRun(["store", "create", source] + model).status == 0)
+        let imported = try ToolRun(["store", "import", source, document.path] + model)
+        #expect(imported.status == 0, "\(imported)")
+        let destination = directory.appendingPathComponent("Photos.sqlite").path
+        let convert = try ToolRun(["store", "convert", source, destination] + model)
+        #expect(convert.status == 0, "\(convert)")
+        let external = directory.appendingPathComponent(".Photos_SUPPORT/_EXTERNAL_DATA")
+        let files = try FileManager.default.contentsOfDirectory(atPath: external.path)
+        #expect(files.count == 1, "\(files)")
+        #expect(try Data(contentsOf: external.appendingPathComponent(files.first ?? "")) == large)
+        // The model compiled into the new store keeps external storage allowed: the values
+        // read back through it, without the model file, are the imported ones.
+        let original = try ToolRun(["store", "export", source] + model)
+        let copied = try ToolRun(["store", "export", destination])
+        #expect(copied.status == 0, "\(copied)")
+        func values(_ run: ToolRun) throws -> [String] {
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: [[String: Any]]])
+            return (document["Photo"] ?? []).map { "\($0["caption"] ?? "") \($0["image"] ?? "")" }.sorted()
+        }
+        #expect(try values(copied) == values(original))
+        #expect(try values(copied).contains("large \(large.base64EncodedString())"))
+    }
 }

@@ -103,9 +103,13 @@ package final class CoreDataStore {
             isReadOnly
             ? try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
             : try Database(path: path, mode: .mustExist, busyTimeout: options.busyTimeout)
-        let name = url.deletingPathExtension().lastPathComponent
-        externalFolder = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
+        externalFolder = Self.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA")
+    }
+
+    /// The folder beside the store at `url` where Core Data keeps what is not in the file
+    /// (`_EXTERNAL_DATA` among it): `.<name>_SUPPORT`, the name without its extension.
+    package static func supportFolder(of url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT")
     }
 
     /// Reads `Z_PRIMARYKEY`, `Z_METADATA` and the tables' columns, and lays the model out on
