@@ -67,8 +67,10 @@ extension Catalog {
     ///
     /// - Throws: ``CatalogUndoError`` when there is nothing to undo, when a book it changed
     ///   was changed since by another command, or when the history lacks the values to put
-    ///   back: the catalogue is then unchanged. Store errors as a save throws them.
+    ///   back: the catalogue is then unchanged. ``CatalogHistoryUnavailableError`` for a
+    ///   store Core Data wrote. Store errors as a save throws them.
     public func undo() throws -> UndoneCommand {
+        try requireHistory(for: "undo")
         let transactions: [PersistentHistoryTransaction]
         do {
             transactions = try context.fetchHistory(after: nil as PersistentHistoryToken?)

@@ -193,6 +193,13 @@ struct CommandRunner {
                 message: "books check reads a catalogue file; a PostgreSQL server checks its own databases (amcheck)",
                 code: .runtimeError)
         }
+        // The checks (key counters, search index, history) are of the catalogue's own store.
+        if CoreDataStore.isCoreDataStore(at: command.storeURL) {
+            throw CommandFailure(
+                message: "books check checks the catalogue's own stores; \(command.storeURL.path) is a store Core Data "
+                    + "wrote (persistence-tool store export reads every object of it)",
+                code: .runtimeError)
+        }
         let result = try Catalog.check(storeURL: command.storeURL)
         guard !result.isHealthy else {
             try output.write("The catalogue \(command.storeURL.path) is healthy.\n")

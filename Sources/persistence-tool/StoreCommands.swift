@@ -9,7 +9,8 @@ import Persistence
 /// `persistence-tool store …`: create, fill, read and edit a store of any model.
 ///
 /// Each command opens the store with the model named by `--model` (and `--version` for a
-/// bundle), passing transformable values through as the bytes the store keeps, since the
+/// bundle), or, for a store Core Data wrote, with the model it keeps (see
+/// `loadModel(forStore:_:)`), passing transformable values through as the bytes the store keeps, since the
 /// tool does not know an app's transformers. The JSON logic is the library's
 /// (`StoreArchive`); these commands parse arguments, map errors to exit codes and print.
 /// Add a command by listing it in `group`; `store`, `model` and `version` are the shared
@@ -73,7 +74,7 @@ enum StoreCommands {
             return .success
         })
 
-    /// `store import <store> <file> --model <path> [--version <name>]`.
+    /// `store import <store> <file> [--model <path>] [--version <name>]`.
     static let importObjects = ToolCommand(
         name: "import",
         abstract: "Add the objects of a JSON file to a store, in one save.",
@@ -86,11 +87,10 @@ enum StoreCommands {
             failure listed) the store is left unchanged. A missing store or file exits 66.
             """,
         arguments: [store, file],
-        options: [model, version],
+        options: [storeModel, version],
         action: { arguments, output throws(ToolError) in
             let (path, file) = (arguments[store] ?? "", arguments[StoreCommands.file] ?? "")
-            let loaded = try ModelCommands.load(
-                path: arguments[model] ?? "", version: arguments[version])
+            let loaded = try loadModel(forStore: path, arguments)
             let document = try readDocument(file)
             try requireStore(path)
             let container = try openExisting(path, loaded, arguments)
@@ -111,7 +111,7 @@ enum StoreCommands {
             return .success
         })
 
-    /// `store export <store> --model <path> [--version <name>]`.
+    /// `store export <store> [--model <path>] [--version <name>]`.
     static let export = ToolCommand(
         name: "export",
         abstract: "Print every object of a store as JSON.",
@@ -129,12 +129,11 @@ enum StoreCommands {
             """,
         arguments: [store],
         options: [
-            model, version, output,
+            storeModel, version, output,
         ],
         action: { arguments, output throws(ToolError) in
             let path = arguments[store] ?? ""
-            let loaded = try ModelCommands.load(
-                path: arguments[model] ?? "", version: arguments[version])
+            let loaded = try loadModel(forStore: path, arguments)
             try requireStore(path)
             if let output = arguments[StoreCommands.output] { try checkOutputTarget(output) }
             // Read-only: export changes nothing (no sweep of external data, no index rebuild);
@@ -145,7 +144,7 @@ enum StoreCommands {
             return .success
         })
 
-    /// `store delete <store> --model <path> --id <id> … [--version <name>]`.
+    /// `store delete <store> [--model <path>] --id <id> … [--version <name>]`.
     static let delete = ToolCommand(
         name: "delete",
         abstract: "Delete objects by their exported @id, applying delete rules.",
@@ -157,12 +156,11 @@ enum StoreCommands {
             """,
         arguments: [store],
         options: [
-            model, version, id,
+            storeModel, version, id,
         ],
         action: { arguments, output throws(ToolError) in
             let path = arguments[store] ?? ""
-            let loaded = try ModelCommands.load(
-                path: arguments[model] ?? "", version: arguments[version])
+            let loaded = try loadModel(forStore: path, arguments)
             // Every @id's form is checked before the store is opened.
             for id in arguments[StoreCommands.id] ?? [] {
                 do { _ = try StoreArchive.parseArchiveID(id) } catch {

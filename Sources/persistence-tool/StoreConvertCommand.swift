@@ -7,7 +7,7 @@ import PersistenceCoreDataStore
     import Glibc
 #endif
 
-/// `persistence-tool store convert <source> <destination> --model <path> [--version <name>]`:
+/// `persistence-tool store convert <source> <destination> [--model <path>] [--version <name>]`:
 /// copies the objects of a store Core Data wrote into a new Persistence store, and those of a
 /// Persistence store into a new store in Core Data's layout.
 enum StoreConvertCommand {
@@ -20,7 +20,8 @@ enum StoreConvertCommand {
         abstract: "Copy a Core Data store into a new Persistence store, or back.",
         discussion: """
             Opens <source> read-only with the model that wrote it (or another version of the
-            bundle that matches it) and copies every object, in one save, into a new store at
+            bundle that matches it; without --model, a store Core Data wrote opens with the
+            model it keeps) and copies every object, in one save, into a new store at
             <destination> of the other kind: a store Core Data wrote becomes a Persistence
             store, a Persistence store becomes a store in Core Data's layout (Z tables,
             Z_PRIMARYKEY, and Z_METADATA with the model's version hashes) that Core Data
@@ -28,13 +29,12 @@ enum StoreConvertCommand {
             ones kept; objects get new keys. The source is not changed. A destination that
             exists is refused; on any error no destination file is left.
             """,
-        arguments: [source, destination], options: [StoreCommands.model, StoreCommands.version],
+        arguments: [source, destination], options: [StoreCommands.storeModel, StoreCommands.version],
         action: { arguments, output throws(ToolError) in
             let (from, to) = (arguments[source] ?? "", arguments[destination] ?? "")
             try StoreCommands.requireStore(from)
             try StoreCommands.requireStorePath(to)
-            let loaded = try ModelCommands.load(
-                path: arguments[StoreCommands.model] ?? "", version: arguments[StoreCommands.version])
+            let loaded = try StoreCommands.loadModel(forStore: from, arguments)
             let fromCoreData = CoreDataStore.isCoreDataStore(at: URL(fileURLWithPath: from))
             if FileManager.default.fileExists(atPath: to) {
                 throw ToolError(code: .runtimeError, message: "error: \(to) already exists; store convert makes a new store")
@@ -45,6 +45,10 @@ enum StoreConvertCommand {
             do { document = try StoreArchive.exportJSON(from: sourceContainer.viewContext) } catch {
                 throw StoreCommands.failure(error, file: nil)
             }
+            // Where a Core Data store keeps large binary values: made by the copy, so removed
+            // with the destination when the copy fails.
+            let support = CoreDataStore.supportFolder(of: URL(fileURLWithPath: to)).path
+            let supportExisted = FileManager.default.fileExists(atPath: support)
             let objects: [ManagedObject]
             do {
                 let model = sourceContainer.model
@@ -55,6 +59,7 @@ enum StoreConvertCommand {
                 objects = try StoreArchive.importJSON(Data(document.utf8), into: created.viewContext)
             } catch {
                 for suffix in ["", "-wal", "-shm", "-journal"] { unlink(to + suffix) }
+                if !fromCoreData && !supportExisted { try? FileManager.default.removeItem(atPath: support) }
                 throw StoreCommands.failure(error, file: nil)
             }
             output.print("Copied \(objects.count) \(objects.count == 1 ? "object" : "objects") from \(from) into \(to).")

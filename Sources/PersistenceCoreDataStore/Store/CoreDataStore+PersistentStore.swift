@@ -85,17 +85,33 @@ extension CoreDataStore: PersistentStore {
 
     // MARK: Writing
 
+    /// Runs `body` in one write transaction; the external files the save wrote are removed
+    /// again if it rolls back, and those its rows no longer name once it commits.
     package func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T {
         try refuseWritesWhereHistoryIsRecorded()
-        return try database.inTransaction(.immediate) {
-            try body(CoreDataStoreTransaction(store: self))
+        let transaction = CoreDataStoreTransaction(store: self)
+        let result: T
+        do {
+            result = try database.inTransaction(.immediate) { try body(transaction) }
+        } catch {
+            transaction.externalFiles.didRollBack()
+            throw error
         }
+        transaction.externalFiles.didCommit()
+        return result
     }
 
     package func withBulkLoad<T>(rowCount: Int, _ body: () throws -> T) throws -> T { try body() }
 
-    /// None: new binary values are written into their rows (Core Data reads both forms).
-    package func externallyStoredAttributes(of entity: String) -> [String] { [] }
+    /// The binary attributes that allow external storage: their large values are kept in
+    /// files beside the store (see `CoreDataExternalFiles`).
+    package func externallyStoredAttributes(of entity: String) -> [String] {
+        guard let schema = layout.entities[entity]?.schema else { return [] }
+        return schema.properties.compactMap { property in
+            guard case .attribute(let attribute) = property, attribute.allowsExternalBinaryDataStorage else { return nil }
+            return attribute.name
+        }
+    }
 
     // MARK: Metadata
 

@@ -22,9 +22,10 @@ import PersistenceStore
 /// history's `CHANGE`, `TRANSACTION` and `TRANSACTIONSTRING`, CloudKit's `NSCK…` records)
 /// are not the model's and are not matched against it. A store in which Core Data records
 /// its persistent history is read, history included (see `CoreDataStore+History`), but
-/// not written: see `CoreDataStoreError.recordsHistory(path:)`. New values of binary
-/// attributes are written into their rows even where Core Data would have used an external
-/// file (it reads both).
+/// not written: see `CoreDataStoreError.recordsHistory(path:)`. Binary values of
+/// attributes that allow external storage are read from their rows or from
+/// `.<name>_SUPPORT/_EXTERNAL_DATA/`, and written there when large (see
+/// `CoreDataExternalFiles`).
 package final class CoreDataStore {
     /// Options for opening a store.
     package struct Options: Sendable {
@@ -111,9 +112,13 @@ package final class CoreDataStore {
             ? try StoreFile.openForReading(path, busyTimeout: options.busyTimeout)
             : try Database(path: path, mode: .mustExist, busyTimeout: options.busyTimeout)
         try CoreDataSQLFunctions.register(on: database)
-        let name = url.deletingPathExtension().lastPathComponent
-        externalFolder = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(name)_SUPPORT").appendingPathComponent("_EXTERNAL_DATA")
+        externalFolder = Self.supportFolder(of: url).appendingPathComponent("_EXTERNAL_DATA")
+    }
+
+    /// The folder beside the store at `url` where Core Data keeps what is not in the file
+    /// (`_EXTERNAL_DATA` among it): `.<name>_SUPPORT`, the name without its extension.
+    package static func supportFolder(of url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent)_SUPPORT")
     }
 
     /// The first entity number Core Data keeps for its own entities in `Z_PRIMARYKEY`

@@ -8,13 +8,20 @@ import PersistenceStore
 /// `Z_PRIMARYKEY.Z_MAX` of the hierarchy's root, which each allocation advances; a to-one
 /// writes its destination's `Z_PK` (and `Z_ENT` where the layout has the column); links of
 /// many-to-manys go to their join tables and the order of ordered to-manys to `Z_FOK_`
-/// columns. Rows are written one statement each, as they come.
+/// columns. Rows are written one statement each, as they come. Large binary values of
+/// attributes that allow external storage go to files (see `CoreDataExternalFiles`), which
+/// the store keeps or removes as the save commits or rolls back.
 final class CoreDataStoreTransaction: StoreTransaction {
     private let store: CoreDataStore
     private var layout: CoreDataLayout { store.layout }
     private var database: Database { store.database }
+    /// The files this save writes and the ones it leaves unnamed.
+    let externalFiles: CoreDataExternalFiles
 
-    init(store: CoreDataStore) { self.store = store }
+    init(store: CoreDataStore) {
+        self.store = store
+        externalFiles = CoreDataExternalFiles(folder: store.externalFolder)
+    }
 
     // MARK: - Rows
 
@@ -75,16 +82,20 @@ final class CoreDataStoreTransaction: StoreTransaction {
         var columns: [(name: String, value: SQLiteValue)] = []
         for (position, value) in values {
             guard case .attribute(let attribute) = entity.properties[position], attribute.isStored else { continue }
-            columns.append(
-                (CoreDataLayout.columnName(attribute.name), try CoreDataValueCodec.encode(value, for: attribute, entity: entity.name)))
+            columns.append((CoreDataLayout.columnName(attribute.name), try encode(value, for: attribute, entity: entity.name)))
         }
         try write(columns, table: table, key: key, bumping: false, tag: 0, object: nil)
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
         guard let table = layout.tables[rootEntity] else { return }
+        let external = externalColumns(of: table)
         for start in stride(from: 0, to: keys.count, by: 500) {
             let list = keys[start..<min(start + 500, keys.count)].map(String.init).joined(separator: ", ")
+            if !external.isEmpty {
+                let sql = "SELECT \(external.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_PK IN (\(list))"
+                for row in try database.query(sql) { row.forEach(externalFiles.noteReplaced) }
+            }
             try database.execute("DELETE FROM \(quoted(table.name)) WHERE Z_PK IN (\(list))")
         }
     }
@@ -189,19 +200,23 @@ final class CoreDataStoreTransaction: StoreTransaction {
 
     // MARK: - Uniqueness
 
+    /// The key of the row of `entity`'s hierarchy whose `constraint` values are `values`.
+    ///
+    /// A nil value matches no row: as in a UNIQUE index (SQLite's and Core Data's), NULLs
+    /// are distinct, so a new book without an ISBN is not the stored book without one.
     func existingKey(entity: String, constraint: [String], values: [AttributeValue]) throws -> Int64? {
-        guard let schema = layout.entities[entity]?.schema, let table = layout.tables[schema.rootName] else { return nil }
+        guard let entry = layout.entities[entity], let table = layout.tables[entry.schema.rootName] else { return nil }
+        let schema = entry.schema
+        guard !values.contains(where: \.isNull) else { return nil }
         var conditions: [String] = []
         var arguments: [SQLiteValue] = []
         for (name, value) in zip(constraint, values) {
             guard let attribute = schema.attribute(named: name) else { return nil }
-            let column = quoted(CoreDataLayout.columnName(name))
-            if value.isNull {
-                conditions.append("\(column) IS NULL")
-            } else {
-                conditions.append("\(column) = ?")
-                arguments.append(try CoreDataValueCodec.encode(value, for: attribute, entity: entity))
-            }
+            conditions.append("\(quoted(CoreDataLayout.columnName(name))) = ?")
+            arguments.append(try CoreDataValueCodec.encode(value, for: attribute, entity: entity))
+        }
+        if !schema.ancestors.isEmpty {
+            conditions.append("Z_ENT IN (\(entry.hierarchyNumbers.map(String.init).joined(separator: ", ")))")
         }
         let sql = "SELECT Z_PK FROM \(quoted(table.name)) WHERE \(conditions.joined(separator: " AND ")) LIMIT 1"
         return try database.query(sql, arguments).first?.first?.int64Value
@@ -282,7 +297,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
                     result.append((column.name, .null))
                     continue
                 }
-                result.append((column.name, try CoreDataValueCodec.encode(value, for: attribute, entity: schema.name)))
+                result.append((column.name, try encode(value, for: attribute, entity: schema.name)))
             case .toOne(let relationship, let entityColumn):
                 var destination: ObjectID?
                 if let position = schema.propertyIndex[relationship.name], case .toOneFault(let id) = object.storedSlot(at: position) {
@@ -306,9 +321,32 @@ final class CoreDataStoreTransaction: StoreTransaction {
         var assignments = columns.map { "\(quoted($0.name)) = ?" }
         if bumping { assignments.append("Z_OPT = coalesce(Z_OPT, 0) + 1") }
         guard !assignments.isEmpty else { return }
+        // The files the columns named until now are unnamed by this write.
+        let external = Set(externalColumns(of: table)).intersection(columns.map(\.name)).sorted()
+        if !external.isEmpty {
+            let sql = "SELECT \(external.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_PK = ?"
+            for row in try database.query(sql, [.integer(key)]) { row.forEach(externalFiles.noteReplaced) }
+        }
         let sql = "UPDATE \(quoted(table.name)) SET \(assignments.joined(separator: ", ")) WHERE Z_PK = ?"
         try reportingViolation(tag: tag, object: object) {
             try database.execute(sql, columns.map(\.value) + [.integer(key)])
+        }
+    }
+
+    /// The column value of `value`: in a new external file when Core Data would keep it
+    /// there (see `CoreDataExternalFiles`), else as `CoreDataValueCodec` encodes it.
+    private func encode(_ value: AttributeValue, for attribute: AttributeDescription, entity: String) throws -> SQLiteValue {
+        if CoreDataExternalFiles.keepsOutside(value, of: attribute), case .data(let bytes) = value {
+            return try externalFiles.write(bytes)
+        }
+        return try CoreDataValueCodec.encode(value, for: attribute, entity: entity)
+    }
+
+    /// The columns of `table` whose values may name external files.
+    private func externalColumns(of table: CoreDataLayout.Table) -> [String] {
+        table.columns.compactMap { column in
+            guard case .attribute(let attribute) = column.kind, attribute.allowsExternalBinaryDataStorage else { return nil }
+            return column.name
         }
     }
 
