@@ -63,7 +63,7 @@ func sideBySideTable(_ rows: [SideBySideRow], memory: MemoryRow?) -> String {
         let peak = memory.persistencePeak.median / memory.grdbPeak.median
         lines.append(
             "| peak memory growth per fetched book, all read | \(memory.books) | – | \(bytes(memory.grdbPeak.median)) | "
-                + "\(bytes(memory.persistencePeak.median)) | – | – | \(ratioText(peak)) | ≤ \(format(memory.goal)) B a book | "
+                + "\(bytes(memory.persistencePeak.median)) | – | – | \(ratioText(peak)) | ≤ \(bytes(memory.goal)) a book | "
                 + "\(memory.persistencePeak.median <= memory.goal ? "yes" : "**no**") |")
         let held = memory.persistenceHeld.median / memory.grdbHeld.median
         lines.append(
