@@ -12,7 +12,11 @@ let package = Package(
         .executable(name: "raw-seed", targets: ["raw-seed"]),
         .executable(name: "peak-rss", targets: ["peak-rss"]),
     ],
-    dependencies: [.package(name: "books", path: "..")],
+    dependencies: [
+        .package(name: "books", path: ".."),
+        // The third side of the comparison (issue #27): GRDB's records over the same system SQLite.
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
     targets: [
         // The floor: the same work written directly against the SQLite C API.
         // libm for floor(): a release build inlines it, a debug build calls it.
@@ -28,6 +32,7 @@ let package = Package(
                 "RawSQLite",
                 .product(name: "Persistence", package: "books"),
                 .product(name: "BookCatalog", package: "books"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,9 @@ import RawSQLite
 struct Bench {
     let options: BenchOptions
     var rows: [ResultRow] = []
+    /// Issue #27's three-sided rows (raw C, GRDB, Persistence) and memory per fetched book.
+    var sideBySide: [SideBySideRow] = []
+    var memory: MemoryRow?
     private var dataCache: BookData?
 
     init(options: BenchOptions) throws {
@@ -32,8 +35,11 @@ struct Bench {
         if options.wants("seed") { try seedWorkload() }
         if options.wants("rss") { try memoryWorkload() }
         if options.wants("fetch-tools") { try fetchToolsWorkload() }
+        if options.wants("grdb") { try grdbWorkload() }
+        if options.wants("grdb-memory") { try grdbMemoryWorkload() }
         print("")
-        print(markdownTable(rows))
+        if !rows.isEmpty { print(markdownTable(rows)) }
+        if !sideBySide.isEmpty || memory != nil { print(sideBySideTable(sideBySide, memory: memory)) }
     }
 
     // MARK: - Shared set-up

@@ -2,11 +2,11 @@ import Foundation
 
 /// The command line of `books-bench`.
 struct BenchOptions {
-    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools"]
+    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-memory"]
     static let usage = """
         USAGE: books-bench [--books N] [--big N] [--rounds R] [--only NAME[,NAME…]] [--books-binary PATH] [--work DIR]
 
-          --books N         books for workloads 1–3, 5, 6, 8 and the seed comparison (default 100000)
+          --books N         books for workloads 1–3, 5, 6, 8, the GRDB comparison and the seed comparison (default 100000)
           --big N           books for the search (4) and memory (7) workloads (default 1000000)
           --rounds R        rounds per in-process workload (default 5)
           --only NAME       run only these workloads: \(workloads.joined(separator: ", "))

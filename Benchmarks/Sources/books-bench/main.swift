@@ -1,6 +1,10 @@
 import Foundation
 
 // books-bench: Persistence against hand-written SQLite C code (issue #9). See Bench.swift.
+// A child process of the grdb-memory workload (MemoryChild.swift).
+if CommandLine.arguments.dropFirst().first == "--memory-child" {
+    exit(MemoryChild.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 do {
     let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
     var bench = try Bench(options: options)

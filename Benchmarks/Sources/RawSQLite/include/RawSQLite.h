@@ -85,4 +85,6 @@ int64_t raw_search_index(raw_searcher *searcher, const char *term);
 /// The same answer by folding every title at query time (what CONTAINS[cd] costs).
 int64_t raw_search_scan(raw_searcher *searcher, const char *term);
 
+#include "RawQuery.h"
+
 #endif
