@@ -49,13 +49,19 @@ struct PGFetch {
         var source: String
         /// `ORDER BY` list.
         var order: String
-        /// `LIMIT $n OFFSET $m`, or empty.
+        /// `LIMIT $n OFFSET $m` (or less), placeholders after `parameters`'.
         var window: String
+        /// The parameters of `source`.
         var parameters: [PGValue]
+        /// The parameters of `window`.
+        var windowParameters: [PGValue]
         /// Whether the WHERE clause is the whole predicate.
         var filters: Bool
-        /// Whether the ORDER BY is the request's sort and the window is applied.
+        /// Whether the ORDER BY is the request's sort, so that the window applies on the server.
         var sortsAndWindows: Bool
+
+        /// Whether the server counts the request's rows itself.
+        var counts: Bool { filters && search == nil }
         /// The search, to match and rank in memory.
         var search: SearchText?
         var searchPaths: [PGSearchPath]
@@ -94,34 +100,44 @@ struct PGFetch {
             }
         }
         var order = "\"t\".\"_id\""
-        var window = ""
         var sortsAndWindows = false
         if filters, search == nil, store.compilesFetches || request.sortDescriptors.isEmpty,
             let list = query.orderBy(request.sortDescriptors)
         {
             order = list
             sortsAndWindows = true
-            if let limit = request.fetchLimit { window += " LIMIT \(query.bind(.integer(Int64(limit))))" }
-            if request.fetchOffset > 0 { window += " OFFSET \(query.bind(.integer(Int64(request.fetchOffset))))" }
+        }
+        var window = ""
+        var windowParameters: [PGValue] = []
+        if let limit = request.fetchLimit {
+            windowParameters.append(.integer(Int64(limit)))
+            window += " LIMIT $\(query.parameters.count + windowParameters.count)"
+        }
+        if request.fetchOffset > 0 {
+            windowParameters.append(.integer(Int64(request.fetchOffset)))
+            window += " OFFSET $\(query.parameters.count + windowParameters.count)"
         }
         var source = "FROM \(pgIdentifier(entity.table.name)) AS \"t\""
         for join in query.joins { source += " " + join }
         if !conditions.isEmpty { source += " WHERE " + conditions.joined(separator: " AND ") }
         return Plan(
-            source: source, order: order, window: window, parameters: query.parameters, filters: filters,
-            sortsAndWindows: sortsAndWindows, search: search, searchPaths: paths)
+            source: source, order: order, window: window, parameters: query.parameters, windowParameters: windowParameters,
+            filters: filters, sortsAndWindows: sortsAndWindows, search: search, searchPaths: paths)
     }
 
-    /// The statement that reads the candidate rows.
-    func statement(_ plan: Plan) -> String {
-        "SELECT \(store.selectList(entity.table, alias: "t")) \(plan.source) ORDER BY \(plan.order)\(plan.window)"
+    /// The statement that reads the candidate rows, and its parameters.
+    func statement(_ plan: Plan) -> (sql: String, parameters: [PGValue]) {
+        let sql = "SELECT \(store.selectList(entity.table, alias: "t")) \(plan.source) ORDER BY \(plan.order)"
+        guard plan.sortsAndWindows else { return (sql, plan.parameters) }
+        return (sql + plan.window, plan.parameters + plan.windowParameters)
     }
 
     /// The rows the request fetches, in order, its window applied.
     func rows() throws -> [StoreRow] {
         if request.fetchLimit == 0 { return [] }
         guard let plan = try plan() else { return [] }
-        let candidates = try store.rows(statement(plan), plan.parameters, table: entity.table)
+        let (sql, parameters) = statement(plan)
+        let candidates = try store.rows(sql, parameters, table: entity.table)
         if plan.sortsAndWindows { return candidates }
         let resolver = PGRowResolver(store: store)
         var objects = resolver.adopt(candidates)
@@ -150,14 +166,15 @@ struct PGFetch {
         return objects[start..<end].map(\.row)
     }
 
-    /// How many rows the request fetches: `count(*)` on the server when it answers the
-    /// whole request, else the rows counted after memory's part.
+    /// How many rows the request fetches: `count(*)` on the server when it filters the
+    /// rows itself (no order is needed to count a window), else the rows counted after
+    /// memory's part.
     func count() throws -> Int {
         if request.fetchLimit == 0 { return 0 }
         guard let plan = try plan() else { return 0 }
-        guard plan.sortsAndWindows else { return try rows().count }
+        guard plan.counts else { return try rows().count }
         let sql = "SELECT count(*) FROM (SELECT 1 \(plan.source)\(plan.window)) AS \"c\""
-        guard let text = try store.connection.scalar(sql, plan.parameters), let count = Int(text) else {
+        guard let text = try store.connection.scalar(sql, plan.parameters + plan.windowParameters), let count = Int(text) else {
             throw PostgreSQLStoreError.corruptValue(entity: entity.table.name, attribute: "count(*)")
         }
         return count

@@ -26,7 +26,8 @@ extension PostgreSQLStore: PersistentStore {
     package func fetchStatement(for request: FetchRequest) throws -> (sql: String, parameters: [PGValue], isAnsweredByServer: Bool)? {
         let fetch = try PGFetch(store: self, request: request)
         guard let plan = try fetch.plan() else { return nil }
-        return (fetch.statement(plan), plan.parameters, plan.sortsAndWindows)
+        let (sql, parameters) = fetch.statement(plan)
+        return (sql, parameters, plan.sortsAndWindows)
     }
 
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
