@@ -49,7 +49,7 @@ struct PGFetch {
         var source: String
         /// `ORDER BY` list.
         var order: String
-        /// `LIMIT $n OFFSET $m` (or less), placeholders after `parameters`'.
+        /// `LIMIT $n OFFSET $m` (or less), its placeholders numbered after `parameters`.
         var window: String
         /// The parameters of `source`.
         var parameters: [PGValue]
@@ -59,12 +59,12 @@ struct PGFetch {
         var filters: Bool
         /// Whether the ORDER BY is the request's sort, so that the window applies on the server.
         var sortsAndWindows: Bool
-
-        /// Whether the server counts the request's rows itself.
-        var counts: Bool { filters && search == nil }
         /// The search, to match and rank in memory.
         var search: SearchText?
         var searchPaths: [PGSearchPath]
+
+        /// Whether the server counts the request's rows itself.
+        var counts: Bool { filters && search == nil }
     }
 
     /// The plan for the request; nil when the search has no words (nothing matches).
