@@ -57,7 +57,8 @@ enum StorePath {
 
     /// The help text of `--store`, naming the rule above.
     static let helpText =
-        "The catalogue store (default: $BOOKS_STORE, else $XDG_DATA_HOME/books/Books.sqlite, "
+        "The catalogue store: a file path, or a postgresql://user@host:port/db URL in a build with the "
+        + "PostgreSQL trait (default: $BOOKS_STORE, else $XDG_DATA_HOME/books/Books.sqlite, "
         + "else ~/.local/share/books/Books.sqlite)."
 
     /// A `postgresql://` (or `postgres://`) store's URL, kept as written (see

@@ -185,7 +185,9 @@ enum StoreCommands {
 
     // MARK: - Arguments
 
-    static let store = Argument<String>("store", help: "The store file.")
+    static let store = Argument<String>(
+        "store",
+        help: "The store: a file path, or a postgresql://user@host:port/db URL in a build with the PostgreSQL trait.")
 
     /// `<file>` of `store import`.
     static let file = Argument<String>(

@@ -6,14 +6,19 @@ import PersistenceStore
 /// One fetch request against a PostgreSQL store, answered exactly as `PredicateEvaluator`
 /// and the context's in-memory sort answer it.
 ///
-/// The server selects the candidate rows: the entity's (its sub-entities' as asked), and
-/// for a search only the rows whose canonical columns hold every word (`LIKE '%word%'`,
-/// which the `pg_trgm` GIN indexes answer), every value a bound parameter. The predicate,
-/// the search's exact match and rank, the sort and the window are then applied to those
-/// rows in memory, by the same code that evaluates unsaved objects, so that folding,
-/// decimal and NaN comparisons, nil and two-valued logic cannot differ between stores.
-/// Rows a key path reaches (`author.name`, `tags.name`) are read many per statement
-/// (`PGRowResolver`). No predicate value or search word ever becomes SQL text.
+/// The server answers as much of the request as it can answer exactly: the entity's rows
+/// (its sub-entities' as asked); the predicate, when `PGPredicateCompiler` compiles it (see
+/// there for what it compiles and what it leaves to memory); then, when the predicate ran on
+/// the server and no search is asked, the sort (`PGQuery.orderBy`, in `SortValueOrder`'s
+/// order, ties by primary key), `fetchLimit` and `fetchOffset` (`LIMIT`/`OFFSET`), and a
+/// count (`count(*)`). For a search, only the rows whose canonical columns hold every word
+/// (`LIKE '%word%'`, which the `pg_trgm` GIN indexes answer). Every value is a bound
+/// parameter, every identifier quoted.
+///
+/// Whatever the server did not answer runs in memory on the rows it returned, by the same
+/// code that evaluates unsaved objects: a predicate that does not compile, the search's exact
+/// match and rank, a sort the server cannot make, and then the window. Rows a key path
+/// reaches there (`author.name`, `tags.name`) are read many per statement (`PGRowResolver`).
 struct PGFetch {
     let store: PostgreSQLStore
     let request: FetchRequest
@@ -37,9 +42,33 @@ struct PGFetch {
         if request.searchText != nil { _ = try searchPaths() }
     }
 
-    /// The rows the request fetches, in order, its window applied.
-    func rows() throws -> [StoreRow] {
-        if request.fetchLimit == 0 { return [] }
+    /// The statement reading a request's candidate rows, and which parts of the request it
+    /// answers itself.
+    struct Plan {
+        /// `FROM … [JOIN …] [WHERE …]`, without the select list.
+        var source: String
+        /// `ORDER BY` list.
+        var order: String
+        /// `LIMIT $n OFFSET $m` (or less), its placeholders numbered after `parameters`.
+        var window: String
+        /// The parameters of `source`.
+        var parameters: [PGValue]
+        /// The parameters of `window`.
+        var windowParameters: [PGValue]
+        /// Whether the WHERE clause is the whole predicate.
+        var filters: Bool
+        /// Whether the ORDER BY is the request's sort, so that the window applies on the server.
+        var sortsAndWindows: Bool
+        /// The search, to match and rank in memory.
+        var search: SearchText?
+        var searchPaths: [PGSearchPath]
+
+        /// Whether the server counts the request's rows itself.
+        var counts: Bool { filters && search == nil }
+    }
+
+    /// The plan for the request; nil when the search has no words (nothing matches).
+    func plan() throws -> Plan? {
         var parameters: [PGValue] = []
         var conditions: [String] = []
         if !request.includesSubentities, entity.table.hasEntityColumn {
@@ -52,41 +81,103 @@ struct PGFetch {
         var paths: [PGSearchPath] = []
         if let text = request.searchText {
             let searchText = SearchText(text)
-            guard !searchText.words.isEmpty else { return [] }
+            guard !searchText.words.isEmpty else { return nil }
             search = searchText
             paths = try searchPaths()
             conditions += PGSearchPath.prefilter(words: searchText.words, paths: paths, parameters: &parameters)
         }
-        let table = entity.table
-        var sql = "SELECT \(store.selectList(table, alias: "t")) FROM \(pgIdentifier(table.name)) AS \"t\""
-        if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-        sql += " ORDER BY \"t\".\"_id\""
-        let candidates = try store.rows(sql, parameters, table: table)
+        var query = PGQuery(schema: store.schema, root: entity, parameters: parameters)
+        var filters = true
+        if let predicate = request.predicate, predicate.expression != .truePredicate {
+            filters = false
+            if store.compilesFetches {
+                var compiler = PGPredicateCompiler(query: query)
+                if let condition = compiler.condition(for: predicate.expression) {
+                    conditions.append(condition)
+                    query = compiler.query
+                    filters = true
+                }
+            }
+        }
+        var order = "\"t\".\"_id\""
+        var sortsAndWindows = false
+        if filters, search == nil, store.compilesFetches || request.sortDescriptors.isEmpty,
+            let list = query.orderBy(request.sortDescriptors)
+        {
+            order = list
+            sortsAndWindows = true
+        }
+        var window = ""
+        var windowParameters: [PGValue] = []
+        if let limit = request.fetchLimit {
+            windowParameters.append(.integer(Int64(limit)))
+            window += " LIMIT $\(query.parameters.count + windowParameters.count)"
+        }
+        if request.fetchOffset > 0 {
+            windowParameters.append(.integer(Int64(request.fetchOffset)))
+            window += " OFFSET $\(query.parameters.count + windowParameters.count)"
+        }
+        var source = "FROM \(pgIdentifier(entity.table.name)) AS \"t\""
+        for join in query.joins { source += " " + join }
+        if !conditions.isEmpty { source += " WHERE " + conditions.joined(separator: " AND ") }
+        return Plan(
+            source: source, order: order, window: window, parameters: query.parameters, windowParameters: windowParameters,
+            filters: filters, sortsAndWindows: sortsAndWindows, search: search, searchPaths: paths)
+    }
+
+    /// The statement that reads the candidate rows, and its parameters.
+    func statement(_ plan: Plan) -> (sql: String, parameters: [PGValue]) {
+        let sql = "SELECT \(store.selectList(entity.table, alias: "t")) \(plan.source) ORDER BY \(plan.order)"
+        guard plan.sortsAndWindows else { return (sql, plan.parameters) }
+        return (sql + plan.window, plan.parameters + plan.windowParameters)
+    }
+
+    /// The rows the request fetches, in order, its window applied.
+    func rows() throws -> [StoreRow] {
+        if request.fetchLimit == 0 { return [] }
+        guard let plan = try plan() else { return [] }
+        let (sql, parameters) = statement(plan)
+        let candidates = try store.rows(sql, parameters, table: entity.table)
+        if plan.sortsAndWindows { return candidates }
         let resolver = PGRowResolver(store: store)
         var objects = resolver.adopt(candidates)
         do {
-            if let predicate = request.predicate, predicate.expression != .truePredicate {
+            if !plan.filters, let predicate = request.predicate {
                 let evaluator = PredicateEvaluator(predicate)
                 objects = try objects.filter { try evaluator.evaluate($0) }
             }
             var ranks: [Int64: Int] = [:]
-            if let search {
+            if let search = plan.search {
                 var matched: [PGRowObject] = []
                 for object in objects {
-                    let fields = try paths.map { try $0.canonicalValue(of: object) }
+                    let fields = try plan.searchPaths.map { try $0.canonicalValue(of: object) }
                     guard search.matches(fields) else { continue }
                     ranks[object.row.primaryKey] = search.rank(fields)
                     matched.append(object)
                 }
                 objects = matched
             }
-            objects = try PGSorter(request.sortDescriptors).sorted(objects, ranks: search == nil ? nil : ranks)
+            objects = try PGSorter(request.sortDescriptors).sorted(objects, ranks: plan.search == nil ? nil : ranks)
         } catch let error as FetchPredicateError {
             throw FetchError(entity: request.entityName, reason: error.description)
         }
         let start = min(request.fetchOffset, objects.count)
         let end = request.fetchLimit.map { min(objects.count, start + $0) } ?? objects.count
         return objects[start..<end].map(\.row)
+    }
+
+    /// How many rows the request fetches: `count(*)` on the server when it filters the
+    /// rows itself (no order is needed to count a window), else the rows counted after
+    /// memory's part.
+    func count() throws -> Int {
+        if request.fetchLimit == 0 { return 0 }
+        guard let plan = try plan() else { return 0 }
+        guard plan.counts else { return try rows().count }
+        let sql = "SELECT count(*) FROM (SELECT 1 \(plan.source)\(plan.window)) AS \"c\""
+        guard let text = try store.connection.scalar(sql, plan.parameters + plan.windowParameters), let count = Int(text) else {
+            throw PostgreSQLStoreError.corruptValue(entity: entity.table.name, attribute: "count(*)")
+        }
+        return count
     }
 
     /// The attributes a search reads (see `FetchRequest.searchKeyPaths`).

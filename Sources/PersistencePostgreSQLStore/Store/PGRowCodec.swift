@@ -11,8 +11,10 @@ import PersistenceModel
 ///
 /// PostgreSQL's `text` cannot hold U+0000, which a Swift string can: a string holding
 /// U+0000 or U+0001 is stored with U+0001 as an escape (`\u{1}0` for U+0000, `\u{1}1` for
-/// U+0001); every other string is stored as it is. Comparisons and sorts run in memory on
-/// the decoded values, so the escape never shows.
+/// U+0001); every other string is stored as it is. The escape keeps equality and code-point
+/// order, so the server compares and sorts stored text as memory compares the strings; the
+/// predicate compiler matches substrings and LIKE patterns only at the strings' character
+/// boundaries (see `PGPredicateCompiler+Strings`), so the escape never shows.
 package enum PGRowCodec {
     /// The parameter that stores `value` in a column of `attribute`.
     package static func encode(_ value: AttributeValue, for attribute: AttributeDescription?, entity: String) throws -> PGValue {

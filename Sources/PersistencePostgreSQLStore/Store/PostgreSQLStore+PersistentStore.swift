@@ -17,7 +17,17 @@ extension PostgreSQLStore: PersistentStore {
 
     package func count(for request: FetchRequest) throws -> Int {
         let fetch = try PGFetch(store: self, request: request)
-        return try reading { try fetch.rows().count }
+        return try reading { try fetch.count() }
+    }
+
+    /// The statement a fetch reads its rows with, its parameters, and whether the server
+    /// answers the whole request with it (predicate, sort and window), for tests and for
+    /// seeing what runs where.
+    package func fetchStatement(for request: FetchRequest) throws -> (sql: String, parameters: [PGValue], isAnsweredByServer: Bool)? {
+        let fetch = try PGFetch(store: self, request: request)
+        guard let plan = try fetch.plan() else { return nil }
+        let (sql, parameters) = fetch.statement(plan)
+        return (sql, parameters, plan.sortsAndWindows)
     }
 
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {

@@ -33,6 +33,7 @@ extension PostgreSQLStore {
         var result: [StoreRow] = []
         try connection.forEachRow(sql, parameters) { columns in
             result.append(try row(from: columns, table: table))
+            rowsRead += 1
             return true
         }
         return result

@@ -61,6 +61,11 @@ package final class PostgreSQLStore {
     package internal(set) var tracksHistory = false
     /// Whether the trigram indexes exist (the `pg_trgm` extension could be created).
     package internal(set) var hasTrigramIndexes = false
+    /// Whether fetches compile predicates and sorts to SQL (see `PGFetch`): only on a
+    /// database whose encoding is UTF-8, where text compares and matches by code point.
+    package internal(set) var compilesFetches = false
+    /// Rows read from the server by fetches so far, for tests that check a fetch's work.
+    package internal(set) var rowsRead = 0
     private var idScopes: [String: ObjectID.Scope] = [:]
     /// Names this store and its readers in the notifications its saves send, so that its
     /// own coordinator's listener passes them over (see `PGSaveListener`).
@@ -111,6 +116,7 @@ package final class PostgreSQLStore {
         identifier = store.identifier
         tracksHistory = store.tracksHistory
         hasTrigramIndexes = store.hasTrigramIndexes
+        compilesFetches = store.compilesFetches
         connection = try PGConnection(conninfo: conninfo, statementTimeout: options.statementTimeout)
         do { try useSchema() } catch {
             connection.close()
@@ -163,6 +169,7 @@ package final class PostgreSQLStore {
         }
         tracksHistory = try storeTracksHistory()
         hasTrigramIndexes = try metadata("trigramIndexes") == "1"
+        compilesFetches = try connection.scalar("SHOW server_encoding") == "UTF8"
     }
 
     private func check(tables: Set<String>) throws {
