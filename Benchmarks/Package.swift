@@ -3,6 +3,9 @@
 // package so that the product keeps zero dependencies; CI does not build it.
 //
 //     swift run -c release --package-path Benchmarks books-bench [--books N] [--only NAME]
+//
+// With `--traits PostgreSQL` it also runs the workloads against a PostgreSQL store (which
+// needs libpq-dev); without it, as by default, it needs no more than the product does.
 import PackageDescription
 
 let package = Package(
@@ -12,7 +15,15 @@ let package = Package(
         .executable(name: "raw-seed", targets: ["raw-seed"]),
         .executable(name: "peak-rss", targets: ["peak-rss"]),
     ],
-    dependencies: [.package(name: "books", path: "..")],
+    traits: [
+        // The PostgreSQL workloads, over the product's PostgreSQL store: its trait, passed on.
+        .trait(name: "PostgreSQL", description: "Workloads against a PostgreSQL store (needs libpq-dev)")
+    ],
+    dependencies: [
+        .package(
+            name: "books", path: "..",
+            traits: [.trait(name: "PostgreSQL", condition: .when(traits: ["PostgreSQL"]))])
+    ],
     targets: [
         // The floor: the same work written directly against the SQLite C API.
         // libm for floor(): a release build inlines it, a debug build calls it.

@@ -32,6 +32,8 @@ struct Bench {
         if options.wants("seed") { try seedWorkload() }
         if options.wants("rss") { try memoryWorkload() }
         if options.wants("fetch-tools") { try fetchToolsWorkload() }
+        if options.wants("postgresql") { try postgreSQLWorkload() }
+        if options.wants("writers") { try writersWorkload() }
         print("")
         print(markdownTable(rows))
     }

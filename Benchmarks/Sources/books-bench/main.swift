@@ -2,6 +2,10 @@ import Foundation
 
 // books-bench: Persistence against hand-written SQLite C code (issue #9). See Bench.swift.
 do {
+    // One of the writers workload's child processes (see `WriterProcess`).
+    if CommandLine.arguments.dropFirst().first == WriterProcess.command {
+        exit(WriterProcess.main(Array(CommandLine.arguments.dropFirst(2))))
+    }
     let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
     var bench = try Bench(options: options)
     try bench.run()
