@@ -131,6 +131,7 @@ let package = Package(
             name: "BooksCLITests",
             dependencies: [
                 "books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport",
+                "context-editor",
                 .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(

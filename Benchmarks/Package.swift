@@ -3,6 +3,9 @@
 // package so that the product keeps zero dependencies; CI does not build it.
 //
 //     swift run -c release --package-path Benchmarks books-bench [--books N] [--only NAME]
+//
+// With `--traits PostgreSQL` it also runs the workloads against a PostgreSQL store (which
+// needs libpq-dev); without it, as by default, it needs no libpq.
 import PackageDescription
 
 let package = Package(
@@ -12,8 +15,14 @@ let package = Package(
         .executable(name: "raw-seed", targets: ["raw-seed"]),
         .executable(name: "peak-rss", targets: ["peak-rss"]),
     ],
+    traits: [
+        // The PostgreSQL workloads, over the product's PostgreSQL store: its trait, passed on.
+        .trait(name: "PostgreSQL", description: "Workloads against a PostgreSQL store (needs libpq-dev)")
+    ],
     dependencies: [
-        .package(name: "books", path: ".."),
+        .package(
+            name: "books", path: "..",
+            traits: [.trait(name: "PostgreSQL", condition: .when(traits: ["PostgreSQL"]))]),
         // The third side of the comparison (issue #27): GRDB's records over the same system SQLite.
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],

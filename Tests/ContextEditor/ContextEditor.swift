@@ -8,7 +8,7 @@ import Persistence
 ///
 /// | command | does | answers |
 /// |---|---|---|
-/// | `open PATH` | opens (or creates) the store | `ok` |
+/// | `open PATH` | opens (or creates) the store; PATH may be a `postgresql://` URL | `ok` |
 /// | `track PATH` | opens (or creates) the store with persistent history tracking on | `ok` |
 /// | `author NAME` | sets the context's `transactionAuthor` | `ok` |
 /// | `mark` | remembers the store's current history token | `ok` |
@@ -19,6 +19,7 @@ import Persistence
 /// | `set KEY VALUE` | sets `title`, `notes` or `shelf` of the held book (the rest of the line) | `ok` |
 /// | `delete` | deletes the held book | `ok` |
 /// | `refreshAll` | `refreshAllObjects()` | `ok` |
+/// | `reset` | `reset()`: forgets every object and unsaved change, and the held book | `ok` |
 /// | `save` | saves | `ok`, or `conflict: ` and the `MergeConflictError` on one line |
 /// | `show` | the held book's values | `isbn=… title=… notes=… shelf=…`, or `inaccessible` once it left the context |
 ///
@@ -56,12 +57,12 @@ final class ContextEditor {
 
     private func run(_ command: String, _ argument: String) throws -> String {
         if command == "open" {
-            container = try PersistentContainer(model: Self.model, storeURL: URL(fileURLWithPath: argument))
+            container = try PersistentContainer(model: Self.model, storeURL: Self.storeURL(argument))
             return "ok"
         }
         if command == "track" {
             container = try PersistentContainer(
-                model: Self.model, storeURL: URL(fileURLWithPath: argument), tracksPersistentHistory: true)
+                model: Self.model, storeURL: Self.storeURL(argument), tracksPersistentHistory: true)
             return "ok"
         }
         guard let context = container?.viewContext else { return "error: no store is open" }
@@ -91,6 +92,9 @@ final class ContextEditor {
             return transactions.map(describe).joined(separator: " | ")
         case "refreshAll":
             context.refreshAllObjects()
+        case "reset":
+            context.reset()
+            book = nil
         case "save":
             try context.save()
         default:
@@ -136,6 +140,12 @@ final class ContextEditor {
             }
         }
         return "\(transaction.author ?? "nil"): " + changes.joined(separator: "; ")
+    }
+
+    /// A store's path, or a server store's URL (a build with the `PostgreSQL` trait opens it).
+    private static func storeURL(_ text: String) -> URL {
+        if ServerStoreURL.isServer(text), let url = URL(string: text) { return url }
+        return URL(fileURLWithPath: text)
     }
 
     /// The attributes `set` changes.

@@ -37,6 +37,8 @@ struct Bench {
         if options.wants("fetch-tools") { try fetchToolsWorkload() }
         if options.wants("grdb") { try grdbWorkload() }
         if options.wants("grdb-memory") { try grdbMemoryWorkload() }
+        if options.wants("postgresql") { try postgreSQLWorkload() }
+        if options.wants("writers") { try writersWorkload() }
         print("")
         if !rows.isEmpty { print(markdownTable(rows)) }
         if !sideBySide.isEmpty || memory != nil { print(sideBySideTable(sideBySide, memory: memory)) }

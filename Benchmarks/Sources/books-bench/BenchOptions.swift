@@ -2,9 +2,10 @@ import Foundation
 
 /// The command line of `books-bench`.
 struct BenchOptions {
-    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-memory"]
+    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-memory", "postgresql", "writers"]
     static let usage = """
         USAGE: books-bench [--books N] [--big N] [--rounds R] [--only NAME[,NAME…]] [--books-binary PATH] [--work DIR]
+                           [--postgres URL] [--edits E]
 
           --books N         books for workloads 1–3, 5, 6, 8, the GRDB comparison and the seed comparison (default 100000)
           --big N           books for the search (4) and memory (7) workloads (default 1000000)
@@ -12,6 +13,10 @@ struct BenchOptions {
           --only NAME       run only these workloads: \(workloads.joined(separator: ", "))
           --books-binary P  the release `books` executable (default: beside books-bench, then ../.build/release)
           --work DIR        where stores are made (default /tmp/books-bench)
+          --postgres URL    the PostgreSQL server of the postgresql and writers workloads, e.g.
+                            postgresql:///postgres?host=/tmp/pg&user=postgres (default
+                            $BOOKS_BENCH_POSTGRES); needs a build with --traits PostgreSQL
+          --edits E         edits per writer process in the writers workload (default 200)
         """
 
     var books = 100_000
@@ -20,6 +25,8 @@ struct BenchOptions {
     var only: Set<String> = Set(workloads)
     var booksBinary: String?
     var work = "/tmp/books-bench"
+    var postgres = ProcessInfo.processInfo.environment["BOOKS_BENCH_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    var edits = 200
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -39,6 +46,8 @@ struct BenchOptions {
             case "--rounds": rounds = try number(argument)
             case "--books-binary": booksBinary = try value(argument)
             case "--work": work = try value(argument)
+            case "--postgres": postgres = try value(argument)
+            case "--edits": edits = try number(argument)
             case "--only":
                 let names = try value(argument).split(separator: ",").map(String.init)
                 for name in names where !Self.workloads.contains(name) {

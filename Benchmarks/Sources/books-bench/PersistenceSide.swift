@@ -6,18 +6,26 @@ import Persistence
 /// the catalogue's model and its `Book` and `Author` classes.
 enum PersistenceSide {
     /// Opens (or creates) a store of the catalogue's model.
-    static func open(_ path: String) throws -> PersistentContainer {
+    static func open(_ path: String) throws -> PersistentContainer { try open(url: URL(fileURLWithPath: path)) }
+
+    /// Opens (or creates) a store of the catalogue's model at a file or server URL.
+    static func open(url: URL) throws -> PersistentContainer {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         return try PersistentContainer(
-            model: try Catalog.loadModel(), storeURL: URL(fileURLWithPath: path),
+            model: try Catalog.loadModel(), storeURL: url,
             classes: ["Book": Book.self, "Author": Author.self])
     }
 
     /// Workload 1: a new store, N inserted books and their authors, one save. Timed from
     /// opening the new store to the end of the save.
     static func insert(_ data: BookData, path: String) throws -> Double {
+        try insert(data, url: URL(fileURLWithPath: path))
+    }
+
+    /// Workload 1 into a new store at a file or server URL.
+    static func insert(_ data: BookData, url: URL) throws -> Double {
         try time {
-            let container = try open(path)
+            let container = try open(url: url)
             let context = container.viewContext
             var authors = [Author?](repeating: nil, count: data.authorNames.count)
             for (i, seed) in data.books.enumerated() {
@@ -98,7 +106,12 @@ enum PersistenceSide {
     /// Workload 3: every book sorted newest first (then by title), grouped into sections
     /// by the transient `publishMonthID`. Timed in a fresh context.
     static func fetchMonths(path: String) throws -> (seconds: Double, sections: Int, rows: Int) {
-        let container = try open(path)
+        try fetchMonths(url: URL(fileURLWithPath: path))
+    }
+
+    /// Workload 3 on the store at a file or server URL.
+    static func fetchMonths(url: URL) throws -> (seconds: Double, sections: Int, rows: Int) {
+        let container = try open(url: url)
         var sections: [FetchedSection] = []
         let request = FetchRequest(
             entityName: "Book", sortDescriptors: [SortKey("publishDate", ascending: false), SortKey("title")])

@@ -6,6 +6,10 @@ if CommandLine.arguments.dropFirst().first == "--memory-child" {
     exit(MemoryChild.run(Array(CommandLine.arguments.dropFirst(2))))
 }
 do {
+    // One of the writers workload's child processes (see `WriterProcess`).
+    if CommandLine.arguments.dropFirst().first == WriterProcess.command {
+        exit(WriterProcess.main(Array(CommandLine.arguments.dropFirst(2))))
+    }
     let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
     var bench = try Bench(options: options)
     try bench.run()
