@@ -172,24 +172,20 @@ extension Bench {
         let data = data()
         let shape = try searchShape()
         let chosen = tenth()
-        let titles = chosen.map { data.books[$0].title + " (revised)" }
-        let prices = chosen.map { data.books[$0].price + 1 }
-        let priceTexts = prices.map(DecimalText.format)
-        var changes: [UUID: (title: String, price: Decimal)] = [:]
-        for (k, i) in chosen.enumerated() { changes[data.books[i].uuid] = (titles[k], prices[k]) }
+        let revised = tenthChanges()
         let uuids = Set(chosen.map { data.books[$0].uuid })
         let (raw, grdb, persistence) = (path("raw-work.sqlite"), path("grdb-work.sqlite"), path("persistence-work.sqlite"))
         let (ur, ug, up) = try rounds3("update") {
             try copyStore(rawTemplate, to: raw)
             return try time {
-                try RawSide.update(path: raw, shape: shape, keys: chosen.map { Int64($0 + 1) }, titles: titles, prices: priceTexts)
+                try RawSide.update(path: raw, shape: shape, keys: revised.keys, titles: revised.titles, prices: revised.priceTexts)
             }
         } grdb: {
             try copyStore(grdbTemplate, to: grdb)
-            return try GRDBSide.update(path: grdb, changes: changes)
+            return try GRDBSide.update(path: grdb, changes: revised.byUUID)
         } persistence: {
             try copyStore(persistenceTemplate, to: persistence)
-            return try PersistenceSide.update(path: persistence, changes: changes)
+            return try PersistenceSide.update(path: persistence, changes: revised.byUUID)
         }
         record(SideBySideRow(
             workload: "update 10% + save", size: "\(chosen.count)", raw: ur, grdb: ug, persistence: up, goal: nil))

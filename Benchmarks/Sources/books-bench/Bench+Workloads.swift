@@ -111,29 +111,44 @@ extension Bench {
     /// The books every tenth book of the data: the 10% that workload 5 changes.
     func tenth() -> [Int] { Array(stride(from: 0, to: options.books, by: 10)) }
 
+    /// What workload 5a writes into the tenth: each chosen book's title revised and its price
+    /// one more, as the raw side binds them (keys, titles, price texts) and as the object
+    /// sides apply them (by UUID).
+    struct TenthChanges {
+        let keys: [Int64]
+        let titles: [String]
+        let priceTexts: [String]
+        let byUUID: [UUID: (title: String, price: Decimal)]
+    }
+
+    func tenthChanges() -> TenthChanges {
+        let books = data().books
+        let chosen = tenth()
+        let titles = chosen.map { books[$0].title + " (revised)" }
+        let prices = chosen.map { books[$0].price + 1 }
+        var byUUID: [UUID: (title: String, price: Decimal)] = [:]
+        for (k, i) in chosen.enumerated() { byUUID[books[i].uuid] = (titles[k], prices[k]) }
+        return TenthChanges(
+            keys: chosen.map { Int64($0 + 1) }, titles: titles, priceTexts: prices.map(DecimalText.format), byUUID: byUUID)
+    }
+
     /// 5a. Update 10% of the books (title and price) and save.
     mutating func updateWorkload() throws {
         try ensureTemplates()
-        let data = data()
         let shape = try searchShape()
-        let chosen = tenth()
-        let titles = chosen.map { data.books[$0].title + " (revised)" }
-        let prices = chosen.map { data.books[$0].price + 1 }
-        let priceTexts = prices.map(DecimalText.format)
-        var changes: [UUID: (title: String, price: Decimal)] = [:]
-        for (k, i) in chosen.enumerated() { changes[data.books[i].uuid] = (titles[k], prices[k]) }
+        let changes = tenthChanges()
         let raw = path("raw-work.sqlite")
         let persistence = path("persistence-work.sqlite")
         let (r, p) = try rounds("update") {
             try copyStore(rawTemplate, to: raw)
             return try time {
-                try RawSide.update(path: raw, shape: shape, keys: chosen.map { Int64($0 + 1) }, titles: titles, prices: priceTexts)
+                try RawSide.update(path: raw, shape: shape, keys: changes.keys, titles: changes.titles, prices: changes.priceTexts)
             }
         } persistence: {
             try copyStore(persistenceTemplate, to: persistence)
-            return try PersistenceSide.update(path: persistence, changes: changes)
+            return try PersistenceSide.update(path: persistence, changes: changes.byUUID)
         }
-        record(ResultRow(workload: "5a. update 10% + save", size: "\(chosen.count)", raw: r, persistence: p, target: .ratio(2)))
+        record(ResultRow(workload: "5a. update 10% + save", size: "\(changes.keys.count)", raw: r, persistence: p, target: .ratio(2)))
     }
 
     /// 5b. Delete 10% of the books and save.

@@ -80,6 +80,21 @@ public indirect enum PredicateNode: Sendable, Hashable {
         case like = "LIKE"
         /// `MATCHES`: a regular expression that must match the whole string.
         case matches = "MATCHES"
+
+        /// The operator that compares the same way with its operands swapped (`5 < price`
+        /// is `price > 5`, `"x" IN tags` is `tags CONTAINS "x"`), for compilers that want the
+        /// key path on the left; nil for an operator whose operands cannot trade places.
+        package var mirrored: Operator? {
+            switch self {
+            case .lessThan: return .greaterThan
+            case .lessThanOrEqualTo: return .greaterThanOrEqualTo
+            case .greaterThan: return .lessThan
+            case .greaterThanOrEqualTo: return .lessThanOrEqualTo
+            case .equalTo, .notEqualTo: return self
+            case .in: return .contains
+            case .between, .contains, .beginsWith, .endsWith, .like, .matches: return nil
+            }
+        }
     }
 
     /// The `[c]` and `[d]` comparison modifiers.

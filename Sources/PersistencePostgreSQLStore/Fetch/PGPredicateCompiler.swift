@@ -94,15 +94,10 @@ struct PGPredicateCompiler {
         var comparison = comparison
         // `5 < price` reads as `price > 5`.
         if case .constant = comparison.left, case .keyPath = comparison.right {
+            // `"x" IN key` (a substring or a member) is left to memory.
+            guard let mirrored = comparison.operator.mirrored, comparison.operator != .in else { throw Unsupported() }
             swap(&comparison.left, &comparison.right)
-            switch comparison.operator {
-            case .lessThan: comparison.operator = .greaterThan
-            case .lessThanOrEqualTo: comparison.operator = .greaterThanOrEqualTo
-            case .greaterThan: comparison.operator = .lessThan
-            case .greaterThanOrEqualTo: comparison.operator = .lessThanOrEqualTo
-            case .equalTo, .notEqualTo: break
-            default: throw Unsupported()
-            }
+            comparison.operator = mirrored
         }
         guard case .keyPath(let components) = comparison.left, let column = query.column(components) else {
             throw Unsupported()

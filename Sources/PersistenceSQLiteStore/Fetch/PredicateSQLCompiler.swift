@@ -56,16 +56,11 @@ package struct PredicateSQLCompiler {
         var comparison = comparison
         // `5 < price` reads as `price > 5`.
         if case .constant = comparison.left, case .keyPath = comparison.right, comparison.quantifier == nil {
-            swap(&comparison.left, &comparison.right)
-            switch comparison.operator {
-            case .lessThan: comparison.operator = .greaterThan
-            case .lessThanOrEqualTo: comparison.operator = .greaterThanOrEqualTo
-            case .greaterThan: comparison.operator = .lessThan
-            case .greaterThanOrEqualTo: comparison.operator = .lessThanOrEqualTo
-            case .equalTo, .notEqualTo: break
-            case .in: comparison.operator = .contains
-            default: throw failure("a constant on the left of \(comparison.operator.rawValue) is not supported in SQL yet")
+            guard let mirrored = comparison.operator.mirrored else {
+                throw failure("a constant on the left of \(comparison.operator.rawValue) is not supported in SQL yet")
             }
+            swap(&comparison.left, &comparison.right)
+            comparison.operator = mirrored
         }
         switch comparison.left {
         case .keyPath(let components):
