@@ -121,7 +121,7 @@ extension Bench {
         let byUUID: [UUID: (title: String, price: Decimal)]
     }
 
-    func tenthChanges() -> TenthChanges {
+    mutating func tenthChanges() -> TenthChanges {
         let books = data().books
         let chosen = tenth()
         let titles = chosen.map { books[$0].title + " (revised)" }
