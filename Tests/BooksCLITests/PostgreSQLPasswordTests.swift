@@ -9,8 +9,9 @@ import Testing
 /// URL's other options (TLS among them) pass through to libpq as written.
 ///
 /// Uses the test server's `password_user`, the one role `.ci/postgres-cluster` makes give a
-/// password (SCRAM); the others connect without one.
-@Suite(.enabled(if: PostgreSQLTestDatabase.server != nil, "PERSISTENCE_TEST_POSTGRES names no server"))
+/// password (SCRAM); the others connect without one. Serialized: each test sets that one
+/// role's password, and the server refuses two concurrent changes of a role.
+@Suite(.serialized, .enabled(if: PostgreSQLTestDatabase.server != nil, "PERSISTENCE_TEST_POSTGRES names no server"))
 struct PostgreSQLPasswordTests {
     static let role = "password_user"
     static let password = "correct horse"
