@@ -2,10 +2,10 @@ import Foundation
 import Persistence
 
 /// `books history` or `books undo` on a catalogue in a store Core Data wrote: such a store
-/// keeps no persistent history this library can read or write (Core Data's `ATRANSACTION`
-/// and `ACHANGE` tables are not kept), so there is no list of commands to show or undo. An
-/// empty answer would read as "nothing changed"; the command is refused instead, the store
-/// untouched.
+/// keeps no history of the commands that changed it (Core Data's own history, where a store
+/// has one, is read-only here and keeps no old values to undo with), so there is nothing to
+/// show or undo. An empty answer would read as "nothing changed"; the command is refused
+/// instead, the store untouched.
 public struct CatalogHistoryUnavailableError: Error, Sendable, CustomStringConvertible {
     /// The store file.
     public var path: String
