@@ -10,7 +10,6 @@ import PersistenceStore
 
 extension PostgreSQLStore {
     private static let trackingKey = "historyTracking"
-    private static let deletedThroughKey = "historyDeletedThrough"
 
     func storeTracksHistory() throws -> Bool {
         try metadata(Self.trackingKey) == "1"
@@ -118,7 +117,9 @@ extension PostgreSQLStore {
             let timestamp = try connection.scalar(
                 "SELECT \"timestamp\" FROM \"_historyTransaction\" WHERE \"_id\" = $1", [.integer(last)])
             try connection.execute("DELETE FROM \"_historyTransaction\" WHERE \"_id\" <= $1", [.integer(last)])
-            try setMetadata(Self.deletedThroughKey, "\(last) \(timestamp ?? "0")")
+            try setMetadata(
+                PersistentHistoryDeletion.metadataKey,
+                PersistentHistoryDeletion(transactionNumber: last, timestamp: timestamp.flatMap { Double($0) } ?? 0).metadataText)
         }
     }
 
@@ -130,20 +131,17 @@ extension PostgreSQLStore {
 
     private func lastTransactionNumber() throws -> Int64 {
         let recorded = try connection.scalar("SELECT max(\"_id\") FROM \"_historyTransaction\"").flatMap { Int64($0) } ?? 0
-        return max(recorded, try deletedThrough()?.number ?? 0)
+        return max(recorded, try deletion()?.transactionNumber ?? 0)
     }
 
-    private func deletedThrough() throws -> (number: Int64, timestamp: Double)? {
-        guard let text = try metadata(Self.deletedThroughKey) else { return nil }
-        let parts = text.split(separator: " ")
-        guard parts.count == 2, let number = Int64(parts[0]), let timestamp = Double(parts[1]) else { return nil }
-        return (number, timestamp)
+    private func deletion() throws -> PersistentHistoryDeletion? {
+        try metadata(PersistentHistoryDeletion.metadataKey).flatMap(PersistentHistoryDeletion.init(metadataText:))
     }
 
     private func firstTransactionNumber(after bound: PersistentHistoryBound) throws -> Int64 {
         try bound.firstTransactionNumber(
             store: identifier, lastTransaction: lastTransactionNumber,
-            deletedThrough: try deletedThrough().map { ($0.number, Date(timeIntervalSince1970: $0.timestamp)) },
+            deletedThrough: try deletion()?.bound,
             lastTransactionAtOrBefore: { date in
                 try connection.scalar(
                     "SELECT max(\"_id\") FROM \"_historyTransaction\" WHERE \"timestamp\" <= $1",

@@ -72,7 +72,6 @@ extension SQLiteStore {
     }
 
     private static let trackingKey = "historyTracking"
-    private static let deletedThroughKey = "historyDeletedThrough"
 
     // MARK: - Recording
 
@@ -171,7 +170,9 @@ extension SQLiteStore {
             try database.execute("DELETE FROM _historyChange WHERE transactionID <= ?", [.integer(last)])
             let timestamp = try database.scalar("SELECT timestamp FROM _historyTransaction WHERE _id = ?", [.integer(last)])
             try database.execute("DELETE FROM _historyTransaction WHERE _id <= ?", [.integer(last)])
-            try setMetadata(Self.deletedThroughKey, "\(last) \(timestamp.doubleValue ?? 0)")
+            try setMetadata(
+                PersistentHistoryDeletion.metadataKey,
+                PersistentHistoryDeletion(transactionNumber: last, timestamp: timestamp.doubleValue ?? 0).metadataText)
         }
     }
 
@@ -186,22 +187,19 @@ extension SQLiteStore {
     /// deleted since (0 before the first).
     private func lastTransactionNumber() throws -> Int64 {
         let recorded = try database.scalar("SELECT max(_id) FROM _historyTransaction").int64Value ?? 0
-        return max(recorded, try deletedThrough()?.number ?? 0)
+        return max(recorded, try deletion()?.transactionNumber ?? 0)
     }
 
-    /// The number and time of the last transaction whose history was deleted, if any was.
-    private func deletedThrough() throws -> (number: Int64, timestamp: Double)? {
-        guard let text = try metadata(Self.deletedThroughKey) else { return nil }
-        let parts = text.split(separator: " ")
-        guard parts.count == 2, let number = Int64(parts[0]), let timestamp = Double(parts[1]) else { return nil }
-        return (number, timestamp)
+    /// How far the history was deleted, if it was.
+    private func deletion() throws -> PersistentHistoryDeletion? {
+        try metadata(PersistentHistoryDeletion.metadataKey).flatMap(PersistentHistoryDeletion.init(metadataText:))
     }
 
     /// The number after which a fetch of the history after `bound` starts.
     private func firstTransactionNumber(after bound: PersistentHistoryBound) throws -> Int64 {
         try bound.firstTransactionNumber(
             store: identifier, lastTransaction: lastTransactionNumber,
-            deletedThrough: try deletedThrough().map { ($0.number, Date(timeIntervalSince1970: $0.timestamp)) },
+            deletedThrough: try deletion()?.bound,
             lastTransactionAtOrBefore: { date in
                 try database.scalar(
                     "SELECT max(_id) FROM _historyTransaction WHERE timestamp <= ?", [.real(date.timeIntervalSince1970)]
