@@ -109,32 +109,12 @@ package struct CompletionScript: Sendable {
             options.append("        \(path)) echo \(Self.shellQuoted(entry.options.flatMap(Self.spellings))) ;;")
             let takingValues = entry.options.filter { !$0.isFlag }
             valueOptions.append("        \(path)) echo \(Self.shellQuoted(takingValues.flatMap(Self.spellings))) ;;")
-            for option in takingValues {
-                let words: String
-                switch option.completion {
-                case .choices(let choices): words = Self.shellQuoted(choices)
-                case .file: words = "@file"
-                case .text: continue
-                }
-                for spelling in Self.spellings(option) {
-                    optionValues.append("        \(Self.shellQuoted(entry.path + " " + spelling))) echo \(words) ;;")
-                }
-            }
-            let values = Self.argumentValues(entry.arguments)
-            if !values.words.isEmpty || values.files {
-                let words = values.words + (values.files ? ["@file"] : [])
-                argumentValues.append("        \(path)) echo \(Self.shellQuoted(words)) ;;")
-            }
+            let values = Self.valueCases(entry, printing: "echo")
+            optionValues += values.options
+            argumentValues += values.arguments
         }
         func function(_ name: String, _ argumentsComment: String, _ cases: [String], key: String = "$1") -> String {
-            """
-            \(f)_\(name)() {  # \(argumentsComment)
-                case "\(key)" in
-            \(cases.joined(separator: "\n"))
-                esac
-            }
-
-            """
+            Self.caseFunction(f + "_" + name, argumentsComment, cases, key: key)
         }
         return """
             # bash completion for \(root.name), generated from its command specs.
@@ -175,6 +155,43 @@ package struct CompletionScript: Sendable {
             """
     }
 
+    /// The `case` arms, the same in the bash and zsh scripts, that print the values of
+    /// `entry`'s options taking one (keyed by "path option"; choices, or `@file`) and of its
+    /// arguments (keyed by path), with the shell's `printing` command.
+    static func valueCases(_ entry: Entry, printing: String) -> (options: [String], arguments: [String]) {
+        var options: [String] = []
+        for option in entry.options where !option.isFlag {
+            let words: String
+            switch option.completion {
+            case .choices(let choices): words = shellQuoted(choices)
+            case .file: words = "@file"
+            case .text: continue
+            }
+            for spelling in spellings(option) {
+                options.append("        \(shellQuoted(entry.path + " " + spelling))) \(printing) \(words) ;;")
+            }
+        }
+        var arguments: [String] = []
+        let values = argumentValues(entry.arguments)
+        if !values.words.isEmpty || values.files {
+            let words = values.words + (values.files ? ["@file"] : [])
+            arguments.append("        \(shellQuoted(entry.path))) \(printing) \(shellQuoted(words)) ;;")
+        }
+        return (options, arguments)
+    }
+
+    /// A shell function `name` whose one `case` on `key` holds `cases` (bash and zsh alike).
+    static func caseFunction(_ name: String, _ argumentsComment: String, _ cases: [String], key: String) -> String {
+        """
+        \(name)() {  # \(argumentsComment)
+            case "\(key)" in
+        \(cases.joined(separator: "\n"))
+            esac
+        }
+
+        """
+    }
+
     // MARK: - zsh
 
     private func zshScript() -> String {
@@ -192,32 +209,12 @@ package struct CompletionScript: Sendable {
             described.append("        \(path)) print -rl -- \(lines.map(Self.shellQuoted).joined(separator: " ")) ;;")
             let takingValues = entry.options.filter { !$0.isFlag }
             valueOptions.append("        \(path)) print -r -- \(Self.shellQuoted(takingValues.flatMap(Self.spellings))) ;;")
-            for option in takingValues {
-                let words: String
-                switch option.completion {
-                case .choices(let choices): words = Self.shellQuoted(choices)
-                case .file: words = "@file"
-                case .text: continue
-                }
-                for spelling in Self.spellings(option) {
-                    optionValues.append("        \(Self.shellQuoted(entry.path + " " + spelling))) print -r -- \(words) ;;")
-                }
-            }
-            let values = Self.argumentValues(entry.arguments)
-            if !values.words.isEmpty || values.files {
-                let words = values.words + (values.files ? ["@file"] : [])
-                argumentValues.append("        \(path)) print -r -- \(Self.shellQuoted(words)) ;;")
-            }
+            let values = Self.valueCases(entry, printing: "print -r --")
+            optionValues += values.options
+            argumentValues += values.arguments
         }
         func function(_ name: String, _ argumentsComment: String, _ cases: [String], key: String = "$1") -> String {
-            """
-            \(f)_\(name)() {  # \(argumentsComment)
-                case "\(key)" in
-            \(cases.joined(separator: "\n"))
-                esac
-            }
-
-            """
+            Self.caseFunction(f + "_" + name, argumentsComment, cases, key: key)
         }
         return """
             #compdef \(root.name)
