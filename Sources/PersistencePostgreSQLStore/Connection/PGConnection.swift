@@ -214,9 +214,15 @@ package final class PGConnection {
             message: Self.firstLine(String(cString: PQerrorMessage(handle))), sqlState: nil, isConnectionLost: lost)
     }
 
+    /// The first line of libpq's message, without a leading severity (`FATAL:  `), which
+    /// says nothing to a user that the message does not.
     static func firstLine(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.split(separator: "\n").first.map(String.init) ?? trimmed
+        var line = trimmed.split(separator: "\n").first.map(String.init) ?? trimmed
+        for severity in ["FATAL:", "ERROR:", "PANIC:"] where line.hasPrefix(severity) {
+            line = line.dropFirst(severity.count).trimmingCharacters(in: .whitespaces)
+        }
+        return line
     }
 
     // MARK: - Transactions
