@@ -140,7 +140,8 @@ package final class PostgreSQLStore {
     }
 
     /// Connects again when the server dropped the connection (a restart), restoring the
-    /// session's schema; the operation that met the drop has already failed.
+    /// session's schema: before an operation sends anything (see
+    /// `PGConnection.reconnectIfNeeded`).
     func reconnectIfNeeded() throws {
         guard try connection.reconnectIfNeeded() else { return }
         do { try useSchema() } catch {
