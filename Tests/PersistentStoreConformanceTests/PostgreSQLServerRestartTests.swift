@@ -79,6 +79,45 @@ struct PostgreSQLServerRestartTests {
         #expect(titles == ["Dune", "Emma"])
     }
 
+    /// The one case whose outcome is unknown: the connection lost while the server commits
+    /// (here, held at its commit waiting for a synchronous standby that never answers, then
+    /// ended). The save fails saying so; it was in fact written, and saving the same
+    /// changes again is refused as a conflict (their row versions moved on), not written
+    /// twice.
+    @Test func aConnectionLostDuringTheCommitSaysTheOutcomeIsUnknown() throws {
+        let cluster = try #require(ThrowawayPostgreSQLCluster.current)
+        let (server, sessions, context, book) = try Self.catalogue(cluster)
+        let admin = try PGConnection(conninfo: cluster.conninfo)
+        defer { admin.close() }
+        try admin.execute("ALTER SYSTEM SET synchronous_standby_names = 'no_such_standby'")
+        try admin.execute("SELECT pg_reload_conf()")
+        defer {
+            try? admin.execute("ALTER SYSTEM RESET synchronous_standby_names")
+            try? admin.execute("SELECT pg_reload_conf()")
+        }
+        try PostgreSQLSessions.wait(until: "the setting to apply") {
+            try admin.scalar("SHOW synchronous_standby_names") == "no_such_standby"
+        }
+
+        context.performAndWait { book["count"] = Int64(1) }
+        let save = BackgroundWork { try context.performAndWait { try context.save() } }
+        var committing: Set<String> = []
+        try PostgreSQLSessions.wait(until: "the commit to wait for the standby") {
+            committing = try sessions.waiting(for: "SyncRep")
+            return !committing.isEmpty
+        }
+        try sessions.terminate(committing)
+
+        let outcome = try #require(save.outcome(), "the save returned")
+        let error = try #require(throws: (any Error).self) { try outcome.get() }
+        Self.expectUnavailable(error)
+        #expect(String(describing: error).contains("unknown"), "\(error)")
+        #expect(try PostgreSQLConnectionFailureTests.stored(server) == ["Dune": 1], "the server had committed")
+        let again = context.performAndWait { Result { try context.save() } }
+        #expect(throws: MergeConflictError.self) { try again.get() }
+        #expect(try PostgreSQLConnectionFailureTests.stored(server) == ["Dune": 1])
+    }
+
     /// With the server down, a save and a read each fail at once with one line; nothing is
     /// written; once the server is back, the same context saves and reads.
     @Test func whileTheServerIsDownSavesAndReadsFailAndOnceBackTheyWork() throws {

@@ -33,6 +33,14 @@ final class PostgreSQLSessions {
         ).compactMap { $0[0] })
     }
 
+    /// The sessions waiting for the event `event` (`pg_stat_activity.wait_event`).
+    func waiting(for event: String) throws -> Set<String> {
+        Set(try watcher.query(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event = $2",
+            [.text(applicationName), .text(event)]
+        ).compactMap { $0[0] })
+    }
+
     /// Ends the sessions `pids` (every one when nil), as a restart or an operator would, and
     /// waits until their processes have exited.
     @discardableResult
