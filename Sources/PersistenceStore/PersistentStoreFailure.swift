@@ -25,6 +25,11 @@ public enum PersistentStoreFailureKind: Sendable, Equatable {
     case diskFull
     /// Another connection held a lock for longer than the store waits.
     case busy
+    /// The store's server could not be connected to, or dropped the connection (a restart):
+    /// the operation failed as a whole, and the next one connects again. (Only a connection
+    /// lost during a commit itself leaves unknown whether a save was written; the message
+    /// says so.)
+    case unavailable
     /// Anything else.
     case other
 }

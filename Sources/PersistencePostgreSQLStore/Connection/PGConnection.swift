@@ -9,7 +9,14 @@ import Foundation
 /// quoted by `pgIdentifier`. A statement that fails on a lost connection throws
 /// `PostgreSQLError` with `isConnectionLost` set: the caller fails the current operation and
 /// the next one reconnects (`reconnectIfNeeded`), never retrying behind the caller's back.
+///
+/// The session is named `persistence` (`application_name`, in `pg_stat_activity` and the
+/// server's log) unless the connection string or `PGAPPNAME` names it otherwise. Notices
+/// the server sends are not printed: what a caller must know arrives as an error.
 package final class PGConnection {
+    /// The `application_name` of a session whose connection string names none.
+    package static let applicationName = "persistence"
+
     private var handle: OpaquePointer?
     /// The connection string it was opened with (a `postgresql://` URL or `key=value` pairs).
     package let conninfo: String
@@ -37,7 +44,14 @@ package final class PGConnection {
 
     private func connect() throws {
         close()
-        guard let connection = PQconnectdb(conninfo) else {
+        // The connection string is expanded as libpq's `dbname` (a URL or key=value pairs);
+        // the fallback name yields to one it or PGAPPNAME gives.
+        let keywords = ["dbname", "fallback_application_name"]
+        let values = [conninfo, Self.applicationName]
+        let opened = withCStrings(keywords) { keywords in
+            withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let connection = opened else {
             throw PostgreSQLError(message: "libpq could not allocate a connection", sqlState: nil, isConnectionLost: true)
         }
         guard PQstatus(connection) == CONNECTION_OK else {
@@ -45,11 +59,20 @@ package final class PGConnection {
             PQfinish(connection)
             throw PostgreSQLError(message: message, sqlState: nil, isConnectionLost: true)
         }
+        // A server ending the session says why in a notice before closing it (see
+        // `readPendingInput`); libpq's default prints it on stderr.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
         inTransaction = false
-        try execute("SET client_min_messages = warning")
-        try execute("SET TIME ZONE 'UTC'")
-        try execute("SET statement_timeout = \(statementTimeout)")
+        do {
+            try execute("SET client_min_messages = warning")
+            try execute("SET TIME ZONE 'UTC'")
+            try execute("SET statement_timeout = \(statementTimeout)")
+        } catch {
+            // A session half set up must not be taken for a ready one.
+            close()
+            throw error
+        }
     }
 
     /// Whether the connection is up; a lost one is opened again before the next statement.
@@ -58,10 +81,31 @@ package final class PGConnection {
         return PQstatus(handle) == CONNECTION_OK
     }
 
-    /// Opens the connection again when the server dropped it (a restart): the statement that
-    /// found it lost has already failed its caller.
-    package func reconnectIfNeeded() throws {
-        if !isConnected { try connect() }
+    /// Opens the connection again when the server dropped it (a restart, an administrator
+    /// ending the session), before anything is sent on it: a statement that found it lost
+    /// has already failed its caller, and one never sent is not a retry.
+    ///
+    /// - Returns: Whether it connected again (the session's settings are to be made again).
+    @discardableResult
+    package func reconnectIfNeeded() throws -> Bool {
+        if !inTransaction { readPendingInput() }
+        guard !isConnected else { return false }
+        try connect()
+        return true
+    }
+
+    /// Reads what the server sent while the connection was idle. A server that ends the
+    /// session (a restart's fast shutdown, `pg_terminate_backend`) sends its reason and
+    /// closes the socket, but libpq marks the connection bad only once it reads them:
+    /// without this, the next operation would fail on a connection already known dead.
+    private func readPendingInput() {
+        guard let handle, PQstatus(handle) == CONNECTION_OK else { return }
+        // The reason and the end of the stream may take two reads.
+        for _ in 0..<4 {
+            var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0 else { return }
+            guard PQconsumeInput(handle) != 0, PQstatus(handle) == CONNECTION_OK else { return }
+        }
     }
 
     // MARK: - Statements
@@ -153,7 +197,15 @@ package final class PGConnection {
         let lost = PQstatus(handle) != CONNECTION_OK
         return PostgreSQLError(
             message: primary ?? Self.firstLine(String(cString: PQerrorMessage(handle))), sqlState: state,
-            isConnectionLost: lost || (state?.hasPrefix("08") ?? false) || state == "57P01", constraint: constraint)
+            isConnectionLost: lost || Self.endsTheSession(state), constraint: constraint)
+    }
+
+    /// Whether SQLSTATE `state` is a connection failure (class 08) or the server ending the
+    /// session (57P01 a shutdown or `pg_terminate_backend`, 57P02 a crash, 57P03 not yet
+    /// accepting connections, 57P04 the database dropped, 57P05 an idle session timed out).
+    private static func endsTheSession(_ state: String?) -> Bool {
+        guard let state else { return false }
+        return state.hasPrefix("08") || state.hasPrefix("57P")
     }
 
     private func lastError(_ handle: OpaquePointer) -> PostgreSQLError {
@@ -162,9 +214,15 @@ package final class PGConnection {
             message: Self.firstLine(String(cString: PQerrorMessage(handle))), sqlState: nil, isConnectionLost: lost)
     }
 
+    /// The first line of libpq's message, without a leading severity (`FATAL:  `), which
+    /// says nothing to a user that the message does not.
     static func firstLine(_ text: String) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return trimmed.split(separator: "\n").first.map(String.init) ?? trimmed
+        var line = trimmed.split(separator: "\n").first.map(String.init) ?? trimmed
+        for severity in ["FATAL:", "ERROR:", "PANIC:"] where line.hasPrefix(severity) {
+            line = line.dropFirst(severity.count).trimmingCharacters(in: .whitespaces)
+        }
+        return line
     }
 
     // MARK: - Transactions
@@ -176,7 +234,14 @@ package final class PGConnection {
         inTransaction = true
         do {
             let value = try body()
-            try execute("COMMIT")
+            do {
+                try execute("COMMIT")
+            } catch let error as PostgreSQLError where error.isConnectionLost {
+                // The server may have committed before the connection went: say so.
+                throw PostgreSQLError(
+                    message: error.message + " while committing: whether the transaction was committed is unknown",
+                    sqlState: error.sqlState, isConnectionLost: true)
+            }
             inTransaction = false
             return value
         } catch {
@@ -205,6 +270,14 @@ package final class PGConnection {
         guard let handle else { return -1 }
         return PQsocket(handle)
     }
+}
+
+/// Calls `body` with `strings` as a C array of C strings, ending with a null pointer.
+private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    let copies = strings.map { strdup($0) }
+    defer { for copy in copies { free(copy) } }
+    let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
 }
 
 /// Quotes a PostgreSQL identifier: `title` → `"title"`, doubling embedded quotes.

@@ -26,8 +26,11 @@ import PersistenceStore
 /// coordinator opens readers with `openReader()`, each its own connection, so its pool is
 /// a pool of server connections. Each read runs in one `REPEATABLE READ` transaction: one
 /// snapshot. Statements time out (`Options.statementTimeout`). A connection the server
-/// dropped (a restart) fails the operation it was running, which rolls back on the server;
-/// the next operation connects again. Nothing is retried behind the caller's back.
+/// dropped (a restart) fails the save it was running, which rolls back on the server as a
+/// whole and leaves the context's changes for the user to save again; the next operation
+/// connects again, and one that finds the drop before sending anything connects first.
+/// A save is never retried behind the caller's back; a read is run once more on a new
+/// connection (see `reading`), since it changes nothing.
 package final class PostgreSQLStore {
     /// Options for opening a store.
     package struct Options: Sendable {
@@ -137,11 +140,15 @@ package final class PostgreSQLStore {
     }
 
     /// Connects again when the server dropped the connection (a restart), restoring the
-    /// session's schema; the operation that met the drop has already failed.
+    /// session's schema: before an operation sends anything (see
+    /// `PGConnection.reconnectIfNeeded`).
     func reconnectIfNeeded() throws {
-        guard !connection.isConnected else { return }
-        try connection.reconnectIfNeeded()
-        try useSchema()
+        guard try connection.reconnectIfNeeded() else { return }
+        do { try useSchema() } catch {
+            // A session without the schema must not be taken for a ready one.
+            connection.close()
+            throw error
+        }
     }
 
     // MARK: - Opening
@@ -250,10 +257,21 @@ package final class PostgreSQLStore {
 
     /// Runs `body` in one read snapshot (`REPEATABLE READ`), or in the write transaction
     /// already open on this connection.
+    ///
+    /// A read whose connection the server drops (a restart, an administrator ending the
+    /// session) connects again and runs once more: it changes nothing, and hands nothing on
+    /// before it has read everything, so running it again is not a retry its caller could
+    /// tell from a first try. A second failure (the server still down) is thrown. A read
+    /// inside a save is never run again: the save fails as a whole.
     func reading<T>(_ body: () throws -> T) throws -> T {
         if connection.inTransaction { return try body() }
         try reconnectIfNeeded()
-        return try connection.inTransaction("REPEATABLE READ READ ONLY", body)
+        do {
+            return try connection.inTransaction("REPEATABLE READ READ ONLY", body)
+        } catch let error as PostgreSQLError where error.isConnectionLost {
+            try reconnectIfNeeded()
+            return try connection.inTransaction("REPEATABLE READ READ ONLY", body)
+        }
     }
 
     /// Runs `body` in one write transaction.

@@ -48,6 +48,7 @@ extension PostgreSQLStoreError: PersistentStoreFailure {
 
 extension PostgreSQLError: PersistentStoreFailure {
     package var failureKind: PersistentStoreFailureKind {
+        if isConnectionLost { return .unavailable }
         switch sqlState {
         case "25006": return .readOnly
         case "53100": return .diskFull
