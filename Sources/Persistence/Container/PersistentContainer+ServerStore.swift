@@ -9,12 +9,15 @@ import PersistencePostgreSQLStore
 
 extension PersistentContainer {
     /// Opens the store at a server store's URL (see `ServerStoreURL`), with the options an
-    /// SQLite store would have been opened with (read-only, history tracking).
+    /// SQLite store would have been opened with (read-only, history tracking), migrating a
+    /// store written with one of `versions` (oldest first) as it opens.
     ///
     /// - Throws: `ServerStoreURLError` for a URL holding a password, or in a build without
     ///   PostgreSQL support; the PostgreSQL store's errors (unreachable server, refused
     ///   login, a database of another model) otherwise.
-    static func openServerStore(model: ManagedObjectModel, url: URL, options: SQLiteStore.Options) throws
+    static func openServerStore(
+        model: ManagedObjectModel, url: URL, options: SQLiteStore.Options, versions: [ManagedObjectModel] = []
+    ) throws
         -> any PersistentStore
     {
         guard ServerStoreURL.isSupported else { throw ServerStoreURLError.unsupported }
@@ -24,6 +27,7 @@ extension PersistentContainer {
         serverOptions.readOnly = options.readOnly
         serverOptions.tracksHistory = options.tracksHistory
         serverOptions.passesThroughUnregisteredTransformers = options.passesThroughUnregisteredTransformers
+        serverOptions.modelVersions = versions
         return try PostgreSQLStore(model: model, conninfo: url.absoluteString, options: serverOptions)
         #else
         throw ServerStoreURLError.unsupported
