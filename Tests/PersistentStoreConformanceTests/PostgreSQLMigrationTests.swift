@@ -140,6 +140,64 @@ struct PostgreSQLMigrationTests {
         #expect(try context.count(for: FetchRequest(entityName: "Writer")) == 2)
     }
 
+    @Test func subEntitiesKeepTheirRowsThroughARenameAndANewSibling() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") {
+            Entity("Car") { Attribute("plate", .string) }
+            Entity("SportCar", parent: "Car") { Attribute("topSpeed", .integer32) }
+        }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Car") { Attribute("plate", .string) }
+            Entity("RaceCar", parent: "Car", renamingIdentifier: "SportCar") {
+                Attribute("topSpeed", .integer32)
+                Attribute("team", .string, default: "none")
+            }
+            Entity("Van", parent: "Car") { Attribute("seats", .integer16, default: "9") }
+        }
+        let server = try PostgreSQLTestServer()
+        do {
+            let (store, context) = try server.open(v1)
+            try context.insertObject(forEntityName: "Car")["plate"] = "C1"
+            let sport = try context.insertObject(forEntityName: "SportCar")
+            sport["plate"] = "S1"
+            sport["topSpeed"] = Int32(300)
+            try context.save()
+            try store.close()
+        }
+        let (store, context) = try open(server, v2, migratingFrom: [v1])
+        defer { try? store.close() }
+        let cars = try context.fetch(FetchRequest(entityName: "Car", sortDescriptors: [SortKey("plate")]))
+        #expect(cars.map(\.entity.name) == ["Car", "RaceCar"])
+        #expect(cars[1].value(forKey: "topSpeed", as: Int32.self) == 300)
+        #expect(cars[1]["team"] as? String == "none")
+        let plain = try server.admin { try $0.query("SELECT team, seats FROM \(pgIdentifier(server.schema)).\"Car\" WHERE plate = 'C1'") }
+        #expect(plain == [[nil, nil]], "only the sub-entity's objects get its defaults")
+    }
+
+    @Test func aFirstSubEntityGivesItsRootTableAnEntityColumn() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Car") { Attribute("plate", .string) } }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Car") { Attribute("plate", .string) }
+            Entity("Van", parent: "Car") { Attribute("seats", .integer16) }
+        }
+        let server = try PostgreSQLTestServer()
+        do {
+            let (store, context) = try server.open(v1)
+            try context.insertObject(forEntityName: "Car")["plate"] = "C1"
+            try context.save()
+            try store.close()
+        }
+        let (store, context) = try open(server, v2, migratingFrom: [v1])
+        defer { try? store.close() }
+        let van = try context.insertObject(forEntityName: "Van")
+        van["plate"] = "V1"
+        van["seats"] = Int16(9)
+        try context.save()
+        let cars = try context.fetch(FetchRequest(entityName: "Car", sortDescriptors: [SortKey("plate")]))
+        #expect(cars.map(\.entity.name) == ["Car", "Van"])
+        #expect(try context.count(for: FetchRequest(entityName: "Van")) == 1)
+        #expect(try columns(server, "Car") == ["_entity", "_id", "_opt", "plate", "seats"])
+    }
+
     // MARK: - Refusals and rollback
 
     @Test func aChangeThatCannotBeInferredIsRefusedAndTheStoreIsLeftAsItWas() throws {

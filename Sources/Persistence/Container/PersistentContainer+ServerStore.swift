@@ -34,3 +34,26 @@ extension PersistentContainer {
         #endif
     }
 }
+
+extension PersistentContainer {
+    /// Migrates the store at a server store's URL to `destination`, from the one of
+    /// `versions` that wrote it, in one transaction, and returns the plans it ran (none when
+    /// the store was current); with `dryRun` the migration is rolled back. What
+    /// `persistence-tool store migrate` does with a `postgresql://` store.
+    ///
+    /// - Throws: `ServerStoreURLError` for a URL holding a password, or in a build without
+    ///   PostgreSQL support; `MigrationError` when the store cannot be migrated (it is left
+    ///   as it was); the PostgreSQL store's errors otherwise.
+    package static func migrateServerStore(
+        url: URL, to destination: ManagedObjectModel, versions: [ManagedObjectModel], dryRun: Bool
+    ) throws -> [MigrationPlan] {
+        guard ServerStoreURL.isSupported else { throw ServerStoreURLError.unsupported }
+        guard url.password == nil else { throw ServerStoreURLError.passwordInURL }
+        #if PostgreSQL
+        return try PostgreSQLStore.migrate(
+            conninfo: url.absoluteString, to: destination, versions: versions, dryRun: dryRun)
+        #else
+        throw ServerStoreURLError.unsupported
+        #endif
+    }
+}
