@@ -256,6 +256,32 @@ struct PostgreSQLMigrationTests {
         #expect(try snapshot(server) == changed)
     }
 
+    @Test func linksMovingOutOfAJoinTableAreRefusedNotLost() throws {
+        let v1 = ManagedObjectModel(versionIdentifier: "1") {
+            Entity("Book") { Attribute("title", .string) }
+            Entity("Shelf") { Relationship("books", to: "Book", toMany: true) }
+        }
+        let v2 = ManagedObjectModel(versionIdentifier: "2") {
+            Entity("Book") {
+                Attribute("title", .string)
+                Relationship("shelf", to: "Shelf", inverse: "books")
+            }
+            Entity("Shelf") { Relationship("books", to: "Book", inverse: "shelf", toMany: true) }
+        }
+        let server = try PostgreSQLTestServer()
+        do {
+            let (store, context) = try server.open(v1)
+            let book = try context.insertObject(forEntityName: "Book")
+            try context.insertObject(forEntityName: "Shelf").addObject(book, forKey: "books")
+            try context.save()
+            try store.close()
+        }
+        let before = try snapshot(server)
+        let error = try #require(throws: PostgreSQLStoreError.self) { try open(server, v2, migratingFrom: [v1]).0.close() }
+        #expect(error.description.contains("(Shelf.books): its links move out of the join table Shelf_books"))
+        #expect(try snapshot(server) == before)
+    }
+
     @Test func withoutVersionsOrReadOnlyAnOlderStoreIsRefusedUnchanged() throws {
         let v1 = ManagedObjectModel(versionIdentifier: "1") { Entity("Book") { Attribute("title", .string) } }
         let v2 = ManagedObjectModel(versionIdentifier: "2") {

@@ -110,6 +110,7 @@ struct PGMigrationExecutor {
         for join in destination.joinTables {
             if let from = try sourceJoinTable(of: join) { kept[from.name] = join.name }
         }
+        try refuseLosingLinks(keptJoinTables: Set(kept.keys))
         for name in sourceTableNames where kept[name] == nil {
             try connection.execute("DROP TABLE IF EXISTS \(pgIdentifier(name))")
         }
@@ -123,6 +124,26 @@ struct PGMigrationExecutor {
         for statement in destination.createStatements where statement.hasPrefix("CREATE TABLE ") {
             let isNew = !made.contains { statement.hasPrefix("CREATE TABLE \(pgIdentifier($0)) (") }
             if isNew { try connection.execute(statement) }
+        }
+    }
+
+    /// Refuses a join table that would be dropped while a relationship keeping its links in
+    /// it is still in the destination (its links would move to a column, which this store
+    /// does not migrate yet).
+    private func refuseLosingLinks(keptJoinTables: Set<String>) throws {
+        for (entity, sides) in source.joinSides.sorted(by: { $0.key < $1.key }) {
+            for (relationship, side) in sides.sorted(by: { $0.key < $1.key }) where !keptJoinTables.contains(side.table.name) {
+                guard let now = plan.destinationEntity(for: entity),
+                    let kept = plan.destination.schemas[now]?.properties.first(where: { property in
+                        guard case .relationship(let r) = property, !r.isTransient else { return false }
+                        return sourceProperty(of: r.name, in: now)?.property == relationship
+                    })
+                else { continue }
+                throw MigrationError(
+                    .cannotInfer, entity: now, property: kept.name,
+                    reason: "its links move out of the join table \(side.table.name), which the PostgreSQL store "
+                        + "does not migrate yet")
+            }
         }
     }
 
