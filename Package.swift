@@ -131,7 +131,7 @@ let package = Package(
             name: "BooksCLITests",
             dependencies: [
                 "books", "BookCatalog", "CommandLineSupport", "Persistence", "PersistenceSQLite", "ProcessTestSupport",
-                "context-editor",
+                "context-editor", "persistence-tool",
                 .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(

@@ -36,11 +36,18 @@ enum StoreMigrateCommand {
             be inferred, or data the new version refuses (a violated uniqueness constraint,
             an object with no value for an attribute made required), exits 65 with the reason
             and leaves the store byte-for-byte as it was; a missing store or model exits 66.
+            A store on a PostgreSQL server is migrated in one transaction on the server, with
+            no copy (a failure rolls it back whole); --dry-run runs it and rolls it back.
             """,
         arguments: [store], options: [model, version, dryRun],
         action: { arguments, output throws(ToolError) in
             let path = arguments[store] ?? ""
             try StoreCommands.requireStorePath(path)
+            if ServerStoreURL.isServer(path) {
+                return try migrateServerStore(
+                    path, model: arguments[model] ?? "", version: arguments[version], dryRun: arguments[dryRun],
+                    output: &output)
+            }
             guard FileManager.default.fileExists(atPath: path) else {
                 throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
             }

@@ -78,8 +78,9 @@ public final class PersistentContainer: Sendable {
         }
         let store: any PersistentStore
         if let storeURL, ServerStoreURL.isServer(storeURL) {
-            // A store on a server (`postgresql://…`): see `ServerStoreURL`.
-            store = try Self.openServerStore(model: model, url: storeURL, options: options)
+            // A store on a server (`postgresql://…`): see `ServerStoreURL`. It migrates a
+            // store of an older version inside the transaction that opens it.
+            store = try Self.openServerStore(model: model, url: storeURL, options: options, versions: versions)
         } else if let storeURL, CoreDataStore.isCoreDataStore(at: storeURL) {
             // A store Core Data wrote (its tables say so) opens in Core Data's own layout.
             var coreDataOptions = CoreDataStore.Options()

@@ -10,7 +10,9 @@ import PersistenceStore
 /// otherwise), laid out as the SQLite store lays out its file (see `PGSchema`), with its
 /// metadata, key counters, tombstones and persistent history in tables beside the rows.
 /// Opening checks before creating anything: a schema holding other tables, or a store of
-/// another model, is refused and left as it was.
+/// another model, is refused and left as it was. A store written with one of
+/// `Options.modelVersions` is migrated by lightweight migration in the transaction that
+/// opens it (see `migrateIfNeeded`).
 ///
 /// ## Concurrency
 /// A save runs in one `READ COMMITTED` transaction with explicit row versions: a save first
@@ -44,6 +46,12 @@ package final class PostgreSQLStore {
         package var readOnly = false
         /// Allow transformable attributes whose transformer is not registered.
         package var passesThroughUnregisteredTransformers = false
+        /// The model versions the store may have been written with, oldest first: a store
+        /// written with one of them is migrated to the model by lightweight migration as it
+        /// opens (Core Data's `shouldMigrateStoreAutomatically` and
+        /// `shouldInferMappingModelAutomatically`, both on; see `migrateIfNeeded`). Empty:
+        /// a store of another version is refused, as the store of another model.
+        package var modelVersions: [ManagedObjectModel] = []
 
         package init() {}
     }
@@ -183,11 +191,9 @@ package final class PostgreSQLStore {
         guard tables.contains("_metadata"), try metadata("format") == Self.formatName else {
             throw PostgreSQLStoreError.notAPersistenceStore(database: location)
         }
-        var stored: [String: String] = [:]
-        for row in try connection.query("SELECT key, value FROM _metadata WHERE key LIKE 'versionHash.%'") {
-            if let key = row[0], let value = row[1] { stored[String(key.dropFirst("versionHash.".count))] = value }
-        }
-        let current = model.entityVersionHashesByName.mapValues { $0.map { String(format: "%02x", $0) }.joined() }
+        let stored = try storedVersionHashes()
+        let current = MigrationPlan.recordedVersionHashes(of: model)
+        if stored != current, try migrateIfNeeded(from: stored) { return }
         var differences: [String] = []
         for name in Set(stored.keys).union(current.keys).sorted() {
             switch (stored[name], current[name]) {
@@ -209,8 +215,8 @@ package final class PostgreSQLStore {
         try setMetadata("format", Self.formatName)
         try setMetadata("storeUUID", identifier)
         if let version = model.versionIdentifier { try setMetadata("modelVersion", version) }
-        for (name, hash) in model.entityVersionHashesByName {
-            try setMetadata("versionHash.\(name)", hash.map { String(format: "%02x", $0) }.joined())
+        for (name, hash) in MigrationPlan.recordedVersionHashes(of: model) {
+            try setMetadata("versionHash.\(name)", hash)
         }
     }
 

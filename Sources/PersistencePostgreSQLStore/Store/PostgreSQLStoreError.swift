@@ -9,6 +9,10 @@ package enum PostgreSQLStoreError: Error, Equatable, CustomStringConvertible {
     case notAPersistenceStore(database: String)
     /// The database holds a store of another model (or another version of it).
     case incompatibleModel(database: String, differences: [String])
+    /// The store was written with an older version of the model and cannot be migrated to
+    /// this one: the change needs a mapping model, or existing data refuses it (the
+    /// migration was rolled back). `reason` is the `MigrationError`'s sentence.
+    case cannotMigrate(database: String, reason: String)
     /// A stored value cannot be read as its attribute's type.
     case corruptValue(entity: String, attribute: String)
     /// A transformable attribute names a transformer that is not registered.
@@ -22,6 +26,8 @@ package enum PostgreSQLStoreError: Error, Equatable, CustomStringConvertible {
             return "The database \(database) is not a Persistence store: it holds other tables"
         case .incompatibleModel(let database, let differences):
             return "The store in \(database) was written with a different model (\(differences.joined(separator: ", ")))"
+        case .cannotMigrate(_, let reason):
+            return reason
         case .corruptValue(let entity, let attribute):
             return "A stored value of \(entity).\(attribute) cannot be read as its type"
         case .missingValueTransformer(let name, let attribute):
@@ -36,7 +42,7 @@ extension PostgreSQLStoreError: PersistentStoreFailure {
     package var failureKind: PersistentStoreFailureKind {
         switch self {
         case .notAPersistenceStore: return .notAStore
-        case .incompatibleModel: return .incompatibleModel
+        case .incompatibleModel, .cannotMigrate: return .incompatibleModel
         case .corruptValue: return .damaged
         case .missingValueTransformer: return .other
         case .readOnly: return .readOnly

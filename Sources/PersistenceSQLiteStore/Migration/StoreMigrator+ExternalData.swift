@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceStore
 
 #if canImport(Glibc)
     import Glibc

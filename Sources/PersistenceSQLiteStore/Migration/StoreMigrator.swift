@@ -232,39 +232,14 @@ public struct StoreMigrator {
 
     // MARK: - Internals
 
-    /// The plans from the version whose hashes are `stored` to `destination`. Of several
-    /// versions with those hashes, the one named `recordedVersion` (the version the store
-    /// records) is the source, else the last.
+    /// The plans from the version whose hashes are `stored` to `destination` (see
+    /// `MigrationPlan.plans(fromVersionHashes:to:versions:recordedVersion:)`).
     package static func plans(
         from stored: [String: String], to destination: ManagedObjectModel, versions: [ManagedObjectModel],
         recordedVersion: String? = nil
     ) throws -> [MigrationPlan] {
-        func hashes(_ model: ManagedObjectModel) -> [String: String] {
-            model.entityVersionHashesByName.mapValues(\.hexString)
-        }
-        let target = hashes(destination)
-        if stored == target { return [] }  // (index-only differences: see `plans()`)
-        let recordedIndex = recordedVersion.flatMap { name in
-            versions.lastIndex { $0.versionIdentifier == name && hashes($0) == stored }
-        }
-        guard let sourceIndex = recordedIndex ?? versions.lastIndex(where: { hashes($0) == stored }) else {
-            let names = versions.map { $0.versionIdentifier ?? "?" }
-            throw MigrationError(
-                .unknownSourceModel,
-                reason: "its version hashes match none of the \(versions.count) model versions given"
-                    + (names.isEmpty ? "" : " (\(names.joined(separator: ", ")))")
-                    + ", so the model that wrote it is unknown")
-        }
-        var chain = [versions[sourceIndex]]
-        if let destinationIndex = versions.lastIndex(where: { hashes($0) == target }), destinationIndex > sourceIndex {
-            for model in versions[(sourceIndex + 1)...destinationIndex] where hashes(model) != hashes(chain.last ?? model) {
-                chain.append(model)
-            }
-            chain[chain.count - 1] = destination
-        } else {
-            chain.append(destination)
-        }
-        return try zip(chain, chain.dropFirst()).map { try MigrationPlan.infer(from: $0, to: $1) }
+        try MigrationPlan.plans(
+            fromVersionHashes: stored, to: destination, versions: versions, recordedVersion: recordedVersion)
     }
 
     /// Runs the plans in one immediate transaction on `database`. Values kept in files of
@@ -353,18 +328,12 @@ public struct StoreMigrator {
         }
     }
 
-    /// For a store whose version hashes are the destination's: the plan from the version
-    /// the store records, when that is another of `versions` and a value transformer
-    /// changed since; nil otherwise.
+    /// The plan for a value transformer changed alone (see
+    /// `MigrationPlan.transformerPlan(from:to:versions:)`).
     package static func transformerPlan(
         from recorded: String?, to destination: ManagedObjectModel, versions: [ManagedObjectModel]
     ) throws -> MigrationPlan? {
-        guard let recorded, recorded != destination.versionIdentifier,
-            let writer = versions.last(where: { $0.versionIdentifier == recorded }),
-            writer.entityVersionHashesByName == destination.entityVersionHashesByName
-        else { return nil }
-        let plan = try MigrationPlan.infer(from: writer, to: destination)
-        return plan.steps.contains { $0.kind == .changeTransformer } ? plan : nil
+        try MigrationPlan.transformerPlan(from: recorded, to: destination, versions: versions)
     }
 
     /// The model version a store records (`modelVersion`), if any.

@@ -1,6 +1,5 @@
 import PersistenceModel
-import PersistenceSQLite
-import PersistenceStore
+
 /// Why a store cannot be migrated, naming the store, entity, property and reason.
 ///
 /// Errors of inference (`cannotInfer`, `unknownSourceModel`, `missingValueTransformer`) are
@@ -32,7 +31,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
 
     /// What went wrong.
     public let kind: Kind
-    /// The store file, when known.
+    /// The store file (or, for a store on a server, its database and schema), when known.
     public var path: String?
     /// The entity concerned, if any.
     public let entity: String?

@@ -1,6 +1,5 @@
 import PersistenceModel
-import PersistenceSQLite
-import PersistenceStore
+
 /// Infers a lightweight migration between two frozen models, the way Core Data does.
 ///
 /// Entities and properties are matched by their renaming identifier (`elementID`) when they
@@ -20,7 +19,7 @@ import PersistenceStore
 /// becoming a relationship or back, an entity moving in its hierarchy, a relationship
 /// pointing at an unrelated entity, and two destination elements claiming one source
 /// element.
-struct MigrationInference {
+package struct MigrationInference {
     let source: ManagedObjectModel
     let destination: ManagedObjectModel
     private(set) var steps: [MigrationStep] = []
@@ -285,7 +284,7 @@ struct MigrationInference {
     }
 
     /// An attribute's transformer as a step names it: quoted, or "none (bytes as stored)".
-    static func transformerName(_ attribute: AttributeDescription) -> String {
+    package static func transformerName(_ attribute: AttributeDescription) -> String {
         attribute.valueTransformerName.map { "'\($0)'" } ?? "none (bytes as stored)"
     }
 

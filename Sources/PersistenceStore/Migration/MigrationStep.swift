@@ -1,6 +1,5 @@
 import PersistenceModel
-import PersistenceSQLite
-import PersistenceStore
+
 /// One change a lightweight migration makes to a store, as inferred from two model versions.
 ///
 /// Steps are what `persistence-tool store migrate` prints and what a `MigrationPlan` lists;

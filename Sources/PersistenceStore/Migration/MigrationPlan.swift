@@ -1,13 +1,13 @@
 import PersistenceModel
-import PersistenceSQLite
-import PersistenceStore
+
 /// A lightweight migration from one model version to the next, inferred by
 /// `MigrationPlan.infer(from:to:)`: the steps it takes and how destination entities and
 /// properties map onto the source's.
 ///
 /// A plan is computed from the two models alone, before any store is touched; whatever
 /// inference cannot do is refused then with a `MigrationError` naming entity, property and
-/// reason. `StoreMigrator` runs plans.
+/// reason. Inference is the same for every store; each store runs plans in its own SQL
+/// (the SQLite store's `StoreMigrator`; the PostgreSQL store as it opens).
 public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// The model the store was written with (frozen).
     public let source: ManagedObjectModel
@@ -21,6 +21,19 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// For each destination entity, its own properties that existed before: destination
     /// property name → source property name (in the source entity).
     package let sourcePropertyNames: [String: [String: String]]
+
+    /// A plan of the given steps and maps (what `infer(from:to:)` makes; stores make plans
+    /// of their own only for changes version hashes do not see, such as indexes).
+    package init(
+        source: ManagedObjectModel, destination: ManagedObjectModel, steps: [MigrationStep],
+        sourceEntityNames: [String: String], sourcePropertyNames: [String: [String: String]]
+    ) {
+        self.source = source
+        self.destination = destination
+        self.steps = steps
+        self.sourceEntityNames = sourceEntityNames
+        self.sourcePropertyNames = sourcePropertyNames
+    }
 
     /// Whether the plan changes the tables (anything beyond version hash modifiers and
     /// changes that only the model sees).
@@ -57,27 +70,6 @@ public struct MigrationPlan: Sendable, CustomStringConvertible {
     /// The destination entity a source entity becomes, if any.
     package func destinationEntity(for sourceName: String) -> String? {
         sourceEntityNames.first { $0.value == sourceName }?.key
-    }
-
-    /// A plan that only brings a store's indexes in line with `model`, for a store whose
-    /// version hashes already match (indexes are not part of version hashes); nil when the
-    /// store has exactly the model's indexes. `existing` names the store's indexes on
-    /// entity tables.
-    package static func indexSync(for model: ManagedObjectModel, existing: Set<String>) throws -> MigrationPlan? {
-        try model.freeze()
-        let schema = StoreSchema(model: model)
-        let expected = MigrationExecutor.entityIndexes(of: schema)
-        let wanted = Set(expected.keys)
-        guard wanted != existing else { return nil }
-        var steps: [MigrationStep] = []
-        for name in wanted.subtracting(existing).sorted() {
-            steps.append(MigrationStep(.addIndex, entity: expected[name]?.table ?? "?", detail: "index \(name) added"))
-        }
-        for name in existing.subtracting(wanted).sorted() {
-            steps.append(MigrationStep(.removeIndex, entity: name.split(separator: "_").first.map(String.init) ?? "?", detail: "index \(name) removed"))
-        }
-        return MigrationPlan(
-            source: model, destination: model, steps: steps, sourceEntityNames: [:], sourcePropertyNames: [:])
     }
 
     /// Infers the plan that migrates a store from `source` to `destination`, as Core Data's
