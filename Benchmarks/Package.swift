@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "books-bench", targets: ["books-bench"]),
         .executable(name: "raw-seed", targets: ["raw-seed"]),
         .executable(name: "peak-rss", targets: ["peak-rss"]),
+        .executable(name: "plain-seed", targets: ["plain-seed"]),
     ],
     traits: [
         // The PostgreSQL workloads, over the product's PostgreSQL store: its trait, passed on.
@@ -32,6 +33,8 @@ let package = Package(
         .target(name: "RawSQLite", linkerSettings: [.linkedLibrary("sqlite3"), .linkedLibrary("m")]),
         // The small C program `books seed --count N` is compared against.
         .executableTarget(name: "raw-seed", dependencies: ["RawSQLite"]),
+        // The plainer C program of issue #27: its own schema, lower-casing for its canonical form.
+        .executableTarget(name: "plain-seed", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Measures a child's peak resident memory from a process small enough not to
         // mask it (Linux keeps the high-water mark across execve).
         .executableTarget(name: "peak-rss"),

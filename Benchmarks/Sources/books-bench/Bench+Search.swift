@@ -34,21 +34,25 @@ extension Bench {
     }
 
     /// The big store: made once by Persistence (schema, metadata) and filled by the raw
-    /// side, then reused by later runs.
+    /// side, then reused by later runs (the growth workload's store of the same size).
     mutating func bigStore() throws -> String {
         let store = path("persistence-big-\(options.big).sqlite")
         if FileManager.default.fileExists(atPath: store) { return store }
+        try makeBigStore(store, values: BookData(count: options.big).cValues(canonical: false))
+        return store
+    }
+
+    /// Makes a store at `store` with Persistence (schema, metadata) and fills it with the
+    /// books through the raw side; the store's own triggers keep its search index.
+    func makeBigStore(_ store: String, values: CBookValues) throws {
         let partial = store + ".partial"
         removeStore(partial)
         _ = try PersistenceSide.open(partial)
         let seconds = try time {
-            let data = BookData(count: options.big)
-            // The store's own triggers keep its search index: the raw side writes rows only.
-            try RawSide.insert(data.cValues(canonical: false), path: partial, create: false, shape: raw_search_shape())
+            try RawSide.insert(values, path: partial, create: false, shape: raw_search_shape())
         }
         try FileManager.default.moveItem(atPath: partial, toPath: store)
-        print("  made the \(options.big)-book store in \(milliseconds(seconds))")
-        return store
+        print("  made the \(values.books.count)-book store in \(milliseconds(seconds))")
     }
 
     mutating func searchWorkload() throws {

@@ -15,6 +15,8 @@ struct Bench {
     /// Issue #27's three-sided rows (raw C, GRDB, Persistence) and memory per fetched book.
     var sideBySide: [SideBySideRow] = []
     var memory: MemoryRow?
+    /// Issue #27's growth rows: each workload at each store size.
+    var growth: [GrowthRow] = []
     private var dataCache: BookData?
 
     init(options: BenchOptions) throws {
@@ -39,9 +41,12 @@ struct Bench {
         if options.wants("grdb-memory") { try grdbMemoryWorkload() }
         if options.wants("postgresql") { try postgreSQLWorkload() }
         if options.wants("writers") { try writersWorkload() }
+        if options.wants("plain-seed") { try plainSeedWorkload() }
+        if options.wants("growth") { try growthWorkload() }
         print("")
         if !rows.isEmpty { print(markdownTable(rows)) }
         if !sideBySide.isEmpty || memory != nil { print(sideBySideTable(sideBySide, memory: memory)) }
+        if !growth.isEmpty { print(growthTable(growth)) }
     }
 
     // MARK: - Shared set-up

@@ -2,10 +2,12 @@ import Foundation
 
 /// The command line of `books-bench`.
 struct BenchOptions {
-    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-memory", "postgresql", "writers"]
+    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-memory", "postgresql", "writers", "growth", "plain-seed"]
+    /// The workloads run when `--only` is not given: all but those that take long (growth).
+    static let defaultWorkloads = Set(workloads).subtracting(["growth"])
     static let usage = """
         USAGE: books-bench [--books N] [--big N] [--rounds R] [--only NAME[,NAME…]] [--books-binary PATH] [--work DIR]
-                           [--postgres URL] [--edits E]
+                           [--postgres URL] [--edits E] [--growth N,N…]
 
           --books N         books for workloads 1–3, 5, 6, 8, the GRDB comparison and the seed comparison (default 100000)
           --big N           books for the search (4) and memory (7) workloads (default 1000000)
@@ -17,16 +19,19 @@ struct BenchOptions {
                             postgresql:///postgres?host=/tmp/pg&user=postgres (default
                             $BOOKS_BENCH_POSTGRES); needs a build with --traits PostgreSQL
           --edits E         edits per writer process in the writers workload (default 200)
+          --growth N,N…     store sizes of the growth workload (default 10000,100000,1000000); the
+                            growth workload runs only when --only names it
         """
 
     var books = 100_000
     var big = 1_000_000
     var rounds = 5
-    var only: Set<String> = Set(workloads)
+    var only: Set<String> = defaultWorkloads
     var booksBinary: String?
     var work = "/tmp/books-bench"
     var postgres = ProcessInfo.processInfo.environment["BOOKS_BENCH_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
     var edits = 200
+    var growth = [10_000, 100_000, 1_000_000]
 
     init(_ arguments: [String]) throws {
         var rest = arguments[...]
@@ -48,6 +53,13 @@ struct BenchOptions {
             case "--work": work = try value(argument)
             case "--postgres": postgres = try value(argument)
             case "--edits": edits = try number(argument)
+            case "--growth":
+                let text = try value(argument)
+                let sizes = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+                guard !sizes.isEmpty, sizes.count == text.split(separator: ",").count else {
+                    throw ChildProcessError(description: "--growth expects positive numbers separated by commas, not '\(text)'.")
+                }
+                growth = sizes.sorted()
             case "--only":
                 let names = try value(argument).split(separator: ",").map(String.init)
                 for name in names where !Self.workloads.contains(name) {
