@@ -2,7 +2,7 @@ import Foundation
 
 /// The command line of `books-bench`.
 struct BenchOptions {
-    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-memory", "postgresql", "writers"]
+    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-fetch", "grdb-memory", "postgresql", "writers"]
     static let usage = """
         USAGE: books-bench [--books N] [--big N] [--rounds R] [--only NAME[,NAME…]] [--books-binary PATH] [--work DIR]
                            [--postgres URL] [--edits E]
@@ -22,7 +22,8 @@ struct BenchOptions {
     var books = 100_000
     var big = 1_000_000
     var rounds = 5
-    var only: Set<String> = Set(workloads)
+    /// Every workload but `grdb-fetch`, the reads of `grdb` alone (which `grdb` runs).
+    var only: Set<String> = Set(workloads).subtracting(["grdb-fetch"])
     var booksBinary: String?
     var work = "/tmp/books-bench"
     var postgres = ProcessInfo.processInfo.environment["BOOKS_BENCH_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
