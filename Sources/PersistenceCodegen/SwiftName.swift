@@ -18,7 +18,7 @@ enum SwiftName {
     /// `ManagedObject`'s members, `ManagedObject`'s package-visible storage (generated code
     /// in this package sees it), and names that mean something else on a type (`Book.Type`).
     static let reserved: Set<String> = ModelValidator.reservedPropertyNames.union([
-        "schema", "slots", "committedSlots", "pendingToMany", "Self", "Type", "Protocol",
+        "schema", "slots", "committedSlots", "pendingToMany", "extras", "Self", "Type", "Protocol",
     ])
 
     /// `name` as an identifier: in backticks when it is a keyword.

@@ -48,6 +48,31 @@ final class AwakeningBook: ManagedObject {
         #expect(!context.hasChanges)
     }
 
+    /// Every object keeps a value per property of its entity, NULLs included, so a value
+    /// stays three words (a transformable's own value is boxed), and a fetched object that is
+    /// only read makes none of the state kept in `ObjectExtras`.
+    @Test func fetchedObjectsStayCompact() throws {
+        #expect(MemoryLayout<AttributeValue>.stride == 24)
+        #expect(MemoryLayout<Slot>.stride == 24)
+        struct Wide: Equatable { var a, b, c, d, e: Int }
+        guard case .transformable(let boxed) = AttributeValue.transformable(Wide(a: 1, b: 2, c: 3, d: 4, e: 5)) else {
+            Issue.record("a transformable value came back as another case")
+            return
+        }
+        #expect(boxed as? Wide == Wide(a: 1, b: 2, c: 3, d: 4, e: 5))
+
+        let (context, books) = try fetchedBooks()
+        for book in books { _ = (book["title"], book["price"], book.object(forKey: "author")) }
+        #expect(books.allSatisfy { $0.extras == nil })
+        // Using that state makes the extras; letting it go keeps them, empty.
+        let first = try #require(books.first)
+        first.savingKey = 7
+        #expect(first.extras?.savingKey == 7)
+        first.savingKey = nil
+        #expect(first.savingKey == nil)
+        #expect(!context.hasChanges)
+    }
+
     @Test func valuesWrittenByHandInOtherFormsStillDecode() throws {
         let (container, context) = try BookFixture.make()
         try context.storeConnection.execute(

@@ -38,6 +38,8 @@ struct Bench {
         if options.wants("rss") { try memoryWorkload() }
         if options.wants("fetch-tools") { try fetchToolsWorkload() }
         if options.wants("grdb") { try grdbWorkload() }
+        // The three-sided reads alone (fetch all, filtered, sections), on the templates.
+        if options.wants("grdb-fetch") { try sideBySideFetches() }
         if options.wants("grdb-memory") { try grdbMemoryWorkload() }
         if options.wants("postgresql") { try postgreSQLWorkload() }
         if options.wants("writers") { try writersWorkload() }

@@ -32,10 +32,27 @@ import PersistenceStore
 /// Not Sendable: an object belongs to its context's queue (see `ManagedObjectContext.ConcurrencyType`);
 /// other queues name it by its `objectID`.
 open class ManagedObject {
+    // The stored properties are declared in an order that packs them (Swift lays a class's
+    // out in declaration order): the flags fill the bytes the ID leaves before the next word.
+    // State most objects never use lives in `extras`.
+
     /// The resolved entity.
     package let schema: EntitySchema
     /// The object's ID: temporary until the object is first saved.
     public package(set) var objectID: ObjectID
+    /// Whether the values have not been loaded yet (a fault).
+    @exclusivity(unchecked) public package(set) var isFault: Bool
+    /// Whether the object was inserted since the last save.
+    public package(set) var isInserted = false
+    /// Whether the object is marked for deletion at the next save.
+    public package(set) var isDeleted = false
+    /// Whether the object's context has an undo manager, so that changes register undo
+    /// actions (see `ManagedObjectContext.undoManager`): one flag read per change when it
+    /// has none.
+    package var registersUndo: Bool
+    /// Whether the object's context makes its objects observable (see
+    /// `ManagedObjectContext.isObservationEnabled`): one flag read per read when it does not.
+    package var isObservable: Bool
     /// The context the object belongs to; nil once the object is deleted and saved, or its
     /// context is reset or gone.
     ///
@@ -47,57 +64,30 @@ open class ManagedObject {
 
     /// A value per property position. Any change drops the membership caches.
     ///
-    /// `slots`, `isFault` and `staleTransients` are read on every attribute access, and the
-    /// run-time exclusivity check of each read (a thread-local access set) cost 8% of fetching
-    /// 100,000 books and reading their attributes (177 -> 163 ms). The checks are off for these
-    /// three: only this module touches them, and no access to them spans a call out (none is
-    /// passed `inout` or modified across a closure; user code such as `awakeFromFetch()` and
-    /// `didChangeValue(forKey:)` runs between accesses), so no two can overlap.
+    /// `slots`, `isFault`, `staleTransients` and `extras` are read on every attribute access
+    /// or change, and the run-time exclusivity check of each read (a thread-local access set)
+    /// cost 8% of fetching 100,000 books and reading their attributes (177 -> 163 ms). The
+    /// checks are off for these: only this module touches them, and no access to them spans
+    /// a call out (none is passed `inout` or modified across a closure; user code such as
+    /// `awakeFromFetch()` and `didChangeValue(forKey:)` runs between accesses), so no two can
+    /// overlap.
     @exclusivity(unchecked) package var slots: [Slot] {
-        didSet { if !memberships.isEmpty { memberships.removeAll() } }
+        didSet { if let extras, !extras.memberships.isEmpty { extras.memberships.removeAll() } }
     }
-    /// The members of loaded to-many slots, by property position, built by `addObject` so
-    /// that adding many objects one by one is linear; valid until `slots` changes.
-    package var memberships: [Int: Set<ObjectIdentifier>] = [:]
     /// The values as last saved or fetched; nil for an object never saved.
     package var committedSlots: [Slot]?
-    /// Inverse edits made to to-many relationships that are still faults, by property
-    /// position: applied when the fault loads, so that adding a book to an author with
-    /// thousands of books does not load them all.
-    package var pendingToMany: [Int: PendingToMany] = [:]
-    /// Whether the values have not been loaded yet (a fault).
-    @exclusivity(unchecked) public package(set) var isFault: Bool
-    /// Whether the object was inserted since the last save.
-    public package(set) var isInserted = false
-    /// The primary key a running save gives the inserted object (its own new row's, or
-    /// under object-trump merging the row it takes over); nil outside a save. Kept here,
-    /// not in a table beside the save: each lookup hashed the object, several times per row.
-    package var savingKey: Int64?
     /// The version of the object's row when the object last read or wrote it (see
     /// `StoreRow.version`), which a save compares with the row's to find a conflict; 0 while
     /// it has none (inserted and unsaved, or a fault never loaded), which is never checked.
     package var rowVersion: Int64 = 0
-    /// The results of the fetched properties read so far, by name, kept until the object is
-    /// refreshed (see `fetchedObjects(forKey:)`). Final, so that it adds no entry to the
-    /// class's vtable, which subclasses in other modules are compiled against.
-    package final var fetchedValues: [String: [ManagedObject]] = [:]
-    /// Whether the object is marked for deletion at the next save.
-    public package(set) var isDeleted = false
     /// The class's transients computed on demand, resolved for the entity (nil for none).
     package let transientComputation: TransientComputation?
     /// Computed transients to compute at their next read, as a bit mask of positions.
     @exclusivity(unchecked) package var staleTransients: UInt64 = 0
-    /// Where observations of the object's properties are registered; made at the object's
-    /// first read (see `ManagedObject+Observation`). Unchecked for the reason given at
-    /// `slots`: only this module touches it, never across a call out.
-    @exclusivity(unchecked) package var observationRegistrar: ObservationRegistrar?
-    /// Whether the object's context has an undo manager, so that changes register undo
-    /// actions (see `ManagedObjectContext.undoManager`): one flag read per change when it
-    /// has none.
-    package var registersUndo: Bool
-    /// Whether the object's context makes its objects observable (see
-    /// `ManagedObjectContext.isObservationEnabled`): one flag read per read when it does not.
-    package var isObservable: Bool
+    /// The state most objects never need (see `ObjectExtras`), made at its first use: to-many
+    /// membership caches, pending inverse edits, a running save's key, fetched properties'
+    /// results and the Observation registrar.
+    @exclusivity(unchecked) package var extras: ObjectExtras?
 
     /// Creates an object; called by the context only.
     public required init(_ construction: consuming ObjectConstruction) {

@@ -21,7 +21,12 @@ public enum AttributeValue: @unchecked Sendable {
     case data(Data)
     /// An app value of a transformable attribute. Sendable only as far as the app's value
     /// is: the library never touches it outside the context that owns the object.
-    case transformable(Any)
+    ///
+    /// Indirect, so that the app's value lives in a box of its own: an `Any` inline is 32
+    /// bytes, which made every `AttributeValue` 40 bytes with its case; boxed, the widest
+    /// payload is a `Decimal` (20 bytes) and a value takes 24. An object keeps a value for
+    /// every property of its entity, NULLs included.
+    indirect case transformable(Any)
 
     /// Whether this is `null`.
     public var isNull: Bool {

@@ -1,0 +1,101 @@
+import Observation
+
+/// The state of a managed object that most objects never need, kept in a box of its own that
+/// the object makes at first use (see `ManagedObject.extras`).
+///
+/// A fetched object that is read and let go uses none of it: to-many membership caches,
+/// inverse edits to unloaded to-many relationships, the key a running save gives an insert,
+/// the results of fetched properties and the Observation registrar. Stored in the object,
+/// they took 56 bytes of each of the 100,000 objects a large fetch makes; here they take one
+/// optional reference.
+package final class ObjectExtras {
+    /// See `ManagedObject.memberships`.
+    var memberships: [Int: Set<ObjectIdentifier>] = [:]
+    /// See `ManagedObject.pendingToMany`.
+    var pendingToMany: [Int: PendingToMany] = [:]
+    /// See `ManagedObject.savingKey`.
+    var savingKey: Int64?
+    /// See `ManagedObject.fetchedValues`.
+    var fetchedValues: [String: [ManagedObject]] = [:]
+    /// See `ManagedObject.observationRegistrar`. Unchecked for the reason given at
+    /// `ManagedObject.slots`: only this module touches it, never across a call out.
+    @exclusivity(unchecked) var observationRegistrar: ObservationRegistrar?
+}
+
+extension ManagedObject {
+    /// The object's extras, made now if it has none yet.
+    private var madeExtras: ObjectExtras {
+        if let extras { return extras }
+        let made = ObjectExtras()
+        extras = made
+        return made
+    }
+
+    /// The members of loaded to-many slots, by property position, built by `addObject` so
+    /// that adding many objects one by one is linear; valid until `slots` changes.
+    package var memberships: [Int: Set<ObjectIdentifier>] {
+        get { extras?.memberships ?? [:] }
+        _modify {
+            if let extras {
+                yield &extras.memberships
+            } else {
+                var memberships: [Int: Set<ObjectIdentifier>] = [:]
+                yield &memberships
+                if !memberships.isEmpty { madeExtras.memberships = memberships }
+            }
+        }
+    }
+
+    /// Inverse edits made to to-many relationships that are still faults, by property
+    /// position: applied when the fault loads, so that adding a book to an author with
+    /// thousands of books does not load them all.
+    package var pendingToMany: [Int: PendingToMany] {
+        get { extras?.pendingToMany ?? [:] }
+        _modify {
+            if let extras {
+                yield &extras.pendingToMany
+            } else {
+                var pending: [Int: PendingToMany] = [:]
+                yield &pending
+                if !pending.isEmpty { madeExtras.pendingToMany = pending }
+            }
+        }
+    }
+
+    /// The primary key a running save gives the inserted object (its own new row's, or
+    /// under object-trump merging the row it takes over); nil outside a save. Kept on the
+    /// object, not in a table beside the save: each lookup hashed the object, several times
+    /// per row.
+    package var savingKey: Int64? {
+        get { extras?.savingKey }
+        set {
+            if newValue == nil, extras == nil { return }
+            madeExtras.savingKey = newValue
+        }
+    }
+
+    /// The results of the fetched properties read so far, by name, kept until the object is
+    /// refreshed (see `fetchedObjects(forKey:)`).
+    package var fetchedValues: [String: [ManagedObject]] {
+        get { extras?.fetchedValues ?? [:] }
+        _modify {
+            if let extras {
+                yield &extras.fetchedValues
+            } else {
+                var values: [String: [ManagedObject]] = [:]
+                yield &values
+                if !values.isEmpty { madeExtras.fetchedValues = values }
+            }
+        }
+    }
+
+    /// Where observations of the object's properties are registered; made at the object's
+    /// first read (see `ManagedObject+Observation`).
+    package var observationRegistrar: ObservationRegistrar? {
+        get { extras?.observationRegistrar }
+        set {
+            if newValue == nil, extras == nil { return }
+            madeExtras.observationRegistrar = newValue
+        }
+    }
+}
