@@ -55,18 +55,10 @@ enum StoreMigrateCommand {
                 store: path, model: arguments[model] ?? "", version: arguments[version])
             let dryRun = arguments[dryRun]
             do {
-                let plans = try migrator.plans()
-                let target = migrator.destination.versionIdentifier.map { "model version \($0)" } ?? "the model"
-                guard !plans.isEmpty else {
-                    output.print("\(path) is already at \(target); nothing to migrate.")
+                let target = targetName(migrator.destination)
+                guard printSteps(try migrator.plans(), of: path, target: target, output: &output) else {
                     return .success
                 }
-                for plan in plans { output.print(plan.description) }
-                let lost = plans.flatMap(\.steps).filter(\.losesData).map { step in
-                    step.property.map { "\(step.entity).\($0)" } ?? "every \(step.entity) object"
-                }
-                output.print(
-                    lost.isEmpty ? "No values will be lost." : "Values that will be lost: \(lost.joined(separator: ", ")).")
                 if dryRun {
                     _ = try migrator.dryRun()
                     output.print("Dry run: the data fits \(target); the store was not changed.")
@@ -83,9 +75,29 @@ enum StoreMigrateCommand {
             }
         })
 
+    /// "model version N", or "the model" for a model without a version name.
+    static func targetName(_ model: ManagedObjectModel) -> String {
+        model.versionIdentifier.map { "model version \($0)" } ?? "the model"
+    }
+
+    /// Prints each plan's steps and which values they lose; false, having said the store is
+    /// already at `target`, when there are none.
+    static func printSteps(_ plans: [MigrationPlan], of path: String, target: String, output: inout ToolOutput) -> Bool {
+        guard !plans.isEmpty else {
+            output.print("\(path) is already at \(target); nothing to migrate.")
+            return false
+        }
+        for plan in plans { output.print(plan.description) }
+        let lost = plans.flatMap(\.steps).filter(\.losesData).map { step in
+            step.property.map { "\(step.entity).\($0)" } ?? "every \(step.entity) object"
+        }
+        output.print(lost.isEmpty ? "No values will be lost." : "Values that will be lost: \(lost.joined(separator: ", ")).")
+        return true
+    }
+
     /// A migrator for a bundle's versions, or for a single model file (which can only
     /// tell that a store is already current).
-    private static func makeMigrator(store: String, model: String, version: String?) throws(ToolError) -> StoreMigrator {
+    static func makeMigrator(store: String, model: String, version: String?) throws(ToolError) -> StoreMigrator {
         let storeURL = URL(fileURLWithPath: store)
         let modelURL = URL(fileURLWithPath: model)
         guard modelURL.pathExtension == "xcdatamodeld" else {
