@@ -12,24 +12,7 @@ import Testing
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
         let bundle = BuiltProduct.repositoryRoot.appendingPathComponent("Sources/BookCatalog/Books.xcdatamodeld")
         let seeds = try Catalog.bundledSeedBooks()
-        do {
-            let v1 = try ManagedObjectModel(contentsOf: bundle, version: "Books")
-            let context = try PersistentContainer(model: v1, storeURL: sandbox.store).viewContext
-            var authors: [String: ManagedObject] = [:]
-            for seed in seeds {
-                let book = try context.insertObject(forEntityName: "Book")
-                try book.setValue(seed.uuid, forKey: "uuid")
-                try book.setValue(seed.title, forKey: "title")
-                try book.setValue(seed.publishDate, forKey: "publishDate")
-                try book.setValue(seed.price, forKey: "price")
-                try book.setValue(seed.color, forKey: "color")
-                let author = try authors[seed.author] ?? context.insertObject(forEntityName: "Author")
-                try author.setValue(seed.author, forKey: "name")
-                authors[seed.author] = author
-                try book.setValue(author, forKey: "author")
-            }
-            try context.save()
-        }
+        try Self.fillVersion1(ManagedObjectModel(contentsOf: bundle, version: "Books"), storeURL: sandbox.store)
 
         let run = try sandbox.run(["list", "--json"])
         #expect(run.status == 0, "\(run)")
@@ -50,5 +33,24 @@ import Testing
             #expect(book["color"] == seed.color?.hex)
         }
         #expect(try sandbox.run(["check"]).status == 0)
+    }
+
+    /// Fills a version 1 catalogue at `storeURL` with the bundled books.
+    static func fillVersion1(_ model: ManagedObjectModel, storeURL: URL) throws {
+        let context = try PersistentContainer(model: model, storeURL: storeURL).viewContext
+        var authors: [String: ManagedObject] = [:]
+        for seed in try Catalog.bundledSeedBooks() {
+            let book = try context.insertObject(forEntityName: "Book")
+            try book.setValue(seed.uuid, forKey: "uuid")
+            try book.setValue(seed.title, forKey: "title")
+            try book.setValue(seed.publishDate, forKey: "publishDate")
+            try book.setValue(seed.price, forKey: "price")
+            try book.setValue(seed.color, forKey: "color")
+            let author = try authors[seed.author] ?? context.insertObject(forEntityName: "Author")
+            try author.setValue(seed.author, forKey: "name")
+            authors[seed.author] = author
+            try book.setValue(author, forKey: "author")
+        }
+        try context.save()
     }
 }
