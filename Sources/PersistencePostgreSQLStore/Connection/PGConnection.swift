@@ -152,16 +152,9 @@ package final class PGConnection {
         }
         let texts: [String?] = parameters.map(\.text)
         let types: [Oid] = parameters.map(\.typeOID)
-        var cStrings: [UnsafeMutablePointer<CChar>?] = texts.map { $0.map { strdup($0) } ?? nil }
-        defer { for pointer in cStrings { free(pointer) } }
-        let result: OpaquePointer? = cStrings.withUnsafeMutableBufferPointer { values in
+        let result: OpaquePointer? = withCStrings(texts) { values in
             types.withUnsafeBufferPointer { oids in
-                guard let first = values.baseAddress, !values.isEmpty else {
-                    return PQexecParams(handle, sql, 0, nil, nil, nil, nil, 0)
-                }
-                return first.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: values.count) { pointer in
-                    PQexecParams(handle, sql, Int32(values.count), oids.baseAddress, pointer, nil, nil, 0)
-                }
+                PQexecParams(handle, sql, Int32(texts.count), oids.baseAddress, values, nil, nil, 0)
             }
         }
         guard let result else { throw lastError(handle) }
@@ -272,9 +265,10 @@ package final class PGConnection {
     }
 }
 
-/// Calls `body` with `strings` as a C array of C strings, ending with a null pointer.
-private func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
-    let copies = strings.map { strdup($0) }
+/// Calls `body` with `strings` as a C array of C strings (a null pointer for nil), ending
+/// with a null pointer: libpq's form for statement parameters and connection keywords.
+private func withCStrings<T>(_ strings: [String?], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> T) -> T {
+    let copies = strings.map { $0.map { strdup($0) } ?? nil }
     defer { for copy in copies { free(copy) } }
     let pointers: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
     return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
