@@ -31,7 +31,11 @@ public final class Statement {
 
     /// The prepared statement, or `nil` once finalized. Usable from inlinable code so that
     /// the column accessors a store reads every row with are inlined into it.
-    @usableFromInline private(set) var handle: OpaquePointer?
+    ///
+    /// Read once per column of every row, so the run-time exclusivity check of each read (a
+    /// thread-local access set) is off: the only write is `finalize()`'s, and no access spans
+    /// a call out (each read passes the pointer to one SQLite function), so none can overlap.
+    @exclusivity(unchecked) @usableFromInline private(set) var handle: OpaquePointer?
     /// The connection, kept alive while the statement lives.
     let connection: SQLiteConnection
 

@@ -39,20 +39,20 @@ open class ManagedObject {
     /// The resolved entity.
     package let schema: EntitySchema
     /// The object's ID: temporary until the object is first saved.
-    public package(set) var objectID: ObjectID
+    @exclusivity(unchecked) public package(set) var objectID: ObjectID
     /// Whether the values have not been loaded yet (a fault).
     @exclusivity(unchecked) public package(set) var isFault: Bool
     /// Whether the object was inserted since the last save.
-    public package(set) var isInserted = false
+    @exclusivity(unchecked) public package(set) var isInserted = false
     /// Whether the object is marked for deletion at the next save.
-    public package(set) var isDeleted = false
+    @exclusivity(unchecked) public package(set) var isDeleted = false
     /// Whether the object's context has an undo manager, so that changes register undo
     /// actions (see `ManagedObjectContext.undoManager`): one flag read per change when it
     /// has none.
-    package var registersUndo: Bool
+    @exclusivity(unchecked) package var registersUndo: Bool
     /// Whether the object's context makes its objects observable (see
     /// `ManagedObjectContext.isObservationEnabled`): one flag read per read when it does not.
-    package var isObservable: Bool
+    @exclusivity(unchecked) package var isObservable: Bool
     /// The context the object belongs to; nil once the object is deleted and saved, or its
     /// context is reset or gone.
     ///
@@ -60,26 +60,27 @@ open class ManagedObject {
     /// retain and release of the context down the runtime's slow path (and cost one atomic
     /// operation per object made). The context instead sets this to nil in every object that
     /// refers to it before it goes (see `ManagedObjectContext.detachAll()`).
-    public package(set) unowned var managedObjectContext: ManagedObjectContext?
+    @exclusivity(unchecked) public package(set) unowned var managedObjectContext: ManagedObjectContext?
 
     /// A value per property position. Any change drops the membership caches.
     ///
-    /// `slots`, `isFault`, `staleTransients` and `extras` are read on every attribute access
-    /// or change, and the run-time exclusivity check of each read (a thread-local access set)
-    /// cost 8% of fetching 100,000 books and reading their attributes (177 -> 163 ms). The
-    /// checks are off for these: only this module touches them, and no access to them spans
-    /// a call out (none is passed `inout` or modified across a closure; user code such as
-    /// `awakeFromFetch()` and `didChangeValue(forKey:)` runs between accesses), so no two can
-    /// overlap.
+    /// `slots`, `committedSlots`, `rowVersion`, the ID, the context, the flags,
+    /// `staleTransients` and `extras` are read on every attribute access, fetched row, change
+    /// or object's end, and the run-time exclusivity check of each read (a thread-local access
+    /// set) was a tenth of fetching 100,000 books and reading their attributes. The checks are
+    /// off for these: only this module writes them, and no access to them spans a call out
+    /// (none is passed `inout` or modified across a closure that runs user code; user code
+    /// such as `awakeFromFetch()` and `didChangeValue(forKey:)` runs between accesses), so no
+    /// two can overlap.
     @exclusivity(unchecked) package var slots: [Slot] {
         didSet { if let extras, !extras.memberships.isEmpty { extras.memberships.removeAll() } }
     }
     /// The values as last saved or fetched; nil for an object never saved.
-    package var committedSlots: [Slot]?
+    @exclusivity(unchecked) package var committedSlots: [Slot]?
     /// The version of the object's row when the object last read or wrote it (see
     /// `StoreRow.version`), which a save compares with the row's to find a conflict; 0 while
     /// it has none (inserted and unsaved, or a fault never loaded), which is never checked.
-    package var rowVersion: Int64 = 0
+    @exclusivity(unchecked) package var rowVersion: Int64 = 0
     /// The class's transients computed on demand, resolved for the entity (nil for none).
     package let transientComputation: TransientComputation?
     /// Computed transients to compute at their next read, as a bit mask of positions.
