@@ -15,22 +15,29 @@ import PersistenceStore
 /// result is exactly what they give.
 package struct RowDecodePlan: Sendable {
     /// How one property position is filled.
+    ///
+    /// Every case is plain numbers, so that walking the steps for each row copies no
+    /// reference: what a step needs beyond its column (a transformer, a destination's names
+    /// or ID scope, a constant) lives in the plan's side tables, named by index. Steps with
+    /// those payloads inline cost a retain and a release per property per row.
     enum Step: Sendable {
         /// A stored attribute: the column's offset among the table's columns, and how to read it.
         case attribute(column: Int32, reader: Reader)
         /// A transformable attribute whose transformer was looked up for this read (see
-        /// `resolved(for:)`): its column and the transformer.
-        case transformed(column: Int32, transformer: any ValueTransforming, transformerName: String)
-        /// A to-one relationship stored as the destination's `_id`; the destination's entity
-        /// and root entity name its object ID.
-        case toOne(column: Int32, entityName: String, rootName: String)
+        /// `resolved(for:)`): its column and the transformer's index in `transformers`.
+        case transformed(column: Int32, transformer: Int32)
+        /// A to-one relationship stored as the destination's `_id`; the index of the
+        /// destination's entity and root entity names (which name its object ID) in
+        /// `destinations`.
+        case toOne(column: Int32, destination: Int32)
         /// A to-one relationship, as `toOne`, with the destination IDs' scope made for this
-        /// read (see `resolved(for:)`).
-        case toOneInScope(column: Int32, scope: ObjectID.Scope)
+        /// read (see `resolved(for:)`): its index in `scopes`.
+        case toOneInScope(column: Int32, scope: Int32)
         /// A to-many relationship: a fault until first used.
         case toMany
-        /// A property without a column: a transient attribute's default (`.null` for none).
-        case constant(AttributeValue)
+        /// A property without a column: a transient attribute's default (`.null` for none),
+        /// by its index in `constants`.
+        case constant(Int32)
         /// A to-one relationship without a column: no destination.
         case noDestination
     }
@@ -38,9 +45,10 @@ package struct RowDecodePlan: Sendable {
     /// How a stored attribute's column is read.
     enum Reader: Sendable {
         case integer, boolean, double, decimal, date, string, uuid
-        /// A transformable attribute that names a value transformer: resolved once per read
-        /// by `resolved(for:)`, since the registry takes a lock per lookup.
-        case transformable(transformerName: String)
+        /// A transformable attribute that names a value transformer (its index in
+        /// `transformerNames`): resolved once per read by `resolved(for:)`, since the registry
+        /// takes a lock per lookup.
+        case transformable(name: Int32)
         /// Anything else (binary, URI, transformable without a transformer): through
         /// `RowCodec.decode`.
         case general
@@ -48,35 +56,50 @@ package struct RowDecodePlan: Sendable {
 
     /// A step per property position of the entity.
     private(set) var steps: [Step]
+    /// The names of the transformers `Reader.transformable` steps name.
+    private var transformerNames: [String] = []
+    /// The transformers of one read, with their names (see `resolved(for:)`).
+    private var transformers: [(transformer: any ValueTransforming, name: String)] = []
+    /// The entity and root entity names of to-one destinations.
+    private var destinations: [(entityName: String, rootName: String)] = []
+    /// The destination ID scopes of one read (see `resolved(for:)`).
+    private var scopes: [ObjectID.Scope] = []
+    /// The values of properties without a column.
+    private var constants: [AttributeValue] = []
 
     /// The plan for `schema`'s rows in `table`; `columnIndex` is `EntityMapping.columnIndex`.
     init(schema: EntitySchema, table: TableMapping, columnIndex: [Int?]) {
-        var steps: [Step] = []
+        steps = []
         steps.reserveCapacity(schema.properties.count)
         for (position, property) in schema.properties.enumerated() {
             let column = columnIndex[position]
             switch property {
             case .attribute(let attribute):
                 if let column {
-                    steps.append(.attribute(column: Int32(column), reader: Reader(attribute)))
+                    steps.append(.attribute(column: Int32(column), reader: reader(for: attribute)))
                 } else {
                     // A transient is not stored: it starts from its default, as on insert.
-                    steps.append(.constant(attribute.isTransient ? (attribute.defaultValue ?? .null) : .null))
+                    constants.append(attribute.isTransient ? (attribute.defaultValue ?? .null) : .null)
+                    steps.append(.constant(Int32(constants.count - 1)))
                 }
             case .relationship(let relationship):
                 if relationship.isToMany {
                     steps.append(.toMany)
                 } else if let column, case .toOne(_, let destinationTable) = table.columns[column].kind {
-                    steps.append(
-                        .toOne(
-                            column: Int32(column), entityName: relationship.destinationEntityName,
-                            rootName: destinationTable))
+                    destinations.append((relationship.destinationEntityName, destinationTable))
+                    steps.append(.toOne(column: Int32(column), destination: Int32(destinations.count - 1)))
                 } else {
                     steps.append(.noDestination)
                 }
             }
         }
-        self.steps = steps
+    }
+
+    /// How `attribute`'s column is read; a transformer's name is added to `transformerNames`.
+    private mutating func reader(for attribute: AttributeDescription) -> Reader {
+        guard attribute.type == .transformable, let name = attribute.valueTransformerName else { return Reader(attribute) }
+        transformerNames.append(name)
+        return .transformable(name: Int32(transformerNames.count - 1))
     }
 
     /// The plan for one read of many rows from `store`: each transformable attribute's
@@ -88,14 +111,19 @@ package struct RowDecodePlan: Sendable {
         var resolved = self
         for (position, step) in steps.enumerated() {
             switch step {
-            case .attribute(let column, .transformable(let name)):
-                resolved.steps[position] =
-                    ValueTransformers.transformer(forName: name).map {
-                        .transformed(column: column, transformer: $0, transformerName: name)
-                    } ?? .attribute(column: column, reader: .general)
-            case .toOne(let column, let destination, let destinationRoot):
-                resolved.steps[position] = .toOneInScope(
-                    column: column, scope: store.idScope(entityName: destination, rootName: destinationRoot))
+            case .attribute(let column, .transformable(let index)):
+                let name = transformerNames[Int(index)]
+                if let transformer = ValueTransformers.transformer(forName: name) {
+                    resolved.transformers.append((transformer, name))
+                    resolved.steps[position] = .transformed(
+                        column: column, transformer: Int32(resolved.transformers.count - 1))
+                } else {
+                    resolved.steps[position] = .attribute(column: column, reader: .general)
+                }
+            case .toOne(let column, let index):
+                let destination = destinations[Int(index)]
+                resolved.scopes.append(store.idScope(entityName: destination.entityName, rootName: destination.rootName))
+                resolved.steps[position] = .toOneInScope(column: column, scope: Int32(resolved.scopes.count - 1))
             default:
                 continue
             }
@@ -123,44 +151,48 @@ package struct RowDecodePlan: Sendable {
             guard case .integer(let key) = statement.value(at: firstColumn + column) else { return .toOneFault(nil) }
             return .toOneFault(ObjectID(scope: scope(), key: .permanent(key)))
         }
-        var slots: [StoredSlot] = []
-        slots.reserveCapacity(steps.count)
-        for position in steps.indices {
+        // The position's slot.
+        func slot(at position: Int) throws -> StoredSlot {
             switch steps[position] {
             case .attribute(let column, let reader):
-                if let slot = reader.slot(at: firstColumn + column, of: statement) {
-                    slots.append(slot)
-                    continue
-                }
-                slots.append(try decoded(statement.value(at: firstColumn + column), at: position))
-            case .transformed(let column, let transformer, let transformerName):
+                if let slot = reader.slot(at: firstColumn + column, of: statement) { return slot }
+                return try decoded(statement.value(at: firstColumn + column), at: position)
+            case .transformed(let column, let index):
                 let raw = statement.value(at: firstColumn + column)
-                guard case .blob(let data) = raw else {
-                    // NULL, or an external data file's reference.
-                    slots.append(try decoded(raw, at: position))
-                    continue
-                }
+                // NULL, or an external data file's reference.
+                guard case .blob(let data) = raw else { return try decoded(raw, at: position) }
+                let (transformer, transformerName) = transformers[Int(index)]
                 let value = try TransformableCodec.reverseTransform(
                     data, with: transformer, transformerName: transformerName,
                     attribute: schema.propertyNames[position], entity: schema.name)
-                slots.append(.value(.transformable(value)))
-            case .toOne(let column, let entityName, let rootName):
-                slots.append(destination(at: column, in: store.idScope(entityName: entityName, rootName: rootName)))
-            case .toOneInScope(let column, let scope):
-                slots.append(destination(at: column, in: scope))
+                return .value(.transformable(value))
+            case .toOne(let column, let index):
+                let names = destinations[Int(index)]
+                return destination(at: column, in: store.idScope(entityName: names.entityName, rootName: names.rootName))
+            case .toOneInScope(let column, let index):
+                return destination(at: column, in: scopes[Int(index)])
             case .toMany:
-                slots.append(.toManyFault)
-            case .constant(let value):
-                slots.append(.value(value))
+                return .toManyFault
+            case .constant(let index):
+                return .value(constants[Int(index)])
             case .noDestination:
-                slots.append(.toOneFault(nil))
+                return .toOneFault(nil)
             }
         }
-        return slots
+        // Each slot is written once into the array's fresh storage (no capacity check per
+        // append); a throw leaves the slots written so far to be released with it.
+        return try [StoredSlot](unsafeUninitializedCapacity: steps.count) { buffer, count in
+            for position in steps.indices {
+                buffer.initializeElement(at: position, to: try slot(at: position))
+                count += 1
+            }
+        }
     }
 }
 
 extension RowDecodePlan.Reader {
+    /// The reader of `attribute`'s column outside a plan: a transformable attribute's bytes
+    /// go through `RowCodec.decode` (a plan reads them with their transformer instead).
     init(_ attribute: AttributeDescription) {
         switch attribute.type {
         case .integer16, .integer32, .integer64: self = .integer
@@ -170,8 +202,6 @@ extension RowDecodePlan.Reader {
         case .date: self = .date
         case .string: self = .string
         case .uuid: self = .uuid
-        case .transformable:
-            self = attribute.valueTransformerName.map { .transformable(transformerName: $0) } ?? .general
         default: self = .general
         }
     }
