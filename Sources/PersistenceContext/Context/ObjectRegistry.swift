@@ -13,12 +13,16 @@ struct ObjectRegistry {
     private struct Table {
         let rootName: String
         let storeIdentifier: String
+        /// The scope of the ID the table was made for: the IDs of one store's rows of one
+        /// entity share it, so comparing it first spares most lookups the two name comparisons.
+        let scope: ObjectID.Scope
         var saved = RegistryTable()
         var unsaved = RegistryTable()
     }
 
-    /// The tables, few (one per root entity in use): found by a linear search whose string
-    /// comparisons are a word each, as IDs share their names' storage with the schema.
+    /// The tables, few (one per root entity in use): found by a linear search, by the ID's
+    /// scope or else by names (whose string comparisons are a word each, as IDs share their
+    /// names' storage with the schema).
     private var tables: [Table] = []
 
     /// The entry under `id`, if any. Setting nil removes it.
@@ -78,12 +82,14 @@ struct ObjectRegistry {
     // MARK: - Internals
 
     private func tableIndex(of id: ObjectID) -> Int? {
-        tables.firstIndex { $0.rootName == id.rootName && $0.storeIdentifier == id.storeIdentifier }
+        let scope = id.scope
+        if let index = tables.firstIndex(where: { $0.scope === scope }) { return index }
+        return tables.firstIndex { $0.rootName == id.rootName && $0.storeIdentifier == id.storeIdentifier }
     }
 
     private mutating func tableIndex(creating id: ObjectID) -> Int {
         if let index = tableIndex(of: id) { return index }
-        tables.append(Table(rootName: id.rootName, storeIdentifier: id.storeIdentifier))
+        tables.append(Table(rootName: id.rootName, storeIdentifier: id.storeIdentifier, scope: id.scope))
         return tables.count - 1
     }
 }

@@ -8,17 +8,19 @@ import PersistenceStore
 /// SipHash: hashing, probing and growing were about a tenth of such a fetch. Here a key's
 /// home bucket is a multiplicative (Fibonacci) hash, a multiply and a shift.
 ///
-/// An earlier home kept consecutive keys in consecutive buckets, for the cache's sake. But
-/// keys the store hands out are dense, and while the table was smaller than their range,
-/// whole blocks of them landed on the same stretch of buckets: one run thousands of
-/// entries long, which every insert into its middle shifted. A search, which registers its
-/// rows in rank order rather than key order, became quadratic (a descending walk worst of
-/// all). Scattered homes keep runs short in any order.
+/// A key's home keeps the cache in mind without trusting the keys' order. An earlier home
+/// kept every run of consecutive keys in consecutive buckets; but keys the store hands out
+/// are dense, and while the table was smaller than their range, whole blocks of them landed
+/// on the same stretch of buckets: one run thousands of entries long, which every insert into
+/// its middle shifted. A search, which registers its rows in rank order rather than key
+/// order, became quadratic (a descending walk worst of all). A home scattered for every key
+/// keeps runs short in any order, but then each of a fetch's rows touches a cache line of its
+/// own (the table of 100,000 books is two megabytes), in the lookup and again in the removal.
+/// So keys are scattered in aligned groups of sixteen: sixteen consecutive keys (a group)
+/// share a window of sixteen buckets, four cache lines, and the groups are scattered by a
+/// multiplicative (Fibonacci) hash. A run can span a few windows where groups collide, never
+/// thousands of buckets, whatever the order.
 ///
-/// Each run is kept ordered by home bucket (Robin Hood order): a lookup stops at the first
-/// entry whose home lies past its key's, and a removal shifts later entries back only until
-/// one sits in its own home. There are no tombstones, so lookups do not slow down as objects
-/// come and go.
 struct RegistryTable {
     private struct Bucket {
         var key: UInt64 = 0
@@ -85,11 +87,18 @@ struct RegistryTable {
 
     // MARK: - Internals
 
-    /// The bucket a key's probe starts at: the top `bits` bits of the key times 2^64/φ, which
-    /// spreads consecutive keys (and keys a power of two apart) evenly over the table.
+    /// The bucket a key's probe starts at: its place within its group of sixteen, in the
+    /// window the top `bits - 4` bits of the group number times 2^64/φ choose (which spreads
+    /// consecutive groups, and groups a power of two apart, evenly over the table).
     private func home(of key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
+        let windowBits = UInt64(bits - Self.groupBits)
+        let window = windowBits == 0 ? 0 : ((key >> UInt64(Self.groupBits)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - windowBits)
+        return Int(truncatingIfNeeded: window << UInt64(Self.groupBits) | key & Self.groupMask)
     }
+
+    /// log2 of the keys in a group, and of the buckets in a window; the table's least size.
+    private static let groupBits = 4
+    private static let groupMask: UInt64 = (1 << 4) - 1
 
     /// How far the entry at `index` sits past its home bucket.
     private func distance(at index: Int) -> Int {
@@ -140,7 +149,7 @@ struct RegistryTable {
 
     private mutating func grow() {
         let old = buckets
-        bits = max(bits + 1, 4)
+        bits = max(bits + 1, Self.groupBits)
         buckets = Array(repeating: Bucket(), count: 1 << bits)
         count = 0
         for bucket in old where bucket.entry.isOccupied { insert(bucket, at: find(bucket.key).index) }
