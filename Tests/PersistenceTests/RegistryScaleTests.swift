@@ -29,8 +29,10 @@ import Testing
         return best
     }
 
-    /// Keys 1…n with one in twenty missing (rows a search did not match), in `order`.
+    /// Keys 1…n with one in twenty missing (rows a search did not match), in `order`; or
+    /// every sixteenth key (one per group of the table's homes) for "sixteenths".
     private func keys(_ n: Int, _ order: String) -> [UInt64] {
+        if order == "sixteenths" { return (1...UInt64(n)).map { $0 * 16 } }
         var random = SplitMix64(seed: 7)
         var keys = (1...UInt64(n + n / 19)).filter { _ in random.next() % 20 != 0 }
         switch order {
@@ -42,7 +44,7 @@ import Testing
         return keys
     }
 
-    @Test(arguments: ["ascending", "descending", "shuffled"])
+    @Test(arguments: ["ascending", "descending", "shuffled", "sixteenths"])
     func registeringGrowsLinearly(_ order: String) throws {
         let (_, context) = try BookFixture.make()
         let schema = try #require(context.model.schema(for: "Book"))

@@ -23,6 +23,7 @@ import Testing
     @Test(arguments: [
         ("random keys", 0 as UInt64),
         ("consecutive keys", 1 as UInt64),
+        ("one key a group of sixteen", 16 as UInt64),
         ("keys sharing their low bits", 1 << 20 as UInt64),
     ])
     func matchesADictionaryThroughInsertsAndRemovals(_ shape: String, _ stride: UInt64) throws {

@@ -87,13 +87,17 @@ struct RegistryTable {
 
     // MARK: - Internals
 
-    /// The bucket a key's probe starts at: its place within its group of sixteen, in the
-    /// window the top `bits - 4` bits of the group number times 2^64/φ choose (which spreads
-    /// consecutive groups, and groups a power of two apart, evenly over the table).
+    /// The bucket a key's probe starts at: in the window chosen by the top `bits - 4` bits of
+    /// the group number times 2^64/φ (which spreads consecutive groups, and groups a power of
+    /// two apart, evenly over the table), at the key's place in its group turned by other bits
+    /// of that product, so that keys sixteen apart (one a group) do not all start at their
+    /// windows' first bucket.
     private func home(of key: UInt64) -> Int {
+        let product = (key >> UInt64(Self.groupBits)) &* 0x9E37_79B9_7F4A_7C15
         let windowBits = UInt64(bits - Self.groupBits)
-        let window = windowBits == 0 ? 0 : ((key >> UInt64(Self.groupBits)) &* 0x9E37_79B9_7F4A_7C15) >> (64 - windowBits)
-        return Int(truncatingIfNeeded: window << UInt64(Self.groupBits) | key & Self.groupMask)
+        let window = windowBits == 0 ? 0 : product >> (64 - windowBits)
+        let place = (key &+ (product >> 20)) & Self.groupMask
+        return Int(truncatingIfNeeded: window << UInt64(Self.groupBits) | place)
     }
 
     /// log2 of the keys in a group, and of the buckets in a window; the table's least size.
