@@ -145,4 +145,43 @@ import Testing
         #expect(symbols.format(plainDecimal: "-0", minimumFractionDigits: 2) == "0.00")
         #expect(symbols.format(plainDecimal: "1e5", minimumFractionDigits: 2) == "1e5")
     }
+
+    /// A price's digits come from `DecimalText.format`, not `Decimal.description`: the two
+    /// must write the same price for every decimal, large, tiny, negative, zero and NaN.
+    @Test func priceWritesWhatTheDecimalsDescriptionWrites() {
+        let symbols = NumberSymbols(locale: Locale(identifier: "en_US"))
+        let english = formatter("en_US")
+        var random = SystemRandomNumberGenerator()
+        var values: [Decimal] = [.nan, 0, -0.0, .greatestFiniteMagnitude, .leastNonzeroMagnitude, -.greatestFiniteMagnitude]
+        for _ in 0..<2_000 {
+            let mantissa = Decimal(UInt64.random(in: 0...UInt64.max, using: &random))
+            let scaled = mantissa * Decimal(sign: .plus, exponent: Int.random(in: -40...40, using: &random), significand: 1)
+            values.append(Bool.random(using: &random) ? scaled : -scaled)
+            values.append(Decimal(Int.random(in: -100_000...100_000, using: &random)) / 100)
+        }
+        for value in values {
+            let expected = symbols.format(plainDecimal: value.description, minimumFractionDigits: 2)
+            #expect(english.price(value) == expected, "\(value.description)")
+        }
+    }
+
+    /// Days are cached by their instant: what comes back from the cache, and after it was
+    /// emptied, is what the formatter writes.
+    @Test func cachedDaysAreTheFormattersDays() {
+        let cached = formatter("fr_FR")
+        let fresh = DateFormatter()
+        fresh.locale = Locale(identifier: "fr_FR")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = Self.utc
+        fresh.calendar = calendar
+        fresh.timeZone = Self.utc
+        fresh.dateStyle = .medium
+        fresh.timeStyle = .none
+        for round in 0..<3 {
+            for day in stride(from: -3_000, to: 3_000, by: 1 + round) {
+                let midnight = Date(timeIntervalSince1970: Double(day) * 86_400)
+                #expect(cached.day(midnight) == fresh.string(from: midnight))
+            }
+        }
+    }
 }
