@@ -84,6 +84,38 @@ import Persistence
         #expect(store["forEachValues"] == 1)
     }
 
+    /// `forEachDictionary` hands over what `fetchDictionaries` returns, one row at a time,
+    /// from the store's columns or, with unsaved changes, from the objects; and stops when
+    /// its body says so.
+    @Test func forEachDictionaryStreamsTheSameRowsAndStops() throws {
+        let (store, context) = try FetchToolsFixture.make(count: 20)
+        var request = FetchToolsFixture.byTitle
+        request.propertiesToFetch = ["title", "price", "author"]
+        var streamed: [[String: Any]] = []
+        try context.forEachDictionary(request) { row in
+            streamed.append(row)
+            return true
+        }
+        #expect(Self.described(streamed) == Self.described(try context.fetchDictionaries(request)))
+        #expect(store.reads == ["forEachValues": 2])
+        #expect(context.registry.isEmpty)
+        var seen = 0
+        try context.forEachDictionary(request, properties: ["title"]) { _ in
+            seen += 1
+            return seen < 3
+        }
+        #expect(seen == 3)
+        let added = try context.insertObject(forEntityName: "Book")
+        added["title"] = "Book 000a"
+        var titles: [String] = []
+        try context.forEachDictionary(request, properties: ["title"]) { row in
+            titles.append(row["title"] as? String ?? "")
+            return true
+        }
+        #expect(titles.count == 21 && titles.contains("Book 000a"))
+        #expect(store["forEachRow"] == 1)
+    }
+
     @Test func aKeyPathTheStoreDoesNotHoldIsReadFromTheObjectsAsBefore() throws {
         let (store, context) = try FetchToolsFixture.make(count: 3)
         for key in ["nope", "author.nope", "title.length"] {

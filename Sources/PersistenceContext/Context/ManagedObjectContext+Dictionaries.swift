@@ -21,10 +21,11 @@ extension ManagedObjectContext {
         return keyPaths
     }
 
-    /// A dictionary per row the request selects, of the values of `keyPaths` read from the
-    /// store alone: no row is decoded whole and no object made.
-    func storedDictionaries(_ request: FetchRequest, keyPaths: [String]) throws -> [[String: Any]] {
-        var result: [[String: Any]] = []
+    /// Hands `body` a dictionary per row the request selects, of the values of `keyPaths`
+    /// read from the store alone: no row is decoded whole and no object made.
+    func forEachStoredDictionary(
+        _ request: FetchRequest, keyPaths: [String], _ body: ([String: Any]) throws -> Bool
+    ) throws {
         try persistentStoreCoordinator.read { store in
             try store.forEachValues(of: keyPaths, request) { values in
                 var row: [String: Any] = [:]
@@ -35,11 +36,9 @@ extension ManagedObjectContext {
                     default: continue
                     }
                 }
-                result.append(row)
-                return true
+                return try body(row)
             }
         }
-        return result
     }
 
     /// The number of objects a request selects when unsaved objects of its entity may change

@@ -113,15 +113,31 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `fetch(_:)`.
     public func fetchDictionaries(_ request: FetchRequest, properties: [String] = []) throws -> [[String: Any]] {
+        var result: [[String: Any]] = []
+        try forEachDictionary(request, properties: properties) { row in
+            result.append(row)
+            return true
+        }
+        return result
+    }
+
+    /// Hands each dictionary `fetchDictionaries(_:properties:)` would return to `body`, in
+    /// order, without collecting them; `body` returns false to stop. As `forEach(_:_:)` is to
+    /// `fetch(_:)`: a pass over many rows (every book's UUID, say) keeps one row at a time.
+    ///
+    /// - Throws: as `fetch(_:)`, or what `body` throws.
+    public func forEachDictionary(
+        _ request: FetchRequest, properties: [String] = [], _ body: ([String: Any]) throws -> Bool
+    ) throws {
         try checkQueue("fetch \(request.entityName) as dictionaries")
         let keys = properties.isEmpty ? request.propertiesToFetch : properties
         if try unsavedCandidates(request).isEmpty, let keyPaths = storedKeyPaths(request, keys) {
-            return try storedDictionaries(request, keyPaths: keyPaths)
+            return try forEachStoredDictionary(request, keyPaths: keyPaths, body)
         }
         var objects = request
         objects.resultType = .managedObjectResultType
         objects.relationshipKeyPathsForPrefetching = []
-        return try fetch(objects).map { object in
+        try forEach(objects) { object in
             let keys = keys.isEmpty ? object.entity.attributes.map(\.name) : keys
             var row: [String: Any] = [:]
             for key in keys {
@@ -132,7 +148,7 @@ extension ManagedObjectContext {
                     row[key] = value
                 }
             }
-            return row
+            return try body(row)
         }
     }
 
