@@ -57,18 +57,25 @@ public struct ShortIDs: Sendable {
     /// through `uuidString` and filtering its characters was a sixth of listing 100,000
     /// books).
     static func text(of uuid: UUID, digits: Int, hyphens: Bool = true) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var utf8: [UInt8] = []
-        utf8.reserveCapacity(digits + 4)
         withUnsafeBytes(of: uuid.uuid) { bytes in
-            for index in 0..<digits {
-                if hyphens, index == 8 || index == 12 || index == 16 || index == 20 { utf8.append(UInt8(ascii: "-")) }
-                let byte = bytes[index / 2]
-                utf8.append(hex[Int(index % 2 == 0 ? byte >> 4 : byte & 0x0F)])
+            String(unsafeUninitializedCapacity: digits + 4) { text in
+                var count = 0
+                for index in 0..<digits {
+                    if hyphens, index == 8 || index == 12 || index == 16 || index == 20 {
+                        text[count] = UInt8(ascii: "-")
+                        count += 1
+                    }
+                    let byte = bytes[index / 2]
+                    text[count] = hexDigits[Int(index % 2 == 0 ? byte >> 4 : byte & 0x0F)]
+                    count += 1
+                }
+                return count
             }
         }
-        return String(decoding: utf8, as: UTF8.self)
     }
+
+    /// The hexadecimal digits' UTF-8, uppercase.
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     /// How many leading hexadecimal digits two UUIDs share.
     static func sharedDigits(_ a: UUID, _ b: UUID) -> Int {
