@@ -75,8 +75,10 @@ package protocol StoreTransaction: AnyObject {
     func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws
     /// Adds a link at the end of an ordered relationship (or anywhere in an unordered one).
     func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws
-    /// Removes every link to and from the row `key` of the hierarchy rooted at `rootEntity`.
-    func removeAllLinks(rootEntity: String, key: Int64) throws
+    /// Removes every link to and from the rows `keys` of the hierarchy rooted at
+    /// `rootEntity`: what deleting those objects does to join tables. Many keys at once, so
+    /// that a store can remove them in a few statements rather than one a row.
+    func removeAllLinks(rootEntity: String, keys: [Int64]) throws
 
     // MARK: Uniqueness
 

@@ -84,9 +84,15 @@ extension ManagedObjectContext {
                 }
             }
         }
+        // The deleted rows' links, a list of keys per hierarchy (in key order, so that the
+        // store walks its indexes forward).
+        var deletedKeys: [String: [Int64]] = [:]
         for object in deleted {
             guard let primaryKey = object.objectID.primaryKey else { continue }
-            try transaction.removeAllLinks(rootEntity: object.schema.rootName, key: primaryKey)
+            deletedKeys[object.schema.rootName, default: []].append(primaryKey)
+        }
+        for (rootEntity, keys) in deletedKeys.sorted(by: { $0.key < $1.key }) {
+            try transaction.removeAllLinks(rootEntity: rootEntity, keys: keys.sorted())
         }
     }
 

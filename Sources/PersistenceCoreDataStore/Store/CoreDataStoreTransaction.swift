@@ -179,13 +179,11 @@ final class CoreDataStoreTransaction: StoreTransaction {
         }
     }
 
-    func removeAllLinks(rootEntity: String, key: Int64) throws {
+    func removeAllLinks(rootEntity: String, keys: [Int64]) throws {
         guard let root = layout.entities[rootEntity] else { return }
+        var columns: [(table: String, column: String)] = []
         for name in root.schema.hierarchyNames {
-            for side in (layout.joinSides[name] ?? [:]).values {
-                try database.execute(
-                    "DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ?", [.integer(key)])
-            }
+            for side in (layout.joinSides[name] ?? [:]).values { columns.append((side.table, side.ownColumn)) }
         }
         // The other side of each many-to-many whose destination is in this hierarchy.
         for (entity, sides) in layout.joinSides {
@@ -193,7 +191,12 @@ final class CoreDataStoreTransaction: StoreTransaction {
                 guard let destination = layout.entities[entity]?.schema.relationship(named: relationship)?.destinationEntityName,
                     layout.entities[destination]?.schema.rootName == rootEntity
                 else { continue }
-                try database.execute("DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.otherColumn)) = ?", [.integer(key)])
+                columns.append((side.table, side.otherColumn))
+            }
+        }
+        for (table, column) in columns {
+            for key in keys {
+                try database.execute("DELETE FROM \(quoted(table)) WHERE \(quoted(column)) = ?", [.integer(key)])
             }
         }
     }

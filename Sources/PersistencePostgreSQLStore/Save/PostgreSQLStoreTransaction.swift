@@ -228,10 +228,12 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             [.integer(own), .integer(other)])
     }
 
-    func removeAllLinks(rootEntity: String, key: Int64) throws {
+    func removeAllLinks(rootEntity: String, keys: [Int64]) throws {
         for (table, column) in store.schema.joinTables(touching: rootEntity) {
-            try connection.execute(
-                "DELETE FROM \(pgIdentifier(table.name)) WHERE \(pgIdentifier(column)) = $1", [.integer(key)])
+            for key in keys {
+                try connection.execute(
+                    "DELETE FROM \(pgIdentifier(table.name)) WHERE \(pgIdentifier(column)) = $1", [.integer(key)])
+            }
         }
     }
 

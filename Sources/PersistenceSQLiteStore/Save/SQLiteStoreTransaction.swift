@@ -151,10 +151,10 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try store.appendJoinRow(side, own: own, other: other)
     }
 
-    func removeAllLinks(rootEntity: String, key: Int64) throws {
-        guard keepsAnyLinksApart else { return }
+    func removeAllLinks(rootEntity: String, keys: [Int64]) throws {
+        guard keepsAnyLinksApart, !keys.isEmpty else { return }
         try flush()
-        try store.deleteJoinRows(rootTable: rootEntity, primaryKey: key)
+        try store.deleteJoinRows(rootTable: rootEntity, primaryKeys: keys)
     }
 
     // MARK: - Uniqueness
