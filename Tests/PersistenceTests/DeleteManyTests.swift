@@ -35,8 +35,8 @@ import Persistence
         atOnceStore.resetCounts()
         for book in first { oneByOne.delete(book) }
         atOnce.delete(second)
-        let readsOneByOne = oneByOneStore.reads.values.reduce(0, +)
-        let readsAtOnce = atOnceStore.reads.values.reduce(0, +)
+        let readsOneByOne = oneByOneStore.totalReads
+        let readsAtOnce = atOnceStore.totalReads
         // One read a relationship: the authors, the tags, the chapters.
         #expect(readsAtOnce <= 3 && readsOneByOne >= first.count, "\(atOnceStore.reads) against \(oneByOneStore.reads)")
         // In memory, before the save: every tag and author has lost the same books.
@@ -72,5 +72,25 @@ import Persistence
         #expect(tags[1].objects(forKey: "books").allSatisfy { !$0.isDeleted })
         try context.save()
         #expect(try context.count(for: FetchRequest(entityName: "Tag")) == 3)
+    }
+
+    /// When the reads for all of them fail, each object's relationships are read on their
+    /// own, as deleting one by one reads them: the same tags and authors lose the same books.
+    @Test func aFailedReadForAllIsReadAgainObjectByObject() throws {
+        let (_, oneByOne) = try FetchToolsFixture.make(count: 20)
+        let (atOnceStore, atOnce) = try FetchToolsFixture.make(count: 20)
+        for book in try doomed(oneByOne) { oneByOne.delete(book) }
+        let deleted = try doomed(atOnce)
+        atOnceStore.failing = ["destinationRows", "rows(for:)"]
+        atOnce.delete(deleted)
+        atOnceStore.failing = []
+        #expect(atOnceStore["destinationRows"] >= 1 && atOnceStore["forEachDestinationRow"] >= deleted.count)
+        #expect(deleted.allSatisfy { $0.isDeleted })
+        for entity in ["Tag", "Author"] {
+            let expected = try books(of: entity, in: oneByOne)
+            #expect(try books(of: entity, in: atOnce) == expected)
+        }
+        try atOnce.save()
+        #expect(try atOnce.count(for: FetchRequest(entityName: "Book")) == 20 - deleted.count)
     }
 }

@@ -33,55 +33,65 @@ final class ReadCountingStore: PersistentStore {
     /// Every read made.
     var totalReads: Int { reads.values.reduce(0, +) }
     func resetCounts() { reads = [:] }
-    private func count(_ name: String) { reads[name, default: 0] += 1 }
+    /// Reads (by requirement name) that fail, after being counted, as an unreadable store's.
+    var failing: Set<String> = []
+    private func count(_ name: String) throws {
+        reads[name, default: 0] += 1
+        if failing.contains(name) { throw InjectedReadFailure(read: name) }
+    }
+
+    /// The error of a read listed in `failing`.
+    struct InjectedReadFailure: Error {
+        let read: String
+    }
 
     // MARK: - Reads, counted
 
     func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws {
-        count("forEachRow")
+        try count("forEachRow")
         try base.forEachRow(request, body)
     }
     func count(for request: FetchRequest) throws -> Int {
-        count("count(for:)")
+        try count("count(for:)")
         return try base.count(for: request)
     }
     func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
-        count("objectIDs(for:)")
+        try count("objectIDs(for:)")
         return try base.objectIDs(for: request)
     }
     func row(for id: ObjectID) throws -> StoreRow? {
-        count("row(for:)")
+        try count("row(for:)")
         return try base.row(for: id)
     }
     func rows(for ids: [ObjectID]) throws -> [StoreRow] {
         if usesDefaultReads { return try rowsOneByOne(for: ids) }
-        count("rows(for:)")
+        try count("rows(for:)")
         return try base.rows(for: ids)
     }
     func destinationRows(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
         -> [ObjectID: [StoreRow]]
     {
         if usesDefaultReads { return try destinationRowsOneSourceAtATime(of: relationship, from: sources) }
-        count("destinationRows")
+        try count("destinationRows")
         return try base.destinationRows(of: relationship, from: sources)
     }
     func forEachValues(of keyPaths: [String], _ request: FetchRequest, _ body: ([StoredSlot]) throws -> Bool) throws {
         if usesDefaultReads { return try forEachValuesFromWholeRows(of: keyPaths, request, body) }
-        count("forEachValues")
+        try count("forEachValues")
         try base.forEachValues(of: keyPaths, request, body)
     }
     func existingObjectIDs(among ids: [ObjectID]) throws -> [ObjectID] {
-        count("existingObjectIDs")
+        try count("existingObjectIDs")
         return try base.existingObjectIDs(among: ids)
     }
     func forEachDestinationRow(
         of relationship: RelationshipDescription, from source: ObjectID, _ body: (StoreRow) throws -> Bool
     ) throws {
-        count("forEachDestinationRow")
+        try count("forEachDestinationRow")
         try base.forEachDestinationRow(of: relationship, from: source, body)
     }
     func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID] {
-        count("destinationIDs")
+        try count("destinationIDs")
         return try base.destinationIDs(of: relationship, from: source)
     }
 
