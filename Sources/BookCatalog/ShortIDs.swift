@@ -61,7 +61,7 @@ public struct ShortIDs: Sendable {
             String(unsafeUninitializedCapacity: digits + 4) { text in
                 var count = 0
                 for index in 0..<digits {
-                    if hyphens, index == 8 || index == 12 || index == 16 || index == 20 {
+                    if hyphens, hasHyphen(before: index) {
                         text[count] = UInt8(ascii: "-")
                         count += 1
                     }
@@ -94,15 +94,20 @@ public struct ShortIDs: Sendable {
         UInt32(uuid.uuid.0) << 24 | UInt32(uuid.uuid.1) << 16 | UInt32(uuid.uuid.2) << 8 | UInt32(uuid.uuid.3)
     }
 
-    /// Hexadecimal digits with hyphens where a UUID's text has them (after digits 8, 12,
-    /// 16 and 20).
+    /// Hexadecimal digits with hyphens where a UUID's text has them.
     static func hyphenated(_ digits: String) -> String {
         var text = ""
         for (index, digit) in digits.enumerated() {
-            if [8, 12, 16, 20].contains(index) { text.append("-") }
+            if hasHyphen(before: index) { text.append("-") }
             text.append(digit)
         }
         return text
+    }
+
+    /// Whether a UUID's text has a hyphen before its digit at `index`: after digits 8, 12,
+    /// 16 and 20.
+    private static func hasHyphen(before index: Int) -> Bool {
+        index == 8 || index == 12 || index == 16 || index == 20
     }
 }
 
