@@ -38,6 +38,14 @@ import Testing
                 try request(sort: [SortKey("author.name"), SortKey("n", ascending: false)])
             ),
             ("year at least 1961", try request(where: "year >= 1961", sort: [SortKey("title")])),
+            (
+                "a range of years, sorted by year descending",
+                try request(where: "year BETWEEN {1950, 1970}", sort: [SortKey("year", ascending: false)])
+            ),
+            (
+                "by price descending past an offset, no limit",
+                try request(sort: [SortKey("price", ascending: false), SortKey("title")], offset: 2)
+            ),
             ("NOT year below 1961 keeps nil", try request(where: "NOT (year < 1961)")),
             ("year between", try request(where: "year BETWEEN {1950, 1962}")),
             ("decimal greater", try request(where: "price > 10.5")),

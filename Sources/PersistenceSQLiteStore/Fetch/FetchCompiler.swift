@@ -55,12 +55,18 @@ package struct FetchCompiler {
                 query.sortsComputedRank = true
             }
         }
+        // Each sort key twice: as the column, which an index on it can serve, and as `+column`,
+        // which none can (see `StoreQuery.sortedOrdering`).
+        var sorted = order
         for key in request.sortDescriptors {
             let (sql, isDecimal) = try column(forKeyPath: key.keyPath)
-            order.append(sql + (isDecimal ? " COLLATE DECIMAL" : "") + (key.ascending ? " ASC" : " DESC"))
+            let term = (isDecimal ? " COLLATE DECIMAL" : "") + (key.ascending ? " ASC" : " DESC")
+            order.append(sql + term)
+            sorted.append("+" + sql + term)
         }
-        order.append("\(sqlIdentifier(mapping.table.name)).\"_id\"")
-        query.ordering = order.joined(separator: ", ")
+        let tieBreak = "\(sqlIdentifier(mapping.table.name)).\"_id\""
+        query.ordering = (order + [tieBreak]).joined(separator: ", ")
+        if !request.sortDescriptors.isEmpty { query.sortedOrdering = (sorted + [tieBreak]).joined(separator: ", ") }
         query.limit = request.fetchLimit
         query.offset = request.fetchOffset
         query.joins = joins

@@ -178,6 +178,13 @@ extension SQLiteStore {
 
     /// Reads the rows a query selects, in order, calling `body` with each until it returns
     /// false. Rows stream from SQLite: memory does not grow with the number of rows.
+    ///
+    /// An unlimited read sorted by stored columns is sorted by SQLite rather than read in an
+    /// index's order (its `sortedOrdering`). Walking an index reads each row from wherever
+    /// it lies in the table: once the table outgrows the page cache, a page read per row
+    /// (Benchmarks/RESULTS.md measures it). Reading the table in order and sorting reads each
+    /// page once. A limited read keeps the index, which lets it stop after its rows; a read
+    /// inside a transaction keeps it too, since its sort could not spill to a file (below).
     package func rows(_ query: StoreQuery, _ body: (StoreRow) throws -> Bool) throws {
         let table = query.table
         let t = sqlIdentifier(table.name)
@@ -187,13 +194,17 @@ extension SQLiteStore {
         // The version last, so that the columns keep the offsets the decode plans use.
         let versionColumn = Int32(columns.count)
         columns.append(versionColumnSQL(table))
-        let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + query.tail
-        // An unlimited read sorted by a search rank sorts every match in SQLite's sorter, which
-        // spills to temporary storage: with the connection's `temp_store=MEMORY` (kept for
-        // statement journals) that is memory growing with the match count. Outside a
-        // transaction (where the setting can change) such a read spills to a temporary file
-        // instead, so that printing every match of a common word keeps memory flat.
-        let spillsToFile = query.sortsComputedRank && query.limit == nil && !database.isInTransaction
+        let spillable = query.limit == nil && !database.isInTransaction
+        let sortsRows = spillable && query.sortedOrdering != nil
+        let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause
+            + query.tail(ordering: sortsRows ? query.sortedOrdering : query.ordering)
+        // An unlimited read sorted by a search rank or by `sortedOrdering` sorts every row in
+        // SQLite's sorter, which spills to temporary storage: with the connection's
+        // `temp_store=MEMORY` (kept for statement journals) that is memory growing with the
+        // row count. Outside a transaction (where the setting can change) such a read spills
+        // to a temporary file instead, so that printing every match of a common word, or
+        // every book of a large catalogue, keeps memory flat.
+        let spillsToFile = spillable && (sortsRows || query.sortsComputedRank)
         if spillsToFile { try? database.execute("PRAGMA temp_store=FILE") }
         defer { if spillsToFile { try? database.execute("PRAGMA temp_store=MEMORY") } }
         let statement = try database.cachedStatement(sql)

@@ -13,6 +13,10 @@ package struct StoreQuery {
     package var arguments: [SQLiteValue] = []
     /// An SQL ORDER BY list, or nil.
     package var ordering: String?
+    /// The same ordering with each sort key written `+key`, which no index can serve, so
+    /// that SQLite sorts the rows rather than walks an index in their order; nil when the
+    /// ordering has no sort key. See `SQLiteStore.rows(_:_:)` for when it is used.
+    package var sortedOrdering: String?
     /// The values bound to the ordering's `?` parameters, after `arguments`.
     package var orderingArguments: [SQLiteValue] = []
     /// At most this many rows; nil for no limit.
@@ -44,7 +48,10 @@ package struct StoreQuery {
     }
 
     /// The ORDER BY / LIMIT / OFFSET tail.
-    var tail: String {
+    var tail: String { tail(ordering: ordering) }
+
+    /// The ORDER BY / LIMIT / OFFSET tail with `ordering` as its ORDER BY list.
+    func tail(ordering: String?) -> String {
         var sql = ordering.map { " ORDER BY \($0)" } ?? ""
         if let limit { sql += " LIMIT \(limit)" } else if offset > 0 { sql += " LIMIT -1" }
         if offset > 0 { sql += " OFFSET \(offset)" }
