@@ -114,7 +114,8 @@ extension Bench {
             sections.raw = Int(result.sections)
             return seconds
         } grdb: {
-            let result = try GRDBSide.fetchMonths(path: stores.raw)
+            // The plan all three sides share here: read in order and sort.
+            let result = try GRDBSide.fetchMonths(path: stores.raw, sorting: true)
             sections.grdb = result.sections
             return result.seconds
         } persistence: {
