@@ -8,10 +8,12 @@ extension Catalog {
     /// - Throws: the save's errors.
     public func delete(_ books: [Book]) throws {
         let deleted = Set(books.map { ObjectIdentifier($0) })
+        // All at once: what the delete rules walk (every book's tags) is read in one query,
+        // not one a book; the books keep their tags until the save.
+        context.delete(books)
         var tags: [ObjectIdentifier: Tag] = [:]
         for book in books {
             for tag in book.tags { tags[ObjectIdentifier(tag)] = tag }
-            context.delete(book)
         }
         for tag in tags.values where tag.books.allSatisfy({ deleted.contains(ObjectIdentifier($0)) }) {
             context.delete(tag)

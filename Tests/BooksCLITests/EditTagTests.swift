@@ -17,6 +17,24 @@ import Testing
         #expect(try sandbox.run(["show", other]).stdout.hasSuffix("Tags:      SciFi\n"))
     }
 
+    /// `books delete` takes the tags no remaining book has with the books, in the same save,
+    /// and keeps a tag another book still has. A tag made again after its deletion takes the
+    /// new spelling, which is how the test tells a deleted tag from a kept one.
+    @Test func deletingBooksDeletesTheTagsNoOtherBookHas() throws {
+        let sandbox = try BooksSandbox.seeded()
+        let ids = try sandbox.run(["list", "--json", "--limit", "3"]).jsonObjects().compactMap { $0["uuid"] as? String }
+        try #require(ids.count == 3)
+        let (first, second, third) = (ids[0], ids[1], ids[2])
+        #expect(try sandbox.run(["edit", first, "--tag", "+solo", "--tag", "+kept", "--tag", "+pair"]).status == 0)
+        #expect(try sandbox.run(["edit", second, "--tag", "+kept", "--tag", "+pair"]).status == 0)
+        #expect(try sandbox.run(["edit", third, "--tag", "+kept"]).status == 0)
+        let delete = try sandbox.run(["delete", first, second, "--yes"])
+        #expect(delete.status == 0, "\(delete)")
+        #expect(try sandbox.run(["show", third]).stdout.hasSuffix("Tags:      kept\n"))
+        #expect(try sandbox.run(["edit", third, "--tag", "+SOLO", "--tag", "+PAIR", "--tag", "+KEPT"]).status == 0)
+        #expect(try sandbox.run(["show", third]).stdout.hasSuffix("Tags:      kept, PAIR, SOLO\n"))
+    }
+
     @Test func aBadTagIsRefusedNamingIt() throws {
         let sandbox = try BooksSandbox.seeded()
         let run = try sandbox.run(["edit", "a9ef420f", "--tag", "+a,b"])
