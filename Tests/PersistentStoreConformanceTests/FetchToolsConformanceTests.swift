@@ -57,27 +57,33 @@ import Testing
     }
 
     /// `forEachValues(of:_:_:)`: for each row the request fetches, in order, the values the
-    /// key paths reach from the whole row (a related row's through its to-one).
+    /// key paths reach from the whole row (a related row's through its to-one); whether the
+    /// values are the sort keys themselves or not, with a limit or without.
     @Test(arguments: StoreFactories.all)
     func valuesOfKeyPathsAreTheRowsValues(_ factory: StoreFactory) throws {
         let library = try StoredLibrary(factory)
-        let keyPaths = ["n", "title", "price", "rating", "author", "author.name", "author.n"]
         var request = FetchRequest(entityName: "Book", sortDescriptors: [SortKey("title"), SortKey("n")])
         request.predicate = try FetchPredicate("n > 2")
-        var values: [[String]] = []
-        try library.store.forEachValues(of: keyPaths, request) { slots in
-            values.append(slots.map(Self.describe))
-            return true
-        }
         let book = try #require(library.store.model.schema(for: "Book"))
-        let paths = try keyPaths.map { try StoredKeyPath($0, entity: book, model: library.store.model) }
-        var expected: [[String]] = []
-        try library.store.forEachRow(request) { row in
-            expected.append(try paths.map { try Self.describe($0.value(in: row) { try library.store.row(for: $0) }) })
-            return true
+        for keyPaths in [["n", "title", "price", "rating", "author", "author.name", "author.n"], ["title", "n"]] {
+            for limit in [nil, 3] {
+                request.fetchLimit = limit
+                var values: [[String]] = []
+                try library.store.forEachValues(of: keyPaths, request) { slots in
+                    values.append(slots.map(Self.describe))
+                    return true
+                }
+                let paths = try keyPaths.map { try StoredKeyPath($0, entity: book, model: library.store.model) }
+                var expected: [[String]] = []
+                try library.store.forEachRow(request) { row in
+                    expected.append(
+                        try paths.map { try Self.describe($0.value(in: row) { try library.store.row(for: $0) }) })
+                    return true
+                }
+                #expect(values == expected, "\(keyPaths), limit \(limit.map(String.init) ?? "none")")
+                #expect(!values.isEmpty)
+            }
         }
-        #expect(values == expected)
-        #expect(!values.isEmpty)
         // A key path the store does not keep is refused as a fetch refuses it.
         for keyPath in ["nope", "tags.name", "author.nope"] {
             #expect(throws: FetchError.self) {

@@ -154,15 +154,21 @@ extension SQLiteStore {
         }
         query.joins = compiler.joins
         let columns = selected.isEmpty ? "1" : selected.joined(separator: ", ")
-        let statement = try database.cachedStatement(
-            "SELECT " + columns + query.fromClause + query.whereClause + query.tail)
-        defer { statement.reset() }
-        try statement.bind(query.arguments + query.orderingArguments)
-        while try statement.step() {
-            var values: [StoredSlot] = []
-            values.reserveCapacity(readers.count)
-            for reader in readers { values.append(try reader.slot(of: statement, store: self)) }
-            if try !body(values) { break }
+        // Values that are all sort keys are in the sort keys' index (a one-column listing of
+        // UUIDs walks their index and never reads the table): that walk is kept.
+        let order = readingOrder(
+            of: query, indexHoldsColumns: Set(keyPaths).isSubset(of: request.sortDescriptors.map(\.keyPath)))
+        try withTemporaryStorage(inFile: order.spillsToFile) {
+            let statement = try database.cachedStatement(
+                "SELECT " + columns + query.fromClause + query.whereClause + order.tail)
+            defer { statement.reset() }
+            try statement.bind(query.arguments + query.orderingArguments)
+            while try statement.step() {
+                var values: [StoredSlot] = []
+                values.reserveCapacity(readers.count)
+                for reader in readers { values.append(try reader.slot(of: statement, store: self)) }
+                if try !body(values) { break }
+            }
         }
     }
 }

@@ -176,15 +176,43 @@ extension SQLiteStore {
         return found
     }
 
-    /// Reads the rows a query selects, in order, calling `body` with each until it returns
-    /// false. Rows stream from SQLite: memory does not grow with the number of rows.
+    /// How a read of `query` orders its rows: its ORDER BY / LIMIT / OFFSET tail, and whether
+    /// its sort spills to a temporary file (see `withTemporaryStorage(inFile:_:)`).
     ///
     /// An unlimited read sorted by stored columns is sorted by SQLite rather than read in an
-    /// index's order (its `sortedOrdering`). Walking an index reads each row from wherever
-    /// it lies in the table: once the table outgrows the page cache, a page read per row
-    /// (Benchmarks/RESULTS.md measures it). Reading the table in order and sorting reads each
-    /// page once. A limited read keeps the index, which lets it stop after its rows; a read
-    /// inside a transaction keeps it too, since its sort could not spill to a file (below).
+    /// index's order (its `sortedOrdering`), unless the index holds every column read
+    /// (`indexHoldsColumns`). Walking an index reads each row from wherever it lies in the
+    /// table: once the table outgrows the page cache, a page read per row (Benchmarks/
+    /// RESULTS.md measures it). Reading the table in order and sorting reads each page once.
+    /// A limited read keeps the index, which lets it stop after its rows; a read inside a
+    /// transaction keeps it too, since its sort could not spill to a file.
+    ///
+    /// An unlimited read sorted by a search rank or by `sortedOrdering` sorts every row in
+    /// SQLite's sorter, which spills to temporary storage: with the connection's
+    /// `temp_store=MEMORY` (kept for statement journals) that is memory growing with the row
+    /// count. Outside a transaction (where the setting can change) such a read spills to a
+    /// temporary file instead, so that printing every match of a common word, or every book
+    /// of a large catalogue, keeps memory flat.
+    func readingOrder(of query: StoreQuery, indexHoldsColumns: Bool = false) -> (tail: String, spillsToFile: Bool) {
+        let spillable = query.limit == nil && !database.isInTransaction
+        let sortsRows = spillable && !indexHoldsColumns && query.sortedOrdering != nil
+        return (
+            query.tail(ordering: sortsRows ? query.sortedOrdering : query.ordering),
+            spillable && (sortsRows || query.sortsComputedRank)
+        )
+    }
+
+    /// Runs `body` with the connection's temporary storage in a file when `inFile` (then
+    /// back in memory), else as it is.
+    func withTemporaryStorage<T>(inFile: Bool, _ body: () throws -> T) rethrows -> T {
+        if inFile { try? database.execute("PRAGMA temp_store=FILE") }
+        defer { if inFile { try? database.execute("PRAGMA temp_store=MEMORY") } }
+        return try body()
+    }
+
+    /// Reads the rows a query selects, in order (see `readingOrder(of:indexHoldsColumns:)`),
+    /// calling `body` with each until it returns false. Rows stream from SQLite: memory does
+    /// not grow with the number of rows.
     package func rows(_ query: StoreQuery, _ body: (StoreRow) throws -> Bool) throws {
         let table = query.table
         let t = sqlIdentifier(table.name)
@@ -194,19 +222,16 @@ extension SQLiteStore {
         // The version last, so that the columns keep the offsets the decode plans use.
         let versionColumn = Int32(columns.count)
         columns.append(versionColumnSQL(table))
-        let spillable = query.limit == nil && !database.isInTransaction
-        let sortsRows = spillable && query.sortedOrdering != nil
-        let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause
-            + query.tail(ordering: sortsRows ? query.sortedOrdering : query.ordering)
-        // An unlimited read sorted by a search rank or by `sortedOrdering` sorts every row in
-        // SQLite's sorter, which spills to temporary storage: with the connection's
-        // `temp_store=MEMORY` (kept for statement journals) that is memory growing with the
-        // row count. Outside a transaction (where the setting can change) such a read spills
-        // to a temporary file instead, so that printing every match of a common word, or
-        // every book of a large catalogue, keeps memory flat.
-        let spillsToFile = spillable && (sortsRows || query.sortsComputedRank)
-        if spillsToFile { try? database.execute("PRAGMA temp_store=FILE") }
-        defer { if spillsToFile { try? database.execute("PRAGMA temp_store=MEMORY") } }
+        let order = readingOrder(of: query)
+        let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + order.tail
+        try withTemporaryStorage(inFile: order.spillsToFile) { try rows(query, sql: sql, versionColumn: versionColumn, body) }
+    }
+
+    /// `rows(_:_:)` once its SQL is written.
+    private func rows(
+        _ query: StoreQuery, sql: String, versionColumn: Int32, _ body: (StoreRow) throws -> Bool
+    ) throws {
+        let table = query.table
         let statement = try database.cachedStatement(sql)
         // Reset on every exit (an early stop, a throwing body): see primaryKey(in:matching:values:).
         defer { statement.reset() }
