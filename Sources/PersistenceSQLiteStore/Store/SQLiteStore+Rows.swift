@@ -182,8 +182,8 @@ extension SQLiteStore {
     /// An unlimited read sorted by stored columns is sorted by SQLite rather than read in an
     /// index's order (its `sortedOrdering`), unless the index holds every column read
     /// (`indexHoldsColumns`). Walking an index reads each row from wherever it lies in the
-    /// table: once the table outgrows the page cache, a page read per row (Benchmarks/
-    /// RESULTS.md measures it). Reading the table in order and sorting reads each page once.
+    /// table: once the table outgrows the page cache, a page read per row (measured in
+    /// `Benchmarks/RESULTS.md`). Reading the table in order and sorting reads each page once.
     /// A limited read keeps the index, which lets it stop after its rows; a read inside a
     /// transaction keeps it too, since its sort could not spill to a file.
     ///
@@ -224,7 +224,9 @@ extension SQLiteStore {
         columns.append(versionColumnSQL(table))
         let order = readingOrder(of: query)
         let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + order.tail
-        try withTemporaryStorage(inFile: order.spillsToFile) { try rows(query, sql: sql, versionColumn: versionColumn, body) }
+        try withTemporaryStorage(inFile: order.spillsToFile) {
+            try rows(query, sql: sql, versionColumn: versionColumn, body)
+        }
     }
 
     /// `rows(_:_:)` once its SQL is written.

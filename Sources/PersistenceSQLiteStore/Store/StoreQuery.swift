@@ -15,7 +15,7 @@ package struct StoreQuery {
     package var ordering: String?
     /// The same ordering with each sort key written `+key`, which no index can serve, so
     /// that SQLite sorts the rows rather than walks an index in their order; nil when the
-    /// ordering has no sort key. See `SQLiteStore.rows(_:_:)` for when it is used.
+    /// ordering has no sort key. `SQLiteStore.readingOrder(of:indexHoldsColumns:)` says when.
     package var sortedOrdering: String?
     /// The values bound to the ordering's `?` parameters, after `arguments`.
     package var orderingArguments: [SQLiteValue] = []
