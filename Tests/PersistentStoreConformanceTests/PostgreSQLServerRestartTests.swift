@@ -54,6 +54,7 @@ struct PostgreSQLServerRestartTests {
         defer { locker.close() }
         try locker.execute("BEGIN")
         try locker.execute("SELECT 1 FROM \(server.qualified("Book")) FOR UPDATE")
+        let holder = try #require(try locker.scalar("SELECT pg_backend_pid()"))
 
         try context.performAndWait {
             book["count"] = Int64(1)
@@ -62,7 +63,11 @@ struct PostgreSQLServerRestartTests {
             added["count"] = Int64(0)
         }
         let save = BackgroundWork { try context.performAndWait { try context.save() } }
-        try PostgreSQLSessions.wait(until: "the save to wait for the row lock") { try !sessions.waitingForALock().isEmpty }
+        // The save's own statement waiting for the locker's rows, not any other wait of its
+        // sessions: a restart before the save has started would let it reconnect and succeed.
+        try PostgreSQLSessions.wait(until: "the save to wait for the row lock") {
+            try !sessions.waitingForRowLocks(heldBy: holder).isEmpty
+        }
         try cluster.restart()
 
         let outcome = try #require(save.outcome(), "the save returned")

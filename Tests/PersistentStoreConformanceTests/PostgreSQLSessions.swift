@@ -33,6 +33,18 @@ final class PostgreSQLSessions {
         ).compactMap { $0[0] })
     }
 
+    /// The sessions waiting for a lock that the server process `holder` holds, in a statement
+    /// that locks or changes rows (a save's), not in anything else that might wait for it.
+    func waitingForRowLocks(heldBy holder: String) throws -> Set<String> {
+        Set(try watcher.query(
+            """
+            SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'
+              AND $2::integer = ANY(pg_blocking_pids(pid)) AND (query ILIKE '%FOR UPDATE%' OR query ILIKE 'UPDATE %')
+            """,
+            [.text(applicationName), .text(holder)]
+        ).compactMap { $0[0] })
+    }
+
     /// The sessions waiting for the event `event` (`pg_stat_activity.wait_event`).
     func waiting(for event: String) throws -> Set<String> {
         Set(try watcher.query(
