@@ -194,10 +194,12 @@ final class CoreDataStoreTransaction: StoreTransaction {
                 columns.append((side.table, side.otherColumn))
             }
         }
+        // One statement per join table side, the keys as one JSON array (no limit on how many).
+        guard !keys.isEmpty else { return }
+        let list = SQLiteValue.text("[" + keys.map(String.init).joined(separator: ",") + "]")
         for (table, column) in columns {
-            for key in keys {
-                try database.execute("DELETE FROM \(quoted(table)) WHERE \(quoted(column)) = ?", [.integer(key)])
-            }
+            try database.execute(
+                "DELETE FROM \(quoted(table)) WHERE \(quoted(column)) IN (SELECT value FROM json_each(?))", [list])
         }
     }
 

@@ -229,11 +229,11 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     }
 
     func removeAllLinks(rootEntity: String, keys: [Int64]) throws {
+        guard !keys.isEmpty else { return }
+        // One statement per join table side, the keys as one array parameter.
         for (table, column) in store.schema.joinTables(touching: rootEntity) {
-            for key in keys {
-                try connection.execute(
-                    "DELETE FROM \(pgIdentifier(table.name)) WHERE \(pgIdentifier(column)) = $1", [.integer(key)])
-            }
+            try connection.execute(
+                "DELETE FROM \(pgIdentifier(table.name)) WHERE \(pgIdentifier(column)) = ANY($1)", [.integerArray(keys)])
         }
     }
 
