@@ -75,6 +75,25 @@ import Testing
         return sandbox
     }
 
+    /// The rows of Core Data's join table of books and tags, and those of them whose book is
+    /// gone.
+    static func tagLinks(in store: URL) throws -> (total: Int64, dangling: Int64) {
+        let database = try Database(path: store.path, mode: .readOnly)
+        defer { try? database.close() }
+        let table = try #require(
+            try database.scalar("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%TAGS' ESCAPE '\\'")
+                .stringValue)
+        let bookColumn = try #require(
+            try database.scalar("SELECT name FROM pragma_table_info(?) WHERE name LIKE 'Z\\_%BOOKS' ESCAPE '\\'", [.text(table)])
+                .stringValue)
+        return (
+            try database.scalar("SELECT count(*) FROM \"\(table)\"").int64Value ?? -1,
+            try database.scalar(
+                "SELECT count(*) FROM \"\(table)\" WHERE \"\(bookColumn)\" NOT IN (SELECT Z_PK FROM ZBOOK)"
+            ).int64Value ?? -1
+        )
+    }
+
     @Test func theStoreIsInCoreDatasLayout() throws {
         let sandbox = try Self.coreDataSandbox()
         let database = try Database(path: sandbox.store.path, mode: .readOnly)
@@ -173,14 +192,18 @@ import Testing
         #expect(list.stdoutLines.count == 6, "\(list)")
         #expect(list.stdout.contains("Nowy — Ktoś · Jan 2, 2020 · 1.00\n"), "\(list)")
         #expect(Set(before.split(separator: "\n")).isSubset(of: Set(list.stdout.split(separator: "\n"))), "\(list)")
+        let links = try Self.tagLinks(in: sandbox.store)
         let delete = try sandbox.run(["delete", "a9ef420f", "--yes"])
         #expect(delete.status == 0, "\(delete)")
         let database = try Database(path: sandbox.store.path, mode: .readOnly)
         defer { try? database.close() }
+        // The deleted book's tag links went with it, and only they.
+        let linksAfter = try Self.tagLinks(in: sandbox.store)
+        #expect(linksAfter.total < links.total && linksAfter.dangling == 0, "\(links) before, \(linksAfter) after")
         #expect(try database.scalar("SELECT count(*) FROM ZBOOK").int64Value == 4)
         #expect(try database.scalar("SELECT count(*) FROM ZBOOK WHERE ZTITLE = 'Solaris'").int64Value == 0)
         #expect(try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME = 'Book'").int64Value == 5)
-        // The deleted book's tag links went with it; its author stays, with one book.
+        // Its author stays, with one book.
         #expect(try database.scalar("SELECT count(*) FROM ZAUTHOR").int64Value == 3)
     }
 
