@@ -30,6 +30,14 @@ import Persistence
         #expect(book.isbn == nil && book.rating == nil)
     }
 
+    /// `Book` reads `publishDate` for its month at a fixed position, which a new model
+    /// version can move: it must be where the current version (and its generated getter) has it.
+    @Test func theMonthReadsThePublishDateWhereTheCurrentModelKeepsIt() throws {
+        let catalog = try Catalog(storeURL: nil)
+        let schema = try #require(catalog.context.model.schema(for: "Book"))
+        #expect(schema.propertyIndex["publishDate"] == Book.publishDatePosition)
+    }
+
     @Test func anotherWritersEditInBetweenIsAConflictAndNothingIsLost() throws {
         let url = try Self.storeURL()
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
