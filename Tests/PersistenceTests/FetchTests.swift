@@ -85,6 +85,32 @@ import Persistence
         #expect(byLength.reduce(0) { $0 + $1.count } == 12)
     }
 
+    /// Sections hold exactly what `fetch(_:)` returns, in order, whether their objects are
+    /// grouped as they are made or after a fetch with the large-fetch tools: unsaved inserts
+    /// counted, deletions left out, a key path through a relationship read during the fetch.
+    @Test func sectionsHoldWhatTheFetchReturns() throws {
+        let (_, context) = try BookFixture.make()
+        let inserted = try context.insertObject(forEntityName: "Book")
+        try inserted.setValue("Unsaved", forKey: "title")
+        let deleted = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
+        context.delete(deleted)
+        var request = FetchRequest(entityName: "Book", sortDescriptors: [.init("author.name"), .init("title")])
+        for batchSize in [0, 2] {
+            request.fetchBatchSize = batchSize
+            let sections = try context.fetchSections(request, sectionKeyPath: "author.name")
+            let fetched = try context.fetch(request)
+            #expect(sections.flatMap(\.objects).map(ObjectIdentifier.init) == fetched.map(ObjectIdentifier.init))
+            #expect(sections.map(\.name) == ["", "Gabriel García Márquez", "J. R. R. Tolkien"])
+            #expect(!sections.flatMap(\.objects).contains { $0 === deleted })
+            #expect(sections[0].objects.contains { $0 === inserted })
+        }
+        context.rollback()
+        request.fetchBatchSize = 0
+        let saved = try context.fetchSections(request, sectionKeyPath: "author.name")
+        #expect(saved.flatMap(\.objects).map(ObjectIdentifier.init) == (try context.fetch(request)).map(ObjectIdentifier.init))
+        #expect(saved.map(\.count) == [1, 6, 5])
+    }
+
     @Test func dictionariesHoldRequestedKeys() throws {
         let (_, context) = try BookFixture.make()
         let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'The Hobbit'"))

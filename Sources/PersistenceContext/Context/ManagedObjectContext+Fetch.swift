@@ -36,9 +36,8 @@ extension ManagedObjectContext {
                     + "fetchObjectIDs(_:), fetchDictionaries(_:properties:) or count(for:)")
         }
         let prefetching = try prefetchKeyPaths(request)
-        let asFaults = request.fetchBatchSize > 0 || !request.includesPropertyValues || request.returnsObjectsAsFaults
         var result: [ManagedObject] = []
-        if asFaults, try unsavedCandidates(request).isEmpty {
+        if request.returnsFaults, try unsavedCandidates(request).isEmpty {
             result = try fetchFaults(request)
         } else {
             try forEach(request) { object in
@@ -167,7 +166,7 @@ extension ManagedObjectContext {
         // position, which sub-entities share, instead of walking the key path per object.
         let position = components.count == 1
             ? model.schema(for: request.entityName)?.propertyIndex[components[0]] : nil
-        for object in try fetch(request) {
+        func add(_ object: ManagedObject) throws {
             let name: String
             let names = object.schema.propertyNames
             if let position, position < names.count, names[position] == components[0] {
@@ -184,6 +183,20 @@ extension ManagedObjectContext {
                 index[name] = sections.count
                 sections.append(FetchedSection(name: name, objects: [object]))
             }
+        }
+        // Each object joins its section as it is made, while its values are still in the
+        // cache: reading the key from a full result afterwards went back to memory for every
+        // object. The large-fetch tools (faults, batches, prefetching) need the whole result
+        // first, as `fetch(_:)` makes it.
+        if request.resultType == .managedObjectResultType, !request.returnsFaults,
+            request.relationshipKeyPathsForPrefetching.isEmpty
+        {
+            try forEach(request) { object in
+                try add(object)
+                return true
+            }
+        } else {
+            for object in try fetch(request) { try add(object) }
         }
         return sections
     }
@@ -240,4 +253,10 @@ extension ManagedObjectContext {
         let components = keyPath.split(separator: ".").map(String.init)
         return try PredicateEvaluator(.alwaysTrue).walk(.object(object), components)
     }
+}
+
+extension FetchRequest {
+    /// Whether `fetch(_:)` answers with faults: batches, objects without their values, or
+    /// faults asked for.
+    var returnsFaults: Bool { fetchBatchSize > 0 || !includesPropertyValues || returnsObjectsAsFaults }
 }
