@@ -63,10 +63,12 @@ package protocol PersistentStore: AnyObject {
     // MARK: Reading
 
     /// Calls `body` with each row `request` fetches, in order, until `body` returns false.
+    /// `body` owns each row, so that the object made from it can hold its slots alone (a
+    /// second holder makes the object's first write copy them).
     ///
     /// - Throws: `FetchError` for a request that cannot run; the store's failure when its
     ///   rows cannot be read.
-    func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws
+    func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws
 
     /// The number of rows `request` fetches (its limit and offset applied).
     func count(for request: FetchRequest) throws -> Int

@@ -61,6 +61,10 @@ extension ManagedObjectContext {
             try persistentStoreCoordinator.read { store in
                 try store.forEachRow(request) { row in
                     let object = self.object(for: row)
+                    // The row goes before `body` runs: its slots are the object's, and a
+                    // second holder would make the object's first write (a transient
+                    // computed by `body`, say) copy them.
+                    _ = consume row
                     if object.isDeleted { return true }
                     return try body(object)
                 }

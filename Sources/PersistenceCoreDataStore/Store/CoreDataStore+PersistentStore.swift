@@ -7,7 +7,7 @@ import PersistenceStore
 extension CoreDataStore: PersistentStore {
     package var url: URL? { URL(fileURLWithPath: path) }
 
-    package func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws {
+    package func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
         for row in try fetchedRows(request) where try !body(row) { return }
     }
 

@@ -9,7 +9,7 @@ import PersistenceStore
 extension PostgreSQLStore: PersistentStore {
     package var url: URL? { nil }
 
-    package func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws {
+    package func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
         let fetch = try PGFetch(store: self, request: request)
         let rows = try reading { try fetch.rows() }
         for row in rows where try !body(row) { return }

@@ -8,7 +8,7 @@ import PersistenceStore
 extension SQLiteStore: PersistentStore {
     package var url: URL? { path.map { URL(fileURLWithPath: $0) } }
 
-    package func forEachRow(_ request: FetchRequest, _ body: (StoreRow) throws -> Bool) throws {
+    package func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
         let query = try compiledQuery(for: request)
         // A limited search of a common term reads only the rows that can be its answer.
         let narrowed = try RankedSearchPlanner(store: self).narrowedQuery(for: request)

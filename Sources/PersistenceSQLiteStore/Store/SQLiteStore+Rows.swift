@@ -213,7 +213,7 @@ extension SQLiteStore {
     /// Reads the rows a query selects, in order (see `readingOrder(of:indexHoldsColumns:)`),
     /// calling `body` with each until it returns false. Rows stream from SQLite: memory does
     /// not grow with the number of rows.
-    package func rows(_ query: StoreQuery, _ body: (StoreRow) throws -> Bool) throws {
+    package func rows(_ query: StoreQuery, _ body: (consuming StoreRow) throws -> Bool) throws {
         let table = query.table
         let t = sqlIdentifier(table.name)
         var columns = ["\(t).\"_id\""]
@@ -231,7 +231,7 @@ extension SQLiteStore {
 
     /// `rows(_:_:)` once its SQL is written.
     private func rows(
-        _ query: StoreQuery, sql: String, versionColumn: Int32, _ body: (StoreRow) throws -> Bool
+        _ query: StoreQuery, sql: String, versionColumn: Int32, _ body: (consuming StoreRow) throws -> Bool
     ) throws {
         let table = query.table
         let statement = try database.cachedStatement(sql)
