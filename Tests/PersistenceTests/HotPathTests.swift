@@ -17,6 +17,41 @@ import Testing
                 == UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F"))
     }
 
+    /// Every byte value at every position of a canonical UUID: the word-at-a-time parse
+    /// accepts exactly what a reading digit by digit accepts, and reads the same bytes.
+    @Test func uuidTextAgreesWithADigitByDigitReadingForEveryByteAtEveryPosition() {
+        func digitByDigit(_ text: [UInt8]) -> [UInt8]? {
+            var digits: [UInt8] = []
+            for (index, byte) in text.enumerated() {
+                if [8, 13, 18, 23].contains(index) {
+                    guard byte == UInt8(ascii: "-") else { return nil }
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digits.append(byte - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digits.append(byte - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digits.append(byte - UInt8(ascii: "A") + 10)
+                default: return nil
+                }
+            }
+            return stride(from: 0, to: 32, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+        }
+        let canonical = Array("01234567-89aB-CdEf-0123-456789AbCdEf".utf8)
+        var disagreements: [String] = []
+        for position in canonical.indices {
+            for byte in UInt8.min...UInt8.max {
+                var text = canonical
+                text[position] = byte
+                let parsed = text.withUnsafeBytes { UUIDText.parseCanonical($0) }.map { uuid in
+                    withUnsafeBytes(of: uuid.uuid) { Array($0) }
+                }
+                if parsed != digitByDigit(text) { disagreements.append("byte \(byte) at \(position)") }
+            }
+        }
+        #expect(disagreements.isEmpty)
+        #expect(canonical.withUnsafeBytes { UUIDText.parseCanonical($0) } == UUID(uuidString: String(decoding: canonical, as: UTF8.self)))
+    }
+
     @Test func uuidTextFormatsAsFoundationDoes() {
         let fixed = UUID(uuid: (0x00, 0x01, 0x0A, 0x0F, 0x10, 0x9F, 0xA0, 0xFF, 0x5A, 0xE6, 0x21, 0xC3, 0x6C, 0x49, 0xFE, 0xED))
         #expect(UUIDText.format(fixed) == "00010A0F-109F-A0FF-5AE6-21C36C49FEED")
