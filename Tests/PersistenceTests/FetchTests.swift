@@ -130,4 +130,26 @@ import Persistence
         }
         #expect(seen == 3)
     }
+
+    /// A stream over many rows, stopped anywhere, hands over the fetch's objects in the
+    /// fetch's order and ends where the body says.
+    @Test func streamingManyRowsStopsWhereBodySaysInTheFetchsOrder() throws {
+        let (_, context) = try BookFixture.make()
+        for number in 0..<40 {
+            let book = try context.insertObject(forEntityName: "Book")
+            try book.setValue(String(format: "Book %02d", 39 - number), forKey: "title")
+        }
+        try context.save()
+        let request = FetchRequest(entityName: "Book", sortDescriptors: [.init("title", ascending: false)])
+        let all = try context.fetch(request)
+        #expect(all.count == 52)
+        for stop in [1, 15, 16, 17, 21, 52] {
+            var streamed: [ManagedObject] = []
+            try context.forEach(request) { object in
+                streamed.append(object)
+                return streamed.count < stop
+            }
+            #expect(streamed.map(ObjectIdentifier.init) == all.prefix(stop).map(ObjectIdentifier.init))
+        }
+    }
 }
