@@ -188,10 +188,9 @@ extension ManagedObjectContext {
                 sections.append(FetchedSection(name: name, objects: [object]))
             }
         }
-        // Each object joins its section as it is made, while its values are still in the
-        // cache: reading the key from a full result afterwards went back to memory for every
-        // object. The large-fetch tools (faults, batches, prefetching) need the whole result
-        // first, as `fetch(_:)` makes it.
+        // Each object joins its section as it is made, so that no array of every object is
+        // kept beside the sections. The large-fetch tools (faults, batches, prefetching) need
+        // the whole result first, as `fetch(_:)` makes it.
         if request.resultType == .managedObjectResultType, !request.returnsFaults,
             request.relationshipKeyPathsForPrefetching.isEmpty
         {

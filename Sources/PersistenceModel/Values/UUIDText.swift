@@ -43,9 +43,9 @@ package enum UUIDText {
         return UUID(uuid: bytes)
     }
 
-    /// The four bytes that eight hex digits spell, the digits the bytes of `word` from its
-    /// lowest (the first digit) and the bytes the result's from its lowest; nil unless all
-    /// eight are hex digits of either case.
+    /// The four bytes spelled by the eight hex digits that are `word`'s bytes, the first digit
+    /// in the lowest byte; the result's first byte is its lowest too. Nil unless all eight are
+    /// hex digits of either case.
     ///
     /// Each test and step works on all eight bytes at once. For bytes under 0x80 (checked),
     /// adding `0x80 - c` to a byte sets its high bit exactly when the byte is at least `c`,
