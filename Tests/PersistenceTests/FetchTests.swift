@@ -111,6 +111,17 @@ import Persistence
         #expect(saved.map(\.count) == [1, 6, 5])
     }
 
+    /// Sections are objects: a request for dictionaries or IDs is refused, as `fetch(_:)`
+    /// refuses it, not streamed as objects.
+    @Test func sectionsRefuseARequestForAnotherResultType() throws {
+        let (_, context) = try BookFixture.make()
+        for resultType in [FetchRequestResultType.dictionaryResultType, .managedObjectIDResultType, .countResultType] {
+            var request = FetchRequest(entityName: "Book", sortDescriptors: [.init("title")])
+            request.resultType = resultType
+            #expect(throws: FetchError.self) { _ = try context.fetchSections(request, sectionKeyPath: "title") }
+        }
+    }
+
     @Test func dictionariesHoldRequestedKeys() throws {
         let (_, context) = try BookFixture.make()
         let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == 'The Hobbit'"))

@@ -261,5 +261,5 @@ extension ManagedObjectContext {
 extension FetchRequest {
     /// Whether `fetch(_:)` answers with faults: batches, objects without their values, or
     /// faults asked for.
-    var returnsFaults: Bool { fetchBatchSize > 0 || !includesPropertyValues || returnsObjectsAsFaults }
+    fileprivate var returnsFaults: Bool { fetchBatchSize > 0 || !includesPropertyValues || returnsObjectsAsFaults }
 }

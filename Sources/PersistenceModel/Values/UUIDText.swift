@@ -51,7 +51,7 @@ package enum UUIDText {
     /// adding `0x80 - c` to a byte sets its high bit exactly when the byte is at least `c`,
     /// and carries into no other byte.
     @inline(__always)
-    static func hexBytes(_ word: UInt64) -> UInt32? {
+    private static func hexBytes(_ word: UInt64) -> UInt32? {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let high: UInt64 = 0x8080_8080_8080_8080
         func atLeast(_ words: UInt64, _ c: UInt64) -> UInt64 { words &+ ones &* (0x80 - c) }
