@@ -54,13 +54,15 @@ package enum TransformableCodec {
     ///
     /// - Throws: `ValueTransformerError` naming `entity.attribute` and the transformer when
     ///   the bytes cannot be decoded.
+    /// The names are read only for the error: a store decoding many rows passes them
+    /// without copying them per row.
     package static func reverseTransform(
-        _ data: Data, with transformer: any ValueTransforming, transformerName: String, attribute: String,
-        entity: String
+        _ data: Data, with transformer: any ValueTransforming, transformerName: @autoclosure () -> String,
+        attribute: @autoclosure () -> String, entity: @autoclosure () -> String
     ) throws -> Any {
         do { return try transformer.reverseTransformedValue(data) } catch {
             throw ValueTransformerError(
-                attribute: "\(entity).\(attribute)", transformerName: transformerName,
+                attribute: "\(entity()).\(attribute())", transformerName: transformerName(),
                 reason: "the stored bytes could not be decoded (\(error))")
         }
     }

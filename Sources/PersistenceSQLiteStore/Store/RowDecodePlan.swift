@@ -58,8 +58,10 @@ package struct RowDecodePlan: Sendable {
     private(set) var steps: [Step]
     /// The names of the transformers `Reader.transformable` steps name.
     private var transformerNames: [String] = []
-    /// The transformers of one read, with their names (see `resolved(for:)`).
-    private var transformers: [(transformer: any ValueTransforming, name: String)] = []
+    /// The transformers of one read (see `resolved(for:)`), each in a box of its own:
+    /// reading an element then copies one reference, where a tuple of an existential and a
+    /// name was copied field by field through the runtime's generic witnesses for every row.
+    private var transformers: [ResolvedTransformer] = []
     /// The entity and root entity names of to-one destinations.
     private var destinations: [(entityName: String, rootName: String)] = []
     /// The destination ID scopes of one read (see `resolved(for:)`).
@@ -114,7 +116,7 @@ package struct RowDecodePlan: Sendable {
             case .attribute(let column, .transformable(let index)):
                 let name = transformerNames[Int(index)]
                 if let transformer = ValueTransformers.transformer(forName: name) {
-                    resolved.transformers.append((transformer, name))
+                    resolved.transformers.append(ResolvedTransformer(transformer: transformer, name: name))
                     resolved.steps[position] = .transformed(
                         column: column, transformer: Int32(resolved.transformers.count - 1))
                 } else {
@@ -161,9 +163,9 @@ package struct RowDecodePlan: Sendable {
                 let raw = statement.value(at: firstColumn + column)
                 // NULL, or an external data file's reference.
                 guard case .blob(let data) = raw else { return try decoded(raw, at: position) }
-                let (transformer, transformerName) = transformers[Int(index)]
+                let resolved = transformers[Int(index)]
                 let value = try TransformableCodec.reverseTransform(
-                    data, with: transformer, transformerName: transformerName,
+                    data, with: resolved.transformer, transformerName: resolved.name,
                     attribute: schema.propertyNames[position], entity: schema.name)
                 return .value(.transformable(value))
             case .toOne(let column, let index):
@@ -187,6 +189,17 @@ package struct RowDecodePlan: Sendable {
         slots.reserveCapacity(steps.count)
         for position in steps.indices { slots.append(try slot(at: position)) }
         return slots
+    }
+}
+
+/// A transformer looked up for one read, with the name it was registered under (for errors).
+private final class ResolvedTransformer: Sendable {
+    let transformer: any ValueTransforming
+    let name: String
+
+    init(transformer: any ValueTransforming, name: String) {
+        self.transformer = transformer
+        self.name = name
     }
 }
 
