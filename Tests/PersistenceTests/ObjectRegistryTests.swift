@@ -84,6 +84,40 @@ import Testing
         #expect(context.registry.isEmpty)
     }
 
+    /// Making an object runs the app's property initializers; one that lets another object of
+    /// the context go takes that object's entry out of the registry while the fetch is
+    /// between finding no entry for its row and registering the new object. The registry
+    /// stays whole: every fetched object registered once under its own ID, the gone one's
+    /// entry removed, and each row still one object.
+    @Test func anObjectThatGoesWhileAnotherIsMadeLeavesTheRegistryWhole() throws {
+        let container = try PersistentContainer(
+            model: BookFixture.model(), storeURL: nil, classes: ["Book": LettingGoBook.self])
+        let context = container.viewContext
+        var ids: [ObjectID] = []
+        do {
+            let books = try ["A", "B", "C", "D", "E"].map { title in
+                let book = try context.insertObject(forEntityName: "Book")
+                book["title"] = title
+                return book
+            }
+            try context.save()
+            ids = books.map(\.objectID)
+        }
+        context.reset()
+        for id in ids {
+            // Only `held` keeps this row's object; the first object the fetch makes lets it go
+            // (unless it is the fetch's first row, which the fetch then finds registered).
+            LettingGoBook.held = try context.existingObject(with: id)
+            let books = try context.fetch(FetchRequest(entityName: "Book"))
+            #expect(LettingGoBook.held == nil)
+            #expect(Set(books.map(\.objectID)) == Set(ids))
+            #expect(Set(books.map { ObjectIdentifier($0) }).count == ids.count)
+            for book in books { #expect(try context.existingObject(with: book.objectID) === book) }
+            #expect(context.registry.count == ids.count)
+        }
+        #expect(context.registry.isEmpty)
+    }
+
     /// Objects refer to their context without a weak reference: the context detaches every
     /// object that refers to it when it goes, registered, changed or not.
     @Test func objectsOutlivingTheirContextBelongToNone() throws {
@@ -156,4 +190,13 @@ import Testing
         try context.save()
         return (old, new)
     }
+}
+
+/// A book whose property initializer lets go of the object `held`.
+private final class LettingGoBook: ManagedObject {
+    nonisolated(unsafe) static var held: ManagedObject?
+    let letGo: Bool = {
+        defer { LettingGoBook.held = nil }
+        return LettingGoBook.held != nil
+    }()
 }

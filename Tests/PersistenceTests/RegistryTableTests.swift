@@ -40,12 +40,13 @@ import Testing
                 table.set(RegistryEntry(object), forKey: k)
                 model[k] = ObjectIdentifier(object)
             case 2:
-                let made = table.object(forKey: k) { objects[step % 16] }
+                let found = table.lookUp(k)
                 if let existing = model[k] {
-                    #expect(!made.isNew && ObjectIdentifier(made.object) == existing)
+                    #expect(found.object.map(ObjectIdentifier.init) == existing)
                 } else {
-                    #expect(made.isNew)
-                    model[k] = ObjectIdentifier(made.object)
+                    #expect(found.object == nil)
+                    table.insert(objects[step % 16], forKey: k, at: found.index)
+                    model[k] = ObjectIdentifier(objects[step % 16])
                 }
             case 3:
                 // Removal only of the entry for the given object.

@@ -46,10 +46,16 @@ extension ManagedObjectContext {
         strays[ObjectIdentifier(object)] = RegistryEntry(object)
     }
 
-    /// The live object registered under `id`, or a new one from `make`, registered in the
-    /// same dictionary probe: a fetch asks once per row. `isNew` tells which.
+    /// The live object registered under `id`, or a new one from `make`, registered where the
+    /// same probe found none: a fetch asks once per row. `isNew` tells which.
+    ///
+    /// `make` runs while no access to the registry is open (see `ObjectRegistry.insert`).
     func registeredObject(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
-        registry.object(for: id, orMake: make)
+        let lookup = registry.lookUp(id)
+        if let object = lookup.object { return (object, false) }
+        let object = make()
+        registry.insert(object, for: id, at: lookup)
+        return (object, true)
     }
 
     /// Removes the entry of the object with this identity, registered under `id`, as the
@@ -75,7 +81,7 @@ struct RegistryEntry {
     /// An entry for `object`.
     init(_ object: ManagedObject) { reference = .passUnretained(object) }
 
-    /// An empty entry, filled in place by `registeredObject(for:orMake:)`.
+    /// An empty entry: an empty bucket's.
     init() {}
 
     /// The registered object; nil for an empty entry.

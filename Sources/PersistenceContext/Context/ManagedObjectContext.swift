@@ -40,7 +40,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Records the context's changes so that they can be undone and redone (Core Data's
     /// `undoManager`); nil, the default, records nothing and costs nothing. See
     /// `ManagedObjectContext+Undo`.
-    public var undoManager: UndoManager? {
+    ///
+    /// Read for every object made, as is `isObservationEnabled`: both without the run-time
+    /// exclusivity check, since neither is ever passed `inout` nor held across a call (their
+    /// `didSet` runs after the write).
+    @exclusivity(unchecked) public var undoManager: UndoManager? {
         didSet { undoManagerDidChange() }
     }
 
@@ -48,7 +52,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// (`withObservationTracking`, `Observations`): false by default, so that reading objects
     /// costs nothing for it; set it on a context whose objects a user interface or a task
     /// observes, typically the view context. See `ManagedObject+Observation`.
-    public var isObservationEnabled = false {
+    @exclusivity(unchecked) public var isObservationEnabled = false {
         didSet { observationDidChange() }
     }
 
@@ -70,11 +74,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var queue: DispatchQueue { contextQueue.queue }
     /// Registered objects by ID: not retained while unchanged, so memory follows what the app
     /// keeps, not what it has fetched; an object removes its entry when it goes.
-    var registry = ObjectRegistry()
+    ///
+    /// Read and changed twice per fetched object (registered, then unregistered as it goes),
+    /// so without the run-time exclusivity check (a thread-local access set per access): no
+    /// access to it calls out, since entries neither retain nor release objects and
+    /// `registeredObject(for:orMake:)` makes an object between two accesses, not inside one.
+    @exclusivity(unchecked) var registry = ObjectRegistry()
     /// Each entity's class and computed transients, resolved once (see `objectKind(for:)`).
     var objectKinds: [ObjectIdentifier: ObjectKind] = [:]
-    /// The kind last made: a fetch makes many objects of one entity in a row.
-    var lastObjectKind: ObjectKind?
+    /// The kind last made: a fetch makes many objects of one entity in a row. Read per
+    /// fetched object, and only ever assigned: without the exclusivity check.
+    @exclusivity(unchecked) var lastObjectKind: ObjectKind?
     /// The scope of each entity's IDs, made once (see `idScope(for:)`).
     private var idScopes: [String: ObjectID.Scope] = [:]
     /// Objects with unsaved changes, held strongly until saved or rolled back.
@@ -83,10 +93,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// whose row an insert took over. Not retained; each removes its entry as it goes. With
     /// the registry and `changed`, they are every object whose `managedObjectContext` is
     /// this context.
-    var strays: [ObjectIdentifier: RegistryEntry] = [:]
+    ///
+    /// Read as every object goes, so without the exclusivity check, as `registry`: its
+    /// entries do not retain their objects, so no access to it lets one go.
+    @exclusivity(unchecked) var strays: [ObjectIdentifier: RegistryEntry] = [:]
     /// The batch of each fault a batched fetch returned, until the batch loads (see
-    /// `FetchRequest.fetchBatchSize`); an object's entry goes with it.
-    var faultBatches: [ObjectIdentifier: FaultBatch] = [:]
+    /// `FetchRequest.fetchBatchSize`); an object's entry goes with it. Read as every object
+    /// goes, and unchecked as `strays`: a batch holds IDs, not objects.
+    @exclusivity(unchecked) var faultBatches: [ObjectIdentifier: FaultBatch] = [:]
     /// The subscription to the coordinator's saves while merging automatically.
     var automaticMerging: SaveAnnouncer.Subscription?
     private var nextTemporaryKey: UInt64 = 1

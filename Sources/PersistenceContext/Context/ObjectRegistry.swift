@@ -24,6 +24,9 @@ struct ObjectRegistry {
     /// scope or else by names (whose string comparisons are a word each, as IDs share their
     /// names' storage with the schema).
     private var tables: [Table] = []
+    /// Counts the registry's changes, which move entries: a `Lookup` names a bucket only
+    /// while this stays the same.
+    private var changes: UInt64 = 0
 
     /// The entry under `id`, if any. Setting nil removes it.
     subscript(id: ObjectID) -> RegistryEntry? {
@@ -36,6 +39,7 @@ struct ObjectRegistry {
         }
         set {
             guard let table = newValue == nil ? tableIndex(of: id) : tableIndex(creating: id) else { return }
+            changes &+= 1
             switch (id.key, newValue) {
             case (.permanent(let key), let entry?): tables[table].saved.set(entry, forKey: UInt64(bitPattern: key))
             case (.permanent(let key), nil): tables[table].saved.remove(UInt64(bitPattern: key))
@@ -45,18 +49,46 @@ struct ObjectRegistry {
         }
     }
 
-    /// The live object under `id`, or a new one from `make`, registered in the same probe.
-    mutating func object(for id: ObjectID, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+    /// Where a lookup found `id`'s object, or where a new entry for it goes.
+    struct Lookup {
+        /// The live object registered under the ID; nil for none.
+        let object: ManagedObject?
+        fileprivate let table: Int
+        fileprivate let index: Int
+        /// The registry's `changes` when it was looked up.
+        fileprivate let changes: UInt64
+    }
+
+    /// The live object under `id`, or where a new entry for it goes: one probe finds either
+    /// (see `insert(_:for:at:)`).
+    mutating func lookUp(_ id: ObjectID) -> Lookup {
         let table = tableIndex(creating: id)
+        let found = switch id.key {
+        case .permanent(let key): tables[table].saved.lookUp(UInt64(bitPattern: key))
+        case .temporary(let number): tables[table].unsaved.lookUp(number)
+        }
+        return Lookup(object: found.object, table: table, index: found.index, changes: changes)
+    }
+
+    /// Registers `object` under `id`, for which `lookup` found none: where the lookup said,
+    /// unless the registry changed since (the object's making let another go), then anew.
+    ///
+    /// Two steps, so that no access to the registry is open while an object is made: making
+    /// one runs an app's property initializers, and an object that goes meanwhile removes
+    /// its entry.
+    mutating func insert(_ object: ManagedObject, for id: ObjectID, at lookup: Lookup) {
+        guard lookup.changes == changes else { return self[id] = RegistryEntry(object) }
+        changes &+= 1
         switch id.key {
-        case .permanent(let key): return tables[table].saved.object(forKey: UInt64(bitPattern: key), orMake: make)
-        case .temporary(let number): return tables[table].unsaved.object(forKey: number, orMake: make)
+        case .permanent(let key): tables[lookup.table].saved.insert(object, forKey: UInt64(bitPattern: key), at: lookup.index)
+        case .temporary(let number): tables[lookup.table].unsaved.insert(object, forKey: number, at: lookup.index)
         }
     }
 
     /// Removes the entry under `id` if it is for the object with this identity.
     mutating func remove(_ id: ObjectID, ifHolding identity: ObjectIdentifier) {
         guard let table = tableIndex(of: id) else { return }
+        changes &+= 1
         switch id.key {
         case .permanent(let key): tables[table].saved.remove(UInt64(bitPattern: key), ifHolding: identity)
         case .temporary(let number): tables[table].unsaved.remove(number, ifHolding: identity)
@@ -77,7 +109,10 @@ struct ObjectRegistry {
     var isEmpty: Bool { count == 0 }
 
     /// Removes every entry.
-    mutating func removeAll() { tables.removeAll() }
+    mutating func removeAll() {
+        tables.removeAll()
+        changes &+= 1
+    }
 
     // MARK: - Internals
 

@@ -46,15 +46,18 @@ struct RegistryTable {
         if found { buckets[index].entry = entry } else { insert(Bucket(key: key, entry: entry), at: index) }
     }
 
-    /// The object under `key`, or a new one from `make`, registered in the same probe.
-    /// `make` must not change the table.
-    mutating func object(forKey key: UInt64, orMake make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+    /// The live object under `key`, or where a new entry for `key` goes (see
+    /// `insert(_:forKey:at:)`): one probe finds either.
+    mutating func lookUp(_ key: UInt64) -> (object: ManagedObject?, index: Int) {
         // An occupied bucket always holds an object: found means registered.
         let (index, found) = probe(for: key)
-        if found, let existing = buckets[index].entry.object { return (existing, false) }
-        let object = make()
+        return (found ? buckets[index].entry.object : nil, index)
+    }
+
+    /// Registers `object` under `key`, which is not in the table, at the `index` its
+    /// `lookUp(_:)` gave: valid only while the table has not changed since.
+    mutating func insert(_ object: ManagedObject, forKey key: UInt64, at index: Int) {
         insert(Bucket(key: key, entry: RegistryEntry(object)), at: index)
-        return (object, true)
     }
 
     /// Removes the entry under `key`, if it is for the object with identity `identity` when
