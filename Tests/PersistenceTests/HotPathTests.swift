@@ -3,6 +3,7 @@ import Testing
 
 @testable import Persistence
 @testable import PersistenceContext
+@testable import PersistenceStore
 
 /// The fast paths the benchmarks forced (issue #9) mean what the slow ones meant.
 @Suite struct HotPathTests {
@@ -77,6 +78,43 @@ import Testing
 
     /// Transformable values are equal when hashable and equal, or the same class instance;
     /// any other pair counts as different, so a save writes it.
+    /// A row's slots become an object's without a copy, which is sound only while a slot's
+    /// layout does not depend on its object class: every case a store makes (and the object
+    /// cases with no object) reads back through the conversion as it was made.
+    @Test func storedSlotsReadTheSameAsAnObjectsSlots() {
+        #expect(MemoryLayout<StoredSlot>.size == MemoryLayout<Slot>.size)
+        #expect(MemoryLayout<StoredSlot>.stride == MemoryLayout<Slot>.stride)
+        #expect(MemoryLayout<StoredSlot>.alignment == MemoryLayout<Slot>.alignment)
+        let id = ObjectID(entityName: "Book", rootName: "Book", storeIdentifier: "S", key: .permanent(42))
+        let values: [AttributeValue] = [
+            .null, .integer(-7), .double(2.5), .decimal(Decimal(string: "-12.345")!), .bool(true),
+            .string("a title longer than fifteen bytes"), .string("short"), .date(Date(timeIntervalSince1970: 1e9)),
+            .uuid(UUID()), .url(URL(string: "https://example.com/a")!), .data(Data([1, 2, 3])),
+            .transformable([1, 2, 3] as [Int]),
+        ]
+        let stored: [StoredSlot] =
+            values.map { .value($0) } + [.toOneFault(nil), .toOneFault(id), .toManyFault, .toOne(nil), .toMany([])]
+        let adopted = stored.adopted(by: ManagedObject.self)
+        #expect(adopted.count == stored.count)
+        for (index, value) in values.enumerated() {
+            guard case .value(let read) = adopted[index] else {
+                Issue.record("slot \(index) is not a value")
+                continue
+            }
+            #expect(read == value || (read.anyValue as? [Int]) == [1, 2, 3], "slot \(index)")
+        }
+        let rest = adopted[values.count...]
+        guard rest.count == 5, case .toOneFault(nil) = rest[rest.startIndex], case .toOneFault(let read?) = rest[rest.startIndex + 1],
+            case .toManyFault = rest[rest.startIndex + 2], case .toOne(nil) = rest[rest.startIndex + 3],
+            case .toMany(let objects) = rest[rest.startIndex + 4]
+        else {
+            Issue.record("the relationship slots read back as \(Array(rest))")
+            return
+        }
+        #expect(read == id)
+        #expect(objects.isEmpty)
+    }
+
     @Test func transformableValuesCompareByValueOrIdentity() {
         final class Box {}
         struct Opaque { var n: Int }
