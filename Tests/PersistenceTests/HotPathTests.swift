@@ -76,8 +76,6 @@ import Testing
         #expect(UUID(uuidString: text) == nil)
     }
 
-    /// Transformable values are equal when hashable and equal, or the same class instance;
-    /// any other pair counts as different, so a save writes it.
     /// A row's slots become an object's without a copy, which is sound only while a slot's
     /// layout does not depend on its object class: every case a store makes (and the object
     /// cases with no object) reads back through the conversion as it was made.
@@ -104,9 +102,9 @@ import Testing
             #expect(read == value || (read.anyValue as? [Int]) == [1, 2, 3], "slot \(index)")
         }
         let rest = adopted[values.count...]
-        guard rest.count == 5, case .toOneFault(nil) = rest[rest.startIndex], case .toOneFault(let read?) = rest[rest.startIndex + 1],
-            case .toManyFault = rest[rest.startIndex + 2], case .toOne(nil) = rest[rest.startIndex + 3],
-            case .toMany(let objects) = rest[rest.startIndex + 4]
+        let first = rest.startIndex
+        guard rest.count == 5, case .toOneFault(nil) = rest[first], case .toOneFault(let read?) = rest[first + 1],
+            case .toManyFault = rest[first + 2], case .toOne(nil) = rest[first + 3], case .toMany(let objects) = rest[first + 4]
         else {
             Issue.record("the relationship slots read back as \(Array(rest))")
             return
@@ -115,6 +113,8 @@ import Testing
         #expect(objects.isEmpty)
     }
 
+    /// Transformable values are equal when hashable and equal, or the same class instance;
+    /// any other pair counts as different, so a save writes it.
     @Test func transformableValuesCompareByValueOrIdentity() {
         final class Box {}
         struct Opaque { var n: Int }

@@ -52,10 +52,11 @@ package enum TransformableCodec {
 
     /// Decodes a transformable attribute's stored bytes with its transformer.
     ///
-    /// - Throws: `ValueTransformerError` naming `entity.attribute` and the transformer when
-    ///   the bytes cannot be decoded.
     /// The names are read only for the error: a store decoding many rows passes them
     /// without copying them per row.
+    ///
+    /// - Throws: `ValueTransformerError` naming `entity.attribute` and the transformer when
+    ///   the bytes cannot be decoded.
     package static func reverseTransform(
         _ data: Data, with transformer: any ValueTransforming, transformerName: @autoclosure () -> String,
         attribute: @autoclosure () -> String, entity: @autoclosure () -> String
