@@ -16,7 +16,7 @@ import PersistenceModel
 ///   transient's default), a to-one's destination ID (nil for none; a dangling key is still
 ///   an ID — faulting it finds no row), `toManyFault` for every to-many. Rows never hold
 ///   objects; a context adopts a row's slots as its object's without copying them
-///   (`Array.adopted(by:)`).
+///   (`PropertySlots.adopted(by:)`).
 /// - **Fetches** take a `FetchRequest` as it is (entity, sub-entities, predicate tree, sort
 ///   keys, limit and offset, search text and key paths) and answer exactly what
 ///   `PredicateEvaluator` and `FetchSorter` would answer in memory over the same objects:

@@ -1,14 +1,14 @@
 import PersistenceModel
 
 /// A property's value inside an object: what a store reads from a row, and what a context
-/// then keeps in the object, in one array per object (a slot per property position of the
-/// entity's `EntitySchema`).
+/// then keeps in the object, in one `PropertySlots` per object (a slot per property
+/// position of the entity's `EntitySchema`).
 ///
 /// The type is generic over the context's object class so that a store can fill it without
 /// knowing objects: a store makes only the `value`, `toOneFault` and `toManyFault` cases (a
 /// `StoredSlot`, whose object type `NoObject` has no instances); a context adds the loaded
 /// `toOne` and `toMany` cases. A row's slots become an object's slots without a copy (see
-/// `Array.adopted(by:)`): converting each row's array cost more than decoding it.
+/// `PropertySlots.adopted(by:)`): converting each row's array cost more than decoding it.
 @usableFromInline package enum PropertySlot<Object: AnyObject> {
     /// An attribute's value.
     case value(AttributeValue)

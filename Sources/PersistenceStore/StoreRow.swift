@@ -13,14 +13,14 @@ package struct StoreRow {
     /// The scope of the row's object ID, shared by the rows of one read.
     @usableFromInline package let idScope: ObjectID.Scope
     /// A slot per property position of `schema`.
-    @usableFromInline package var slots: [StoredSlot]
+    @usableFromInline package var slots: StoredSlots
     /// The row's version (Core Data's `Z_OPT`): 1 when written first, one more at each
     /// later write, so that a save can tell that the row changed since it was read.
     @usableFromInline package let version: Int64
 
     /// A row made by a store: its slots hold values and faults only.
     @inlinable
-    package init(schema: EntitySchema, primaryKey: Int64, idScope: ObjectID.Scope, slots: [StoredSlot], version: Int64 = 1) {
+    package init(schema: EntitySchema, primaryKey: Int64, idScope: ObjectID.Scope, slots: StoredSlots, version: Int64 = 1) {
         self.schema = schema
         self.primaryKey = primaryKey
         self.idScope = idScope

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Persistence
 @testable import PersistenceContext
+@testable import PersistenceStore
 
 /// A subclass that sets a transient through the public setter while awaking, as Core Data
 /// allows: the value counts as fetched, not as a change.
@@ -48,9 +49,10 @@ final class AwakeningBook: ManagedObject {
         #expect(!context.hasChanges)
     }
 
-    /// Every object keeps a value per property of its entity, NULLs included, so a value
-    /// stays three words (a transformable's own value is boxed), and a fetched object that is
-    /// only read makes none of the state kept in `ObjectExtras`.
+    /// A value stays three words (a transformable's own value is boxed); a fetched object
+    /// stores slots only for what its row holds and its transients, in storage of exactly
+    /// their number (no slot for a NULL value, see `PropertySlots`); and one that is only
+    /// read makes none of the state kept in `ObjectExtras`.
     @Test func fetchedObjectsStayCompact() throws {
         #expect(MemoryLayout<AttributeValue>.stride == 24)
         #expect(MemoryLayout<Slot>.stride == 24)
@@ -62,6 +64,18 @@ final class AwakeningBook: ManagedObject {
         #expect(boxed as? Wide == Wide(a: 1, b: 2, c: 3, d: 4, e: 5))
 
         let (context, books) = try fetchedBooks()
+        #expect(books.contains { $0.slots.stored.count < $0.slots.count }, "the fixture's books leave some values NULL")
+        for book in books {
+            // A transient's slot is stored even while NULL: it is set while the object lives.
+            let kept = book.slots.indices.filter { position in
+                if case .attribute(let attribute) = book.schema.properties[position], attribute.isTransient { return true }
+                if case .value(.null) = book.slots[position] { return false }
+                return true
+            }.count
+            #expect(book.slots.stored.count == kept)
+            // The allocator may hand out a chunk up to one slot larger than asked for.
+            #expect(book.slots.stored.capacity <= kept + 1)
+        }
         for book in books { _ = (book["title"], book["price"], book.object(forKey: "author")) }
         #expect(books.allSatisfy { $0.extras == nil })
         // Using that state makes the extras; letting it go keeps them, empty.

@@ -68,7 +68,7 @@ public struct BatchInsertRow {
     /// What every row of the request shares.
     let template: BatchInsertTemplate
     /// A value per property position, as an inserted object holds them.
-    var slots: [Slot]
+    var slots: Slots
 
     init(template: BatchInsertTemplate, index: Int) {
         self.index = index
@@ -140,8 +140,8 @@ public struct BatchInsertRow {
 
     /// The row's slots, leaving it empty: the caller's array is then the only reference,
     /// and writing derived values into it copies nothing.
-    mutating func takeSlots() -> [Slot] {
-        var taken: [Slot] = []
+    mutating func takeSlots() -> Slots {
+        var taken = Slots()
         swap(&taken, &slots)
         return taken
     }
@@ -168,13 +168,13 @@ public struct BatchInsertRow {
 final class BatchInsertTemplate {
     let schema: EntitySchema
     /// An inserted object's slots: default values, no destinations.
-    let initialSlots: [Slot]
+    let initialSlots: Slots
     /// For each relationship position a row cannot set, the reason.
     let relationshipRefusals: [Int: String]
 
     init(schema: EntitySchema, model: ManagedObjectModel) {
         self.schema = schema
-        initialSlots = schema.plans.map(\.initialSlot)
+        initialSlots = Slots(storingEach: schema.plans.map(\.initialSlot))
         var refusals: [Int: String] = [:]
         for (position, property) in schema.properties.enumerated() {
             guard case .relationship(let relationship) = property else { continue }

@@ -69,10 +69,7 @@ extension ManagedObject {
             slots[position] = .value(value)
             return
         }
-        let shared = slots.withUnsafeBufferPointer { mine in
-            committedSlots?.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress } ?? false
-        }
-        if shared {
+        if let committed = committedSlots, slots.sharesStorage(with: committed) {
             committedSlots = nil
             slots[position] = .value(value)
             committedSlots = slots

@@ -97,7 +97,7 @@ extension ManagedObject {
 
     /// Replaces every value, reporting the positions whose values differ (and, when the
     /// object turns into a fault, every position: its values are unknown until it loads).
-    package func replaceSlots(with newSlots: [Slot], becomingFault: Bool = false) {
+    package func replaceSlots(with newSlots: Slots, becomingFault: Bool = false) {
         guard observationRegistrar != nil, !isFault || becomingFault else {
             slots = newSlots
             return

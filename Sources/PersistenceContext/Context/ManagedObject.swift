@@ -6,8 +6,8 @@ import PersistenceStore
 /// An object of the model: an entity's instance, owned by a context, whose changes are
 /// tracked and saved atomically.
 ///
-/// Values live in a flat array indexed by the property's position in its entity (resolved
-/// once, when the model froze). Read and write them by name (`book["title"]`), through the
+/// Values live in slots indexed by the property's position in its entity (resolved once,
+/// when the model froze; a NULL value takes no storage, see `PropertySlots`). Read and write them by name (`book["title"]`), through the
 /// throwing `setValue(_:forKey:)` for values that come from outside the program, or through
 /// typed properties in a subclass, the way Core Data's "Manual/None" codegen works:
 ///
@@ -72,11 +72,11 @@ open class ManagedObject {
     /// (none is passed `inout` or modified across a closure that runs user code; user code
     /// such as `awakeFromFetch()` and `didChangeValue(forKey:)` runs between accesses), so no
     /// two can overlap.
-    @exclusivity(unchecked) package var slots: [Slot] {
+    @exclusivity(unchecked) package var slots: Slots {
         didSet { if let extras, !extras.memberships.isEmpty { extras.memberships.removeAll() } }
     }
     /// The values as last saved or fetched; nil for an object never saved.
-    @exclusivity(unchecked) package var committedSlots: [Slot]?
+    @exclusivity(unchecked) package var committedSlots: Slots?
     /// The version of the object's row when the object last read or wrote it (see
     /// `StoreRow.version`), which a save compares with the row's to find a conflict; 0 while
     /// it has none (inserted and unsaved, or a fault never loaded), which is never checked.
@@ -95,7 +95,7 @@ open class ManagedObject {
         schema = construction.schema
         objectID = construction.objectID
         managedObjectContext = construction.context
-        slots = construction.slots ?? Array(repeating: .value(.null), count: construction.schema.properties.count)
+        slots = construction.slots ?? Slots(nullCount: construction.schema.properties.count)
         isFault = construction.isFault
         transientComputation = construction.transientComputation
         registersUndo = construction.registersUndo
@@ -177,7 +177,7 @@ public struct ObjectConstruction {
     let context: ManagedObjectContext
     let isFault: Bool
     /// The slots to start with (a fetched row's, see `RowDecodePlan`); nil for empty ones.
-    var slots: [Slot]? = nil
+    var slots: Slots? = nil
     /// The class's transients computed on demand, for the entity.
     var transientComputation: TransientComputation? = nil
     /// Whether the context has an undo manager.
@@ -195,3 +195,6 @@ package struct PendingToMany {
 
 /// A property's value inside an object (see `PropertySlot`).
 package typealias Slot = PropertySlot<ManagedObject>
+
+/// An object's values (see `PropertySlots`).
+package typealias Slots = PropertySlots<ManagedObject>

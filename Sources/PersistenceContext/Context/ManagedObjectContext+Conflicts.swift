@@ -124,8 +124,8 @@ extension ManagedObjectContext {
     /// An object's state before a merge resolved its conflict.
     struct ConflictSnapshot {
         let object: ManagedObject
-        let slots: [Slot]
-        let committedSlots: [Slot]?
+        let slots: Slots
+        let committedSlots: Slots?
         let pendingToMany: [Int: PendingToMany]
         let isDeleted: Bool
         let rowVersion: Int64

@@ -78,15 +78,16 @@ extension ManagedObjectContext {
 
     /// A parent's state as slots of this context: destinations become this context's
     /// objects (faults until used).
-    private func slots(from state: UnsavedState, for schema: EntitySchema) -> [Slot] {
-        state.slots.map { slot in
-            switch slot {
-            case .value(let value): return .value(value)
-            case .toOne(let id): return .toOneFault(id)
-            case .toMany(let ids): return .toMany(ids.compactMap { try? object(with: $0) })
-            case .toManyFault: return .toManyFault
-            }
-        }
+    private func slots(from state: UnsavedState, for schema: EntitySchema) -> Slots {
+        Slots(
+            state.slots.map { slot in
+                switch slot {
+                case .value(let value): return .value(value)
+                case .toOne(let id): return .toOneFault(id)
+                case .toMany(let ids): return .toMany(ids.compactMap { try? object(with: $0) })
+                case .toManyFault: return .toManyFault
+                }
+            })
     }
 
     // MARK: - Saving into the parent

@@ -46,7 +46,7 @@ extension ManagedObjectContext {
             // A fault holds no values (its destinations are released) and has read no
             // version: loading it reads the row's. Observers hear of every property: the
             // values are unknown until the fault loads.
-            object.replaceSlots(with: object.slots.map { _ in .value(.null) }, becomingFault: true)
+            object.replaceSlots(with: Slots(nullCount: object.slots.count), becomingFault: true)
             object.rowVersion = 0
             object.pendingToMany.removeAll()
         }

@@ -34,7 +34,7 @@ extension ManagedObjectContext {
         object.isDeleted = false
         object.isFault = false
         object.committedSlots = nil
-        object.replaceSlots(with: object.slots.map { _ in .value(.null) }, becomingFault: true)
+        object.replaceSlots(with: Slots(nullCount: object.slots.count), becomingFault: true)
         object.invalidateComputedTransients()
         object.rowVersion = 0
         detach(object)

@@ -142,7 +142,7 @@ extension ManagedObjectContext {
 
 /// An object's state as undo restores it.
 struct ObjectSnapshot {
-    let slots: [Slot]
+    let slots: Slots
     let pendingToMany: [Int: PendingToMany]
     let isDeleted: Bool
     /// Whether the object belonged to the context (false before it was inserted).

@@ -137,7 +137,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         try checkQueue("insert \(name)")
         let schema = try insertableSchema(named: name)
         let id = makeTemporaryID(for: schema)
-        let object = makeObject(schema: schema, id: id, isFault: false, slots: schema.plans.map(\.initialSlot))
+        let object = makeObject(schema: schema, id: id, isFault: false, slots: Slots(storingEach: schema.plans.map(\.initialSlot)))
         object.isInserted = true
         object.invalidateComputedTransients()
         register(object, as: id)
@@ -286,7 +286,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     // MARK: - Internals
 
-    func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool, slots: [Slot]? = nil) -> ManagedObject {
+    func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool, slots: Slots? = nil) -> ManagedObject {
         let kind = objectKind(for: schema)
         return kind.type.init(
             ObjectConstruction(

@@ -8,7 +8,7 @@ import PersistenceStore
 ///
 /// Reading a row then walks a flat array of small steps instead of switching over each
 /// property's `SchemaProperty` (whose `AttributeDescription` payload costs a dozen
-/// retains and releases per copy), and produces the object's `[StoredSlot]` directly, so filling
+/// retains and releases per copy), and produces the object's `StoredSlots` directly, so filling
 /// an object is one array assignment. The common attribute types are decoded inline; any
 /// other type (binary data may be an external file's reference), and any value stored in an
 /// unexpected form, goes through `SQLiteStore.decodeColumn` and `RowCodec.decode`, so the
@@ -141,7 +141,7 @@ package struct RowDecodePlan: Sendable {
     ///   attribute's type; `StoreError.unreadableExternalData` for a missing external file.
     func slots(
         of statement: Statement, firstColumn: Int32, mapping: EntityMapping, primaryKey: Int64, store: SQLiteStore
-    ) throws -> [StoredSlot] {
+    ) throws -> StoredSlots {
         let schema = mapping.schema
         // A value not decoded inline: through `RowCodec.decode`, or an external data file.
         func decoded(_ raw: SQLiteValue, at position: Int) throws -> StoredSlot {
@@ -153,11 +153,11 @@ package struct RowDecodePlan: Sendable {
             guard case .integer(let key) = statement.value(at: firstColumn + column) else { return .toOneFault(nil) }
             return .toOneFault(ObjectID(scope: scope(), key: .permanent(key)))
         }
-        // The position's slot.
-        func slot(at position: Int) throws -> StoredSlot {
+        // The position's slot; `storageClass` is its column's, for a column's step.
+        func slot(at position: Int, storageClass: SQLiteStorageClass) throws -> StoredSlot {
             switch steps[position] {
             case .attribute(let column, let reader):
-                if let slot = reader.slot(at: firstColumn + column, of: statement) { return slot }
+                if let slot = reader.slot(at: firstColumn + column, of: statement, storageClass: storageClass) { return slot }
                 return try decoded(statement.value(at: firstColumn + column), at: position)
             case .transformed(let column, let index):
                 let raw = statement.value(at: firstColumn + column)
@@ -181,14 +181,40 @@ package struct RowDecodePlan: Sendable {
                 return .toOneFault(nil)
             }
         }
-        // Appended into reserved storage. Not `Array(unsafeUninitializedCapacity:)` nor
-        // `Array(repeating:count:)`: both allocate through a standard library function that
-        // is never specialized, which looks the array's generic type metadata up at run time
-        // for every row; reserving capacity allocates through code specialized here.
-        var slots: [StoredSlot] = []
-        slots.reserveCapacity(steps.count)
-        for position in steps.indices { slots.append(try slot(at: position)) }
-        return slots
+        return try withUnsafeTemporaryAllocation(of: SQLiteStorageClass.self, capacity: steps.count) { classes in
+            // First each column's storage class, to count the slots stored: a NULL column's
+            // slot is not, below position 56 (see `PropertySlots`); every other step's is (a
+            // constant is a transient's default, stored even when NULL).
+            var storedCount = 0
+            for position in steps.indices {
+                let storageClass: SQLiteStorageClass
+                switch steps[position] {
+                case .attribute(let column, _), .transformed(let column, _):
+                    storageClass = statement.storageClass(at: firstColumn + column)
+                default:
+                    storageClass = .integer
+                }
+                classes.initializeElement(at: position, to: storageClass)
+                if storageClass != .null || position >= StoredSlots.storageBitCount { storedCount += 1 }
+            }
+            // Appended into storage reserved for exactly the slots stored. Not
+            // `Array(unsafeUninitializedCapacity:)` nor `Array(repeating:count:)`: both
+            // allocate through a standard library function that is never specialized, which
+            // looks the array's generic type metadata up at run time for every row;
+            // reserving capacity allocates through code specialized here.
+            var stored: [StoredSlot] = []
+            stored.reserveCapacity(storedCount)
+            var presence: UInt64 = 0
+            for position in steps.indices {
+                let storageClass = classes[position]
+                if position < StoredSlots.storageBitCount {
+                    if storageClass == .null { continue }
+                    presence |= 1 << UInt64(position)
+                }
+                stored.append(try slot(at: position, storageClass: storageClass))
+            }
+            return StoredSlots(count: steps.count, presence: presence, stored: stored)
+        }
     }
 }
 
@@ -224,7 +250,12 @@ extension RowDecodePlan.Reader {
     /// `SQLiteValue` in between, and UUIDs and decimals parsed from SQLite's buffer without a
     /// `String`. Nil for anything else, which `RowCodec.decode` then reads or reports.
     func slot(at index: Int32, of statement: Statement) -> StoredSlot? {
-        switch (self, statement.storageClass(at: index)) {
+        slot(at: index, of: statement, storageClass: statement.storageClass(at: index))
+    }
+
+    /// As `slot(at:of:)`, the column's storage class already read.
+    func slot(at index: Int32, of statement: Statement, storageClass: SQLiteStorageClass) -> StoredSlot? {
+        switch (self, storageClass) {
         case (_, .null): return .value(.null)
         case (.integer, .integer): return .value(.integer(statement.int64(at: index)))
         case (.boolean, .integer): return .value(.bool(statement.int64(at: index) != 0))

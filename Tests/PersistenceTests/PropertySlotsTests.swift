@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import PersistenceContext
+@testable import PersistenceStore
+
+/// An object's slots keep no storage for NULL values and read, write and count as one slot
+/// per position whatever is stored.
+@Suite struct PropertySlotsTests {
+    /// The slot at each position as the slots' own case name and value, comparable.
+    private func described(_ slots: StoredSlots) -> [String] {
+        slots.map { slot in
+            switch slot {
+            case .value(let value): return "value \(value)"
+            case .toOneFault(let id): return "toOneFault \(id.map(String.init(describing:)) ?? "nil")"
+            case .toOne: return "toOne"
+            case .toManyFault: return "toManyFault"
+            case .toMany: return "toMany"
+            }
+        }
+    }
+
+    /// Random slots for `count` positions: NULL values at about half of them.
+    private func randomSlots(_ count: Int, using generator: inout SystemRandomNumberGenerator) -> [StoredSlot] {
+        (0..<count).map { position in
+            switch Int.random(in: 0..<6, using: &generator) {
+            case 0, 1, 2: return .value(.null)
+            case 3: return .value(.integer(Int64(position)))
+            case 4: return .toManyFault
+            default: return .value(.string("value at \(position), longer than fifteen bytes"))
+            }
+        }
+    }
+
+    @Test(arguments: [0, 1, 16, 55, 56, 57, 64, 130])
+    func everyWayOfMakingSlotsReadsAsTheArrayItWasMadeFrom(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let array = randomSlots(count, using: &generator)
+            let expected = described(StoredSlots(storingEach: array))
+            #expect(expected.count == count)
+            #expect(described(StoredSlots(array)) == expected)
+            var appended = StoredSlots()
+            for slot in array { appended.append(slot) }
+            #expect(appended.count == count)
+            #expect(described(appended) == expected)
+            // Only the first 56 positions leave NULLs unstored.
+            let stored = array.enumerated().filter { position, slot in
+                if position >= 56 { return true }
+                if case .value(.null) = slot { return false }
+                return true
+            }.count
+            #expect(StoredSlots(array).stored.count == stored)
+        }
+    }
+
+    @Test(arguments: [3, 56, 80])
+    func writesInAnyOrderLandAtTheirPositions(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            var slots = StoredSlots(nullCount: count)
+            var array = [StoredSlot](repeating: .value(.null), count: count)
+            #expect(described(slots) == described(StoredSlots(storingEach: array)))
+            for _ in 0..<(count * 2) {
+                let position = Int.random(in: 0..<count, using: &generator)
+                let slot = randomSlots(1, using: &generator)[0]
+                slots[position] = slot
+                array[position] = slot
+                #expect(slots.count == count)
+            }
+            #expect(described(slots) == described(StoredSlots(storingEach: array)))
+        }
+    }
+
+    @Test func aCopyIsIndependentAndSharesStorageUntilWritten() {
+        var slots = StoredSlots([.value(.integer(1)), .value(.null), .toManyFault])
+        let copy = slots
+        #expect(slots.sharesStorage(with: copy))
+        slots[1] = .value(.string("now set"))
+        #expect(!slots.sharesStorage(with: copy))
+        #expect(described(copy) == ["value 1", "value nil", "toManyFault"])
+        #expect(described(slots) == ["value 1", "value \"now set\"", "toManyFault"])
+        // Storing NULL where nothing is stored changes nothing, shares what it shared.
+        var same = copy
+        same[1] = .value(.null)
+        #expect(same.sharesStorage(with: copy))
+    }
+
+    @Test func nullsAreStoredWhereAskedSoThatSettingThemInsertsNothing() {
+        var appended = StoredSlots()
+        appended.append(.value(.null), storingNull: true)
+        appended.append(.value(.null))
+        let made = StoredSlots([.value(.null), .value(.null)], storingNullsAt: 0b01)
+        for var slots in [appended, made] {
+            #expect(slots.count == 2)
+            #expect(slots.stored.count == 1)
+            let before = slots
+            slots[0] = .value(.string("computed"))
+            #expect(slots.stored.count == 1)
+            #expect(described(slots) == ["value \"computed\"", "value nil"])
+            #expect(described(before) == ["value nil", "value nil"])
+        }
+    }
+
+    @Test func aFetchedObjectStoresOnlyItsNonNullValues() throws {
+        let id = ObjectID(entityName: "Book", rootName: "Book", storeIdentifier: "S", key: .permanent(7))
+        let slots = StoredSlots([.value(.null), .value(.string("title")), .value(.null), .toOneFault(id), .toManyFault])
+        #expect(slots.count == 5)
+        #expect(slots.stored.count == 3)
+        let adopted = slots.adopted(by: ManagedObject.self)
+        #expect(adopted.count == 5)
+        guard case .toOneFault(let read?) = adopted[3], case .value(.string("title")) = adopted[1], case .value(.null) = adopted[2]
+        else {
+            Issue.record("the adopted slots read back differently")
+            return
+        }
+        #expect(read == id)
+    }
+}
