@@ -4,7 +4,7 @@ import PersistenceModel
 /// NULL attribute value.
 ///
 /// A collection of `count` slots in position order, read and written by position like an
-/// array; a position without stored storage reads as `.value(.null)`. The catalogue's `Book`
+/// array; a position without a stored slot reads as `.value(.null)`. The catalogue's `Book`
 /// has sixteen properties, and a fetched book typically leaves half of them NULL: an array
 /// of every slot was the larger part of the memory a fetched object takes, and tearing it
 /// down destroyed every slot. Here a bit per position (for the first 56) says whether the

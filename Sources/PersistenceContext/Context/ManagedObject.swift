@@ -7,9 +7,10 @@ import PersistenceStore
 /// tracked and saved atomically.
 ///
 /// Values live in slots indexed by the property's position in its entity (resolved once,
-/// when the model froze; a NULL value takes no storage, see `PropertySlots`). Read and write them by name (`book["title"]`), through the
-/// throwing `setValue(_:forKey:)` for values that come from outside the program, or through
-/// typed properties in a subclass, the way Core Data's "Manual/None" codegen works:
+/// when the model froze; a NULL value takes no storage, see `PropertySlots`). Read and
+/// write them by name (`book["title"]`), through the throwing `setValue(_:forKey:)` for
+/// values that come from outside the program, or through typed properties in a subclass,
+/// the way Core Data's "Manual/None" codegen works:
 ///
 /// ```swift
 /// final class Book: ManagedObject {

@@ -137,7 +137,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         try checkQueue("insert \(name)")
         let schema = try insertableSchema(named: name)
         let id = makeTemporaryID(for: schema)
-        let object = makeObject(schema: schema, id: id, isFault: false, slots: Slots(storingEach: schema.plans.map(\.initialSlot)))
+        let slots = Slots(storingEach: schema.plans.map(\.initialSlot))
+        let object = makeObject(schema: schema, id: id, isFault: false, slots: slots)
         object.isInserted = true
         object.invalidateComputedTransients()
         register(object, as: id)

@@ -94,8 +94,8 @@ extension CoreDataStore {
             }
         }
         return StoreRow(
-            schema: schema, primaryKey: key, idScope: idScope(entityName: schema.name, rootName: schema.rootName), slots: StoredSlots(slots, storingNullsAt: transients),
-            version: values[2].int64Value ?? 1)
+            schema: schema, primaryKey: key, idScope: idScope(entityName: schema.name, rootName: schema.rootName),
+            slots: StoredSlots(slots, storingNullsAt: transients), version: values[2].int64Value ?? 1)
     }
 
     /// The rows of the destinations of `relationship` (a to-many) from the row `key` of

@@ -84,8 +84,8 @@ extension PostgreSQLStore {
             }
         }
         return StoreRow(
-            schema: schema, primaryKey: key, idScope: idScope(entityName: entityName, rootName: table.name), slots: StoredSlots(slots, storingNullsAt: transients),
-            version: version)
+            schema: schema, primaryKey: key, idScope: idScope(entityName: entityName, rootName: table.name),
+            slots: StoredSlots(slots, storingNullsAt: transients), version: version)
     }
 
     /// The row under `key` of a root table, or nil.
