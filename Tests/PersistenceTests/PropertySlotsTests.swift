@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Persistence
 @testable import PersistenceContext
 @testable import PersistenceStore
 
@@ -100,6 +101,40 @@ import Testing
             #expect(described(slots) == ["value \"computed\"", "value nil"])
             #expect(described(before) == ["value nil", "value nil"])
         }
+    }
+
+    /// An entity wider than the 56 positions that leave NULLs unstored: values on both
+    /// sides of that line are saved, fetched, changed from and to NULL, and fetched again.
+    @Test func aWideEntitysValuesRoundTripOnBothSidesOfTheStoredBits() throws {
+        let names = (0..<70).map { String(format: "a%02d", $0) }
+        let wide = EntityDescription(
+            name: "Wide", attributes: names.map { AttributeDescription(name: $0, type: .integer64) })
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: ManagedObjectModel(entities: [wide]), storeURL: store.url)
+        let context = container.viewContext
+        let object = try context.insertObject(forEntityName: "Wide")
+        var expected: [Int64?] = names.indices.map { $0 % 3 == 0 ? Int64($0) : nil }
+        for (name, value) in zip(names, expected) { object[name] = value }
+        try context.save()
+
+        func fetched() throws -> ManagedObject {
+            context.reset()
+            return try #require(try context.fetch(FetchRequest(entityName: "Wide")).first)
+        }
+        var read = try fetched()
+        #expect(names.map { read[$0] as? Int64 } == expected)
+        #expect(!read.hasChanges)
+
+        // From NULL to a value and back, below position 56 and past it.
+        for position in [1, 3, 55, 56, 57, 60, 69] {
+            expected[position] = expected[position] == nil ? Int64(1000 + position) : nil
+            read[names[position]] = expected[position]
+        }
+        #expect(Set(read.changedValues().keys) == Set(["a01", "a03", "a55", "a56", "a57", "a60", "a69"]))
+        #expect(names.map { read[$0] as? Int64 } == expected)
+        try context.save()
+        read = try fetched()
+        #expect(names.map { read[$0] as? Int64 } == expected)
     }
 
     @Test func aFetchedObjectStoresOnlyItsNonNullValues() throws {
