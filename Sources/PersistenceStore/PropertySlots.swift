@@ -15,9 +15,10 @@ import PersistenceModel
 /// Storing `.value(.null)` where a slot is stored keeps it stored (a later value then needs
 /// no insertion); storing it where none is changes nothing. Storing any other slot where
 /// none is inserts it, growing the storage by exactly one. So a store keeps a slot for each
-/// transient attribute, NULL or not (`append(_:storingNull:)`): transients are set while
-/// the object lives (a computed one at its first read), and an insertion per object would
-/// cost an allocation and a copy of the slots each.
+/// transient attribute, NULL or not (`init(_:storingNullsAt:)` with the schema's
+/// `transientAttributePositions`): transients are set while the object lives (a computed
+/// one at its first read), and an insertion per object would cost an allocation and a copy
+/// of the slots each.
 @usableFromInline package struct PropertySlots<Object: AnyObject> {
     /// Bits 0..<56: the positions with a stored slot. Bits 56..<64: the number of positions
     /// when under 56, else 56 (the count is then 56 plus the stored slots past the bits).
@@ -35,7 +36,7 @@ import PersistenceModel
         self.stored = stored
     }
 
-    /// No slots; `append(_:)` adds them in position order.
+    /// No slots.
     @inlinable
     package init() {
         self.init(shape: 0, stored: [])
@@ -57,16 +58,18 @@ import PersistenceModel
     /// The slots of `array`, in its order, NULL values not stored except at the positions
     /// of `keptNulls` (a bit per position).
     package init(_ array: [PropertySlot<Object>], storingNullsAt keptNulls: UInt64 = 0) {
-        self.init()
-        var stored = Swift.max(0, array.count - Self.storageBitCount)
-        for (position, slot) in array.prefix(Self.storageBitCount).enumerated() {
-            if case .value(.null) = slot, keptNulls & 1 << UInt64(position) == 0 { continue }
-            stored += 1
+        func isStored(at position: Int) -> Bool {
+            guard position < Self.storageBitCount, case .value(.null) = array[position] else { return true }
+            return keptNulls & 1 << UInt64(position) != 0
         }
-        reserveCapacity(stored)
-        for (position, slot) in array.enumerated() {
-            append(slot, storingNull: position < 64 && keptNulls & 1 << UInt64(position) != 0)
+        var stored: [PropertySlot<Object>] = []
+        stored.reserveCapacity(array.indices.lazy.filter(isStored).count)
+        var presence: UInt64 = 0
+        for (position, slot) in array.enumerated() where isStored(at: position) {
+            if position < Self.storageBitCount { presence |= 1 << UInt64(position) }
+            stored.append(slot)
         }
+        self.init(count: array.count, presence: presence, stored: stored)
     }
 
     /// The slots of `array`, each stored, NULL values too: for an object about to be filled
@@ -94,24 +97,6 @@ import PersistenceModel
         let bit: UInt64 = 1 << UInt64(position)
         guard shape & bit != 0 else { return nil }
         return (shape & (bit - 1)).nonzeroBitCount
-    }
-
-    /// Reserves storage for `count` stored slots in all.
-    @inlinable
-    package mutating func reserveCapacity(_ count: Int) {
-        stored.reserveCapacity(count)
-    }
-
-    /// Adds the slot of the next position; a NULL value is stored only when `storingNull`.
-    @inlinable
-    package mutating func append(_ slot: PropertySlot<Object>, storingNull: Bool = false) {
-        let position = count
-        if position < Self.storageBitCount {
-            shape = (shape & Self.presenceMask) | UInt64(position + 1) << 56
-            if !storingNull, case .value(.null) = slot { return }
-            shape |= 1 << UInt64(position)
-        }
-        stored.append(slot)
     }
 
     /// Whether both hold the same storage (neither has been changed since one was copied

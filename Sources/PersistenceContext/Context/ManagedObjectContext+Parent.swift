@@ -87,7 +87,7 @@ extension ManagedObjectContext {
                 case .toMany(let ids): return .toMany(ids.compactMap { try? object(with: $0) })
                 case .toManyFault: return .toManyFault
                 }
-            })
+            }, storingNullsAt: schema.transientAttributePositions)
     }
 
     // MARK: - Saving into the parent

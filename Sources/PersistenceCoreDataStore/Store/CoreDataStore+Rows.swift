@@ -55,14 +55,11 @@ extension CoreDataStore {
             if case .toOne(_, let entityColumn) = column.kind, entityColumn != nil { offset += 2 } else { offset += 1 }
         }
         var slots: [StoredSlot] = []
-        // Transients, whose slots are stored even when NULL (see `PropertySlots`).
-        var transients: UInt64 = 0
         slots.reserveCapacity(schema.properties.count)
         for property in schema.properties {
             switch property {
             case .attribute(let attribute):
                 guard attribute.isStored, let index = table.columnIndex[attribute.name] else {
-                    if attribute.isTransient, slots.count < 64 { transients |= 1 << UInt64(slots.count) }
                     slots.append(.value(attribute.isTransient ? (attribute.defaultValue ?? .null) : .null))
                     continue
                 }
@@ -95,7 +92,7 @@ extension CoreDataStore {
         }
         return StoreRow(
             schema: schema, primaryKey: key, idScope: idScope(entityName: schema.name, rootName: schema.rootName),
-            slots: StoredSlots(slots, storingNullsAt: transients), version: values[2].int64Value ?? 1)
+            slots: StoredSlots(slots, storingNullsAt: schema.transientAttributePositions), version: values[2].int64Value ?? 1)
     }
 
     /// The rows of the destinations of `relationship` (a to-many) from the row `key` of

@@ -52,6 +52,8 @@ package final class EntitySchema: Sendable {
     package let bounds: [Int: (minimum: Decimal?, maximum: Decimal?)]
     /// Each property flattened for the per-object paths (see `PropertyPlan`), by position.
     package let plans: [PropertyPlan]
+    /// The positions of the transient attributes (those below 64), a bit each.
+    package let transientAttributePositions: UInt64
     /// Each attribute's validation predicates, parsed once, with the warning shown when one
     /// fails, by property position (predicates that do not parse are left out: validation
     /// refuses them).
@@ -93,6 +95,11 @@ package final class EntitySchema: Sendable {
         self.bounds = bounds
         self.validationPredicates = predicates
         self.plans = Self.plans(for: properties, bounds: bounds)
+        var transients: UInt64 = 0
+        for (position, property) in properties.enumerated().prefix(64) {
+            if case .attribute(let a) = property, a.isTransient { transients |= 1 << UInt64(position) }
+        }
+        self.transientAttributePositions = transients
     }
 
     /// Whether the entity cannot have instances of its own.

@@ -57,8 +57,6 @@ extension PostgreSQLStore {
         }
         let schema = entity.schema
         var slots: [StoredSlot] = []
-        // Transients, whose slots are stored even when NULL (see `PropertySlots`).
-        var transients: UInt64 = 0
         slots.reserveCapacity(schema.properties.count)
         for (position, property) in schema.properties.enumerated() {
             switch property {
@@ -66,7 +64,6 @@ extension PostgreSQLStore {
                 if let column = entity.columnIndex[position] {
                     slots.append(.value(try PGRowCodec.decode(columns[first + column], for: attribute, entity: schema.name)))
                 } else {
-                    if attribute.isTransient, position < 64 { transients |= 1 << UInt64(position) }
                     slots.append(.value(attribute.isTransient ? (attribute.defaultValue ?? .null) : .null))
                 }
             case .relationship(let relationship):
@@ -85,7 +82,7 @@ extension PostgreSQLStore {
         }
         return StoreRow(
             schema: schema, primaryKey: key, idScope: idScope(entityName: entityName, rootName: table.name),
-            slots: StoredSlots(slots, storingNullsAt: transients), version: version)
+            slots: StoredSlots(slots, storingNullsAt: schema.transientAttributePositions), version: version)
     }
 
     /// The row under `key` of a root table, or nil.

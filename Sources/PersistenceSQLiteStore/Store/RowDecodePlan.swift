@@ -192,6 +192,7 @@ package struct RowDecodePlan: Sendable {
                 case .attribute(let column, _), .transformed(let column, _):
                     storageClass = statement.storageClass(at: firstColumn + column)
                 default:
+                    // No column: the slot is stored, and its step reads no class.
                     storageClass = .integer
                 }
                 classes.initializeElement(at: position, to: storageClass)
