@@ -5,54 +5,94 @@ import PersistenceModel
 ///
 /// A collection of `count` slots in position order, read and written by position like an
 /// array; a position without a stored slot reads as `.value(.null)`. The catalogue's `Book`
-/// has sixteen properties, and a fetched book typically leaves half of them NULL: an array
-/// of every slot was the larger part of the memory a fetched object takes, and tearing it
-/// down destroyed every slot. Here a bit per position (for the first 56) says whether the
-/// position has a stored slot, and the stored slots sit in an array of exactly their number,
-/// in position order: a position's index among them is the number of stored positions
-/// before it. Positions from 56 on always have a stored slot.
+/// has sixteen properties, and a fetched book typically leaves half of them NULL. Here a bit
+/// per position (for the first 56) says whether the position has a stored slot, and the
+/// stored slots sit in one `SlotStorage`, in position order, each taking the bytes its value
+/// needs: a position's index among them is the number of stored positions before it.
+/// Positions from 56 on always have a stored slot.
 ///
-/// Storing `.value(.null)` where a slot is stored keeps it stored (a later value then needs
-/// no insertion); storing it where none is changes nothing. Storing any other slot where
-/// none is inserts it, growing the storage by exactly one. So a store keeps a slot for each
-/// transient attribute, NULL or not (`init(_:storingNullsAt:)` with the schema's
-/// `transientAttributePositions`): transients are set while the object lives (a computed
-/// one at its first read), and an insertion per object would cost an allocation and a copy
-/// of the slots each.
+/// Storing `.value(.null)` where a slot is stored keeps it stored, with its room; storing it
+/// where none is changes nothing. A value that fits the room of the slot it replaces goes in
+/// place when the storage is not shared; any other change rebuilds the storage. So a store
+/// keeps a slot, with room for a string, for each transient attribute, NULL or not
+/// (`init(_:storingNullsAt:)` with the schema's `transientAttributePositions`): transients are
+/// set while the object lives (a computed one at its first read), and a rebuild per object
+/// would cost an allocation and a copy of its values; and an inserted object's slots each
+/// have room for any value (`init(storingEach:)`).
 @usableFromInline package struct PropertySlots<Object: AnyObject> {
     /// Bits 0..<56: the positions with a stored slot. Bits 56..<64: the number of positions
     /// when under 56, else 56 (the count is then 56 plus the stored slots past the bits).
     @usableFromInline var shape: UInt64
-    /// The stored slots, in position order.
-    @usableFromInline var stored: [PropertySlot<Object>]
+    /// The stored slots, in position order, each inline by its kind (see `SlotStorage`).
+    @usableFromInline var storage: SlotStorage
 
     /// The positions that have a stored slot only when it is not NULL: the first 56.
     @inlinable package static var storageBitCount: Int { 56 }
     @usableFromInline static var presenceMask: UInt64 { (1 << 56) - 1 }
+    /// The room a NULL kept where asked gets: a string's, the usual transient's value, so
+    /// that setting it goes in place.
+    @usableFromInline static var keptNullRoom: Int { 16 }
 
     @inlinable
-    init(shape: UInt64, stored: [PropertySlot<Object>]) {
+    init(shape: UInt64, storage: SlotStorage) {
         self.shape = shape
-        self.stored = stored
+        self.storage = storage
     }
 
     /// No slots.
     @inlinable
     package init() {
-        self.init(shape: 0, stored: [])
+        self.init(shape: 0, storage: .empty)
     }
 
-    /// `count` positions whose slots are `stored`: those below 56 that have a bit in
-    /// `presence`, and every one from 56 on.
+    /// `count` positions whose slots are `stored`, moved out of it (it is left
+    /// deinitialized): those below 56 that have a bit in `presence`, and every one from 56
+    /// on. A NULL at a position of `keptNulls` gets room for a string, the usual transient.
     @inlinable
-    package init(count: Int, presence: UInt64, stored: [PropertySlot<Object>]) {
-        self.init(shape: presence | UInt64(Swift.min(count, Self.storageBitCount)) << 56, stored: stored)
+    package init(
+        count: Int, presence: UInt64, moving stored: UnsafeMutableBufferPointer<PropertySlot<Object>>, keptNulls: UInt64 = 0
+    ) {
+        self.init(count: count, presence: presence, moving: stored, keptNulls: keptNulls, nullRoom: Self.keptNullRoom)
+    }
+
+    @inlinable
+    init(
+        count: Int, presence: UInt64, moving stored: UnsafeMutableBufferPointer<PropertySlot<Object>>, keptNulls: UInt64,
+        nullRoom: Int
+    ) {
+        let slots = UnsafeMutableBufferPointer(
+            start: UnsafeMutableRawPointer(stored.baseAddress)?.assumingMemoryBound(to: PropertySlot<NoObject>.self), count: stored.count)
+        self.init(
+            shape: presence | UInt64(Swift.min(count, Self.storageBitCount)) << 56,
+            storage: SlotStorage.packing(slots, presence: presence, keptNulls: keptNulls, nullRoom: nullRoom))
+    }
+
+    /// `count` positions whose slots are copies of `array`'s elements where `isStored`.
+    init(
+        count: Int, presence: UInt64, copying array: [PropertySlot<Object>], where isStored: (Int) -> Bool,
+        keptNulls: UInt64, nullRoom: Int
+    ) {
+        let storedCount = array.indices.lazy.filter(isStored).count
+        self = withUnsafeTemporaryAllocation(of: PropertySlot<Object>.self, capacity: storedCount) { buffer in
+            var index = 0
+            for (position, slot) in array.enumerated() where isStored(position) {
+                buffer.initializeElement(at: index, to: slot)
+                index += 1
+            }
+            return Self(count: count, presence: presence, moving: buffer, keptNulls: keptNulls, nullRoom: nullRoom)
+        }
     }
 
     /// `count` NULL values, with no storage below position 56: a fault's slots.
     package init(nullCount count: Int) {
         let bits = Swift.min(count, Self.storageBitCount)
-        self.init(shape: UInt64(bits) << 56, stored: Array(repeating: .value(.null), count: count - bits))
+        guard count > bits else {
+            self.init(shape: UInt64(bits) << 56, storage: .empty)
+            return
+        }
+        self.init(
+            count: count, presence: 0, copying: Array(repeating: .value(.null), count: count), where: { $0 >= bits },
+            keptNulls: 0, nullRoom: 0)
     }
 
     /// The slots of `array`, in its order, NULL values not stored except at the positions
@@ -62,32 +102,40 @@ import PersistenceModel
             guard position < Self.storageBitCount, case .value(.null) = array[position] else { return true }
             return keptNulls & 1 << UInt64(position) != 0
         }
-        var stored: [PropertySlot<Object>] = []
-        stored.reserveCapacity(array.indices.lazy.filter(isStored).count)
         var presence: UInt64 = 0
-        for (position, slot) in array.enumerated() where isStored(at: position) {
-            if position < Self.storageBitCount { presence |= 1 << UInt64(position) }
-            stored.append(slot)
+        for position in array.indices.prefix(Self.storageBitCount) where isStored(at: position) {
+            presence |= 1 << UInt64(position)
         }
-        self.init(count: array.count, presence: presence, stored: stored)
+        self.init(
+            count: array.count, presence: presence, copying: array, where: isStored, keptNulls: keptNulls, nullRoom: Self.keptNullRoom)
     }
 
-    /// The slots of `array`, each stored, NULL values too: for an object about to be filled
-    /// in (an inserted one), whose every later value then goes in place.
+    /// The slots of `array`, each stored, NULL values too, each with room for any value: for
+    /// an object about to be filled in (an inserted one), whose every later value then goes
+    /// in place.
     package init(storingEach array: [PropertySlot<Object>]) {
         let bits = Swift.min(array.count, Self.storageBitCount)
-        self.init(shape: (1 << UInt64(bits)) - 1 | UInt64(bits) << 56, stored: array)
+        let presence: UInt64 = (1 << UInt64(bits)) - 1
+        self.init(
+            count: array.count, presence: presence, copying: array, where: { _ in true }, keptNulls: presence,
+            nullRoom: SlotKind.transformable.payloadSize)
     }
 
     /// The number of positions below 56 that have a stored slot.
     @inlinable
     var storedWithBits: Int { (shape & Self.presenceMask).nonzeroBitCount }
 
+    /// The number of stored slots.
+    package var storedCount: Int { storage.count }
+
+    /// The bytes allocated for the stored slots.
+    package var storageByteCount: Int { storage.allocatedByteCount }
+
     /// The number of positions (stored or not).
     @inlinable
     package var count: Int {
         let bits = Int(shape >> 56)
-        return bits < Self.storageBitCount ? bits : Self.storageBitCount + stored.count - storedWithBits
+        return bits < Self.storageBitCount ? bits : Self.storageBitCount + storage.count - storedWithBits
     }
 
     /// Where `position`'s slot is among the stored ones, or nil when it has none.
@@ -103,9 +151,7 @@ import PersistenceModel
     /// from the other).
     @inlinable
     package func sharesStorage(with other: PropertySlots) -> Bool {
-        stored.withUnsafeBufferPointer { mine in
-            other.stored.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
-        }
+        storage === other.storage
     }
 }
 
@@ -118,34 +164,39 @@ extension PropertySlots: RandomAccessCollection, MutableCollection {
     package subscript(position: Int) -> PropertySlot<Object> {
         @inline(__always) get {
             guard let index = storedIndex(of: position) else { return .value(.null) }
-            return stored[index]
+            return unsafeBitCast(storage.slot(at: index), to: PropertySlot<Object>.self)
         }
         set {
+            let slot = unsafeBitCast(newValue, to: PropertySlot<NoObject>.self)
             if let index = storedIndex(of: position) {
-                stored[index] = newValue
+                let isUnique = isKnownUniquelyReferenced(&storage)
+                if isUnique, slot.kind.payloadSize <= storage.layout.room(at: index) {
+                    storage.replace(at: index, with: slot)
+                } else {
+                    storage = SlotStorage.rebuilt(from: storage, moving: isUnique, putting: slot, at: index, inserting: false)
+                }
                 return
             }
-            if case .value(.null) = newValue { return }
+            if case .value(.null) = slot { return }
             let index = (shape & ((1 << UInt64(position)) - 1)).nonzeroBitCount
-            // Exactly one more: a doubled capacity would take back what not storing NULLs saves.
-            if stored.count == stored.capacity { stored.reserveCapacity(stored.count + 1) }
-            stored.insert(newValue, at: index)
+            let isUnique = isKnownUniquelyReferenced(&storage) && storage !== SlotStorage.empty
+            storage = SlotStorage.rebuilt(from: storage, moving: isUnique, putting: slot, at: index, inserting: true)
             shape |= 1 << UInt64(position)
         }
     }
 }
 
-/// A store's slots (see `StoredSlot`).
+/// A store's slots (see `PropertySlot<NoObject>`).
 package typealias StoredSlots = PropertySlots<NoObject>
 
 extension PropertySlots where Object == NoObject {
     /// The same slots typed for a context's objects, sharing this storage.
     ///
-    /// Sound because a `StoredSlot` never holds an object (`NoObject` has no instances) and
+    /// Sound because a `PropertySlot<NoObject>` never holds an object (`NoObject` has no instances) and
     /// `PropertySlot`'s layout does not depend on which class `Object` is (see
     /// `Array.adopted(by:)`); `PropertySlots` adds only a word of bits.
     @inlinable
     package func adopted<Other: AnyObject>(by objectType: Other.Type) -> PropertySlots<Other> {
-        PropertySlots<Other>(shape: shape, stored: stored.adopted(by: objectType))
+        PropertySlots<Other>(shape: shape, storage: storage)
     }
 }

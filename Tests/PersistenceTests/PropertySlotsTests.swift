@@ -13,7 +13,8 @@ import Testing
         slots.map { slot in
             switch slot {
             case .value(let value): return "value \(value)"
-            case .toOneFault(let id): return "toOneFault \(id.map(String.init(describing:)) ?? "nil")"
+            case .toOneFault(let id):
+                return "toOneFault \(id.map(String.init(describing:)) ?? "nil")"
             case .toOne: return "toOne"
             case .toManyFault: return "toManyFault"
             case .toMany: return "toMany"
@@ -21,15 +22,41 @@ import Testing
         }
     }
 
-    /// Random slots for `count` positions: NULL values at about half of them.
-    private func randomSlots(_ count: Int, using generator: inout SystemRandomNumberGenerator) -> [StoredSlot] {
-        (0..<count).map { position in
-            switch Int.random(in: 0..<6, using: &generator) {
-            case 0, 1, 2: return .value(.null)
-            case 3: return .value(.integer(Int64(position)))
-            case 4: return .toManyFault
-            default: return .value(.string("value at \(position), longer than fifteen bytes"))
-            }
+    /// Random slots for `count` positions: NULL values at about two in five.
+    private func randomSlots(_ count: Int, using generator: inout SystemRandomNumberGenerator)
+        -> [StoredSlot]
+    {
+        (0..<count).map { randomSlot(at: $0, using: &generator) }
+    }
+
+    /// A random slot of any kind for `position` (NULL ten times in 24).
+    private func randomSlot(at position: Int, using generator: inout SystemRandomNumberGenerator)
+        -> StoredSlot
+    {
+        switch Int.random(in: 0..<24, using: &generator) {
+        case 0..<10: return .value(.null)
+        case 10: return .value(.integer(Int64(position)))
+        case 11: return .toManyFault
+        case 12: return .value(.double(Double(position) / 3))
+        case 13: return .value(.decimal(Decimal(string: "12345678901234567890.\(position)")!))
+        case 14: return .value(.bool(position % 2 == 0))
+        case 15: return .value(.date(Date(timeIntervalSince1970: Double(position))))
+        case 16: return .value(.uuid(UUID()))
+        case 17: return .value(.url(URL(string: "https://example.com/\(position)")!))
+        case 18: return .value(.data(Data(repeating: UInt8(position % 256), count: position % 40)))
+        case 19: return .value(.transformable([position, position + 1]))
+        case 20: return .toOneFault(nil)
+        case 21:
+            return .toOneFault(
+                ObjectID(
+                    entityName: "E", rootName: "E", storeIdentifier: "S",
+                    key: .permanent(Int64(position))))
+        case 22:
+            return .toOneFault(
+                ObjectID(
+                    entityName: "E", rootName: "E", storeIdentifier: "S",
+                    key: .temporary(UInt64(position))))
+        default: return .value(.string("value at \(position), longer than fifteen bytes"))
         }
     }
 
@@ -48,7 +75,7 @@ import Testing
                 if case .value(.null) = slot { return false }
                 return true
             }.count
-            #expect(StoredSlots(array).stored.count == stored)
+            #expect(StoredSlots(array).storedCount == stored)
         }
     }
 
@@ -61,7 +88,7 @@ import Testing
             #expect(described(slots) == described(StoredSlots(storingEach: array)))
             for _ in 0..<(count * 2) {
                 let position = Int.random(in: 0..<count, using: &generator)
-                let slot = randomSlots(1, using: &generator)[0]
+                let slot = randomSlot(at: position, using: &generator)
                 slots[position] = slot
                 array[position] = slot
                 #expect(slots.count == count)
@@ -84,13 +111,77 @@ import Testing
         #expect(same.sharesStorage(with: copy))
     }
 
+    /// A value no larger than the one it replaces goes in place when nothing else holds the
+    /// storage; a larger one, or any change to shared storage, makes new storage.
+    @Test func aValueThatFitsGoesInPlaceUnlessTheStorageIsShared() {
+        var slots = StoredSlots([
+            .value(.string("a string longer than fifteen bytes")), .value(.integer(1)),
+            .toManyFault,
+        ])
+        let original = ObjectIdentifier(slots.storage)
+        slots[0] = .value(.string("another string, also longer than fifteen"))
+        slots[1] = .value(.date(Date(timeIntervalSince1970: 86_400)))
+        slots[1] = .value(.null)
+        #expect(ObjectIdentifier(slots.storage) == original)
+        #expect(
+            described(slots) == [
+                "value \"another string, also longer than fifteen\"", "value nil", "toManyFault",
+            ])
+
+        // A NULL keeps its room: a value of that size goes back in place.
+        slots[1] = .value(.double(2.5))
+        #expect(ObjectIdentifier(slots.storage) == original)
+
+        let shared = slots
+        slots[1] = .value(.integer(3))
+        #expect(!slots.sharesStorage(with: shared))
+        #expect(
+            described(shared) == [
+                "value \"another string, also longer than fifteen\"", "value 2.5", "toManyFault",
+            ])
+
+        // Larger than its room (a transformable's existential is four words): rebuilt, the
+        // other values moved over intact.
+        let before = ObjectIdentifier(slots.storage)
+        slots[2] = .value(.transformable(["a", "b"]))
+        #expect(ObjectIdentifier(slots.storage) != before)
+        #expect(slots[2].kind == .transformable)
+        guard case .value(.transformable(let value)) = slots[2], value as? [String] == ["a", "b"]
+        else {
+            Issue.record("the transformable value read back differently")
+            return
+        }
+        #expect(
+            described(slots).prefix(2) == [
+                "value \"another string, also longer than fifteen\"", "value 3",
+            ])
+    }
+
+    /// Payloads past what 2-byte descriptors address (over 16 KiB of values in one object)
+    /// switch the storage to 4-byte descriptors, read and written the same way.
+    @Test func slotsPastSixteenKibibytesReadAndWriteAsAnyOther() {
+        let count = 600
+        var array = (0..<count).map { StoredSlot.value(.transformable($0)) }
+        var slots = StoredSlots(array)
+        #expect(slots.storage.layout.isWide)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<(count * 3) {
+            let position = Int.random(in: 0..<count, using: &generator)
+            let slot = randomSlot(at: position, using: &generator)
+            slots[position] = slot
+            array[position] = slot
+        }
+        #expect(described(slots) == described(StoredSlots(storingEach: array)))
+        #expect(described(StoredSlots(array)) == described(StoredSlots(storingEach: array)))
+    }
+
     @Test func nullsAreStoredWhereAskedSoThatSettingThemInsertsNothing() {
         var slots = StoredSlots([.value(.null), .value(.null)], storingNullsAt: 0b01)
         #expect(slots.count == 2)
-        #expect(slots.stored.count == 1)
+        #expect(slots.storedCount == 1)
         let before = slots
         slots[0] = .value(.string("computed"))
-        #expect(slots.stored.count == 1)
+        #expect(slots.storedCount == 1)
         #expect(described(slots) == ["value \"computed\"", "value nil"])
         #expect(described(before) == ["value nil", "value nil"])
     }
@@ -100,9 +191,11 @@ import Testing
     @Test func aWideEntitysValuesRoundTripOnBothSidesOfTheStoredBits() throws {
         let names = (0..<70).map { String(format: "a%02d", $0) }
         let wide = EntityDescription(
-            name: "Wide", attributes: names.map { AttributeDescription(name: $0, type: .integer64) })
+            name: "Wide", attributes: names.map { AttributeDescription(name: $0, type: .integer64) }
+        )
         let store = TemporaryStore()
-        let container = try PersistentContainer(model: ManagedObjectModel(entities: [wide]), storeURL: store.url)
+        let container = try PersistentContainer(
+            model: ManagedObjectModel(entities: [wide]), storeURL: store.url)
         let context = container.viewContext
         let object = try context.insertObject(forEntityName: "Wide")
         var expected: [Int64?] = names.indices.map { $0 % 3 == 0 ? Int64($0) : nil }
@@ -122,7 +215,9 @@ import Testing
             expected[position] = expected[position] == nil ? Int64(1000 + position) : nil
             read[names[position]] = expected[position]
         }
-        #expect(Set(read.changedValues().keys) == Set(["a01", "a03", "a55", "a56", "a57", "a60", "a69"]))
+        #expect(
+            Set(read.changedValues().keys)
+                == Set(["a01", "a03", "a55", "a56", "a57", "a60", "a69"]))
         #expect(names.map { read[$0] as? Int64 } == expected)
         try context.save()
         read = try fetched()
@@ -130,13 +225,17 @@ import Testing
     }
 
     @Test func aFetchedObjectStoresOnlyItsNonNullValues() throws {
-        let id = ObjectID(entityName: "Book", rootName: "Book", storeIdentifier: "S", key: .permanent(7))
-        let slots = StoredSlots([.value(.null), .value(.string("title")), .value(.null), .toOneFault(id), .toManyFault])
+        let id = ObjectID(
+            entityName: "Book", rootName: "Book", storeIdentifier: "S", key: .permanent(7))
+        let slots = StoredSlots([
+            .value(.null), .value(.string("title")), .value(.null), .toOneFault(id), .toManyFault,
+        ])
         #expect(slots.count == 5)
-        #expect(slots.stored.count == 3)
+        #expect(slots.storedCount == 3)
         let adopted = slots.adopted(by: ManagedObject.self)
         #expect(adopted.count == 5)
-        guard case .toOneFault(let read?) = adopted[3], case .value(.string("title")) = adopted[1], case .value(.null) = adopted[2]
+        guard case .toOneFault(let read?) = adopted[3], case .value(.string("title")) = adopted[1],
+            case .value(.null) = adopted[2]
         else {
             Issue.record("the adopted slots read back differently")
             return

@@ -198,23 +198,24 @@ package struct RowDecodePlan: Sendable {
                 classes.initializeElement(at: position, to: storageClass)
                 if storageClass != .null || position >= StoredSlots.storageBitCount { storedCount += 1 }
             }
-            // Appended into storage reserved for exactly the slots stored. Not
-            // `Array(unsafeUninitializedCapacity:)` nor `Array(repeating:count:)`: both
-            // allocate through a standard library function that is never specialized, which
-            // looks the array's generic type metadata up at run time for every row;
-            // reserving capacity allocates through code specialized here.
-            var stored: [StoredSlot] = []
-            stored.reserveCapacity(storedCount)
-            var presence: UInt64 = 0
-            for position in steps.indices {
-                let storageClass = classes[position]
-                if position < StoredSlots.storageBitCount {
-                    if storageClass == .null { continue }
-                    presence |= 1 << UInt64(position)
+            // Decoded into a temporary buffer, then moved into storage of exactly their size.
+            return try withUnsafeTemporaryAllocation(of: StoredSlot.self, capacity: storedCount) { stored in
+                var presence: UInt64 = 0
+                var decoded = 0
+                // A throw leaves the slots decoded so far to release.
+                defer { if decoded < storedCount { stored.prefix(decoded).deinitialize() } }
+                for position in steps.indices {
+                    let storageClass = classes[position]
+                    if position < StoredSlots.storageBitCount {
+                        if storageClass == .null { continue }
+                        presence |= 1 << UInt64(position)
+                    }
+                    stored.initializeElement(at: decoded, to: try slot(at: position, storageClass: storageClass))
+                    decoded += 1
                 }
-                stored.append(try slot(at: position, storageClass: storageClass))
+                return StoredSlots(
+                    count: steps.count, presence: presence, moving: stored, keptNulls: schema.transientAttributePositions)
             }
-            return StoredSlots(count: steps.count, presence: presence, stored: stored)
         }
     }
 }

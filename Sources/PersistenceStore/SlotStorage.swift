@@ -1,0 +1,327 @@
+import Foundation
+import PersistenceModel
+
+/// Which case a stored slot holds, and so which type its payload's bytes are in `SlotStorage`.
+@usableFromInline enum SlotKind: UInt8 {
+    case null, integer, double, decimal, bool, string, date, uuid, url, data, transformable
+    /// `.toOneFault(nil)`, and a to-one fault's destination by its kind of key.
+    case toOneFaultNone, toOneFaultPermanent, toOneFaultTemporary
+    case toOne, toManyFault, toMany
+
+    /// The bytes a payload of this kind takes: its type's size, in whole words.
+    @inlinable var payloadSize: Int {
+        switch self {
+        case .null, .toOneFaultNone, .toManyFault: 0
+        case .integer, .double, .bool, .date, .toOne, .toMany: 8
+        case .string, .uuid, .toOneFaultPermanent, .toOneFaultTemporary: 16
+        case .decimal: SlotStorage.wordAligned(MemoryLayout<Decimal>.size)
+        case .url: SlotStorage.wordAligned(MemoryLayout<URL>.size)
+        case .data: SlotStorage.wordAligned(MemoryLayout<Data>.size)
+        case .transformable: SlotStorage.wordAligned(MemoryLayout<Any>.size)
+        }
+    }
+}
+
+extension PropertySlot {
+    /// The kind of payload this slot is stored as.
+    @inlinable var kind: SlotKind {
+        switch self {
+        case .value(.null): .null
+        case .value(.integer): .integer
+        case .value(.double): .double
+        case .value(.decimal): .decimal
+        case .value(.bool): .bool
+        case .value(.string): .string
+        case .value(.date): .date
+        case .value(.uuid): .uuid
+        case .value(.url): .url
+        case .value(.data): .data
+        case .value(.transformable): .transformable
+        case .toOneFault(.none): .toOneFaultNone
+        case .toOneFault(.some(let id)):
+            switch id.key {
+            case .permanent: .toOneFaultPermanent
+            case .temporary: .toOneFaultTemporary
+            }
+        case .toOne: .toOne
+        case .toManyFault: .toManyFault
+        case .toMany: .toMany
+        }
+    }
+}
+
+/// The stored slots of one `PropertySlots`, each kept inline by its kind in one allocation.
+///
+/// A slot as an enum takes 24 bytes whatever it holds (its widest payload, a `Decimal`, and
+/// a tag), and a transformable value needs a box of its own on top (the enum's case is
+/// indirect, to keep the enum at three words). Here each stored slot takes what its value
+/// needs, in whole words: nothing for a NULL or an unloaded to-many, one word for a date or an
+/// integer, two for a string or a UUID, four for a transformable's value held inline. A
+/// descriptor per slot gives its kind and where its payload starts; a slot's room is up to
+/// the next one's start, so that a new value no larger than the old goes in place.
+///
+/// Layout after the header: the descriptors (a `UInt16` each — kind in the low 5 bits, the
+/// payload's offset in words in the high 11 — or, when the payloads exceed what 11 bits
+/// reach, a `UInt32` each with the kind in the low 8 bits), then the payloads, word-aligned.
+/// Every payload type is bitwise movable (strings, data, URLs, existentials and references
+/// are), so a rebuilt storage moves a uniquely held one's payloads with a byte copy.
+@usableFromInline final class SlotStorage: ManagedBuffer<SlotStorage.Header, UInt64> {
+    @usableFromInline struct Header {
+        /// The number of stored slots.
+        @usableFromInline var count: UInt32
+        /// The payloads' bytes, slack included.
+        @usableFromInline var payloadSize: UInt32
+    }
+
+    /// The largest payload size that 11-bit word offsets can address.
+    @inlinable static var narrowPayloadLimit: Int { 2047 * 8 }
+
+    @inlinable static func wordAligned(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
+
+    /// Storage with no slots, shared by every empty `PropertySlots`. Never changed: this
+    /// reference keeps it from being uniquely held, which every change in place requires.
+    @usableFromInline nonisolated(unsafe) static let empty = SlotStorage.make(count: 0, payloadSize: 0)
+
+    /// New storage for `count` slots and `payloadSize` bytes of payload, descriptors unset.
+    @usableFromInline static func make(count: Int, payloadSize: Int) -> SlotStorage {
+        precondition(payloadSize < 1 << 27, "an object's values take more than 128 MiB inline")
+        let descriptorBytes = wordAligned(count * (payloadSize > narrowPayloadLimit ? 4 : 2))
+        let buffer = create(minimumCapacity: (descriptorBytes + payloadSize) / 8) { _ in
+            Header(count: UInt32(count), payloadSize: UInt32(payloadSize))
+        }
+        return unsafeDowncast(buffer, to: SlotStorage.self)
+    }
+
+    deinit {
+        withUnsafeMutablePointerToElements { words in
+            let layout = SlotLayout(words, header)
+            for index in 0..<layout.count { layout.destroyPayload(at: index) }
+        }
+    }
+
+    /// The slots' layout, valid while the storage lives.
+    @inlinable var layout: SlotLayout {
+        withUnsafeMutablePointerToElements { SlotLayout($0, header) }
+    }
+
+    /// The number of stored slots.
+    @inlinable var count: Int { Int(header.count) }
+
+    /// The bytes allocated for the slots (the storage's header excluded).
+    var allocatedByteCount: Int { capacity * 8 }
+
+    /// The slot at `index` (a copy).
+    @inlinable @inline(__always)
+    func slot(at index: Int) -> PropertySlot<NoObject> {
+        let slot = layout.slot(at: index)
+        withExtendedLifetime(self) {}
+        return slot
+    }
+}
+
+/// Where a `SlotStorage`'s descriptors and payloads are.
+@usableFromInline struct SlotLayout {
+    @usableFromInline let base: UnsafeMutableRawPointer
+    @usableFromInline let count: Int
+    @usableFromInline let payloadSize: Int
+
+    @inlinable
+    init(_ words: UnsafeMutablePointer<UInt64>, _ header: SlotStorage.Header) {
+        base = UnsafeMutableRawPointer(words)
+        count = Int(header.count)
+        payloadSize = Int(header.payloadSize)
+    }
+
+    @inlinable var isWide: Bool { payloadSize > SlotStorage.narrowPayloadLimit }
+
+    @inlinable var payloads: UnsafeMutableRawPointer {
+        base + SlotStorage.wordAligned(count * (isWide ? 4 : 2))
+    }
+
+    /// The kind of slot `index`, and its payload's offset from `payloads`.
+    @inlinable @inline(__always)
+    func descriptor(at index: Int) -> (kind: SlotKind, offset: Int) {
+        if isWide {
+            let bits = base.load(fromByteOffset: index * 4, as: UInt32.self)
+            return (SlotKind(rawValue: UInt8(truncatingIfNeeded: bits))!, Int(bits >> 8) * 8)
+        }
+        let bits = base.load(fromByteOffset: index * 2, as: UInt16.self)
+        return (SlotKind(rawValue: UInt8(truncatingIfNeeded: bits & 31))!, Int(bits >> 5) * 8)
+    }
+
+    @inlinable
+    func setDescriptor(at index: Int, kind: SlotKind, offset: Int) {
+        if isWide {
+            base.storeBytes(of: UInt32(kind.rawValue) | UInt32(offset / 8) << 8, toByteOffset: index * 4, as: UInt32.self)
+        } else {
+            base.storeBytes(of: UInt16(kind.rawValue) | UInt16(offset / 8) << 5, toByteOffset: index * 2, as: UInt16.self)
+        }
+    }
+
+    /// The bytes slot `index` may use: up to the next slot's payload.
+    @inlinable
+    func room(at index: Int) -> Int {
+        let end = index + 1 < count ? descriptor(at: index + 1).offset : payloadSize
+        return end - descriptor(at: index).offset
+    }
+
+    /// The slot at `index` (a copy).
+    @inlinable @inline(__always)
+    func slot(at index: Int) -> PropertySlot<NoObject> {
+        let (kind, offset) = descriptor(at: index)
+        let payload = UnsafeRawPointer(payloads + offset)
+        switch kind {
+        case .null: return .value(.null)
+        case .integer: return .value(.integer(payload.load(as: Int64.self)))
+        case .double: return .value(.double(payload.load(as: Double.self)))
+        case .decimal: return .value(.decimal(payload.load(as: Decimal.self)))
+        case .bool: return .value(.bool(payload.load(as: Bool.self)))
+        case .string: return .value(.string(payload.load(as: String.self)))
+        case .date: return .value(.date(payload.load(as: Date.self)))
+        case .uuid: return .value(.uuid(payload.load(as: UUID.self)))
+        case .url: return .value(.url(payload.load(as: URL.self)))
+        case .data: return .value(.data(payload.load(as: Data.self)))
+        case .transformable: return .value(.transformable(payload.load(as: Any.self)))
+        case .toOneFaultNone: return .toOneFault(nil)
+        case .toOneFaultPermanent:
+            return .toOneFault(ObjectID(
+                scope: payload.load(as: ObjectID.Scope.self), key: .permanent(payload.load(fromByteOffset: 8, as: Int64.self))))
+        case .toOneFaultTemporary:
+            return .toOneFault(ObjectID(
+                scope: payload.load(as: ObjectID.Scope.self), key: .temporary(payload.load(fromByteOffset: 8, as: UInt64.self))))
+        case .toOne: return .toOne(payload.load(as: NoObject?.self))
+        case .toManyFault: return .toManyFault
+        case .toMany: return .toMany(payload.load(as: [NoObject].self))
+        }
+    }
+
+    /// Initializes slot `index` at `offset` with `slot`, which must fit its room.
+    @inlinable
+    func initialize(at index: Int, offset: Int, with slot: consuming PropertySlot<NoObject>) {
+        let kind = slot.kind
+        setDescriptor(at: index, kind: kind, offset: offset)
+        let payload = payloads + offset
+        switch consume slot {
+        case .value(.null), .toOneFault(.none), .toManyFault: break
+        case .value(.integer(let value)): payload.initializeMemory(as: Int64.self, to: value)
+        case .value(.double(let value)): payload.initializeMemory(as: Double.self, to: value)
+        case .value(.decimal(let value)): payload.initializeMemory(as: Decimal.self, to: value)
+        case .value(.bool(let value)): payload.initializeMemory(as: Bool.self, to: value)
+        case .value(.string(let value)): payload.initializeMemory(as: String.self, to: value)
+        case .value(.date(let value)): payload.initializeMemory(as: Date.self, to: value)
+        case .value(.uuid(let value)): payload.initializeMemory(as: UUID.self, to: value)
+        case .value(.url(let value)): payload.initializeMemory(as: URL.self, to: value)
+        case .value(.data(let value)): payload.initializeMemory(as: Data.self, to: value)
+        case .value(.transformable(let value)): payload.initializeMemory(as: Any.self, to: value)
+        case .toOneFault(.some(let id)):
+            payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
+            switch id.key {
+            case .permanent(let key): (payload + 8).initializeMemory(as: Int64.self, to: key)
+            case .temporary(let number): (payload + 8).initializeMemory(as: UInt64.self, to: number)
+            }
+        case .toOne(let object): payload.initializeMemory(as: NoObject?.self, to: object)
+        case .toMany(let objects): payload.initializeMemory(as: [NoObject].self, to: objects)
+        }
+    }
+
+    /// Ends the life of slot `index`'s payload (its descriptor stays, no longer valid).
+    @usableFromInline
+    func destroyPayload(at index: Int) {
+        let (kind, offset) = descriptor(at: index)
+        let payload = payloads + offset
+        switch kind {
+        case .null, .integer, .double, .decimal, .bool, .date, .uuid, .toOneFaultNone, .toManyFault: break
+        case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+        case .url: payload.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
+        case .data: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+        case .transformable: payload.assumingMemoryBound(to: Any.self).deinitialize(count: 1)
+        case .toOneFaultPermanent, .toOneFaultTemporary:
+            payload.assumingMemoryBound(to: ObjectID.Scope.self).deinitialize(count: 1)
+        case .toOne: payload.assumingMemoryBound(to: NoObject?.self).deinitialize(count: 1)
+        case .toMany: payload.assumingMemoryBound(to: [NoObject].self).deinitialize(count: 1)
+        }
+    }
+}
+
+extension SlotStorage {
+    /// Storage for `slots`, moved in (each is left deinitialized), the slots of the
+    /// positions that have a bit in `presence`, in order. A NULL at a position with a bit in
+    /// `keptNulls` gets `nullRoom` bytes, so that a value set there later goes in place.
+    @usableFromInline
+    static func packing(
+        _ slots: UnsafeMutableBufferPointer<PropertySlot<NoObject>>, presence: UInt64, keptNulls: UInt64, nullRoom: Int
+    ) -> SlotStorage {
+        if slots.isEmpty { return empty }
+        // The size of each slot in turn; `positions` holds the positions not yet sized.
+        func size(of slot: borrowing PropertySlot<NoObject>, positions: inout UInt64) -> Int {
+            let position = positions.trailingZeroBitCount
+            positions &= positions &- 1
+            let kind = slot.kind
+            guard kind == .null, position < 64, keptNulls & 1 << UInt64(position) != 0 else { return kind.payloadSize }
+            return nullRoom
+        }
+        var payloadSize = 0
+        var positions = presence
+        for index in slots.indices { payloadSize += size(of: slots[index], positions: &positions) }
+        let storage = make(count: slots.count, payloadSize: payloadSize)
+        let layout = storage.layout
+        var offset = 0
+        positions = presence
+        for index in slots.indices {
+            let size = size(of: slots[index], positions: &positions)
+            layout.initialize(at: index, offset: offset, with: (slots.baseAddress! + index).move())
+            offset += size
+        }
+        return storage
+    }
+
+    /// Storage for the slots of `source` (a copy of each, or with `moving`, each moved out and
+    /// `source` left with none), with `slot` inserted at `index` (with `inserting`) or put in
+    /// place of the slot there.
+    @usableFromInline
+    static func rebuilt(from source: SlotStorage, moving: Bool, putting slot: consuming PropertySlot<NoObject>, at index: Int, inserting: Bool) -> SlotStorage {
+        let old = source.layout
+        let count = old.count + (inserting ? 1 : 0)
+        let newKind = slot.kind
+        // Each old slot keeps its room; the new one gets its own size, or the room it replaces.
+        func oldIndex(_ newIndex: Int) -> Int { inserting && newIndex > index ? newIndex - 1 : newIndex }
+        func size(_ newIndex: Int) -> Int {
+            if newIndex == index { return max(newKind.payloadSize, inserting ? 0 : old.room(at: index)) }
+            return old.room(at: oldIndex(newIndex))
+        }
+        var payloadSize = 0
+        for newIndex in 0..<count { payloadSize += size(newIndex) }
+        let storage = make(count: count, payloadSize: payloadSize)
+        let new = storage.layout
+        var offset = 0
+        var slot = Optional(slot)
+        for newIndex in 0..<count {
+            if newIndex == index {
+                if !inserting, moving { old.destroyPayload(at: index) }
+                new.initialize(at: newIndex, offset: offset, with: slot.take()!)
+            } else {
+                let from = oldIndex(newIndex)
+                let (kind, oldOffset) = old.descriptor(at: from)
+                if moving {
+                    new.setDescriptor(at: newIndex, kind: kind, offset: offset)
+                    (new.payloads + offset).copyMemory(from: old.payloads + oldOffset, byteCount: kind.payloadSize)
+                } else {
+                    new.initialize(at: newIndex, offset: offset, with: old.slot(at: from))
+                }
+            }
+            offset += size(newIndex)
+        }
+        if moving { source.header.count = 0 }
+        withExtendedLifetime(source) {}
+        return storage
+    }
+
+    /// Puts `slot` in place of slot `index`, whose room it fits; the storage must be held
+    /// only by the caller.
+    @usableFromInline
+    func replace(at index: Int, with slot: consuming PropertySlot<NoObject>) {
+        let layout = self.layout
+        layout.destroyPayload(at: index)
+        layout.initialize(at: index, offset: layout.descriptor(at: index).offset, with: slot)
+    }
+}
