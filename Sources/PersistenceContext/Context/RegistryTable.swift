@@ -133,10 +133,12 @@ struct RegistryTable {
         return (index, false)
     }
 
-    /// As `find(_:)`, growing the table first when one more entry would fill it past three
-    /// quarters.
+    /// As `find(_:)`, growing the table first when one more entry would fill it past seven
+    /// eighths. Ordered (Robin Hood) probing keeps searches short at that load; a table grown
+    /// at three quarters was three eighths full after each growth, and 100,000 books took
+    /// 262,144 buckets (42 bytes a book).
     private mutating func probe(for key: UInt64) -> (index: Int, found: Bool) {
-        if (count + 1) * 4 > buckets.count * 3 { grow() }
+        if (count + 1) * 8 > buckets.count * 7 { grow() }
         return find(key)
     }
 
