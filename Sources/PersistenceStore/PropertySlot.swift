@@ -30,16 +30,3 @@ import PersistenceModel
 
 /// A slot as a store reads it: a value or a fault, never an object.
 package typealias StoredSlot = PropertySlot<NoObject>
-
-extension Array where Element == StoredSlot {
-    /// The same slots typed for a context's objects, sharing this array's storage.
-    ///
-    /// Sound because a `StoredSlot` never holds an object (`NoObject` has no instances) and
-    /// `PropertySlot`'s layout does not depend on which class `Object` is: every case's
-    /// payload is the same for any class (a reference, an optional reference, an array of
-    /// references). This is the one place the two element types meet.
-    @inlinable
-    package func adopted<Object: AnyObject>(by objectType: Object.Type) -> [PropertySlot<Object>] {
-        unsafeBitCast(self, to: [PropertySlot<Object>].self)
-    }
-}

@@ -147,6 +147,13 @@ import PersistenceModel
         return (shape & (bit - 1)).nonzeroBitCount
     }
 
+    /// The app value of the transformable attribute value at `position`; nil for any other
+    /// slot. Unlike reading the slot, it boxes nothing.
+    package func transformableValue(at position: Int) -> Any? {
+        guard let index = storedIndex(of: position) else { return nil }
+        return storage.transformableValue(at: index)
+    }
+
     /// Whether both hold the same storage (neither has been changed since one was copied
     /// from the other).
     @inlinable
@@ -160,6 +167,11 @@ extension PropertySlots: RandomAccessCollection, MutableCollection {
     @inlinable package var endIndex: Int { count }
 
     /// The slot at `position`; `.value(.null)` where none is stored.
+    ///
+    /// The storage reads and writes slots as `StoredSlot`s whatever `Object` is: a
+    /// `PropertySlot`'s layout does not depend on its class (each case's payload is a value,
+    /// an ID, or a reference, an optional reference or an array of references to an
+    /// object), so the two are cast to each other as they are.
     @inlinable
     package subscript(position: Int) -> PropertySlot<Object> {
         @inline(__always) get {
@@ -186,15 +198,15 @@ extension PropertySlots: RandomAccessCollection, MutableCollection {
     }
 }
 
-/// A store's slots (see `PropertySlot<NoObject>`).
+/// A store's slots (see `StoredSlot`).
 package typealias StoredSlots = PropertySlots<NoObject>
 
 extension PropertySlots where Object == NoObject {
     /// The same slots typed for a context's objects, sharing this storage.
     ///
-    /// Sound because a `PropertySlot<NoObject>` never holds an object (`NoObject` has no instances) and
-    /// `PropertySlot`'s layout does not depend on which class `Object` is (see
-    /// `Array.adopted(by:)`); `PropertySlots` adds only a word of bits.
+    /// Sound because the storage does not depend on the object type: it keeps a to-one's
+    /// object or a to-many's array as a reference whatever its class (and a store's slots
+    /// hold none: `NoObject` has no instances).
     @inlinable
     package func adopted<Other: AnyObject>(by objectType: Other.Type) -> PropertySlots<Other> {
         PropertySlots<Other>(shape: shape, storage: storage)

@@ -8,6 +8,14 @@ import PersistenceModel
     case toOneFaultNone, toOneFaultPermanent, toOneFaultTemporary
     case toOne, toManyFault, toMany
 
+    /// The kind whose raw value a descriptor holds: one `SlotStorage` wrote, so valid.
+    @inlinable @inline(__always)
+    init(validRawValue rawValue: UInt8) {
+        assert(SlotKind(rawValue: rawValue) != nil, "a slot descriptor holds no kind")
+        // A case's raw value is its declaration index, which is how it is represented.
+        self = unsafeBitCast(rawValue, to: SlotKind.self)
+    }
+
     /// The bytes a payload of this kind takes: its type's size, in whole words.
     @inlinable var payloadSize: Int {
         switch self {
@@ -93,19 +101,28 @@ extension PropertySlot {
     }
 
     deinit {
-        withUnsafeMutablePointerToElements { words in
-            let layout = SlotLayout(words, header)
-            for index in 0..<layout.count { layout.destroyPayload(at: index) }
-        }
+        let layout = self.layout
+        for index in 0..<layout.count { layout.destroyPayload(at: index) }
     }
 
     /// The slots' layout, valid while the storage lives.
+    ///
+    /// The header is read through its pointer: `header`, a class's stored property, would
+    /// cost a run-time exclusivity check on every read of a value.
     @inlinable var layout: SlotLayout {
-        withUnsafeMutablePointerToElements { SlotLayout($0, header) }
+        withUnsafeMutablePointers { header, words in SlotLayout(words, header.pointee) }
     }
 
     /// The number of stored slots.
-    @inlinable var count: Int { Int(header.count) }
+    @inlinable var count: Int { withUnsafeMutablePointerToHeader { Int($0.pointee.count) } }
+
+    /// The value of slot `index` when it is a transformable one (a copy).
+    @usableFromInline
+    func transformableValue(at index: Int) -> Any? {
+        let value = layout.transformableValue(at: index)
+        withExtendedLifetime(self) {}
+        return value
+    }
 
     /// The bytes allocated for the slots (the storage's header excluded).
     var allocatedByteCount: Int { capacity * 8 }
@@ -143,10 +160,10 @@ extension PropertySlot {
     func descriptor(at index: Int) -> (kind: SlotKind, offset: Int) {
         if isWide {
             let bits = base.load(fromByteOffset: index * 4, as: UInt32.self)
-            return (SlotKind(rawValue: UInt8(truncatingIfNeeded: bits))!, Int(bits >> 8) * 8)
+            return (SlotKind(validRawValue: UInt8(truncatingIfNeeded: bits)), Int(bits >> 8) * 8)
         }
         let bits = base.load(fromByteOffset: index * 2, as: UInt16.self)
-        return (SlotKind(rawValue: UInt8(truncatingIfNeeded: bits & 31))!, Int(bits >> 5) * 8)
+        return (SlotKind(validRawValue: UInt8(truncatingIfNeeded: bits & 31)), Int(bits >> 5) * 8)
     }
 
     @inlinable
@@ -195,10 +212,23 @@ extension PropertySlot {
         }
     }
 
+    /// The value of slot `index` when it is a transformable one.
+    @inlinable
+    func transformableValue(at index: Int) -> Any? {
+        let (kind, offset) = descriptor(at: index)
+        guard kind == .transformable else { return nil }
+        return UnsafeRawPointer(payloads + offset).load(as: Any.self)
+    }
+
     /// Initializes slot `index` at `offset` with `slot`, which must fit its room.
     @inlinable
     func initialize(at index: Int, offset: Int, with slot: consuming PropertySlot<NoObject>) {
-        let kind = slot.kind
+        initialize(at: index, offset: offset, kind: slot.kind, with: slot)
+    }
+
+    /// As `initialize(at:offset:with:)`, `kind` being the slot's.
+    @inlinable
+    func initialize(at index: Int, offset: Int, kind: SlotKind, with slot: consuming PropertySlot<NoObject>) {
         setDescriptor(at: index, kind: kind, offset: offset)
         let payload = payloads + offset
         switch consume slot {
@@ -252,27 +282,29 @@ extension SlotStorage {
         _ slots: UnsafeMutableBufferPointer<PropertySlot<NoObject>>, presence: UInt64, keptNulls: UInt64, nullRoom: Int
     ) -> SlotStorage {
         if slots.isEmpty { return empty }
-        // The size of each slot in turn; `positions` holds the positions not yet sized.
-        func size(of slot: borrowing PropertySlot<NoObject>, positions: inout UInt64) -> Int {
-            let position = positions.trailingZeroBitCount
-            positions &= positions &- 1
-            let kind = slot.kind
-            guard kind == .null, position < 64, keptNulls & 1 << UInt64(position) != 0 else { return kind.payloadSize }
-            return nullRoom
+        return withUnsafeTemporaryAllocation(of: (kind: SlotKind, size: Int).self, capacity: slots.count) { sizes in
+            var payloadSize = 0
+            var positions = presence
+            for index in slots.indices {
+                let kind = slots[index].kind
+                // The slot's position: the lowest of those left (none past the bits).
+                let position = positions.trailingZeroBitCount
+                positions &= positions &- 1
+                let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
+                let size = keepsRoom ? nullRoom : kind.payloadSize
+                sizes.initializeElement(at: index, to: (kind, size))
+                payloadSize += size
+            }
+            let storage = make(count: slots.count, payloadSize: payloadSize)
+            let layout = storage.layout
+            var offset = 0
+            for index in slots.indices {
+                let (kind, size) = sizes[index]
+                layout.initialize(at: index, offset: offset, kind: kind, with: (slots.baseAddress! + index).move())
+                offset += size
+            }
+            return storage
         }
-        var payloadSize = 0
-        var positions = presence
-        for index in slots.indices { payloadSize += size(of: slots[index], positions: &positions) }
-        let storage = make(count: slots.count, payloadSize: payloadSize)
-        let layout = storage.layout
-        var offset = 0
-        positions = presence
-        for index in slots.indices {
-            let size = size(of: slots[index], positions: &positions)
-            layout.initialize(at: index, offset: offset, with: (slots.baseAddress! + index).move())
-            offset += size
-        }
-        return storage
     }
 
     /// Storage for the slots of `source` (a copy of each, or with `moving`, each moved out and
@@ -311,7 +343,7 @@ extension SlotStorage {
             }
             offset += size(newIndex)
         }
-        if moving { source.header.count = 0 }
+        if moving { source.withUnsafeMutablePointerToHeader { $0.pointee.count = 0 } }
         withExtendedLifetime(source) {}
         return storage
     }

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Persistence
 @testable import PersistenceContext
+@testable import PersistenceStore
 
 /// A book whose transient `monthID` is computed on demand from `pages`, counting how often.
 final class PagesLabelBook: ManagedObject {
@@ -47,6 +48,22 @@ final class PagesLabelBook: ManagedObject {
         #expect(!books[0].hasChanges)
         #expect(!context.hasChanges)
         #expect(books[0].committedValues(forKeys: ["monthID"])["monthID"] as? String == "pages:74")
+    }
+
+    /// A fetched object keeps room for its transient, so that the value computed at its
+    /// first read goes into the object's storage instead of making new storage per object.
+    @Test func aComputedValueGoesInPlaceInAFetchedObject() throws {
+        let (_, context, books) = try fetched()
+        let before = ObjectIdentifier(books[0].slots.storage)
+        #expect(books[0]["monthID"] as? String == "pages:74")
+        #expect(ObjectIdentifier(books[0].slots.storage) == before)
+        context.reset()
+        try context.forEach(FetchRequest(entityName: "Book")) { object in
+            let storage = ObjectIdentifier(object.slots.storage)
+            #expect(object["monthID"] is String)
+            #expect(ObjectIdentifier(object.slots.storage) == storage)
+            return true
+        }
     }
 
     @Test func changingADependencyRecomputesAtTheNextRead() throws {

@@ -92,7 +92,7 @@ import Testing
         ]
         let stored: [StoredSlot] =
             values.map { .value($0) } + [.toOneFault(nil), .toOneFault(id), .toManyFault, .toOne(nil), .toMany([])]
-        let adopted = stored.adopted(by: ManagedObject.self)
+        let adopted = StoredSlots(storingEach: stored).adopted(by: ManagedObject.self)
         #expect(adopted.count == stored.count)
         for (index, value) in values.enumerated() {
             guard case .value(let read) = adopted[index] else {

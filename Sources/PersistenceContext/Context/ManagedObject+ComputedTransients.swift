@@ -69,7 +69,9 @@ extension ManagedObject {
             slots[position] = .value(value)
             return
         }
-        if let committed = committedSlots, slots.sharesStorage(with: committed) {
+        // Told apart first, so that no binding of the committed values is alive (and holds
+        // the storage) while the value is written.
+        if committedSlots.map(slots.sharesStorage(with:)) == true {
             committedSlots = nil
             slots[position] = .value(value)
             committedSlots = slots

@@ -129,8 +129,7 @@ extension ManagedObject {
     /// `value(at:forKey:default:)`), or nil when it has none or it is not a `T`.
     @inlinable
     public func transformedValue<T>(at position: Int, forKey key: String, as type: T.Type = T.self) -> T? {
-        guard case .transformable(let value) = attributeValue(at: position, forKey: key) else { return nil }
-        return value as? T
+        transformableValue(at: position, forKey: key) as? T
     }
 
     /// A transformable attribute's value decoded as `T`: the app value a named transformer
@@ -207,11 +206,32 @@ extension ManagedObject {
 
     /// The attribute value at a position, firing the fault first.
     package func attributeValue(at position: Int) -> AttributeValue {
+        prepareRead(at: position)
+        if case .value(let v) = slots[position] { return v }
+        return .null
+    }
+
+    /// A transformable attribute's app value, found as `attributeValue(at:forKey:)` finds a
+    /// value, or nil for none. Read straight from the object's storage: an `AttributeValue`
+    /// would box the value first (its transformable case is indirect).
+    @usableFromInline
+    package func transformableValue(at position: Int, forKey key: String) -> Any? {
+        let names = schema.propertyNames
+        guard position >= 0, position < names.count, names[position] == key else {
+            guard case .transformable(let value) = attributeValue(forKey: key) else { return nil }
+            return value
+        }
+        prepareRead(at: position)
+        return slots.transformableValue(at: position)
+    }
+
+    /// What precedes every read of the value at `position`: the fault fires, a stale
+    /// computed transient is computed, observers learn of the access.
+    @inline(__always)
+    private func prepareRead(at position: Int) {
         fireFaultIfNeeded()
         if staleTransients != 0 { computeTransientIfStale(at: position) }
         observationAccess(at: position)
-        if case .value(let v) = slots[position] { return v }
-        return .null
     }
 
     /// Sets an attribute value, tracks the change (for undo too), tells observers, and calls

@@ -246,9 +246,11 @@ extension SQLiteStore {
             let primaryKey = statement.int64(at: 0)
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
+            // The slots are moved into the row, so that the object made from it holds them
+            // alone and writes them in place.
             return try body(
                 StoreRow(
-                    schema: mapping.schema, primaryKey: primaryKey, idScope: idScope, slots: slots,
+                    schema: mapping.schema, primaryKey: primaryKey, idScope: idScope, slots: consume slots,
                     version: statement.int64(at: versionColumn)))
         }
         guard table.hasEntityColumn else {
