@@ -118,7 +118,7 @@ import PersistenceModel
         let presence: UInt64 = (1 << UInt64(bits)) - 1
         self.init(
             count: array.count, presence: presence, copying: array, where: { _ in true }, keptNulls: presence,
-            nullRoom: SlotKind.transformable.payloadSize)
+            nullRoom: SlotKind.widestPayloadSize)
     }
 
     /// The number of positions below 56 that have a stored slot.

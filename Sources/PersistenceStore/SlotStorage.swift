@@ -2,7 +2,7 @@ import Foundation
 import PersistenceModel
 
 /// Which case a stored slot holds, and so which type its payload's bytes are in `SlotStorage`.
-@usableFromInline enum SlotKind: UInt8 {
+@usableFromInline enum SlotKind: UInt8, CaseIterable {
     case null, integer, double, decimal, bool, string, date, uuid, url, data, transformable
     /// `.toOneFault(nil)`, and a to-one fault's destination by its kind of key.
     case toOneFaultNone, toOneFaultPermanent, toOneFaultTemporary
@@ -14,6 +14,11 @@ import PersistenceModel
         assert(SlotKind(rawValue: rawValue) != nil, "a slot descriptor holds no kind")
         // A case's raw value is its declaration index, which is how it is represented.
         self = unsafeBitCast(rawValue, to: SlotKind.self)
+    }
+
+    /// The bytes the widest kind's payload takes.
+    @inlinable static var widestPayloadSize: Int {
+        Swift.max(transformable.payloadSize, decimal.payloadSize, url.payloadSize, data.payloadSize, 16)
     }
 
     /// The bytes a payload of this kind takes: its type's size, in whole words.
@@ -223,34 +228,64 @@ extension PropertySlot {
     /// Initializes slot `index` at `offset` with `slot`, which must fit its room.
     @inlinable
     func initialize(at index: Int, offset: Int, with slot: consuming PropertySlot<NoObject>) {
-        initialize(at: index, offset: offset, kind: slot.kind, with: slot)
+        let kind = Self.write(slot, to: payloads + offset)
+        setDescriptor(at: index, kind: kind, offset: offset)
     }
 
-    /// As `initialize(at:offset:with:)`, `kind` being the slot's.
-    @inlinable
-    func initialize(at index: Int, offset: Int, kind: SlotKind, with slot: consuming PropertySlot<NoObject>) {
-        setDescriptor(at: index, kind: kind, offset: offset)
-        let payload = payloads + offset
+    /// Moves `slot`'s payload to `payload` (room for any kind's) and tells its kind: one
+    /// switch over the slot for both.
+    @inlinable @inline(__always)
+    static func write(_ slot: consuming PropertySlot<NoObject>, to payload: UnsafeMutableRawPointer) -> SlotKind {
         switch consume slot {
-        case .value(.null), .toOneFault(.none), .toManyFault: break
-        case .value(.integer(let value)): payload.initializeMemory(as: Int64.self, to: value)
-        case .value(.double(let value)): payload.initializeMemory(as: Double.self, to: value)
-        case .value(.decimal(let value)): payload.initializeMemory(as: Decimal.self, to: value)
-        case .value(.bool(let value)): payload.initializeMemory(as: Bool.self, to: value)
-        case .value(.string(let value)): payload.initializeMemory(as: String.self, to: value)
-        case .value(.date(let value)): payload.initializeMemory(as: Date.self, to: value)
-        case .value(.uuid(let value)): payload.initializeMemory(as: UUID.self, to: value)
-        case .value(.url(let value)): payload.initializeMemory(as: URL.self, to: value)
-        case .value(.data(let value)): payload.initializeMemory(as: Data.self, to: value)
-        case .value(.transformable(let value)): payload.initializeMemory(as: Any.self, to: value)
+        case .value(.null): return .null
+        case .value(.integer(let value)):
+            payload.initializeMemory(as: Int64.self, to: value)
+            return .integer
+        case .value(.double(let value)):
+            payload.initializeMemory(as: Double.self, to: value)
+            return .double
+        case .value(.decimal(let value)):
+            payload.initializeMemory(as: Decimal.self, to: value)
+            return .decimal
+        case .value(.bool(let value)):
+            payload.initializeMemory(as: Bool.self, to: value)
+            return .bool
+        case .value(.string(let value)):
+            payload.initializeMemory(as: String.self, to: value)
+            return .string
+        case .value(.date(let value)):
+            payload.initializeMemory(as: Date.self, to: value)
+            return .date
+        case .value(.uuid(let value)):
+            payload.initializeMemory(as: UUID.self, to: value)
+            return .uuid
+        case .value(.url(let value)):
+            payload.initializeMemory(as: URL.self, to: value)
+            return .url
+        case .value(.data(let value)):
+            payload.initializeMemory(as: Data.self, to: value)
+            return .data
+        case .value(.transformable(let value)):
+            payload.initializeMemory(as: Any.self, to: value)
+            return .transformable
+        case .toOneFault(.none): return .toOneFaultNone
         case .toOneFault(.some(let id)):
             payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
             switch id.key {
-            case .permanent(let key): (payload + 8).initializeMemory(as: Int64.self, to: key)
-            case .temporary(let number): (payload + 8).initializeMemory(as: UInt64.self, to: number)
+            case .permanent(let key):
+                (payload + 8).initializeMemory(as: Int64.self, to: key)
+                return .toOneFaultPermanent
+            case .temporary(let number):
+                (payload + 8).initializeMemory(as: UInt64.self, to: number)
+                return .toOneFaultTemporary
             }
-        case .toOne(let object): payload.initializeMemory(as: NoObject?.self, to: object)
-        case .toMany(let objects): payload.initializeMemory(as: [NoObject].self, to: objects)
+        case .toOne(let object):
+            payload.initializeMemory(as: NoObject?.self, to: object)
+            return .toOne
+        case .toManyFault: return .toManyFault
+        case .toMany(let objects):
+            payload.initializeMemory(as: [NoObject].self, to: objects)
+            return .toMany
         }
     }
 
@@ -282,26 +317,37 @@ extension SlotStorage {
         _ slots: UnsafeMutableBufferPointer<PropertySlot<NoObject>>, presence: UInt64, keptNulls: UInt64, nullRoom: Int
     ) -> SlotStorage {
         if slots.isEmpty { return empty }
-        return withUnsafeTemporaryAllocation(of: (kind: SlotKind, size: Int).self, capacity: slots.count) { sizes in
+        // Each slot's payload is moved into scratch space as its kind is found (one switch
+        // over the slot), then the payloads, sized at last, are copied into the storage as
+        // bytes: every payload type is bitwise movable.
+        let widest = SlotKind.widestPayloadSize
+        assert(nullRoom <= widest, "a NULL's room is wider than any value")
+        return withUnsafeTemporaryAllocation(byteCount: slots.count * (widest + 1), alignment: 8) { scratch in
+            let payloads = scratch.baseAddress!
+            let kinds = payloads + slots.count * widest
             var payloadSize = 0
             var positions = presence
             for index in slots.indices {
-                let kind = slots[index].kind
+                let kind = SlotLayout.write((slots.baseAddress! + index).move(), to: payloads + payloadSize)
+                kinds.storeBytes(of: kind.rawValue, toByteOffset: index, as: UInt8.self)
                 // The slot's position: the lowest of those left (none past the bits).
                 let position = positions.trailingZeroBitCount
                 positions &= positions &- 1
                 let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
-                let size = keepsRoom ? nullRoom : kind.payloadSize
-                sizes.initializeElement(at: index, to: (kind, size))
-                payloadSize += size
+                payloadSize += keepsRoom ? nullRoom : kind.payloadSize
             }
             let storage = make(count: slots.count, payloadSize: payloadSize)
             let layout = storage.layout
+            layout.payloads.copyMemory(from: payloads, byteCount: payloadSize)
             var offset = 0
+            positions = presence
             for index in slots.indices {
-                let (kind, size) = sizes[index]
-                layout.initialize(at: index, offset: offset, kind: kind, with: (slots.baseAddress! + index).move())
-                offset += size
+                let kind = SlotKind(validRawValue: kinds.load(fromByteOffset: index, as: UInt8.self))
+                layout.setDescriptor(at: index, kind: kind, offset: offset)
+                let position = positions.trailingZeroBitCount
+                positions &= positions &- 1
+                let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
+                offset += keepsRoom ? nullRoom : kind.payloadSize
             }
             return storage
         }

@@ -157,6 +157,16 @@ import Testing
             ])
     }
 
+    /// Every kind's payload fits the widest room (a NULL's room in an inserted object), and
+    /// each kind's raw value reads back as the kind.
+    @Test func everyKindFitsTheWidestRoom() {
+        for kind in SlotKind.allCases {
+            #expect(kind.payloadSize <= SlotKind.widestPayloadSize, "\(kind)")
+            #expect(kind.payloadSize % 8 == 0, "\(kind)")
+            #expect(SlotKind(validRawValue: kind.rawValue) == kind)
+        }
+    }
+
     /// Payloads past what 2-byte descriptors address (over 16 KiB of values in one object)
     /// switch the storage to 4-byte descriptors, read and written the same way.
     @Test func slotsPastSixteenKibibytesReadAndWriteAsAnyOther() {

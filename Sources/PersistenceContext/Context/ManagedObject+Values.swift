@@ -168,8 +168,8 @@ extension ManagedObject {
     /// Property positions whose values differ from the committed ones.
     package func changedPositions() -> [Int] {
         guard !isFault else { return [] }
-        // One read of the slot array: `slots` in the closure re-read the property (an
-        // exclusivity check and a retain of the array) for every position.
+        // One read of the slots: `slots` in the closure re-read the property (an
+        // exclusivity check and a retain of the storage) for every position.
         let slots = self.slots
         guard let committed = committedSlots else {
             return slots.indices.filter { slots[$0].hasValue }

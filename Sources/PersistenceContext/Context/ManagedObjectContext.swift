@@ -322,7 +322,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Gives a fault the row's values and wakes it. As in Core Data, change tracking is off
     /// while `awakeFromFetch()` runs: what it sets (a transient cache, say) counts as fetched,
     /// not as a change. The committed values are taken afterwards, which also spares the
-    /// copy a write to a shared slot array would make.
+    /// copy a write to shared slots would make.
     ///
     /// - Parameter isNew: whether the object was just made with the row's slots, which then
     ///   need no second assignment.

@@ -25,7 +25,7 @@ struct ObjectValidator {
         let schema = object.schema
         object.fireFaultIfNeeded()
         let committed = object.isInserted ? nil : object.committedSlots
-        // One read of the slot array for the whole walk, not two or three per property.
+        // One read of the slots for the whole walk, not two or three per property.
         let slots = object.slots
         for (position, plan) in schema.plans.enumerated() {
             func fail(_ rule: ValidationFailure.Rule, _ value: String, _ requirement: String) {
