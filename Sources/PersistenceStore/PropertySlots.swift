@@ -45,26 +45,20 @@ import PersistenceModel
         self.init(shape: 0, storage: .empty)
     }
 
-    /// `count` positions whose slots are `stored`, moved out of it (it is left
-    /// deinitialized): those below 56 that have a bit in `presence`, and every one from 56
-    /// on. A NULL at a position of `keptNulls` gets room for a string, the usual transient.
+    /// `count` positions whose `storedCount` stored slots `decode` writes in position order,
+    /// for the index among the stored slots it is given: those below 56 that have a bit in
+    /// `presence`, and every one from 56 on. A NULL at a position of `keptNulls` gets room
+    /// for a string, the usual transient. A store decoding a row writes each value straight
+    /// into the object's storage this way.
     @inlinable
     package init(
-        count: Int, presence: UInt64, moving stored: UnsafeMutableBufferPointer<PropertySlot<Object>>, keptNulls: UInt64 = 0
-    ) {
-        self.init(count: count, presence: presence, moving: stored, keptNulls: keptNulls, nullRoom: Self.keptNullRoom)
-    }
-
-    @inlinable
-    init(
-        count: Int, presence: UInt64, moving stored: UnsafeMutableBufferPointer<PropertySlot<Object>>, keptNulls: UInt64,
-        nullRoom: Int
-    ) {
-        let slots = UnsafeMutableBufferPointer(
-            start: UnsafeMutableRawPointer(stored.baseAddress)?.assumingMemoryBound(to: PropertySlot<NoObject>.self), count: stored.count)
+        count: Int, presence: UInt64, storedCount: Int, keptNulls: UInt64,
+        decoding decode: (_ index: Int, _ payload: SlotPayload) throws -> SlotKind
+    ) rethrows {
         self.init(
             shape: presence | UInt64(Swift.min(count, Self.storageBitCount)) << 56,
-            storage: SlotStorage.packing(slots, presence: presence, keptNulls: keptNulls, nullRoom: nullRoom))
+            storage: try SlotStorage.packing(
+                count: storedCount, presence: presence, keptNulls: keptNulls, nullRoom: Self.keptNullRoom, decode))
     }
 
     /// `count` positions whose slots are copies of `array`'s elements where `isStored`.
@@ -72,15 +66,16 @@ import PersistenceModel
         count: Int, presence: UInt64, copying array: [PropertySlot<Object>], where isStored: (Int) -> Bool,
         keptNulls: UInt64, nullRoom: Int
     ) {
-        let storedCount = array.indices.lazy.filter(isStored).count
-        self = withUnsafeTemporaryAllocation(of: PropertySlot<Object>.self, capacity: storedCount) { buffer in
-            var index = 0
-            for (position, slot) in array.enumerated() where isStored(position) {
-                buffer.initializeElement(at: index, to: slot)
-                index += 1
-            }
-            return Self(count: count, presence: presence, moving: buffer, keptNulls: keptNulls, nullRoom: nullRoom)
+        var position = 0
+        let storage = SlotStorage.packing(
+            count: array.indices.lazy.filter(isStored).count, presence: presence, keptNulls: keptNulls,
+            nullRoom: nullRoom
+        ) { _, payload in
+            while !isStored(position) { position += 1 }
+            defer { position += 1 }
+            return payload.store(unsafeBitCast(array[position], to: PropertySlot<NoObject>.self))
         }
+        self.init(shape: presence | UInt64(Swift.min(count, Self.storageBitCount)) << 56, storage: storage)
     }
 
     /// `count` NULL values, with no storage below position 56: a fault's slots.

@@ -2,7 +2,7 @@ import Foundation
 import PersistenceModel
 
 /// Which case a stored slot holds, and so which type its payload's bytes are in `SlotStorage`.
-@usableFromInline enum SlotKind: UInt8, CaseIterable {
+@usableFromInline package enum SlotKind: UInt8, CaseIterable {
     case null, integer, double, decimal, bool, string, date, uuid, url, data, transformable
     /// `.toOneFault(nil)`, and a to-one fault's destination by its kind of key.
     case toOneFaultNone, toOneFaultPermanent, toOneFaultTemporary
@@ -228,72 +228,20 @@ extension PropertySlot {
     /// Initializes slot `index` at `offset` with `slot`, which must fit its room.
     @inlinable
     func initialize(at index: Int, offset: Int, with slot: consuming PropertySlot<NoObject>) {
-        let kind = Self.write(slot, to: payloads + offset)
+        let kind = SlotPayload(address: payloads + offset).store(slot)
         setDescriptor(at: index, kind: kind, offset: offset)
-    }
-
-    /// Moves `slot`'s payload to `payload` (room for any kind's) and tells its kind: one
-    /// switch over the slot for both.
-    @inlinable @inline(__always)
-    static func write(_ slot: consuming PropertySlot<NoObject>, to payload: UnsafeMutableRawPointer) -> SlotKind {
-        switch consume slot {
-        case .value(.null): return .null
-        case .value(.integer(let value)):
-            payload.initializeMemory(as: Int64.self, to: value)
-            return .integer
-        case .value(.double(let value)):
-            payload.initializeMemory(as: Double.self, to: value)
-            return .double
-        case .value(.decimal(let value)):
-            payload.initializeMemory(as: Decimal.self, to: value)
-            return .decimal
-        case .value(.bool(let value)):
-            payload.initializeMemory(as: Bool.self, to: value)
-            return .bool
-        case .value(.string(let value)):
-            payload.initializeMemory(as: String.self, to: value)
-            return .string
-        case .value(.date(let value)):
-            payload.initializeMemory(as: Date.self, to: value)
-            return .date
-        case .value(.uuid(let value)):
-            payload.initializeMemory(as: UUID.self, to: value)
-            return .uuid
-        case .value(.url(let value)):
-            payload.initializeMemory(as: URL.self, to: value)
-            return .url
-        case .value(.data(let value)):
-            payload.initializeMemory(as: Data.self, to: value)
-            return .data
-        case .value(.transformable(let value)):
-            payload.initializeMemory(as: Any.self, to: value)
-            return .transformable
-        case .toOneFault(.none): return .toOneFaultNone
-        case .toOneFault(.some(let id)):
-            payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
-            switch id.key {
-            case .permanent(let key):
-                (payload + 8).initializeMemory(as: Int64.self, to: key)
-                return .toOneFaultPermanent
-            case .temporary(let number):
-                (payload + 8).initializeMemory(as: UInt64.self, to: number)
-                return .toOneFaultTemporary
-            }
-        case .toOne(let object):
-            payload.initializeMemory(as: NoObject?.self, to: object)
-            return .toOne
-        case .toManyFault: return .toManyFault
-        case .toMany(let objects):
-            payload.initializeMemory(as: [NoObject].self, to: objects)
-            return .toMany
-        }
     }
 
     /// Ends the life of slot `index`'s payload (its descriptor stays, no longer valid).
     @usableFromInline
     func destroyPayload(at index: Int) {
         let (kind, offset) = descriptor(at: index)
-        let payload = payloads + offset
+        Self.destroyPayload(of: kind, at: payloads + offset)
+    }
+
+    /// Ends the life of a payload of `kind` at `payload`.
+    @usableFromInline
+    static func destroyPayload(of kind: SlotKind, at payload: UnsafeMutableRawPointer) {
         switch kind {
         case .null, .integer, .double, .decimal, .bool, .date, .uuid, .toOneFaultNone, .toManyFault: break
         case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
@@ -309,45 +257,62 @@ extension PropertySlot {
 }
 
 extension SlotStorage {
-    /// Storage for `slots`, moved in (each is left deinitialized), the slots of the
-    /// positions that have a bit in `presence`, in order. A NULL at a position with a bit in
-    /// `keptNulls` gets `nullRoom` bytes, so that a value set there later goes in place.
+    /// Storage for `count` slots whose payloads `write` puts in place one at a time, in
+    /// order, the slots of the positions that have a bit in `presence` (and then of every
+    /// position past the bits). A NULL at a position with a bit in `keptNulls` gets
+    /// `nullRoom` bytes, so that a value set there later goes in place. When `write` throws,
+    /// what it wrote before is released and the error passed on.
+    ///
+    /// Each payload is written into scratch space as its kind is found, then the payloads,
+    /// sized at last, are copied into the storage as bytes: every payload type is bitwise
+    /// movable.
     @usableFromInline
     static func packing(
-        _ slots: UnsafeMutableBufferPointer<PropertySlot<NoObject>>, presence: UInt64, keptNulls: UInt64, nullRoom: Int
-    ) -> SlotStorage {
-        if slots.isEmpty { return empty }
-        // Each slot's payload is moved into scratch space as its kind is found (one switch
-        // over the slot), then the payloads, sized at last, are copied into the storage as
-        // bytes: every payload type is bitwise movable.
+        count: Int, presence: UInt64, keptNulls: UInt64, nullRoom: Int,
+        _ write: (_ index: Int, _ payload: SlotPayload) throws -> SlotKind
+    ) rethrows -> SlotStorage {
+        if count == 0 { return empty }
         let widest = SlotKind.widestPayloadSize
         assert(nullRoom <= widest, "a NULL's room is wider than any value")
-        return withUnsafeTemporaryAllocation(byteCount: slots.count * (widest + 1), alignment: 8) { scratch in
+        return try withUnsafeTemporaryAllocation(byteCount: count * (widest + 1), alignment: 8) { scratch in
             let payloads = scratch.baseAddress!
-            let kinds = payloads + slots.count * widest
-            var payloadSize = 0
-            var positions = presence
-            for index in slots.indices {
-                let kind = SlotLayout.write((slots.baseAddress! + index).move(), to: payloads + payloadSize)
-                kinds.storeBytes(of: kind.rawValue, toByteOffset: index, as: UInt8.self)
-                // The slot's position: the lowest of those left (none past the bits).
+            let kinds = payloads + count * widest
+            // The room of slot `index` of `kind`, `positions` holding the positions of the
+            // slots not yet sized (the lowest is this slot's; none past the bits).
+            func size(of kind: SlotKind, positions: inout UInt64) -> Int {
                 let position = positions.trailingZeroBitCount
                 positions &= positions &- 1
                 let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
-                payloadSize += keepsRoom ? nullRoom : kind.payloadSize
+                return keepsRoom ? nullRoom : kind.payloadSize
             }
-            let storage = make(count: slots.count, payloadSize: payloadSize)
+            var payloadSize = 0
+            var written = 0
+            defer {
+                // Only after a throw: a payload written so far is released.
+                var offset = 0
+                var positions = presence
+                for index in 0..<written where written < count {
+                    let kind = SlotKind(validRawValue: kinds.load(fromByteOffset: index, as: UInt8.self))
+                    SlotLayout.destroyPayload(of: kind, at: payloads + offset)
+                    offset += size(of: kind, positions: &positions)
+                }
+            }
+            var positions = presence
+            for index in 0..<count {
+                let kind = try write(index, SlotPayload(address: payloads + payloadSize))
+                kinds.storeBytes(of: kind.rawValue, toByteOffset: index, as: UInt8.self)
+                written += 1
+                payloadSize += size(of: kind, positions: &positions)
+            }
+            let storage = make(count: count, payloadSize: payloadSize)
             let layout = storage.layout
             layout.payloads.copyMemory(from: payloads, byteCount: payloadSize)
             var offset = 0
             positions = presence
-            for index in slots.indices {
+            for index in 0..<count {
                 let kind = SlotKind(validRawValue: kinds.load(fromByteOffset: index, as: UInt8.self))
                 layout.setDescriptor(at: index, kind: kind, offset: offset)
-                let position = positions.trailingZeroBitCount
-                positions &= positions &- 1
-                let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
-                offset += keepsRoom ? nullRoom : kind.payloadSize
+                offset += size(of: kind, positions: &positions)
             }
             return storage
         }
@@ -401,5 +366,79 @@ extension SlotStorage {
         let layout = self.layout
         layout.destroyPayload(at: index)
         layout.initialize(at: index, offset: layout.descriptor(at: index).offset, with: slot)
+    }
+}
+
+/// Where one slot's payload goes while a `SlotStorage` is packed: a store decoding a row
+/// writes each value here, with no `StoredSlot` in between for a transformable value (whose
+/// case would box it).
+@usableFromInline package struct SlotPayload {
+    @usableFromInline let address: UnsafeMutableRawPointer
+
+    @inlinable
+    init(address: UnsafeMutableRawPointer) {
+        self.address = address
+    }
+
+    /// Stores a transformable attribute's app value.
+    @inlinable
+    package func store(transformable value: consuming Any) -> SlotKind {
+        address.initializeMemory(as: Any.self, to: value)
+        return .transformable
+    }
+
+    /// Moves `slot`'s payload here and tells its kind: one switch over the slot for both.
+    @inlinable @inline(__always)
+    package func store(_ slot: consuming PropertySlot<NoObject>) -> SlotKind {
+        let payload = address
+        switch consume slot {
+        case .value(.null): return .null
+        case .value(.integer(let value)):
+            payload.initializeMemory(as: Int64.self, to: value)
+            return .integer
+        case .value(.double(let value)):
+            payload.initializeMemory(as: Double.self, to: value)
+            return .double
+        case .value(.decimal(let value)):
+            payload.initializeMemory(as: Decimal.self, to: value)
+            return .decimal
+        case .value(.bool(let value)):
+            payload.initializeMemory(as: Bool.self, to: value)
+            return .bool
+        case .value(.string(let value)):
+            payload.initializeMemory(as: String.self, to: value)
+            return .string
+        case .value(.date(let value)):
+            payload.initializeMemory(as: Date.self, to: value)
+            return .date
+        case .value(.uuid(let value)):
+            payload.initializeMemory(as: UUID.self, to: value)
+            return .uuid
+        case .value(.url(let value)):
+            payload.initializeMemory(as: URL.self, to: value)
+            return .url
+        case .value(.data(let value)):
+            payload.initializeMemory(as: Data.self, to: value)
+            return .data
+        case .value(.transformable(let value)): return store(transformable: value)
+        case .toOneFault(.none): return .toOneFaultNone
+        case .toOneFault(.some(let id)):
+            payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
+            switch id.key {
+            case .permanent(let key):
+                (payload + 8).initializeMemory(as: Int64.self, to: key)
+                return .toOneFaultPermanent
+            case .temporary(let number):
+                (payload + 8).initializeMemory(as: UInt64.self, to: number)
+                return .toOneFaultTemporary
+            }
+        case .toOne(let object):
+            payload.initializeMemory(as: NoObject?.self, to: object)
+            return .toOne
+        case .toManyFault: return .toManyFault
+        case .toMany(let objects):
+            payload.initializeMemory(as: [NoObject].self, to: objects)
+            return .toMany
+        }
     }
 }

@@ -234,6 +234,48 @@ import Testing
         #expect(names.map { read[$0] as? Int64 } == expected)
     }
 
+    /// A value that cannot be decoded in the middle of a row (a transformer that refuses
+    /// its bytes) is reported; what the row's earlier columns decoded is released with it,
+    /// and the other rows read as they should.
+    @Test func aValueThatFailsMidRowIsReportedAndTheOtherRowsRead() throws {
+        struct Picky: ValueTransforming {
+            func transformedValue(_ value: Any) throws -> Data { Data((value as? String ?? "").utf8) }
+            func reverseTransformedValue(_ data: Data) throws -> Any {
+                let text = String(decoding: data, as: UTF8.self)
+                guard text != "refused" else { throw CocoaError(.coderReadCorrupt) }
+                return text
+            }
+        }
+        let name = "PickyTransformer-\(UUID().uuidString)"
+        ValueTransformers.register(Picky(), forName: name)
+        defer { ValueTransformers.unregister(name: name) }
+        let entity = EntityDescription(
+            name: "Note",
+            attributes: [
+                AttributeDescription(name: "a", type: .string),
+                AttributeDescription(name: "b", type: .transformable, valueTransformerName: name),
+                AttributeDescription(name: "c", type: .string),
+            ])
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: ManagedObjectModel(entities: [entity]), storeURL: store.url)
+        let context = container.viewContext
+        for value in ["kept", "refused"] {
+            let note = try context.insertObject(forEntityName: "Note")
+            note["a"] = "a string long enough to live on the heap, \(value)"
+            note["b"] = value
+            note["c"] = "after"
+        }
+        try context.save()
+        context.reset()
+        #expect(throws: (any Error).self) { try context.fetch(FetchRequest(entityName: "Note")) }
+        var request = FetchRequest(entityName: "Note")
+        request.predicate = try FetchPredicate("a ENDSWITH %@", "kept")
+        let kept = try context.fetch(request)
+        #expect(kept.count == 1)
+        #expect(kept.first?.transformedValue(at: 1, forKey: "b", as: String.self) == "kept")
+        #expect(kept.first?["c"] as? String == "after")
+    }
+
     @Test func aFetchedObjectStoresOnlyItsNonNullValues() throws {
         let id = ObjectID(
             entityName: "Book", rootName: "Book", storeIdentifier: "S", key: .permanent(7))

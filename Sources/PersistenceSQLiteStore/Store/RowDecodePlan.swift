@@ -159,15 +159,10 @@ package struct RowDecodePlan: Sendable {
             case .attribute(let column, let reader):
                 if let slot = reader.slot(at: firstColumn + column, of: statement, storageClass: storageClass) { return slot }
                 return try decoded(statement.value(at: firstColumn + column), at: position)
-            case .transformed(let column, let index):
-                let raw = statement.value(at: firstColumn + column)
-                // NULL, or an external data file's reference.
-                guard case .blob(let data) = raw else { return try decoded(raw, at: position) }
-                let resolved = transformers[Int(index)]
-                let value = try TransformableCodec.reverseTransform(
-                    data, with: resolved.transformer, transformerName: resolved.name,
-                    attribute: schema.propertyNames[position], entity: schema.name)
-                return .value(.transformable(value))
+            case .transformed(let column, _):
+                // NULL, or an external data file's reference: a blob is decoded as the storage is
+                // written, below, without a slot.
+                return try decoded(statement.value(at: firstColumn + column), at: position)
             case .toOne(let column, let index):
                 let names = destinations[Int(index)]
                 return destination(at: column, in: store.idScope(entityName: names.entityName, rootName: names.rootName))
@@ -186,6 +181,7 @@ package struct RowDecodePlan: Sendable {
             // slot is not, below position 56 (see `PropertySlots`); every other step's is (a
             // constant is a transient's default, stored even when NULL).
             var storedCount = 0
+            var presence: UInt64 = 0
             for position in steps.indices {
                 let storageClass: SQLiteStorageClass
                 switch steps[position] {
@@ -196,25 +192,29 @@ package struct RowDecodePlan: Sendable {
                     storageClass = .integer
                 }
                 classes.initializeElement(at: position, to: storageClass)
-                if storageClass != .null || position >= StoredSlots.storageBitCount { storedCount += 1 }
+                guard storageClass != .null || position >= StoredSlots.storageBitCount else { continue }
+                storedCount += 1
+                if position < StoredSlots.storageBitCount { presence |= 1 << UInt64(position) }
             }
-            // Decoded into a temporary buffer, then moved into storage of exactly their size.
-            return try withUnsafeTemporaryAllocation(of: StoredSlot.self, capacity: storedCount) { stored in
-                var presence: UInt64 = 0
-                var decoded = 0
-                // A throw leaves the slots decoded so far to release.
-                defer { if decoded < storedCount { stored.prefix(decoded).deinitialize() } }
-                for position in steps.indices {
-                    let storageClass = classes[position]
-                    if position < StoredSlots.storageBitCount {
-                        if storageClass == .null { continue }
-                        presence |= 1 << UInt64(position)
-                    }
-                    stored.initializeElement(at: decoded, to: try slot(at: position, storageClass: storageClass))
-                    decoded += 1
+            // Each value decoded straight into the storage (see `StoredSlots.init(…decoding:)`);
+            // a transformable's app value without a slot around it, whose case would box it.
+            var position = 0
+            return try StoredSlots(
+                count: steps.count, presence: presence, storedCount: storedCount,
+                keptNulls: schema.transientAttributePositions
+            ) { _, payload in
+                while position < StoredSlots.storageBitCount, presence & 1 << UInt64(position) == 0 { position += 1 }
+                defer { position += 1 }
+                let storageClass = classes[position]
+                if case .transformed(let column, let index) = steps[position], storageClass == .blob {
+                    let resolved = transformers[Int(index)]
+                    return payload.store(
+                        transformable: try TransformableCodec.reverseTransform(
+                            statement.data(at: firstColumn + column), with: resolved.transformer,
+                            transformerName: resolved.name, attribute: schema.propertyNames[position],
+                            entity: schema.name))
                 }
-                return StoredSlots(
-                    count: steps.count, presence: presence, moving: stored, keptNulls: schema.transientAttributePositions)
+                return payload.store(try slot(at: position, storageClass: storageClass))
             }
         }
     }
