@@ -102,7 +102,8 @@ import PersistenceModel
             presence |= 1 << UInt64(position)
         }
         self.init(
-            count: array.count, presence: presence, copying: array, where: isStored, keptNulls: keptNulls, nullRoom: Self.keptNullRoom)
+            count: array.count, presence: presence, copying: array, where: isStored, keptNulls: keptNulls,
+            nullRoom: Self.keptNullRoom)
     }
 
     /// The slots of `array`, each stored, NULL values too, each with room for any value: for
@@ -180,13 +181,15 @@ extension PropertySlots: RandomAccessCollection, MutableCollection {
                 if isUnique, slot.kind.payloadSize <= storage.layout.room(at: index) {
                     storage.replace(at: index, with: slot)
                 } else {
-                    storage = SlotStorage.rebuilt(from: storage, moving: isUnique, putting: slot, at: index, inserting: false)
+                    storage = SlotStorage.rebuilt(
+                        from: storage, moving: isUnique, putting: slot, at: index, inserting: false)
                 }
                 return
             }
             if case .value(.null) = slot { return }
             let index = (shape & ((1 << UInt64(position)) - 1)).nonzeroBitCount
-            let isUnique = isKnownUniquelyReferenced(&storage) && storage !== SlotStorage.empty
+            // The shared empty storage is never held once, so it is never moved from.
+            let isUnique = isKnownUniquelyReferenced(&storage)
             storage = SlotStorage.rebuilt(from: storage, moving: isUnique, putting: slot, at: index, inserting: true)
             shape |= 1 << UInt64(position)
         }

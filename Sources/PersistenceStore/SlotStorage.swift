@@ -69,9 +69,10 @@ extension PropertySlot {
 /// a tag), and a transformable value needs a box of its own on top (the enum's case is
 /// indirect, to keep the enum at three words). Here each stored slot takes what its value
 /// needs, in whole words: nothing for a NULL or an unloaded to-many, one word for a date or an
-/// integer, two for a string or a UUID, four for a transformable's value held inline. A
-/// descriptor per slot gives its kind and where its payload starts; a slot's room is up to
-/// the next one's start, so that a new value no larger than the old goes in place.
+/// integer, two for a string, a UUID or an unloaded to-one, three for a decimal, four for a
+/// transformable's value held inline. A descriptor per slot gives its kind and where its
+/// payload starts; a slot's room is up to the next one's start, so that a new value no
+/// larger than the old goes in place.
 ///
 /// Layout after the header: the descriptors (a `UInt16` each — kind in the low 5 bits, the
 /// payload's offset in words in the high 11 — or, when the payloads exceed what 11 bits
@@ -206,11 +207,11 @@ extension PropertySlot {
         case .transformable: return .value(.transformable(payload.load(as: Any.self)))
         case .toOneFaultNone: return .toOneFault(nil)
         case .toOneFaultPermanent:
-            return .toOneFault(ObjectID(
-                scope: payload.load(as: ObjectID.Scope.self), key: .permanent(payload.load(fromByteOffset: 8, as: Int64.self))))
+            let key = payload.load(fromByteOffset: 8, as: Int64.self)
+            return .toOneFault(ObjectID(scope: payload.load(as: ObjectID.Scope.self), key: .permanent(key)))
         case .toOneFaultTemporary:
-            return .toOneFault(ObjectID(
-                scope: payload.load(as: ObjectID.Scope.self), key: .temporary(payload.load(fromByteOffset: 8, as: UInt64.self))))
+            let number = payload.load(fromByteOffset: 8, as: UInt64.self)
+            return .toOneFault(ObjectID(scope: payload.load(as: ObjectID.Scope.self), key: .temporary(number)))
         case .toOne: return .toOne(payload.load(as: NoObject?.self))
         case .toManyFault: return .toManyFault
         case .toMany: return .toMany(payload.load(as: [NoObject].self))
@@ -322,7 +323,10 @@ extension SlotStorage {
     /// `source` left with none), with `slot` inserted at `index` (with `inserting`) or put in
     /// place of the slot there.
     @usableFromInline
-    static func rebuilt(from source: SlotStorage, moving: Bool, putting slot: consuming PropertySlot<NoObject>, at index: Int, inserting: Bool) -> SlotStorage {
+    static func rebuilt(
+        from source: SlotStorage, moving: Bool, putting slot: consuming PropertySlot<NoObject>, at index: Int,
+        inserting: Bool
+    ) -> SlotStorage {
         let old = source.layout
         let count = old.count + (inserting ? 1 : 0)
         let newKind = slot.kind
