@@ -74,17 +74,19 @@ extension PropertySlot {
 /// payload starts; a slot's room is up to the next one's start, so that a new value no
 /// larger than the old goes in place.
 ///
-/// Layout after the header: the descriptors (a `UInt16` each — kind in the low 5 bits, the
-/// payload's offset in words in the high 11 — or, when the payloads exceed what 11 bits
-/// reach, a `UInt32` each with the kind in the low 8 bits), then the payloads, word-aligned.
+/// Layout after a 4-byte header (the count): the descriptors (a `UInt16` each — kind in the
+/// low 5 bits, the payload's offset in words in the high 11 — or, when the payloads exceed
+/// what 11 bits reach, a `UInt32` each with the kind in the low 8 bits), one more whose offset
+/// is the payloads' end, then the payloads from the next word boundary.
 /// Every payload type is bitwise movable (strings, data, URLs, existentials and references
 /// are), so a rebuilt storage moves a uniquely held one's payloads with a byte copy.
-@usableFromInline final class SlotStorage: ManagedBuffer<SlotStorage.Header, UInt64> {
+@usableFromInline final class SlotStorage: ManagedBuffer<SlotStorage.Header, UInt16> {
     @usableFromInline struct Header {
-        /// The number of stored slots.
-        @usableFromInline var count: UInt32
-        /// The payloads' bytes, slack included.
-        @usableFromInline var payloadSize: UInt32
+        /// Bits 0..<31: the number of stored slots. Bit 31: whether descriptors take 4 bytes.
+        @usableFromInline var bits: UInt32
+
+        @inlinable var count: Int { Int(bits & 0x7FFF_FFFF) }
+        @inlinable var isWide: Bool { bits & 0x8000_0000 != 0 }
     }
 
     /// The largest payload size that 11-bit word offsets can address.
@@ -92,18 +94,37 @@ extension PropertySlot {
 
     @inlinable static func wordAligned(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
 
+    /// Where the descriptors start, from the storage's address: past the object's two words
+    /// and the 4-byte header, as `ManagedBuffer` lays its elements out. The payloads then
+    /// start at the first word boundary past the descriptors, so a small header and 2-byte
+    /// elements leave no word unused before them.
+    @inlinable static var elementsOffset: Int {
+        let header = (2 * MemoryLayout<UnsafeRawPointer>.size + MemoryLayout<Header>.alignment - 1)
+            & ~(MemoryLayout<Header>.alignment - 1)
+        return (header + MemoryLayout<Header>.size + 1) & ~1
+    }
+
     /// Storage with no slots, shared by every empty `PropertySlots`. Never changed: this
     /// reference keeps it from being uniquely held, which every change in place requires.
     @usableFromInline nonisolated(unsafe) static let empty = SlotStorage.make(count: 0, payloadSize: 0)
 
-    /// New storage for `count` slots and `payloadSize` bytes of payload, descriptors unset.
+    /// New storage for `count` slots and `payloadSize` bytes of payload, descriptors unset
+    /// but for the one past the last, which marks where the payloads end.
     @usableFromInline static func make(count: Int, payloadSize: Int) -> SlotStorage {
         precondition(payloadSize < 1 << 27, "an object's values take more than 128 MiB inline")
-        let descriptorBytes = wordAligned(count * (payloadSize > narrowPayloadLimit ? 4 : 2))
-        let buffer = create(minimumCapacity: (descriptorBytes + payloadSize) / 8) { _ in
-            Header(count: UInt32(count), payloadSize: UInt32(payloadSize))
+        let isWide = payloadSize > narrowPayloadLimit
+        let descriptorEnd = elementsOffset + (count + 1) * (isWide ? 4 : 2)
+        let byteCount = wordAligned(descriptorEnd) + payloadSize - elementsOffset
+        let buffer = create(minimumCapacity: (byteCount + 1) / 2) { _ in
+            Header(bits: UInt32(count) | (isWide ? 0x8000_0000 : 0))
         }
-        return unsafeDowncast(buffer, to: SlotStorage.self)
+        let storage = unsafeDowncast(buffer, to: SlotStorage.self)
+        assert(
+            storage.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) }
+                - UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque()) == elementsOffset,
+            "ManagedBuffer laid the elements out elsewhere")
+        storage.layout.setDescriptor(at: count, kind: .null, offset: payloadSize)
+        return storage
     }
 
     deinit {
@@ -130,8 +151,8 @@ extension PropertySlot {
         return value
     }
 
-    /// The bytes allocated for the slots (the storage's header excluded).
-    var allocatedByteCount: Int { capacity * 8 }
+    /// The bytes allocated for the storage, its object's header included.
+    var allocatedByteCount: Int { Self.elementsOffset + capacity * 2 }
 
     /// The slot at `index` (a copy).
     @inlinable @inline(__always)
@@ -144,22 +165,26 @@ extension PropertySlot {
 
 /// Where a `SlotStorage`'s descriptors and payloads are.
 @usableFromInline struct SlotLayout {
+    /// The descriptors: one per slot, and one past the last whose offset is where the
+    /// payloads end.
     @usableFromInline let base: UnsafeMutableRawPointer
     @usableFromInline let count: Int
-    @usableFromInline let payloadSize: Int
+    @usableFromInline let isWide: Bool
 
     @inlinable
-    init(_ words: UnsafeMutablePointer<UInt64>, _ header: SlotStorage.Header) {
-        base = UnsafeMutableRawPointer(words)
-        count = Int(header.count)
-        payloadSize = Int(header.payloadSize)
+    init(_ elements: UnsafeMutablePointer<UInt16>, _ header: SlotStorage.Header) {
+        base = UnsafeMutableRawPointer(elements)
+        count = header.count
+        isWide = header.isWide
     }
 
-    @inlinable var isWide: Bool { payloadSize > SlotStorage.narrowPayloadLimit }
-
+    /// Where the payloads start: the first word boundary past the descriptors.
     @inlinable var payloads: UnsafeMutableRawPointer {
-        base + SlotStorage.wordAligned(count * (isWide ? 4 : 2))
+        (base + (count + 1) * (isWide ? 4 : 2)).alignedUp(toMultipleOf: 8)
     }
+
+    /// The payloads' bytes, the room kept past some included.
+    @inlinable var payloadSize: Int { descriptor(at: count).offset }
 
     /// The kind of slot `index`, and its payload's offset from `payloads`.
     @inlinable @inline(__always)
@@ -181,11 +206,10 @@ extension PropertySlot {
         }
     }
 
-    /// The bytes slot `index` may use: up to the next slot's payload.
+    /// The bytes slot `index` may use: up to the next slot's payload (or the end).
     @inlinable
     func room(at index: Int) -> Int {
-        let end = index + 1 < count ? descriptor(at: index + 1).offset : payloadSize
-        return end - descriptor(at: index).offset
+        descriptor(at: index + 1).offset - descriptor(at: index).offset
     }
 
     /// The slot at `index` (a copy).
@@ -358,7 +382,7 @@ extension SlotStorage {
             }
             offset += size(newIndex)
         }
-        if moving { source.withUnsafeMutablePointerToHeader { $0.pointee.count = 0 } }
+        if moving { source.withUnsafeMutablePointerToHeader { $0.pointee.bits &= 0x8000_0000 } }
         withExtendedLifetime(source) {}
         return storage
     }

@@ -157,6 +157,16 @@ import Testing
             ])
     }
 
+    /// The storage's descriptors start where its layout expects `ManagedBuffer` to put its
+    /// elements, so that its size is worked out right.
+    @Test func theDescriptorsStartWhereTheStorageExpects() {
+        let storage = StoredSlots([.value(.integer(1))]).storage
+        let offset = storage.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) }
+            - UnsafeRawPointer(Unmanaged.passUnretained(storage).toOpaque())
+        #expect(offset == SlotStorage.elementsOffset)
+        #expect(storage.layout.payloads.alignedUp(toMultipleOf: 8) == storage.layout.payloads)
+    }
+
     /// Every kind's payload fits the widest room (a NULL's room in an inserted object), and
     /// each kind's raw value reads back as the kind.
     @Test func everyKindFitsTheWidestRoom() {
