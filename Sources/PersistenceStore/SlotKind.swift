@@ -1,0 +1,64 @@
+import Foundation
+import PersistenceModel
+
+/// Which case a stored slot holds, and so which type its payload's bytes are in `SlotStorage`.
+@usableFromInline package enum SlotKind: UInt8, CaseIterable {
+    case null, integer, double, decimal, bool, string, date, uuid, url, data, transformable
+    /// `.toOneFault(nil)`, and a to-one fault's destination by its kind of key.
+    case toOneFaultNone, toOneFaultPermanent, toOneFaultTemporary
+    case toOne, toManyFault, toMany
+
+    /// The kind whose raw value a descriptor holds: one `SlotStorage` wrote, so valid.
+    @inlinable @inline(__always)
+    init(validRawValue rawValue: UInt8) {
+        assert(SlotKind(rawValue: rawValue) != nil, "a slot descriptor holds no kind")
+        // A case's raw value is its declaration index, which is how it is represented.
+        self = unsafeBitCast(rawValue, to: SlotKind.self)
+    }
+
+    /// The bytes the widest kind's payload takes.
+    @inlinable static var widestPayloadSize: Int {
+        Swift.max(transformable.payloadSize, decimal.payloadSize, url.payloadSize, data.payloadSize, 16)
+    }
+
+    /// The bytes a payload of this kind takes: its type's size, in whole words.
+    @inlinable var payloadSize: Int {
+        switch self {
+        case .null, .toOneFaultNone, .toManyFault: 0
+        case .integer, .double, .bool, .date, .toOne, .toMany: 8
+        case .string, .uuid, .toOneFaultPermanent, .toOneFaultTemporary: 16
+        case .decimal: SlotStorage.wordAligned(MemoryLayout<Decimal>.size)
+        case .url: SlotStorage.wordAligned(MemoryLayout<URL>.size)
+        case .data: SlotStorage.wordAligned(MemoryLayout<Data>.size)
+        case .transformable: SlotStorage.wordAligned(MemoryLayout<Any>.size)
+        }
+    }
+}
+
+extension PropertySlot {
+    /// The kind of payload this slot is stored as.
+    @inlinable var kind: SlotKind {
+        switch self {
+        case .value(.null): .null
+        case .value(.integer): .integer
+        case .value(.double): .double
+        case .value(.decimal): .decimal
+        case .value(.bool): .bool
+        case .value(.string): .string
+        case .value(.date): .date
+        case .value(.uuid): .uuid
+        case .value(.url): .url
+        case .value(.data): .data
+        case .value(.transformable): .transformable
+        case .toOneFault(.none): .toOneFaultNone
+        case .toOneFault(.some(let id)):
+            switch id.key {
+            case .permanent: .toOneFaultPermanent
+            case .temporary: .toOneFaultTemporary
+            }
+        case .toOne: .toOne
+        case .toManyFault: .toManyFault
+        case .toMany: .toMany
+        }
+    }
+}

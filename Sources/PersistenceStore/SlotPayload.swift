@@ -1,0 +1,76 @@
+import Foundation
+import PersistenceModel
+
+/// Where one slot's payload goes while a `SlotStorage` is packed: a store decoding a row
+/// writes each value here, with no `StoredSlot` in between for a transformable value (whose
+/// case would box it).
+@usableFromInline package struct SlotPayload {
+    @usableFromInline let address: UnsafeMutableRawPointer
+
+    @inlinable
+    init(address: UnsafeMutableRawPointer) {
+        self.address = address
+    }
+
+    /// Stores a transformable attribute's app value.
+    @inlinable
+    package func store(transformable value: consuming Any) -> SlotKind {
+        address.initializeMemory(as: Any.self, to: value)
+        return .transformable
+    }
+
+    /// Moves `slot`'s payload here and tells its kind: one switch over the slot for both.
+    @inlinable @inline(__always)
+    package func store(_ slot: consuming PropertySlot<NoObject>) -> SlotKind {
+        let payload = address
+        switch consume slot {
+        case .value(.null): return .null
+        case .value(.integer(let value)):
+            payload.initializeMemory(as: Int64.self, to: value)
+            return .integer
+        case .value(.double(let value)):
+            payload.initializeMemory(as: Double.self, to: value)
+            return .double
+        case .value(.decimal(let value)):
+            payload.initializeMemory(as: Decimal.self, to: value)
+            return .decimal
+        case .value(.bool(let value)):
+            payload.initializeMemory(as: Bool.self, to: value)
+            return .bool
+        case .value(.string(let value)):
+            payload.initializeMemory(as: String.self, to: value)
+            return .string
+        case .value(.date(let value)):
+            payload.initializeMemory(as: Date.self, to: value)
+            return .date
+        case .value(.uuid(let value)):
+            payload.initializeMemory(as: UUID.self, to: value)
+            return .uuid
+        case .value(.url(let value)):
+            payload.initializeMemory(as: URL.self, to: value)
+            return .url
+        case .value(.data(let value)):
+            payload.initializeMemory(as: Data.self, to: value)
+            return .data
+        case .value(.transformable(let value)): return store(transformable: value)
+        case .toOneFault(.none): return .toOneFaultNone
+        case .toOneFault(.some(let id)):
+            payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
+            switch id.key {
+            case .permanent(let key):
+                (payload + 8).initializeMemory(as: Int64.self, to: key)
+                return .toOneFaultPermanent
+            case .temporary(let number):
+                (payload + 8).initializeMemory(as: UInt64.self, to: number)
+                return .toOneFaultTemporary
+            }
+        case .toOne(let object):
+            payload.initializeMemory(as: NoObject?.self, to: object)
+            return .toOne
+        case .toManyFault: return .toManyFault
+        case .toMany(let objects):
+            payload.initializeMemory(as: [NoObject].self, to: objects)
+            return .toMany
+        }
+    }
+}
