@@ -39,6 +39,13 @@ import PersistenceModel
         self.storage = storage
     }
 
+    /// `count` positions whose slots are `storage`'s: those below 56 that have a bit in
+    /// `presence`, and every one from 56 on.
+    @inlinable
+    init(count: Int, presence: UInt64, storage: SlotStorage) {
+        self.init(shape: presence | UInt64(Swift.min(count, Self.storageBitCount)) << 56, storage: storage)
+    }
+
     /// No slots.
     @inlinable
     package init() {
@@ -56,7 +63,7 @@ import PersistenceModel
         decoding decode: (_ index: Int, _ payload: SlotPayload) throws -> SlotKind
     ) rethrows {
         self.init(
-            shape: presence | UInt64(Swift.min(count, Self.storageBitCount)) << 56,
+            count: count, presence: presence,
             storage: try SlotStorage.packing(
                 count: storedCount, presence: presence, keptNulls: keptNulls, nullRoom: Self.keptNullRoom, decode))
     }
@@ -75,19 +82,16 @@ import PersistenceModel
             defer { position += 1 }
             return payload.store(unsafeBitCast(array[position], to: PropertySlot<NoObject>.self))
         }
-        self.init(shape: presence | UInt64(Swift.min(count, Self.storageBitCount)) << 56, storage: storage)
+        self.init(count: count, presence: presence, storage: storage)
     }
 
     /// `count` NULL values, with no storage below position 56: a fault's slots.
     package init(nullCount count: Int) {
-        let bits = Swift.min(count, Self.storageBitCount)
-        guard count > bits else {
-            self.init(shape: UInt64(bits) << 56, storage: .empty)
-            return
+        let stored = Swift.max(count - Self.storageBitCount, 0)
+        let storage = SlotStorage.packing(count: stored, presence: 0, keptNulls: 0, nullRoom: 0) { _, payload in
+            payload.store(.value(.null))
         }
-        self.init(
-            count: count, presence: 0, copying: Array(repeating: .value(.null), count: count), where: { $0 >= bits },
-            keptNulls: 0, nullRoom: 0)
+        self.init(count: count, presence: 0, storage: storage)
     }
 
     /// The slots of `array`, in its order, NULL values not stored except at the positions
@@ -106,9 +110,9 @@ import PersistenceModel
             nullRoom: Self.keptNullRoom)
     }
 
-    /// The slots of `array`, each stored, NULL values too, each with room for any value: for
-    /// an object about to be filled in (an inserted one), whose every later value then goes
-    /// in place.
+    /// The slots of `array`, each stored, NULL values too, those of the first 56 positions
+    /// with room for any value: for an object about to be filled in (an inserted one), whose
+    /// every later value then goes in place.
     package init(storingEach array: [PropertySlot<Object>]) {
         let bits = Swift.min(array.count, Self.storageBitCount)
         let presence: UInt64 = (1 << UInt64(bits)) - 1
@@ -124,7 +128,7 @@ import PersistenceModel
     /// The number of stored slots.
     package var storedCount: Int { storage.count }
 
-    /// The bytes allocated for the stored slots.
+    /// The bytes allocated for the stored slots, their storage's header included.
     package var storageByteCount: Int { storage.allocatedByteCount }
 
     /// The number of positions (stored or not).

@@ -119,45 +119,47 @@ extension SlotStorage {
         if count == 0 { return empty }
         let widest = SlotKind.widestPayloadSize
         assert(nullRoom <= widest, "a NULL's room is wider than any value")
-        return try withUnsafeTemporaryAllocation(byteCount: count * (widest + 1), alignment: 8) { scratch in
+        // Scratch: room for the widest payload of each slot, then a byte each for its kind and
+        // for the room it was given.
+        return try withUnsafeTemporaryAllocation(byteCount: count * (widest + 2), alignment: 8) { scratch in
             let payloads = scratch.baseAddress!
             let kinds = payloads + count * widest
-            // The room of slot `index` of `kind`, `positions` holding the positions of the
-            // slots not yet sized (the lowest is this slot's; none past the bits).
-            func size(of kind: SlotKind, positions: inout UInt64) -> Int {
-                let position = positions.trailingZeroBitCount
-                positions &= positions &- 1
-                let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
-                return keepsRoom ? nullRoom : kind.payloadSize
-            }
+            let rooms = kinds + count
             var payloadSize = 0
             var written = 0
             defer {
-                // Only after a throw: a payload written so far is released.
-                var offset = 0
-                var positions = presence
-                for index in 0..<written where written < count {
-                    let kind = SlotKind(validRawValue: kinds.load(fromByteOffset: index, as: UInt8.self))
-                    SlotLayout.destroyPayload(of: kind, at: payloads + offset)
-                    offset += size(of: kind, positions: &positions)
+                // Only after a throw: each payload written so far is released.
+                if written < count {
+                    var offset = 0
+                    for index in 0..<written {
+                        let kind = SlotKind(validRawValue: kinds.load(fromByteOffset: index, as: UInt8.self))
+                        SlotLayout.destroyPayload(of: kind, at: payloads + offset)
+                        offset += Int(rooms.load(fromByteOffset: index, as: UInt8.self))
+                    }
                 }
             }
+            // `positions` holds the positions of the slots not yet written: the lowest is the
+            // next slot's (none past the bits).
             var positions = presence
             for index in 0..<count {
                 let kind = try write(index, SlotPayload(address: payloads + payloadSize))
+                let position = positions.trailingZeroBitCount
+                positions &= positions &- 1
+                let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
+                let room = keepsRoom ? nullRoom : kind.payloadSize
                 kinds.storeBytes(of: kind.rawValue, toByteOffset: index, as: UInt8.self)
+                rooms.storeBytes(of: UInt8(room), toByteOffset: index, as: UInt8.self)
                 written += 1
-                payloadSize += size(of: kind, positions: &positions)
+                payloadSize += room
             }
             let storage = make(count: count, payloadSize: payloadSize)
             let layout = storage.layout
             layout.payloads.copyMemory(from: payloads, byteCount: payloadSize)
             var offset = 0
-            positions = presence
             for index in 0..<count {
                 let kind = SlotKind(validRawValue: kinds.load(fromByteOffset: index, as: UInt8.self))
                 layout.setDescriptor(at: index, kind: kind, offset: offset)
-                offset += size(of: kind, positions: &positions)
+                offset += Int(rooms.load(fromByteOffset: index, as: UInt8.self))
             }
             return storage
         }
@@ -202,6 +204,7 @@ extension SlotStorage {
             }
             offset += size(newIndex)
         }
+        // Moved out: the source keeps no slots (its count goes to zero, its width stays).
         if moving { source.withUnsafeMutablePointerToHeader { $0.pointee.bits &= 0x8000_0000 } }
         withExtendedLifetime(source) {}
         return storage

@@ -9,7 +9,7 @@ import PersistenceStore
 /// Reading a row then walks a flat array of small steps instead of switching over each
 /// property's `SchemaProperty` (whose `AttributeDescription` payload costs a dozen
 /// retains and releases per copy), and produces the object's `StoredSlots` directly, so filling
-/// an object is one array assignment. The common attribute types are decoded inline; any
+/// an object is one assignment. The common attribute types are decoded inline; any
 /// other type (binary data may be an external file's reference), and any value stored in an
 /// unexpected form, goes through `SQLiteStore.decodeColumn` and `RowCodec.decode`, so the
 /// result is exactly what they give.
