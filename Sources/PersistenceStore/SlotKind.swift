@@ -4,6 +4,9 @@ import PersistenceModel
 /// Which case a stored slot holds, and so which type its payload's bytes are in `SlotStorage`.
 @usableFromInline package enum SlotKind: UInt8, CaseIterable {
     case null, integer, double, decimal, bool, string, date, uuid, url, data, transformable
+    /// A string read from a store, kept as its UTF-8 bytes (see `SlotPayload.store(utf8:)`):
+    /// a 4-byte count and the bytes, in whole words. Read, it is a `.string`.
+    case utf8
     /// `.toOneFault(nil)`, and a to-one fault's destination by its kind of key.
     case toOneFaultNone, toOneFaultPermanent, toOneFaultTemporary
     case toOne, toManyFault, toMany
@@ -16,15 +19,28 @@ import PersistenceModel
         self = unsafeBitCast(rawValue, to: SlotKind.self)
     }
 
-    /// The bytes the widest kind's payload takes.
+    /// The bytes the widest kind's payload takes, but `.utf8`'s: any `PropertySlot` fits.
     @inlinable static var widestPayloadSize: Int {
         Swift.max(transformable.payloadSize, decimal.payloadSize, url.payloadSize, data.payloadSize, 16)
     }
 
-    /// The bytes a payload of this kind takes: its type's size, in whole words.
+    /// Whether a payload of this kind is plain bytes, copied as they are and ended with
+    /// nothing to release.
+    @inlinable var isTrivial: Bool {
+        switch self {
+        case .null, .integer, .double, .decimal, .bool, .date, .uuid, .utf8, .toOneFaultNone, .toManyFault: true
+        case .string, .url, .data, .transformable, .toOneFaultPermanent, .toOneFaultTemporary, .toOne, .toMany:
+            false
+        }
+    }
+
+    /// The bytes a payload of this kind takes: its type's size, in whole words. A `.utf8`
+    /// payload's size depends on its bytes (`SlotLayout.payloadSize(of:at:)`); this is its
+    /// count's word.
     @inlinable var payloadSize: Int {
         switch self {
         case .null, .toOneFaultNone, .toManyFault: 0
+        case .utf8: 8
         case .integer, .double, .bool, .date, .toOne, .toMany: 8
         case .string, .uuid, .toOneFaultPermanent, .toOneFaultTemporary: 16
         case .decimal: SlotStorage.wordAligned(MemoryLayout<Decimal>.size)

@@ -50,6 +50,14 @@ import PersistenceModel
         descriptor(at: index + 1).offset - descriptor(at: index).offset
     }
 
+    /// The bytes a payload of `kind` at `payload` takes: its kind's size, or for `.utf8` its
+    /// count's 4 bytes and its bytes, in whole words.
+    @inlinable
+    static func payloadSize(of kind: SlotKind, at payload: UnsafeRawPointer) -> Int {
+        guard kind == .utf8 else { return kind.payloadSize }
+        return SlotStorage.wordAligned(4 + Int(payload.load(as: UInt32.self)))
+    }
+
     /// The slot at `index` (a copy).
     @inlinable @inline(__always)
     func slot(at index: Int) -> PropertySlot<NoObject> {
@@ -62,6 +70,9 @@ import PersistenceModel
         case .decimal: return .value(.decimal(payload.load(as: Decimal.self)))
         case .bool: return .value(.bool(payload.load(as: Bool.self)))
         case .string: return .value(.string(payload.load(as: String.self)))
+        case .utf8:
+            let count = Int(payload.load(as: UInt32.self))
+            return .value(.string(String(decoding: UnsafeRawBufferPointer(start: payload + 4, count: count), as: UTF8.self)))
         case .date: return .value(.date(payload.load(as: Date.self)))
         case .uuid: return .value(.uuid(payload.load(as: UUID.self)))
         case .url: return .value(.url(payload.load(as: URL.self)))
@@ -106,7 +117,7 @@ import PersistenceModel
     @usableFromInline
     static func destroyPayload(of kind: SlotKind, at payload: UnsafeMutableRawPointer) {
         switch kind {
-        case .null, .integer, .double, .decimal, .bool, .date, .uuid, .toOneFaultNone, .toManyFault: break
+        case .null, .integer, .double, .decimal, .bool, .date, .uuid, .utf8, .toOneFaultNone, .toManyFault: break
         case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
         case .url: payload.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
         case .data: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)

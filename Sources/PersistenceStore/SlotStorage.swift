@@ -8,7 +8,8 @@ import PersistenceModel
 /// indirect, to keep the enum at three words). Here each stored slot takes what its value
 /// needs, in whole words: nothing for a NULL or an unloaded to-many, one word for a date or an
 /// integer, two for a string, a UUID or an unloaded to-one, three for a decimal, four for a
-/// transformable's value held inline. A descriptor per slot gives its kind and where its
+/// transformable's value held inline; a string read from a store, its UTF-8 bytes and their
+/// count. A descriptor per slot gives its kind and where its
 /// payload starts; a slot's room is up to the next one's start, so that a new value no
 /// larger than the old goes in place.
 ///
@@ -17,7 +18,8 @@ import PersistenceModel
 /// what 11 bits reach, a `UInt32` each with the kind in the low 8 bits), one more whose offset
 /// is the payloads' end, then the payloads from the next word boundary.
 /// Every payload type is bitwise movable (strings, data, URLs, existentials and references
-/// are), so a rebuilt storage moves a uniquely held one's payloads with a byte copy.
+/// are), so a rebuilt storage moves a uniquely held one's payloads with a byte copy; and
+/// copies a shared one's plain ones (numbers, dates, a string's UTF-8) the same way.
 @usableFromInline final class SlotStorage: ManagedBuffer<SlotStorage.Header, UInt16> {
     @usableFromInline struct Header {
         /// Bits 0..<31: the number of stored slots. Bit 31: whether descriptors take 4 bytes.
@@ -117,10 +119,10 @@ extension SlotStorage {
         _ write: (_ index: Int, _ payload: SlotPayload) throws -> SlotKind
     ) rethrows -> SlotStorage {
         if count == 0 { return empty }
-        let widest = SlotKind.widestPayloadSize
+        let widest = SlotPayload.widestPackedSize
         assert(nullRoom <= widest, "a NULL's room is wider than any value")
         // Scratch: room for the widest payload of each slot, then a byte each for its kind and
-        // for the room it was given.
+        // for the room it was given (at most 128 bytes).
         return try withUnsafeTemporaryAllocation(byteCount: count * (widest + 2), alignment: 8) { scratch in
             let payloads = scratch.baseAddress!
             let kinds = payloads + count * widest
@@ -142,11 +144,12 @@ extension SlotStorage {
             // next slot's (none past the bits).
             var positions = presence
             for index in 0..<count {
-                let kind = try write(index, SlotPayload(address: payloads + payloadSize))
+                let payload = payloads + payloadSize
+                let kind = try write(index, SlotPayload(address: payload))
                 let position = positions.trailingZeroBitCount
                 positions &= positions &- 1
                 let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0
-                let room = keepsRoom ? nullRoom : kind.payloadSize
+                let room = keepsRoom ? nullRoom : SlotLayout.payloadSize(of: kind, at: payload)
                 kinds.storeBytes(of: kind.rawValue, toByteOffset: index, as: UInt8.self)
                 rooms.storeBytes(of: UInt8(room), toByteOffset: index, as: UInt8.self)
                 written += 1
@@ -195,9 +198,11 @@ extension SlotStorage {
             } else {
                 let from = oldIndex(newIndex)
                 let (kind, oldOffset) = old.descriptor(at: from)
-                if moving {
+                if moving || kind.isTrivial {
+                    let payload = old.payloads + oldOffset
                     new.setDescriptor(at: newIndex, kind: kind, offset: offset)
-                    (new.payloads + offset).copyMemory(from: old.payloads + oldOffset, byteCount: kind.payloadSize)
+                    (new.payloads + offset).copyMemory(
+                        from: payload, byteCount: SlotLayout.payloadSize(of: kind, at: payload))
                 } else {
                     new.initialize(at: newIndex, offset: offset, with: old.slot(at: from))
                 }

@@ -60,6 +60,30 @@ import Testing
         }
     }
 
+    /// The slots of `array` as a store decodes a row: each NULL below position 56 left out,
+    /// each string written as its UTF-8 bytes (inline when they fit), the rest as slots.
+    private func decoded(_ array: [StoredSlot]) -> StoredSlots {
+        func isStored(_ position: Int) -> Bool {
+            guard position < StoredSlots.storageBitCount, case .value(.null) = array[position] else { return true }
+            return false
+        }
+        var presence: UInt64 = 0
+        for position in array.indices.prefix(StoredSlots.storageBitCount) where isStored(position) {
+            presence |= 1 << UInt64(position)
+        }
+        let stored = array.indices.filter(isStored)
+        return StoredSlots(count: array.count, presence: presence, storedCount: stored.count, keptNulls: 0) {
+            index, payload in
+            guard case .value(.string(var text)) = array[stored[index]] else { return payload.store(array[stored[index]]) }
+            return text.withUTF8 { payload.store(utf8: UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    /// The kind slot `position` is stored as.
+    private func storedKind(_ slots: StoredSlots, at position: Int) -> SlotKind? {
+        slots.storedIndex(of: position).map { slots.storage.layout.descriptor(at: $0).kind }
+    }
+
     @Test(arguments: [0, 1, 16, 55, 56, 57, 64, 130])
     func everyWayOfMakingSlotsReadsAsTheArrayItWasMadeFrom(count: Int) {
         var generator = SystemRandomNumberGenerator()
@@ -69,6 +93,7 @@ import Testing
             #expect(expected.count == count)
             #expect(StoredSlots(array).count == count)
             #expect(described(StoredSlots(array)) == expected)
+            #expect(described(decoded(array)) == expected)
             // Only the first 56 positions leave NULLs unstored.
             let stored = array.enumerated().filter { position, slot in
                 if position >= 56 { return true }
@@ -95,6 +120,64 @@ import Testing
             }
             #expect(described(slots) == described(StoredSlots(storingEach: array)))
         }
+        // The same from slots as a store decodes them (strings as bytes), held once and shared.
+        for _ in 0..<20 {
+            var array = randomSlots(count, using: &generator)
+            var slots = decoded(array)
+            var shared = slots
+            for _ in 0..<(count * 2) {
+                let position = Int.random(in: 0..<count, using: &generator)
+                let slot = randomSlot(at: position, using: &generator)
+                slots[position] = slot
+                array[position] = slot
+                if Bool.random(using: &generator) { shared = slots }
+            }
+            #expect(described(slots) == described(StoredSlots(storingEach: array)))
+            #expect(described(shared).count == count)
+        }
+    }
+
+    /// A string a store reads is kept as its UTF-8 bytes when longer than a `String` holds
+    /// inline and short enough to fit, and reads back as `String(decoding:as:)` of them:
+    /// empty, ASCII, multi-byte, an embedded NUL and invalid bytes (repaired) alike.
+    @Test func aStringReadFromAStoreIsKeptAsItsBytesAndReadsBackTheSame() {
+        let texts: [[UInt8]] = [
+            [], Array("fifteen bytes!!".utf8), Array("sixteen bytes!!!".utf8),
+            Array("Ærø Dvořák Łąka Straße 12345".utf8), Array(repeating: 0x61, count: 124),
+            Array(repeating: 0x62, count: 125), Array("a NUL \0 inside, then more".utf8) + [0] + Array("tail".utf8),
+            [0x66, 0x6F, 0xFF, 0xFE, 0x80] + Array("invalid bytes before this".utf8),
+        ]
+        let slots = StoredSlots(count: texts.count, presence: (1 << UInt64(texts.count)) - 1, storedCount: texts.count, keptNulls: 0) {
+            index, payload in texts[index].withUnsafeBytes { payload.store(utf8: $0) }
+        }
+        for (position, bytes) in texts.enumerated() {
+            guard case .value(.string(let read)) = slots[position] else {
+                Issue.record("slot \(position) read as \(slots[position])")
+                continue
+            }
+            #expect(read == String(decoding: bytes, as: UTF8.self))
+            let inline = bytes.count > 15 && bytes.count <= 124
+            #expect(storedKind(slots, at: position) == (inline ? .utf8 : .string), "\(bytes.count) bytes")
+        }
+    }
+
+    /// A value written over a string kept as bytes goes in place when it fits; a copy of
+    /// shared storage keeps the others as bytes.
+    @Test func aStringKeptAsBytesIsReplacedInPlaceAndCopiedAsBytes() {
+        let title = "Ærø Dvořák Łąka Straße 12345"
+        var slots = decoded([.value(.string(title)), .value(.integer(1)), .value(.string("another one, long enough"))])
+        #expect(storedKind(slots, at: 0) == .utf8)
+        let original = ObjectIdentifier(slots.storage)
+        slots[0] = .value(.string("changed"))
+        #expect(ObjectIdentifier(slots.storage) == original)
+        #expect(storedKind(slots, at: 0) == .string)
+
+        let shared = slots
+        slots[1] = .value(.integer(2))
+        #expect(!slots.sharesStorage(with: shared))
+        #expect(storedKind(slots, at: 2) == .utf8)
+        #expect(described(slots) == ["value \"changed\"", "value 2", "value \"another one, long enough\""])
+        #expect(described(shared) == ["value \"changed\"", "value 1", "value \"another one, long enough\""])
     }
 
     @Test func aCopyIsIndependentAndSharesStorageUntilWritten() {

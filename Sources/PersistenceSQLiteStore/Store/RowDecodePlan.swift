@@ -197,7 +197,8 @@ package struct RowDecodePlan: Sendable {
                 if position < StoredSlots.storageBitCount { presence |= 1 << UInt64(position) }
             }
             // Each value decoded straight into the storage (see `StoredSlots.init(…decoding:)`);
-            // a transformable's app value without a slot around it, whose case would box it.
+            // a string's bytes without a `String` made for them, and a transformable's app value
+            // without a slot around it, whose case would box it.
             var position = 0
             return try StoredSlots(
                 count: steps.count, presence: presence, storedCount: storedCount,
@@ -206,6 +207,10 @@ package struct RowDecodePlan: Sendable {
                 while position < StoredSlots.storageBitCount, presence & 1 << UInt64(position) == 0 { position += 1 }
                 defer { position += 1 }
                 let storageClass = classes[position]
+                // A string's bytes, copied from SQLite's buffer (inline when they fit).
+                if case .attribute(let column, .string) = steps[position], storageClass == .text {
+                    return statement.withText(at: firstColumn + column) { payload.store(utf8: $0) }
+                }
                 if case .transformed(let column, let index) = steps[position], storageClass == .blob {
                     let resolved = transformers[Int(index)]
                     return payload.store(
