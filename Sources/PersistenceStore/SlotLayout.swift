@@ -102,7 +102,8 @@ import PersistenceModel
     /// Initializes slot `index` at `offset` with `slot`, which must fit its room.
     @inlinable
     func initialize(at index: Int, offset: Int, with slot: consuming PropertySlot<NoObject>) {
-        let kind = SlotPayload(address: payloads + offset).store(slot)
+        // A slot's payload is never a `.utf8` one, so no wider than the widest kind's.
+        let kind = SlotPayload(address: payloads + offset, room: SlotKind.widestPayloadSize).store(slot)
         setDescriptor(at: index, kind: kind, offset: offset)
     }
 

@@ -6,35 +6,35 @@ import PersistenceModel
 /// case would box it).
 @usableFromInline package struct SlotPayload {
     @usableFromInline let address: UnsafeMutableRawPointer
+    /// The bytes the payload may take: at least the widest kind's, more for a string's UTF-8
+    /// while the row's share of extra room lasts (see `SlotStorage.packing`).
+    @usableFromInline let room: Int
 
     @inlinable
-    init(address: UnsafeMutableRawPointer) {
+    init(address: UnsafeMutableRawPointer, room: Int) {
         self.address = address
+        self.room = room
     }
 
     /// The most bytes a string's UTF-8 takes inline: its payload, with the count, then fits
-    /// a packing's scratch room per slot and the byte that records a slot's room.
-    @inlinable static var longestInlineUTF8: Int { 124 }
-
-    /// The most bytes a payload written while packing takes.
-    @inlinable static var widestPackedSize: Int {
-        Swift.max(SlotKind.widestPayloadSize, SlotStorage.wordAligned(4 + longestInlineUTF8))
-    }
+    /// the byte that records a slot's room while packing.
+    @inlinable static var longestInlineUTF8: Int { 244 }
 
     /// Stores a string attribute's value read from a store as its UTF-8 bytes: inline, as
     /// `.utf8`, when it is longer than a `String` holds without an allocation of its own
-    /// (15 bytes) and at most `longestInlineUTF8`; as a `String` otherwise. A title of 30
-    /// bytes takes 40 bytes here instead of a `String`'s 16 and a heap allocation of 80. It
-    /// reads as `String(decoding:as: UTF8.self)` of the bytes, as the store's `String` would
-    /// have been made, invalid sequences repaired the same way.
+    /// (15 bytes) and fits (`longestInlineUTF8`, and the room left); as a `String`
+    /// otherwise. A title of 30 bytes takes 40 bytes here instead of a `String`'s 16 and a
+    /// heap allocation of 80. It reads as `String(decoding:as: UTF8.self)` of the bytes, as the
+    /// store's `String` would have been made, invalid sequences repaired the same way.
     @inlinable
     package func store(utf8 bytes: UnsafeRawBufferPointer) -> SlotKind {
-        guard bytes.count > 15, bytes.count <= Self.longestInlineUTF8 else {
+        let count = bytes.count
+        guard count > 15, count <= Self.longestInlineUTF8, SlotStorage.wordAligned(4 + count) <= room else {
             address.initializeMemory(as: String.self, to: String(decoding: bytes, as: UTF8.self))
             return .string
         }
-        address.storeBytes(of: UInt32(bytes.count), as: UInt32.self)
-        (address + 4).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count)
+        address.storeBytes(of: UInt32(count), as: UInt32.self)
+        (address + 4).copyMemory(from: bytes.baseAddress!, byteCount: count)
         return .utf8
     }
 

@@ -104,6 +104,10 @@ import PersistenceModel
 }
 
 extension SlotStorage {
+    /// The bytes past the widest payload per slot that a row's strings kept as UTF-8 share
+    /// while it is packed: past them, a string is kept as a `String`.
+    @inlinable static var extraTextRoom: Int { 256 }
+
     /// Storage for `count` slots whose payloads `write` puts in place one at a time, in
     /// order, the slots of the positions that have a bit in `presence` (and then of every
     /// position past the bits). A NULL at a position with a bit in `keptNulls` gets
@@ -119,13 +123,15 @@ extension SlotStorage {
         _ write: (_ index: Int, _ payload: SlotPayload) throws -> SlotKind
     ) rethrows -> SlotStorage {
         if count == 0 { return empty }
-        let widest = SlotPayload.widestPackedSize
+        let widest = SlotKind.widestPayloadSize
         assert(nullRoom <= widest, "a NULL's room is wider than any value")
-        // Scratch: room for the widest payload of each slot, then a byte each for its kind and
-        // for the room it was given (at most 128 bytes).
-        return try withUnsafeTemporaryAllocation(byteCount: count * (widest + 2), alignment: 8) { scratch in
+        // Scratch: room for the widest payload of each slot and `extraTextRoom` bytes more that
+        // the row's strings kept as UTF-8 share, then a byte each for a slot's kind and for the
+        // room it was given. Small enough for the stack for a row of up to 20 stored slots.
+        let payloadArea = count * widest + extraTextRoom
+        return try withUnsafeTemporaryAllocation(byteCount: payloadArea + count * 2, alignment: 8) { scratch in
             let payloads = scratch.baseAddress!
-            let kinds = payloads + count * widest
+            let kinds = payloads + payloadArea
             let rooms = kinds + count
             var payloadSize = 0
             var written = 0
@@ -145,7 +151,9 @@ extension SlotStorage {
             var positions = presence
             for index in 0..<count {
                 let payload = payloads + payloadSize
-                let kind = try write(index, SlotPayload(address: payload))
+                // What the slots before left, less the widest payload for each slot after.
+                let available = payloadArea - payloadSize - (count - index - 1) * widest
+                let kind = try write(index, SlotPayload(address: payload, room: available))
                 let position = positions.trailingZeroBitCount
                 positions &= positions &- 1
                 let keepsRoom = kind == .null && position < 64 && keptNulls & 1 << UInt64(position) != 0

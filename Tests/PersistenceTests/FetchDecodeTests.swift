@@ -83,8 +83,8 @@ final class AwakeningBook: ManagedObject {
                 {
                     return total + 16
                 }
-                // A string longer than 15 bytes, up to 124, is kept as its bytes and their count.
-                if case .value(.string(let text)) = book.slots[position], (16...124).contains(text.utf8.count) {
+                // A string longer than 15 bytes, up to 244, is kept as its bytes and their count.
+                if case .value(.string(let text)) = book.slots[position], (16...244).contains(text.utf8.count) {
                     return total + (4 + text.utf8.count + 7) / 8 * 8
                 }
                 return total + book.slots[position].kind.payloadSize

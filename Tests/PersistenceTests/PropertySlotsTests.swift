@@ -143,22 +143,38 @@ import Testing
     @Test func aStringReadFromAStoreIsKeptAsItsBytesAndReadsBackTheSame() {
         let texts: [[UInt8]] = [
             [], Array("fifteen bytes!!".utf8), Array("sixteen bytes!!!".utf8),
-            Array("Ærø Dvořák Łąka Straße 12345".utf8), Array(repeating: 0x61, count: 124),
-            Array(repeating: 0x62, count: 125), Array("a NUL \0 inside, then more".utf8) + [0] + Array("tail".utf8),
+            Array("Ærø Dvořák Łąka Straße 12345".utf8), Array(repeating: 0x61, count: 244),
+            Array(repeating: 0x62, count: 245), Array("a NUL inside, then more".utf8) + [0] + Array("tail".utf8),
             [0x66, 0x6F, 0xFF, 0xFE, 0x80] + Array("invalid bytes before this".utf8),
         ]
-        let slots = StoredSlots(count: texts.count, presence: (1 << UInt64(texts.count)) - 1, storedCount: texts.count, keptNulls: 0) {
-            index, payload in texts[index].withUnsafeBytes { payload.store(utf8: $0) }
-        }
-        for (position, bytes) in texts.enumerated() {
-            guard case .value(.string(let read)) = slots[position] else {
-                Issue.record("slot \(position) read as \(slots[position])")
+        for bytes in texts {
+            let slots = StoredSlots(count: 1, presence: 1, storedCount: 1, keptNulls: 0) { _, payload in
+                bytes.withUnsafeBytes { payload.store(utf8: $0) }
+            }
+            guard case .value(.string(let read)) = slots[0] else {
+                Issue.record("\(bytes.count) bytes read as \(slots[0])")
                 continue
             }
             #expect(read == String(decoding: bytes, as: UTF8.self))
-            let inline = bytes.count > 15 && bytes.count <= 124
-            #expect(storedKind(slots, at: position) == (inline ? .utf8 : .string), "\(bytes.count) bytes")
+            let inline = bytes.count > 15 && bytes.count <= 244
+            #expect(storedKind(slots, at: 0) == (inline ? .utf8 : .string), "\(bytes.count) bytes")
         }
+    }
+
+    /// A row's strings share a bounded room past the widest payload each: once it is used,
+    /// the rest are kept as `String`s, and every one reads back the same.
+    @Test func aRowsLongStringsShareABoundedRoom() {
+        let texts = (0..<10).map { String(repeating: Character(UnicodeScalar(UInt8(97 + $0))), count: 100) }
+        let slots = StoredSlots(count: texts.count, presence: (1 << 10) - 1, storedCount: texts.count, keptNulls: 0) {
+            index, payload in
+            var text = texts[index]
+            return text.withUTF8 { payload.store(utf8: UnsafeRawBufferPointer($0)) }
+        }
+        #expect(described(slots) == texts.map { "value \"\($0)\"" })
+        let kinds = texts.indices.map { storedKind(slots, at: $0) }
+        #expect(kinds.first == .utf8)
+        #expect(kinds.last == .string)
+        #expect(slots.storage.layout.payloadSize <= texts.count * SlotKind.widestPayloadSize + SlotStorage.extraTextRoom)
     }
 
     /// A value written over a string kept as bytes goes in place when it fits; a copy of
