@@ -73,10 +73,13 @@ extension Database {
             handle, name, SQLITE_UTF8, box.toOpaque(),
             { userData, leftCount, left, rightCount, right in
                 guard let userData else { return 0 }
-                let box = Unmanaged<CollationBox>.fromOpaque(userData).takeUnretainedValue()
-                return box.compare(
-                    UnsafeRawBufferPointer(start: left, count: left == nil ? 0 : Int(leftCount)),
-                    UnsafeRawBufferPointer(start: right, count: right == nil ? 0 : Int(rightCount)))
+                // Called for every comparison a sort or filter makes: the box, which SQLite
+                // keeps alive until it calls the destructor below, is used without a retain.
+                return Unmanaged<CollationBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
+                    box.compare(
+                        UnsafeRawBufferPointer(start: left, count: left == nil ? 0 : Int(leftCount)),
+                        UnsafeRawBufferPointer(start: right, count: right == nil ? 0 : Int(rightCount)))
+                }
             },
             { userData in
                 guard let userData else { return }

@@ -515,7 +515,9 @@ private struct PlainDecimalText {
     var isZero: Bool { integer.isEmpty && fraction.isEmpty }
 
     /// Locates the parts of `bytes`, or nil when it is not `-?[0-9]*(\.[0-9]*)?` with at
-    /// least one digit.
+    /// least one digit. Inlined: the DECIMAL collation locates both sides of every
+    /// comparison a filter or sort on a Decimal makes.
+    @inline(__always)
     init?(_ bytes: UnsafeRawBufferPointer) {
         let count = bytes.count
         var index = 0
