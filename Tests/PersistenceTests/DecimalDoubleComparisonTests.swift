@@ -80,6 +80,40 @@ import Persistence
         }
     }
 
+    /// A Decimal column below or at a Decimal or integer literal is first bounded in REAL
+    /// (see `PredicateSQLCompiler.decimalColumn`): the bound never drops a row the exact
+    /// comparison keeps, next to values that differ only past a Double's precision, for zero,
+    /// negative, tiny and huge values, NULL and NaN.
+    @Test func decimalColumnAgainstDecimalAndIntegerLiteralsAgreesInSQLAndMemory() throws {
+        let (_, context) = try Self.make()
+        let nan = try context.insertObject(forEntityName: "Value")
+        nan["name"] = "dec NaN"
+        try nan.setValue(Decimal.nan, forKey: "dec")
+        for text in ["0.1000000000000000000002", "0.0999999999999999999999", "-0.00000000000000000000000000000000000001"] {
+            let object = try context.insertObject(forEntityName: "Value")
+            object["name"] = "dec \(text)"
+            try object.setValue(try DecimalText.parse(text), forKey: "dec")
+        }
+        try context.save()
+        // A NaN is saved as the text `NaN` and read back as a NaN.
+        context.reset()
+        let read = try context.fetch(FetchRequest(entityName: "Value", predicate: try FetchPredicate("name == 'dec NaN'")))
+        #expect((read.first?["dec"] as? Decimal)?.isNaN == true)
+        let literals: [Any] =
+            try (Self.decimals + ["0.1000000000000000000001", "-0.00000000000000000000000000000000000001"]).map(DecimalText.parse)
+            + Self.integers
+        for literal in literals {
+            for op in Self.operators {
+                let predicate = try FetchPredicate(format: "dec \(op) %@", argumentArray: [literal])
+                let (sql, memory) = try Self.both(context, predicate)
+                #expect(sql == memory, "dec \(op) \(literal)")
+                let negated = try FetchPredicate(format: "NOT (dec \(op) %@)", argumentArray: [literal])
+                let (notSQL, notMemory) = try Self.both(context, negated)
+                #expect(notSQL == notMemory, "NOT (dec \(op) \(literal))")
+            }
+        }
+    }
+
     @Test func doubleColumnAgainstDecimalLiteralsAgreesInSQLAndMemory() throws {
         let (_, context) = try Self.make()
         for text in Self.decimals {

@@ -28,8 +28,35 @@ extension PredicateSQLCompiler {
             if op == .notEqualTo { return "1" }
             return below ? "(\(lhs) IS NOT NULL)" : "0"
         }
-        let placeholder = bind(.text(text))  // before the call: see `ordered`
-        return comparison(lhs, op, placeholder, suffix: " COLLATE DECIMAL")
+        return decimalColumn(lhs, op, comparedWithText: text)
+    }
+
+    /// A Decimal column (canonical text) against a decimal's canonical `text`, compared with
+    /// the `DECIMAL` collation: exact, but a call into Swift per row.
+    ///
+    /// Below or at a value (`<`, `<=`), a plain column is first checked against a bound in
+    /// REAL, which SQLite compares itself: only rows that pass it reach the collation. The
+    /// bound is conservative: SQLite's text-to-REAL conversion errs by far less than the
+    /// millionth of a millionth it is given above the value, so every row the collation would
+    /// keep passes (a NULL fails both; a text the collation does not read as a number orders
+    /// after every number, so it fails the collation wherever it falls in REAL). Above a
+    /// value there is no such bound for those texts, and an expression (`lhs` other than a
+    /// column) would be evaluated twice, so those are compared with the collation alone.
+    ///
+    /// A NaN (stored as the text `NaN`) is unordered, as in memory: the collation orders it
+    /// after every number, so above a value it is ruled out by name.
+    mutating func decimalColumn(_ lhs: String, _ op: PredicateNode.Operator, comparedWithText text: String) -> String {
+        var bound = ""
+        if op == .lessThan || op == .lessThanOrEqualTo, !lhs.contains("("), let value = Double(text), value.isFinite {
+            let upper = value + value.magnitude * 1e-12 + Double.leastNormalMagnitude
+            bound = "CAST(\(lhs) AS REAL) <= \(bind(.real(upper))) AND "  // bound first: placeholders are positional
+        }
+        let placeholder = bind(.text(text))
+        let exact = comparison(lhs, op, placeholder, suffix: " COLLATE DECIMAL")
+        if op == .greaterThan || op == .greaterThanOrEqualTo {
+            return "(\(exact) AND \(lhs) IS NOT '\(DecimalText.format(.nan))')"
+        }
+        return bound.isEmpty ? exact : "(\(bound)\(exact))"
     }
 
     /// A Double column (`lhs`, NaN already read as NULL) against a Decimal literal, in plain

@@ -261,8 +261,7 @@ package struct PredicateSQLCompiler {
                 if kind == .double { lhs = doubleColumnValue(target.sql) }
                 value = .real(number.doubleValue)
             case (.decimal, _):
-                value = .text(DecimalText.format(number.decimalValue))
-                suffix = " COLLATE DECIMAL"
+                return decimalColumn(target.sql, op, comparedWithText: DecimalText.format(number.decimalValue))
             case (_, .decimal(let d)):
                 lhs = "CAST(\(target.sql) AS TEXT)"
                 value = .text(DecimalText.format(d))

@@ -83,7 +83,10 @@ package enum RowCodec {
             }
         case .decimal:
             switch value {
-            case .text(let t): if let v = try? DecimalText.parse(t) { return .decimal(v) }
+            case .text(let t):
+                if let v = try? DecimalText.parse(t) { return .decimal(v) }
+                // What `encode` writes for a NaN, which then reads back as one.
+                if t == DecimalText.format(.nan) { return .decimal(.nan) }
             case .integer(let v): return .decimal(Decimal(v))
             case .real(let v): if let d = try? DecimalText.parse(String(v)) { return .decimal(d) }
             default: break
