@@ -40,8 +40,7 @@ import PersistenceModel
     @inlinable var payloadSize: Int {
         switch self {
         case .null, .toOneFaultNone, .toManyFault: 0
-        case .utf8: 8
-        case .integer, .double, .bool, .date, .toOne, .toMany: 8
+        case .integer, .double, .bool, .date, .toOne, .toMany, .utf8: 8
         case .string, .uuid, .toOneFaultPermanent, .toOneFaultTemporary: 16
         case .decimal: SlotStorage.wordAligned(MemoryLayout<Decimal>.size)
         case .url: SlotStorage.wordAligned(MemoryLayout<URL>.size)

@@ -71,8 +71,8 @@ import PersistenceModel
         case .bool: return .value(.bool(payload.load(as: Bool.self)))
         case .string: return .value(.string(payload.load(as: String.self)))
         case .utf8:
-            let count = Int(payload.load(as: UInt32.self))
-            return .value(.string(String(decoding: UnsafeRawBufferPointer(start: payload + 4, count: count), as: UTF8.self)))
+            let bytes = UnsafeRawBufferPointer(start: payload + 4, count: Int(payload.load(as: UInt32.self)))
+            return .value(.string(String(decoding: bytes, as: UTF8.self)))
         case .date: return .value(.date(payload.load(as: Date.self)))
         case .uuid: return .value(.uuid(payload.load(as: UUID.self)))
         case .url: return .value(.url(payload.load(as: URL.self)))

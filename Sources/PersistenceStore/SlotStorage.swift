@@ -9,9 +9,8 @@ import PersistenceModel
 /// needs, in whole words: nothing for a NULL or an unloaded to-many, one word for a date or an
 /// integer, two for a string, a UUID or an unloaded to-one, three for a decimal, four for a
 /// transformable's value held inline; a string read from a store, its UTF-8 bytes and their
-/// count. A descriptor per slot gives its kind and where its
-/// payload starts; a slot's room is up to the next one's start, so that a new value no
-/// larger than the old goes in place.
+/// count. A descriptor per slot gives its kind and where its payload starts; a slot's room is
+/// up to the next one's start, so that a new value no larger than the old goes in place.
 ///
 /// Layout after a 4-byte header (the count): the descriptors (a `UInt16` each — kind in the
 /// low 5 bits, the payload's offset in words in the high 11 — or, when the payloads exceed

@@ -89,7 +89,8 @@ import Persistence
         let nan = try context.insertObject(forEntityName: "Value")
         nan["name"] = "dec NaN"
         try nan.setValue(Decimal.nan, forKey: "dec")
-        for text in ["0.1000000000000000000002", "0.0999999999999999999999", "-0.00000000000000000000000000000000000001"] {
+        let neighbours = ["0.1000000000000000000002", "0.0999999999999999999999", "-0.00000000000000000000000000000000000001"]
+        for text in neighbours {
             let object = try context.insertObject(forEntityName: "Value")
             object["name"] = "dec \(text)"
             try object.setValue(try DecimalText.parse(text), forKey: "dec")
@@ -97,11 +98,10 @@ import Persistence
         try context.save()
         // A NaN is saved as the text `NaN` and read back as a NaN.
         context.reset()
-        let read = try context.fetch(FetchRequest(entityName: "Value", predicate: try FetchPredicate("name == 'dec NaN'")))
-        #expect((read.first?["dec"] as? Decimal)?.isNaN == true)
-        let literals: [Any] =
-            try (Self.decimals + ["0.1000000000000000000001", "-0.00000000000000000000000000000000000001"]).map(DecimalText.parse)
-            + Self.integers
+        let named = FetchRequest(entityName: "Value", predicate: try FetchPredicate("name == 'dec NaN'"))
+        #expect((try context.fetch(named).first?["dec"] as? Decimal)?.isNaN == true)
+        let texts = Self.decimals + ["0.1000000000000000000001", "-0.00000000000000000000000000000000000001"]
+        let literals: [Any] = try texts.map(DecimalText.parse) + Self.integers
         for literal in literals {
             for op in Self.operators {
                 let predicate = try FetchPredicate(format: "dec \(op) %@", argumentArray: [literal])

@@ -74,7 +74,8 @@ import Testing
         let stored = array.indices.filter(isStored)
         return StoredSlots(count: array.count, presence: presence, storedCount: stored.count, keptNulls: 0) {
             index, payload in
-            guard case .value(.string(var text)) = array[stored[index]] else { return payload.store(array[stored[index]]) }
+            let slot = array[stored[index]]
+            guard case .value(.string(var text)) = slot else { return payload.store(slot) }
             return text.withUTF8 { payload.store(utf8: UnsafeRawBufferPointer($0)) }
         }
     }
@@ -174,7 +175,8 @@ import Testing
         let kinds = texts.indices.map { storedKind(slots, at: $0) }
         #expect(kinds.first == .utf8)
         #expect(kinds.last == .string)
-        #expect(slots.storage.layout.payloadSize <= texts.count * SlotKind.widestPayloadSize + SlotStorage.extraTextRoom)
+        let scratch = texts.count * SlotKind.widestPayloadSize + SlotStorage.extraTextRoom
+        #expect(slots.storage.layout.payloadSize <= scratch)
     }
 
     /// A value written over a string kept as bytes goes in place when it fits; a copy of
