@@ -125,16 +125,16 @@ import Testing
         for _ in 0..<20 {
             var array = randomSlots(count, using: &generator)
             var slots = decoded(array)
-            var shared = slots
+            var (shared, sharedArray) = (slots, array)
             for _ in 0..<(count * 2) {
                 let position = Int.random(in: 0..<count, using: &generator)
                 let slot = randomSlot(at: position, using: &generator)
                 slots[position] = slot
                 array[position] = slot
-                if Bool.random(using: &generator) { shared = slots }
+                if Bool.random(using: &generator) { (shared, sharedArray) = (slots, array) }
             }
             #expect(described(slots) == described(StoredSlots(storingEach: array)))
-            #expect(described(shared).count == count)
+            #expect(described(shared) == described(StoredSlots(storingEach: sharedArray)))
         }
     }
 
