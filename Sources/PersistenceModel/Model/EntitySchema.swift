@@ -38,7 +38,7 @@ package final class EntitySchema: Sendable {
     /// attributes before relationships at each level.
     package let properties: [SchemaProperty]
     /// Each property's position in `properties`, by name.
-    package let propertyIndex: [String: Int]
+    package let propertyIndex: PropertyIndex
     /// Each property's name, by position: to check a position generated code was given.
     package let propertyNames: [String]
     /// The entity and all its descendants, transitively (the entity first).
@@ -68,10 +68,8 @@ package final class EntitySchema: Sendable {
         self.ancestors = ancestors
         self.rootName = ancestors.last ?? entity.name
         self.properties = properties
-        var index: [String: Int] = [:]
-        for (position, property) in properties.enumerated() { index[property.name] = position }
-        self.propertyIndex = index
         self.propertyNames = properties.map(\.name)
+        self.propertyIndex = PropertyIndex(names: propertyNames)
         self.hierarchyNames = hierarchyNames
         self.uniquenessConstraints = uniquenessConstraints
         var derivations: [(position: Int, derivation: Derivation)] = []
