@@ -23,7 +23,10 @@ package struct PropertyIndex: Sendable {
     /// order).
     init(names: [String]) {
         self.names = names
-        signatures = names.map(Self.signature(of:))
+        signatures = names.map { name in
+            var name = name
+            return name.withUTF8(Self.signature(of:))
+        }
         var byName: [String: Int] = [:]
         for (position, name) in names.enumerated() { byName[name] = position }
         self.byName = byName
@@ -32,18 +35,22 @@ package struct PropertyIndex: Sendable {
 
     /// The position of the property named `name`, or nil when the entity has none.
     package subscript(name: String) -> Int? {
-        if scans {
-            let signature = Self.signature(of: name)
-            for position in signatures.indices where signatures[position] == signature {
-                if names[position] == name { return position }
+        // A native string's bytes are at hand (a small one's copied to the stack); any other
+        // goes to the dictionary.
+        if scans, let signature = name.utf8.withContiguousStorageIfAvailable(Self.signature(of:)) {
+            let found = signatures.withUnsafeBufferPointer { signatures -> Int? in
+                for position in signatures.indices where signatures[position] == signature && names[position] == name {
+                    return position
+                }
+                return nil
             }
+            if let found { return found }
         }
         return byName[name]
     }
 
-    /// The name's UTF-8 length and its first and last bytes, in one word.
-    private static func signature(of name: String) -> UInt32 {
-        let utf8 = name.utf8
-        return UInt32(truncatingIfNeeded: utf8.count) << 16 | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0)
+    /// A name's UTF-8 length and its first and last bytes, in one word.
+    private static func signature(of utf8: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        UInt32(truncatingIfNeeded: utf8.count) << 16 | UInt32(utf8.first ?? 0) << 8 | UInt32(utf8.last ?? 0)
     }
 }
