@@ -40,11 +40,12 @@ extension PredicateSQLCompiler {
     /// millionth of a millionth it is given above the value, so every row the collation would
     /// keep passes (a NULL fails both; a text the collation does not read as a number orders
     /// after every number, so it fails the collation wherever it falls in REAL). Above a
-    /// value there is no such bound for those texts, and an expression (`lhs` other than a
-    /// column) would be evaluated twice, so those are compared with the collation alone.
+    /// value no REAL bound can keep those texts, and an expression (`lhs` other than a
+    /// column) would be evaluated twice for a bound, so neither gets one.
     ///
     /// A NaN (stored as the text `NaN`) is unordered, as in memory: the collation orders it
-    /// after every number, so above a value it is ruled out by name.
+    /// after every number, so above a value it is ruled out by name (for an expression too,
+    /// which is then read twice: correctness first).
     mutating func decimalColumn(_ lhs: String, _ op: PredicateNode.Operator, comparedWithText text: String) -> String {
         var bound = ""
         if op == .lessThan || op == .lessThanOrEqualTo, !lhs.contains("("), let value = Double(text), value.isFinite {
