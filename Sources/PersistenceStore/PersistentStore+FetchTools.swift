@@ -7,6 +7,10 @@ import PersistenceModel
 // answers are also under names of their own, for a store that falls back to them.
 
 extension PersistentStore {
+    package func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
+        try forEachRow(request, body)
+    }
+
     package func rows(for ids: [ObjectID]) throws -> [StoreRow] {
         try rowsOneByOne(for: ids)
     }

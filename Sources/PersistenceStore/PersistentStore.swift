@@ -70,6 +70,12 @@ package protocol PersistentStore: AnyObject {
     ///   rows cannot be read.
     func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws
 
+    /// `forEachRow(_:_:)` for a caller that keeps every row it is given (a fetch's array,
+    /// its sections): the store may read every row before it hands over the first, and so
+    /// put them in order itself rather than have its database sort copies of them. Has a
+    /// default implementation (`forEachRow(_:_:)`).
+    func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws
+
     /// The number of rows `request` fetches (its limit and offset applied).
     func count(for request: FetchRequest) throws -> Int
 

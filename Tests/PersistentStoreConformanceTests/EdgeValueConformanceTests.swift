@@ -46,4 +46,42 @@ import Testing
             #expect(found == expected, "\(factory.name): \(sort)")
         }
     }
+
+    /// A fetch whose caller keeps every row (a fetch's array, its sections) may be read
+    /// whole and ordered by the store itself (`forEachRowToKeep`); it comes out in the
+    /// order the store's streamed read gives, ties in key order, with or without a filter,
+    /// and so does a context's fetch.
+    @Test(arguments: StoreFactories.all)
+    func rowsReadWholeComeInTheStreamedOrder(_ factory: StoreFactory) throws {
+        let subject = try factory.make(ConformanceModel.make())
+        try EdgeSamples.seed(subject.context)
+        let filters: [FetchPredicate?] = [nil, try FetchPredicate("n >= 7 AND n != 20")]
+        for sort in EdgeSamples.sorts + [[SortKey("dec", ascending: false), SortKey("str")], [SortKey("i16"), SortKey("when")]] {
+            for filter in filters {
+                let request = FetchRequest(entityName: "Sample", predicate: filter, sortDescriptors: sort)
+                var streamed: [Int64] = []
+                try subject.store.forEachRow(request) { row in
+                    streamed.append(row.primaryKey)
+                    return true
+                }
+                var whole: [Int64] = []
+                try subject.store.forEachRowToKeep(request) { row in
+                    whole.append(row.primaryKey)
+                    return true
+                }
+                #expect(whole == streamed, "\(factory.name): \(sort), \(String(describing: filter))")
+                #expect(
+                    try subject.store.objectIDs(for: request).compactMap(\.primaryKey) == streamed,
+                    "\(factory.name): \(sort)")
+                #expect(try subject.context.fetch(request).compactMap(\.objectID.primaryKey) == streamed, "\(factory.name): \(sort)")
+            }
+        }
+        // A body that stops early is handed no more rows.
+        var handed = 0
+        try subject.store.forEachRowToKeep(FetchRequest(entityName: "Sample", sortDescriptors: [SortKey("str")])) { _ in
+            handed += 1
+            return handed < 3
+        }
+        #expect(handed == 3)
+    }
 }

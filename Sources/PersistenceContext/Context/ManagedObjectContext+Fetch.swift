@@ -40,7 +40,7 @@ extension ManagedObjectContext {
         if request.returnsFaults, try unsavedCandidates(request).isEmpty {
             result = try fetchFaults(request)
         } else {
-            try forEach(request) { object in
+            try forEach(request, keepingEvery: true) { object in
                 result.append(object)
                 return true
             }
@@ -55,11 +55,18 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `fetch(_:)`, and whatever `body` throws.
     public func forEach(_ request: FetchRequest, _ body: (ManagedObject) throws -> Bool) throws {
+        try forEach(request, keepingEvery: false, body)
+    }
+
+    /// `forEach(_:_:)`; `keepingEvery` when the caller keeps every object it is given, so
+    /// that the store may read every row first (`PersistentStore.forEachRowToKeep`).
+    private func forEach(_ request: FetchRequest, keepingEvery: Bool, _ body: (ManagedObject) throws -> Bool) throws {
         try checkQueue("fetch \(request.entityName)")
         let pending = try unsavedCandidates(request)
         guard !pending.isEmpty else {
             try persistentStoreCoordinator.read { store in
-                try store.forEachRow(request) { row in
+                let eachRow = keepingEvery ? store.forEachRowToKeep : store.forEachRow
+                try eachRow(request) { row in
                     let object = self.object(for: row)
                     // The row goes before `body` runs: its slots are the object's, and a
                     // second holder would make the object's first write (a transient
@@ -194,7 +201,7 @@ extension ManagedObjectContext {
         if request.resultType == .managedObjectResultType, !request.returnsFaults,
             request.relationshipKeyPathsForPrefetching.isEmpty
         {
-            try forEach(request) { object in
+            try forEach(request, keepingEvery: true) { object in
                 try add(object)
                 return true
             }

@@ -15,6 +15,27 @@ extension SQLiteStore: PersistentStore {
         try rows(narrowed ?? query, body)
     }
 
+    /// An unlimited sorted fetch is read in table order and sorted here, on its keys alone
+    /// (see `InMemoryOrdering`); anything else as `forEachRow(_:_:)` reads it.
+    package func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
+        var query = try compiledQuery(for: request)
+        guard let mapping = schema.entities[request.entityName] else { return try forEachRow(request, body) }
+        var ordering = InMemoryOrdering(
+            request, query: query, mapping: mapping, firstColumn: query.table.hasEntityColumn ? 2 : 1)
+        guard ordering != nil else { return try forEachRow(request, body) }
+        query.ordering = nil
+        query.sortedOrdering = nil
+        var rows: [StoreRow?] = []
+        try self.rows(query, collectingSortKeysInto: &ordering) { row in
+            rows.append(row)
+            return true
+        }
+        // Each row is moved out as it is handed on, so that its object holds its slots alone.
+        for index in ordering?.sortedIndices() ?? [] {
+            guard let row = rows[index].take(), try body(row) else { return }
+        }
+    }
+
     package func count(for request: FetchRequest) throws -> Int {
         var query = try compiledQuery(for: request)
         query.ordering = nil

@@ -8,7 +8,7 @@ extension SQLiteStore {
 
     /// Runs `body` in an immediate (write) transaction: all or nothing.
     ///
-    /// The first write of a connection checks the file first (`verifyBeforeWriting`): a
+    /// The first write of a connection checks the file beside it (`verifyingBeside`): a
     /// store SQLite finds damaged is never written to.
     ///
     /// - Throws: the body's error, after rolling back; `SQLiteError` when the database is
@@ -17,16 +17,12 @@ extension SQLiteStore {
     package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         if isReadOnly { throw Self.readOnlyError(path: path) }
         guard let externalData else {
-            return try database.inTransaction(.immediate) {
-                try verifyBeforeWriting()
-                return try body()
-            }
+            return try database.inTransaction(.immediate) { try verifyingBeside(body) }
         }
         // External data files it writes are removed if it fails; replaced ones once it commits.
         return try externalData.transaction(noReaderPredatesCommit: { noReaderHoldsAnOlderSnapshot() }) {
             try database.inTransaction(.immediate) {
-                try verifyBeforeWriting()
-                let result = try body()
+                let result = try verifyingBeside(body)
                 try externalData.prepareToCommit()
                 return result
             }
@@ -214,6 +210,16 @@ extension SQLiteStore {
     /// calling `body` with each until it returns false. Rows stream from SQLite: memory does
     /// not grow with the number of rows.
     package func rows(_ query: StoreQuery, _ body: (consuming StoreRow) throws -> Bool) throws {
+        var noOrdering: InMemoryOrdering?
+        try rows(query, collectingSortKeysInto: &noOrdering, body)
+    }
+
+    /// `rows(_:_:)`, copying each row's sort keys into `ordering` (when there is one) before
+    /// the row is decoded.
+    func rows(
+        _ query: StoreQuery, collectingSortKeysInto ordering: inout InMemoryOrdering?,
+        _ body: (consuming StoreRow) throws -> Bool
+    ) throws {
         let table = query.table
         let t = sqlIdentifier(table.name)
         var columns = ["\(t).\"_id\""]
@@ -225,13 +231,14 @@ extension SQLiteStore {
         let order = readingOrder(of: query)
         let sql = "SELECT " + columns.joined(separator: ", ") + query.fromClause + query.whereClause + order.tail
         try withTemporaryStorage(inFile: order.spillsToFile) {
-            try rows(query, sql: sql, versionColumn: versionColumn, body)
+            try rows(query, sql: sql, versionColumn: versionColumn, ordering: &ordering, body)
         }
     }
 
-    /// `rows(_:_:)` once its SQL is written.
+    /// `rows(_:collectingSortKeysInto:_:)` once its SQL is written.
     private func rows(
-        _ query: StoreQuery, sql: String, versionColumn: Int32, _ body: (consuming StoreRow) throws -> Bool
+        _ query: StoreQuery, sql: String, versionColumn: Int32, ordering: inout InMemoryOrdering?,
+        _ body: (consuming StoreRow) throws -> Bool
     ) throws {
         let table = query.table
         let statement = try database.cachedStatement(sql)
@@ -244,6 +251,7 @@ extension SQLiteStore {
         // along, never copied per row: a copy retains every array and string they hold.
         func read(_ mapping: EntityMapping, _ plan: RowDecodePlan, _ idScope: ObjectID.Scope) throws -> Bool {
             let primaryKey = statement.int64(at: 0)
+            ordering?.collect(statement, primaryKey: primaryKey)
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
             // The slots are moved into the row, so that the object made from it holds them

@@ -1,0 +1,207 @@
+import Foundation
+import PersistenceModel
+import PersistenceSQLite
+
+/// The order of a fetch's rows worked out in memory, exactly as the fetch's ORDER BY would
+/// order them in SQLite.
+///
+/// An unlimited sorted fetch whose caller keeps every row (`forEachRowToKeep`) is read
+/// without ORDER BY; each row's sort-key columns are copied here as SQLite holds them, before
+/// the row is decoded, and compared by SQLite's own rules: NULL before numbers, numbers
+/// (integers and reals compared exactly with each other) before text, text before blobs;
+/// text by its bytes (BINARY) or by `DecimalText.compare` (the DECIMAL collation of a
+/// Decimal column); blobs by their bytes; ties by primary key, as the SQL's last term. So
+/// the rows come out in the same order, whatever the columns hold.
+///
+/// Why: SQLite's sorter copies each selected row, whole, into a record, compares records
+/// by decoding their fields, and decodes each row once more on the way out. Sorting the
+/// keys alone, already decoded, skips all three (measured in `Benchmarks/RESULTS.md`).
+struct InMemoryOrdering {
+    /// One sort key: where its column is in the statement, and how it compares.
+    struct Key {
+        /// The column's index in the read's statement.
+        let column: Int32
+        let ascending: Bool
+        /// Whether text compares by the DECIMAL collation rather than by bytes.
+        let isDecimal: Bool
+    }
+
+    /// A value as SQLite holds it. Text and blobs are offsets into `bytes`.
+    private struct Cell {
+        /// An integer's or a real's bits, or the offset of text or a blob in `bytes`.
+        var bits: UInt64
+        /// The byte count of text or a blob.
+        var count: UInt32
+        var kind: Kind
+    }
+
+    /// SQLite's storage classes, in the order ORDER BY puts them.
+    private enum Kind: UInt8 {
+        case null, integer, real, text, blob
+
+        /// Integers and reals share a rank: they compare by value.
+        var rank: UInt8 { self == .real ? Kind.integer.rawValue : rawValue }
+    }
+
+    let keys: [Key]
+    /// `keys.count` cells per row, row after row.
+    private var cells: [Cell] = []
+    private var primaryKeys: [Int64] = []
+    private var bytes: [UInt8] = []
+
+    /// The ordering of `request` read from `mapping`'s table with its columns from
+    /// `firstColumn` on; nil when SQL must order it: a limit or offset (SQLite keeps only
+    /// the rows it returns), a search's rank, or a sort key that is not a stored attribute
+    /// of the entity itself (a key path through a relationship needs its join's column).
+    init?(_ request: FetchRequest, query: StoreQuery, mapping: EntityMapping, firstColumn: Int32) {
+        guard !request.sortDescriptors.isEmpty, query.limit == nil, query.offset == 0, !query.sortsComputedRank else {
+            return nil
+        }
+        var keys: [Key] = []
+        for sortKey in request.sortDescriptors {
+            guard let position = mapping.schema.propertyIndex[sortKey.keyPath],
+                case .attribute(let attribute) = mapping.schema.properties[position],
+                let column = mapping.columnIndex[position]
+            else { return nil }
+            keys.append(
+                Key(column: firstColumn + Int32(column), ascending: sortKey.ascending, isDecimal: attribute.type == .decimal))
+        }
+        self.keys = keys
+    }
+
+    /// Copies the current row's sort-key columns. Call before anything reads the row's
+    /// columns: a read as another type converts a value in place, after which SQLite no
+    /// longer reports the class it was stored in.
+    mutating func collect(_ statement: Statement, primaryKey: Int64) {
+        primaryKeys.append(primaryKey)
+        for key in keys {
+            switch statement.storageClass(at: key.column) {
+            case .null:
+                cells.append(Cell(bits: 0, count: 0, kind: .null))
+            case .integer:
+                cells.append(Cell(bits: UInt64(bitPattern: statement.int64(at: key.column)), count: 0, kind: .integer))
+            case .real:
+                cells.append(Cell(bits: statement.double(at: key.column).bitPattern, count: 0, kind: .real))
+            case .text:
+                statement.withText(at: key.column) { append($0, kind: .text) }
+            case .blob:
+                statement.withBlob(at: key.column) { append($0, kind: .blob) }
+            }
+        }
+    }
+
+    private mutating func append(_ value: UnsafeRawBufferPointer, kind: Kind) {
+        cells.append(Cell(bits: UInt64(bytes.count), count: UInt32(value.count), kind: kind))
+        bytes.append(contentsOf: value)
+    }
+
+    /// The collected rows' indices, in order.
+    ///
+    /// Each row is sorted by a word first: its first key's value made into an unsigned
+    /// number whose order never contradicts SQLite's (`prefix(of:)`); only rows whose words
+    /// are equal are compared key by key. Most comparisons are then one of two integers
+    /// held side by side, not two reads of cells elsewhere in memory.
+    func sortedIndices() -> [Int] {
+        let width = keys.count
+        var entries = [Entry]()
+        entries.reserveCapacity(primaryKeys.count)
+        let first = keys[0]
+        for row in primaryKeys.indices {
+            let prefix = Self.prefix(of: cells[row * width], isDecimal: first.isDecimal, bytes: bytes)
+            entries.append(Entry(prefix: first.ascending ? prefix : ~prefix, row: row))
+        }
+        keys.withUnsafeBufferPointer { keys in
+            cells.withUnsafeBufferPointer { cells in
+                primaryKeys.withUnsafeBufferPointer { primaryKeys in
+                    bytes.withUnsafeBytes { bytes in
+                        entries.sort { a, b in
+                            if a.prefix != b.prefix { return a.prefix < b.prefix }
+                            let (a, b) = (a.row, b.row)
+                            for k in 0..<width {
+                                let key = keys[k]
+                                let order = Self.compare(cells[a * width + k], cells[b * width + k], key.isDecimal, bytes)
+                                if order != 0 { return key.ascending == (order < 0) }
+                            }
+                            return primaryKeys[a] < primaryKeys[b]
+                        }
+                    }
+                }
+            }
+        }
+        return entries.map(\.row)
+    }
+
+    /// A row and its first key's prefix.
+    private struct Entry {
+        var prefix: UInt64
+        var row: Int
+    }
+
+    /// A word that orders like `cell` wherever it differs: `a` before `b` by SQLite's rules
+    /// implies `prefix(a) <= prefix(b)`. The storage class in the top two bits, then a
+    /// number's value as a Double (a conversion that keeps order, though it may make
+    /// neighbours equal) in the order of its bits, or text's first seven bytes; equal words
+    /// are settled by `compare`. Decimal text and blobs get their class alone.
+    private static func prefix(of cell: Cell, isDecimal: Bool, bytes: [UInt8]) -> UInt64 {
+        switch cell.kind {
+        case .null:
+            return 0
+        case .integer, .real:
+            var value = cell.kind == .integer ? Double(Int64(bitPattern: cell.bits)) : Double(bitPattern: cell.bits)
+            if value == 0 { value = 0 }  // -0.0 equals 0.0 in SQL
+            let bits = value.bitPattern
+            let ordered = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+            return 1 << 62 | ordered >> 2
+        case .text where !isDecimal:
+            var word: UInt64 = 0
+            let start = Int(cell.bits)
+            for i in 0..<7 { word = word << 8 | UInt64(i < Int(cell.count) ? bytes[start + i] : 0) }
+            return 2 << 62 | word
+        case .text:
+            return 2 << 62
+        case .blob:
+            return 3 << 62
+        }
+    }
+
+    /// Negative, zero or positive as SQLite's ORDER BY puts `a` before, level with or after `b`.
+    private static func compare(_ a: Cell, _ b: Cell, _ isDecimal: Bool, _ bytes: UnsafeRawBufferPointer) -> Int {
+        switch (a.kind, b.kind) {
+        case (.integer, .integer):
+            let (x, y) = (Int64(bitPattern: a.bits), Int64(bitPattern: b.bits))
+            return x < y ? -1 : x == y ? 0 : 1
+        case (.real, .real):
+            let (x, y) = (Double(bitPattern: a.bits), Double(bitPattern: b.bits))
+            return x < y ? -1 : x == y ? 0 : 1
+        case (.integer, .real):
+            return compare(Int64(bitPattern: a.bits), Double(bitPattern: b.bits))
+        case (.real, .integer):
+            return -compare(Int64(bitPattern: b.bits), Double(bitPattern: a.bits))
+        case (.text, .text) where isDecimal:
+            return Int(DecimalText.compare(slice(a, bytes), slice(b, bytes)))
+        case (.text, .text), (.blob, .blob):
+            let (x, y) = (slice(a, bytes), slice(b, bytes))
+            let shared = min(x.count, y.count)
+            let order = shared == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, shared)
+            return order != 0 ? Int(order) : x.count - y.count
+        default:
+            return Int(a.kind.rank) - Int(b.kind.rank)
+        }
+    }
+
+    private static func slice(_ cell: Cell, _ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[Int(cell.bits)..<Int(cell.bits) + Int(cell.count)])
+    }
+
+    /// An integer against a real, exactly, as SQLite compares them (`sqlite3IntFloatCompare`):
+    /// a real outside Int64's range is beyond every integer; otherwise the integer parts
+    /// first, then the integer as a real against the real.
+    private static func compare(_ i: Int64, _ r: Double) -> Int {
+        if r < -9_223_372_036_854_775_808.0 { return 1 }
+        if r >= 9_223_372_036_854_775_808.0 { return -1 }
+        let y = Int64(r)
+        if i != y { return i < y ? -1 : 1 }
+        let s = Double(i)
+        return s < r ? -1 : s > r ? 1 : 0
+    }
+}
