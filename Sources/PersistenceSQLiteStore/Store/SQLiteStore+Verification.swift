@@ -21,7 +21,37 @@ extension SQLiteStore {
     ///   finding; the caller's transaction then rolls back with nothing written.
     func verifyBeforeWriting() throws {
         guard !isVerifiedForWriting else { return }
-        let findings = try database.query("PRAGMA quick_check(1)").compactMap { $0.first?.textValue }
+        try settle(Self.quickCheck(database))
+    }
+
+    /// Runs `body`, the first write of this connection, while `verifyBeforeWriting`'s check
+    /// runs beside it, on a reading connection and a thread of its own; call it inside the
+    /// write transaction. The check's finding wins over whatever `body` returns or throws,
+    /// so that the transaction rolls back, with nothing written, on a damaged file.
+    ///
+    /// Why beside, not before: the check reads every page, and the write's own work does
+    /// not depend on it. Under the write lock no one else commits, so the reader's snapshot
+    /// is exactly the file this transaction writes onto (its own changes stay invisible to
+    /// other connections until it commits). A store without a file, or a reader that cannot
+    /// be opened, is checked here first instead.
+    func verifyingBeside<T>(_ body: () throws -> T) throws -> T {
+        guard !isVerifiedForWriting else { return try body() }
+        guard let path, let check = try? BackgroundCheck(path: path, busyTimeout: busyTimeout) else {
+            try verifyBeforeWriting()
+            return try body()
+        }
+        let result = Result { try body() }
+        switch check.findings() {
+        case .success(let findings): try settle(findings)
+        case .failure: try verifyBeforeWriting()
+        }
+        return try result.get()
+    }
+
+    /// Marks the connection verified when `findings` are SQLite's "ok".
+    ///
+    /// - Throws: `SQLiteError` (`SQLITE_CORRUPT`) naming the file and the first finding.
+    private func settle(_ findings: [String]) throws {
         guard findings == ["ok"] else {
             throw SQLiteError(
                 extendedCode: SQLiteResultCode.corrupt,
@@ -30,5 +60,36 @@ extension SQLiteStore {
                 path: path)
         }
         isVerifiedForWriting = true
+    }
+
+    fileprivate static func quickCheck(_ database: Database) throws -> [String] {
+        try database.query("PRAGMA quick_check(1)").compactMap { $0.first?.textValue }
+    }
+}
+
+/// `PRAGMA quick_check` of a store file on a reading connection and a thread of their own
+/// (see `SQLiteStore.verifyingBeside(_:)`).
+private final class BackgroundCheck: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Used by the check's thread alone once it has started.
+    private let database: Database
+    /// Written by the check's thread before it signals `done`, read only after.
+    private var result: Result<[String], any Error> = .success([])
+
+    /// Opens the reading connection here (so that a file that cannot be opened fails at
+    /// once) and starts the check.
+    init(path: String, busyTimeout: Double) throws {
+        database = try StoreFile.openForReading(path, busyTimeout: busyTimeout)
+        DispatchQueue.global(qos: .userInitiated).async {
+            self.result = Result { try SQLiteStore.quickCheck(self.database) }
+            try? self.database.close()
+            self.done.signal()
+        }
+    }
+
+    /// The check's findings, once it has finished.
+    func findings() -> Result<[String], any Error> {
+        done.wait()
+        return result
     }
 }

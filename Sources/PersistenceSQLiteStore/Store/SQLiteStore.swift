@@ -54,7 +54,7 @@ package final class SQLiteStore {
     /// The store file's path, or nil for an in-memory store.
     package let path: String?
     /// How long a connection waits for another's lock, in seconds (`Options.busyTimeout`).
-    private let busyTimeout: Double
+    let busyTimeout: Double
     /// Whether the store was opened for reading only: asked to (`Options.readOnly`), or
     /// because this process cannot write the file or its directory. Writes then fail.
     package private(set) var isReadOnly = false
