@@ -40,6 +40,28 @@ public final class Book: ManagedObject {
             let date = value(at: Self.publishDatePosition, forKey: "publishDate", as: Date.self)
         else { return nil }
         let (year, month) = DateText.yearMonth(of: date, timeZone: Catalog.calendarTimeZone)
-        return String(year * 1000 + month)
+        return Self.decimalText(year * 1000 + month)
+    }
+
+    /// `String(value)`, written digit by digit into the string's own bytes (a month ID's
+    /// seven fit inline, with no allocation): `String(_:)` goes through `description` and a
+    /// string buffer, for every book grouped by month.
+    package static func decimalText(_ value: Int) -> String {
+        var digits = value.magnitude
+        var count = 1
+        while digits >= 10 {
+            digits /= 10
+            count += 1
+        }
+        if value < 0 { count += 1 }
+        return String(unsafeUninitializedCapacity: count) { buffer in
+            var rest = value.magnitude
+            for index in stride(from: count - 1, through: value < 0 ? 1 : 0, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            if value < 0 { buffer[0] = UInt8(ascii: "-") }
+            return count
+        }
     }
 }

@@ -48,6 +48,20 @@ import Persistence
         #expect(book.publishMonthID == "2021007")
     }
 
+    @Test func theMonthIDIsTheDecimalTextOfYearTimesAThousandPlusMonth() throws {
+        let (_, book) = try Self.savedBook()
+        for (text, expected) in [
+            ("0001-01-01T00:00:00Z", "1001"), ("0000-12-31T00:00:00Z", "12"), ("-0001-06-30T00:00:00Z", "-994"),
+            ("9999-12-31T23:59:59Z", "9999012"), ("-0999-01-01T00:00:00Z", "-998999"), ("1970-01-01T00:00:00Z", "1970001"),
+        ] {
+            book.publishDate = try DateText.parseISO8601(text)
+            #expect(book.publishMonthID == expected, "\(text)")
+        }
+        for value in [0, 7, -7, 10, -10, 1_000_000, Int.max, Int.min, Int.min + 1, 123_456_789_012_345_678] {
+            #expect(Book.decimalText(value) == String(value))
+        }
+    }
+
     @Test func theMonthIDNotifiesWhenUndoRestoresThePublishDate() throws {
         let (catalog, book) = try Self.savedBook()
         catalog.context.undoManager = UndoManager()
