@@ -154,7 +154,7 @@ int raw_fetch_months(const char *path, int64_t *sections, int64_t *rows) {
     sqlite3_stmt *s = NULL;
     char sql[512];
     // `+` keeps SQLite from walking the date index (a table page read per row): it reads the
-    // table in order and sorts, as Persistence does for an unlimited sorted fetch.
+    // table in order and sorts, as Persistence's streamed sorted reads do.
     snprintf(sql, sizeof sql, "%s ORDER BY +\"publishDate\" DESC, \"title\" ASC", select_books);
     int rc = raw_open(path, SQLITE_OPEN_READWRITE, &db);
     if (!rc && (rc = sqlite3_prepare_v2(db, sql, -1, &s, NULL))) rc = raw_fail(db, rc, "prepare sorted select");

@@ -118,13 +118,14 @@ extension Bench {
             workload: "fetch all, read every field", size: "\(n)", raw: r, grdb: g, persistence: p, goal: 0.8))
 
         // GRDB twice: as its plain query API orders (which walks the date index), and with
-        // the plan Persistence and the raw side use (`+publishDate`: read in order, sort).
+        // Persistence's plan (rows read in table order, sorted in memory).
         for grdbSorts in [false, true] { try sortedFetches(grdbSorting: grdbSorts) }
         if GRDBSide.checksum == 42 { print("") }  // keeps the reads from being optimised away
     }
 
     /// The filtered and sorted fetch and the month sections, GRDB `sorting` or not (see
-    /// `GRDBSide.fetchCheaper`); the raw side always sorts (`+publishDate`), as Persistence does.
+    /// `GRDBSide.fetchCheaper`); the raw side always has SQLite read in table order and sort
+    /// (`+publishDate`), as a plain C program would.
     private mutating func sortedFetches(grdbSorting: Bool) throws {
         let n = options.books
         let plan = grdbSorting ? ", GRDB sorting as Persistence" : ""

@@ -131,11 +131,15 @@ enum GRDBSide {
 
     /// Runs `request` on a newly opened pool, reads every field of every record; returns
     /// the time of the fetch and the reads, and the number of records.
-    static func fetch(path: String, _ request: QueryInterfaceRequest<GRDBBook>) throws -> (seconds: Double, rows: Int) {
+    /// `inOrder`, when given, sorts the fetched records (inside the timed part).
+    static func fetch(
+        path: String, _ request: QueryInterfaceRequest<GRDBBook>, inOrder: ((GRDBBook, GRDBBook) -> Bool)? = nil
+    ) throws -> (seconds: Double, rows: Int) {
         let pool = try open(path)
         var rows = 0
         let seconds = try time {
-            let books = try pool.read { db in try request.fetchAll(db) }
+            var books = try pool.read { db in try request.fetchAll(db) }
+            if let inOrder { books.sort(by: inOrder) }
             for book in books { checksum &+= read(book) }
             rows = books.count
         }
@@ -150,29 +154,37 @@ enum GRDBSide {
     /// The filtered, sorted fetch: books under `price` (compared as REAL: GRDB stores a
     /// Decimal as TEXT, and TEXT does not compare as a number) newest first.
     ///
-    /// `sorting`: ordered by `+publishDate`, as Persistence orders an unlimited sorted fetch,
-    /// so that SQLite reads the table in order and sorts rather than walks the date index (a
-    /// table page read per row); else GRDB's plain `order(Column("publishDate").desc)`.
+    /// `sorting`: with Persistence's plan for an unlimited sorted fetch kept whole — the rows
+    /// read in table order, then sorted in memory (here the records, by the same keys, ties
+    /// by key); else GRDB's plain `order(Column("publishDate").desc)`, which walks the date
+    /// index (a table page read per row).
     static func fetchCheaper(than price: Int, path: String, sorting: Bool) throws -> (seconds: Double, rows: Int) {
         let cheaper = GRDBBook.filter(cast(Column("price"), as: .real) < price)
-        return try fetch(
-            path: path,
-            sorting ? cheaper.order(literal: "+publishDate DESC") : cheaper.order(Column("publishDate").desc))
+        guard sorting else { return try fetch(path: path, cheaper.order(Column("publishDate").desc)) }
+        return try fetch(path: path, cheaper) { a, b in
+            a.publishDate != b.publishDate ? a.publishDate > b.publishDate : a.id! < b.id!
+        }
     }
 
     /// Workload 3: every book newest first (then by title), grouped into UTC months. A
     /// section is its month and the range of the sorted records it holds.
-    /// `sorting` as in `fetchCheaper`.
+    /// `sorting` as in `fetchCheaper`: titles then compare by their UTF-8 bytes, as SQLite's.
     static func fetchMonths(path: String, sorting: Bool) throws -> (seconds: Double, sections: Int, rows: Int) {
         let pool = try open(path)
         var sections: [(month: Int, books: Range<Int>)] = []
         var books: [GRDBBook] = []
         let seconds = try time {
-            books = try pool.read { db in
-                let request = sorting
-                    ? GRDBBook.order(literal: "+publishDate DESC, title")
-                    : GRDBBook.order(Column("publishDate").desc, Column("title"))
-                return try request.fetchAll(db)
+            if sorting {
+                books = try pool.read { db in try GRDBBook.fetchAll(db) }
+                books.sort { a, b in
+                    if a.publishDate != b.publishDate { return a.publishDate > b.publishDate }
+                    if a.title != b.title { return a.title.utf8.lexicographicallyPrecedes(b.title.utf8) }
+                    return a.id! < b.id!
+                }
+            } else {
+                books = try pool.read { db in
+                    try GRDBBook.order(Column("publishDate").desc, Column("title")).fetchAll(db)
+                }
             }
             var start = 0
             var current = books.first.map { monthID($0.publishDate) } ?? 0
