@@ -40,6 +40,8 @@ struct Bench {
         if options.wants("grdb") { try grdbWorkload() }
         // The three-sided reads alone (fetch all, filtered, sections), on the templates.
         if options.wants("grdb-fetch") { try sideBySideFetches() }
+        // The three-sided update and delete alone.
+        if options.wants("grdb-writes") { try sideBySideWrites() }
         if options.wants("grdb-memory") { try grdbMemoryWorkload() }
         if options.wants("postgresql") { try postgreSQLWorkload() }
         if options.wants("writers") { try writersWorkload() }

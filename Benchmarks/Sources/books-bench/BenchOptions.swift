@@ -2,10 +2,11 @@ import Foundation
 
 /// The command line of `books-bench`.
 struct BenchOptions {
-    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-fetch", "grdb-memory", "postgresql", "writers", "growth", "plain-seed"]
+    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-fetch", "grdb-writes", "grdb-memory", "postgresql", "writers", "growth", "plain-seed"]
     /// The workloads run when `--only` is not given: all but those that take long (growth)
-    /// and `grdb-fetch`, the reads of `grdb` alone (which `grdb` runs).
-    static let defaultWorkloads = Set(workloads).subtracting(["growth", "grdb-fetch"])
+    /// and `grdb-fetch` and `grdb-writes`, the reads and the writes of `grdb` alone (which
+    /// `grdb` runs).
+    static let defaultWorkloads = Set(workloads).subtracting(["growth", "grdb-fetch", "grdb-writes"])
     static let usage = """
         USAGE: books-bench [--books N] [--big N] [--rounds R] [--only NAME[,NAME…]] [--books-binary PATH] [--work DIR]
                            [--postgres URL] [--edits E] [--growth N,N…]
