@@ -1,10 +1,11 @@
 import PersistenceModel
 
 // What a store that does nothing special answers for the requirements behind Core Data's
-// tools for large fetches (batches, prefetching, dictionary results): correct answers from
-// the store's other requirements, with one read per object where the store could make one
-// for many. A store overrides them to read many rows at once (see the SQLite store's); the
-// answers are also under names of their own, for a store that falls back to them.
+// tools for large fetches (batches, prefetching, dictionary results, a result kept whole):
+// correct answers from the store's other requirements, with one read per object where the
+// store could make one for many, and rows in the order its streamed read gives them. A store
+// overrides them to read many rows at once or to order rows itself (see the SQLite store's);
+// the answers are also under names of their own, for a store that falls back to them.
 
 extension PersistentStore {
     package func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {

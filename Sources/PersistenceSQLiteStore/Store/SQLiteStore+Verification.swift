@@ -13,9 +13,9 @@ extension SQLiteStore {
     /// writing more to such a file buries the damage under new commits. Like `git`, which
     /// refuses to commit onto a corrupt object store, a store refuses to write to a file
     /// it knows is damaged; `books check` / `persistence-tool store check` say what is
-    /// wrong. The check reads every page once per connection (about a tenth of a second
-    /// for 100,000 books), so reading commands never pay it and a long-lived writer pays it
-    /// once; `Options.verifiesBeforeWriting` turns it off.
+    /// wrong. The check reads every page once per connection, so reading commands never pay
+    /// it and a long-lived writer pays it once; `Options.verifiesBeforeWriting` turns it off.
+    /// A write runs it beside itself (`verifyingBeside`).
     ///
     /// - Throws: `SQLiteError` (`SQLITE_CORRUPT`) naming the file and SQLite's first
     ///   finding; the caller's transaction then rolls back with nothing written.
