@@ -267,6 +267,14 @@ public final class Database {
         return sqlite3_get_autocommit(handle) == 0
     }
 
+    /// The most `?` parameters one statement may have
+    /// ([`SQLITE_LIMIT_VARIABLE_NUMBER`](https://sqlite.org/c3ref/c_limit_attached.html):
+    /// 32,766 since SQLite 3.32, 999 before); 999 while the connection is closed.
+    public var parameterLimit: Int {
+        guard let handle = connection.handle else { return 999 }
+        return Int(sqlite3_limit(handle, SQLITE_LIMIT_VARIABLE_NUMBER, -1))
+    }
+
     /// The version of the SQLite library in use, such as `3.40.1`
     /// ([`sqlite3_libversion`](https://sqlite.org/c3ref/libversion.html)).
     public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }

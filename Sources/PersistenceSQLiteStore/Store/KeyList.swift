@@ -1,15 +1,15 @@
 import PersistenceSQLite
 
 /// Lists of row keys for `"_id" IN (…)`, as statements the connection can cache: at most
-/// `maximumLength` keys each, padded to a power of two by repeating a key (which finds its
-/// row once), so that at most ten statement texts per query are prepared and cached, not
-/// one per list length.
+/// `maximumLength` keys each (a power of two), padded to a power of two by repeating a key
+/// (which finds its row once), so that at most ten statement texts per query are prepared
+/// and cached, not one per list length.
 enum KeyList {
-    /// The most keys in one list.
+    /// The most keys in one list, unless a caller says otherwise.
     static let maximumLength = 512
 
     /// `keys` in lists: each as its `?` marks and the values to bind to them.
-    static func chunks(of keys: [Int64]) -> [(marks: String, arguments: [SQLiteValue])] {
+    static func chunks(of keys: [Int64], maximumLength: Int = maximumLength) -> [(marks: String, arguments: [SQLiteValue])] {
         var chunks: [(String, [SQLiteValue])] = []
         var start = keys.startIndex
         while start < keys.endIndex {

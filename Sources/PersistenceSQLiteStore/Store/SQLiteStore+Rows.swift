@@ -107,32 +107,28 @@ extension SQLiteStore {
     /// The assignment that bumps a written row's version (see `SQLiteStore+Versions`).
     static let versionBump = "\"_opt\" = \"_opt\" + 1"
 
-    /// How many rows one `deleteRows(table:primaryKeys:)` statement deletes.
-    package static let rowsPerDelete = 500
+    /// The most rows one `deleteRows(table:primaryKeys:)` statement deletes (fewer where
+    /// SQLite allows fewer parameters).
+    package static let rowsPerDelete = 4096
 
     /// Deletes rows, up to `rowsPerDelete` per `DELETE … WHERE "_id" IN (…)` statement.
     ///
-    /// One statement for many rows matters for the same reason as in `insertRows(_:_:)`:
-    /// the search index's delete trigger runs under a statement savepoint, at which FTS5
-    /// writes its pending changes as a new segment and does merge work. Deleting 10,000
-    /// books one statement each flushed 10,000 times; how much merging that drives depends
-    /// on the index's shape, and on a store seeded by batched inserts it took workload 5b
-    /// from 600 to 900 ms (335 ms batched).
+    /// Many rows a statement, because the search index's delete trigger runs under a
+    /// statement savepoint, at which FTS5 writes its pending changes as a new segment and
+    /// does merge work: deleting 10,000 books one statement each flushed 10,000 times, and
+    /// 500 a statement still 20 times. A bigger statement's journal (in memory) holds every
+    /// page it changes, so the statements stay bounded; `Benchmarks/RESULTS.md` has both
+    /// sides of the trade measured.
     package func deleteRows(table: String, primaryKeys: [Int64]) throws {
         if let mapping = schema.tables[table] {
             for key in primaryKeys { try removeExternalDataAfterCommit(table: mapping, primaryKey: key) }
         }
-        var start = primaryKeys.startIndex
-        while start < primaryKeys.endIndex {
-            let end = min(start + Self.rowsPerDelete, primaryKeys.endIndex)
-            let marks = Array(repeating: "?", count: end - start).joined(separator: ", ")
-            let statement = try database.cachedStatement(
-                "DELETE FROM \(sqlIdentifier(table)) WHERE \"_id\" IN (\(marks))")
-            for (offset, key) in primaryKeys[start..<end].enumerated() {
-                try statement.bind(key, at: Int32(offset + 1))
-            }
+        var length = 1
+        while length * 2 <= min(Self.rowsPerDelete, database.parameterLimit) { length *= 2 }
+        for chunk in KeyList.chunks(of: primaryKeys, maximumLength: length) {
+            let statement = try database.cachedStatement("DELETE FROM \(sqlIdentifier(table)) WHERE \"_id\" IN (\(chunk.marks))")
+            try statement.bind(chunk.arguments)
             _ = try statement.step()
-            start = end
         }
     }
 
