@@ -5,8 +5,8 @@ import Testing
 
 /// A fetch whose result is kept whole (`fetch(_:)`, `fetchSections`) is sorted by the SQLite
 /// store in memory; a streamed one (`forEach`) by SQLite's ORDER BY. Both must give one
-/// order whatever a column holds, including values another tool wrote in a storage class
-/// the attribute's type never writes: integers, reals, text and blobs in one column.
+/// order whatever a column holds, including what another tool wrote there: integers and
+/// reals in one column (as its affinity keeps them), text the store never writes, blobs.
 @Suite struct SortedFetchOrderTests {
     /// Column values written behind the store's back, each as SQL, one per row.
     private static let foreignValues: [String: [String]] = [

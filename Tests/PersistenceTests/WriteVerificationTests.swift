@@ -68,7 +68,7 @@ import Testing
         #expect(try Data(contentsOf: store.url) == damaged)
     }
 
-    @Test func aHealthyStoreIsWrittenAndCheckedOnce() throws {
+    @Test func aHealthyStoreTakesEveryWrite() throws {
         let store = TemporaryStore()
         let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
         for n in 0..<3 {
