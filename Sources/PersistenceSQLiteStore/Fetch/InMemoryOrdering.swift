@@ -17,9 +17,9 @@ import PersistenceSQLite
 /// by decoding their fields, and decodes each row once more on the way out. Sorting the
 /// keys alone, already decoded, skips all three (measured in `Benchmarks/RESULTS.md`).
 struct InMemoryOrdering {
-    /// One sort key: where its column is in the statement, and how it compares.
+    /// One sort key: its column, and how it compares.
     struct Key {
-        /// The column's index in the read's statement.
+        /// The column's index among its table's columns.
         let column: Int32
         let ascending: Bool
         /// Whether text compares by the DECIMAL collation rather than by bytes.
@@ -49,11 +49,11 @@ struct InMemoryOrdering {
     private var primaryKeys: [Int64] = []
     private var bytes: [UInt8] = []
 
-    /// The ordering of `request` read from `mapping`'s table with its columns from
-    /// `firstColumn` on; nil when SQL must order it: a limit or offset (SQLite keeps only
-    /// the rows it returns), a search's rank, or a sort key that is not a stored attribute
-    /// of the entity itself (a key path through a relationship needs its join's column).
-    init?(_ request: FetchRequest, query: StoreQuery, mapping: EntityMapping, firstColumn: Int32) {
+    /// The ordering of `request`, compiled as `query`, read from `mapping`'s table; nil when
+    /// SQL must order it: a limit or offset (SQLite keeps only the rows it returns), a
+    /// search's rank, or a sort key that is not a stored attribute of the entity itself (a
+    /// key path through a relationship needs its join's column).
+    init?(_ request: FetchRequest, _ query: StoreQuery, _ mapping: EntityMapping) {
         guard !request.sortDescriptors.isEmpty, query.limit == nil, query.offset == 0, !query.sortsComputedRank else {
             return nil
         }
@@ -64,28 +64,30 @@ struct InMemoryOrdering {
                 let column = mapping.columnIndex[position]
             else { return nil }
             keys.append(
-                Key(column: firstColumn + Int32(column), ascending: sortKey.ascending, isDecimal: attribute.type == .decimal))
+                Key(column: Int32(column), ascending: sortKey.ascending, isDecimal: attribute.type == .decimal))
         }
         self.keys = keys
     }
 
-    /// Copies the current row's sort-key columns. Call before anything reads the row's
-    /// columns: a read as another type converts a value in place, after which SQLite no
-    /// longer reports the class it was stored in.
-    mutating func collect(_ statement: Statement, primaryKey: Int64) {
+    /// Copies the current row's sort-key columns, the table's columns being the statement's
+    /// from `firstColumn` on. Call before anything reads the row's columns: a read as another
+    /// type converts a value in place, after which SQLite no longer reports the class it was
+    /// stored in.
+    mutating func collect(_ statement: Statement, firstColumn: Int32, primaryKey: Int64) {
         primaryKeys.append(primaryKey)
         for key in keys {
-            switch statement.storageClass(at: key.column) {
+            let column = firstColumn + key.column
+            switch statement.storageClass(at: column) {
             case .null:
                 cells.append(Cell(bits: 0, count: 0, kind: .null))
             case .integer:
-                cells.append(Cell(bits: UInt64(bitPattern: statement.int64(at: key.column)), count: 0, kind: .integer))
+                cells.append(Cell(bits: UInt64(bitPattern: statement.int64(at: column)), count: 0, kind: .integer))
             case .real:
-                cells.append(Cell(bits: statement.double(at: key.column).bitPattern, count: 0, kind: .real))
+                cells.append(Cell(bits: statement.double(at: column).bitPattern, count: 0, kind: .real))
             case .text:
-                statement.withText(at: key.column) { append($0, kind: .text) }
+                statement.withText(at: column) { append($0, kind: .text) }
             case .blob:
-                statement.withBlob(at: key.column) { append($0, kind: .blob) }
+                statement.withBlob(at: column) { append($0, kind: .blob) }
             }
         }
     }

@@ -2,8 +2,8 @@ import PersistenceSQLite
 
 /// Lists of row keys for `"_id" IN (…)`, as statements the connection can cache: at most
 /// `maximumLength` keys each (a power of two), padded to a power of two by repeating a key
-/// (which finds its row once), so that at most ten statement texts per query are prepared
-/// and cached, not one per list length.
+/// (which finds its row once), so that a query prepares and caches one statement text per
+/// power of two up to the maximum (ten for 512), not one per list length.
 enum KeyList {
     /// The most keys in one list, unless a caller says otherwise.
     static let maximumLength = 512

@@ -9,31 +9,36 @@ extension SQLiteStore: PersistentStore {
     package var url: URL? { path.map { URL(fileURLWithPath: $0) } }
 
     package func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
-        let query = try compiledQuery(for: request)
-        // A limited search of a common term reads only the rows that can be its answer.
-        let narrowed = try RankedSearchPlanner(store: self).narrowedQuery(for: request)
-        try rows(narrowed ?? query, body)
+        try forEachRow(request, compiled: compiledQuery(for: request), body)
     }
 
     /// An unlimited sorted fetch is read in table order and sorted here, on its keys alone
     /// (see `InMemoryOrdering`); anything else as `forEachRow(_:_:)` reads it.
     package func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
         var query = try compiledQuery(for: request)
-        guard let mapping = schema.entities[request.entityName] else { return try forEachRow(request, body) }
-        var ordering = InMemoryOrdering(
-            request, query: query, mapping: mapping, firstColumn: query.table.hasEntityColumn ? 2 : 1)
-        guard ordering != nil else { return try forEachRow(request, body) }
+        guard let mapping = schema.entities[request.entityName], let ordering = InMemoryOrdering(request, query, mapping)
+        else { return try forEachRow(request, compiled: query, body) }
         query.ordering = nil
         query.sortedOrdering = nil
+        var collected: InMemoryOrdering? = ordering
         var rows: [StoreRow?] = []
-        try self.rows(query, collectingSortKeysInto: &ordering) { row in
+        try self.rows(query, collectingSortKeysInto: &collected) { row in
             rows.append(row)
             return true
         }
         // Each row is moved out as it is handed on, so that its object holds its slots alone.
-        for index in ordering?.sortedIndices() ?? [] {
+        for index in collected?.sortedIndices() ?? [] {
             guard let row = rows[index].take(), try body(row) else { return }
         }
+    }
+
+    /// `forEachRow(_:_:)` with the request's query compiled.
+    private func forEachRow(
+        _ request: FetchRequest, compiled query: StoreQuery, _ body: (consuming StoreRow) throws -> Bool
+    ) throws {
+        // A limited search of a common term reads only the rows that can be its answer.
+        let narrowed = try RankedSearchPlanner(store: self).narrowedQuery(for: request)
+        try rows(narrowed ?? query, body)
     }
 
     package func count(for request: FetchRequest) throws -> Int {

@@ -247,7 +247,7 @@ extension SQLiteStore {
         // along, never copied per row: a copy retains every array and string they hold.
         func read(_ mapping: EntityMapping, _ plan: RowDecodePlan, _ idScope: ObjectID.Scope) throws -> Bool {
             let primaryKey = statement.int64(at: 0)
-            ordering?.collect(statement, primaryKey: primaryKey)
+            ordering?.collect(statement, firstColumn: firstColumn, primaryKey: primaryKey)
             let slots = try plan.slots(
                 of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
             // The slots are moved into the row, so that the object made from it holds them
