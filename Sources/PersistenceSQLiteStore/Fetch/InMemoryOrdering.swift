@@ -69,25 +69,24 @@ struct InMemoryOrdering {
         self.keys = keys
     }
 
-    /// Copies the current row's sort-key columns, the table's columns being the statement's
-    /// from `firstColumn` on. Call before anything reads the row's columns: a read as another
-    /// type converts a value in place, after which SQLite no longer reports the class it was
-    /// stored in.
-    mutating func collect(_ statement: Statement, firstColumn: Int32, primaryKey: Int64) {
+    /// Copies the current row's sort-key columns as the row was loaded, before anything reads
+    /// them as a type: such a read converts a value in place, after which SQLite no longer
+    /// reports the class it was stored in.
+    mutating func collect(_ columns: borrowing RowColumns, primaryKey: Int64) {
         primaryKeys.append(primaryKey)
         for key in keys {
-            let column = firstColumn + key.column
-            switch statement.storageClass(at: column) {
+            let value = columns[key.column]
+            switch columns.storageClass(key.column) {
             case .null:
                 cells.append(Cell(bits: 0, count: 0, kind: .null))
             case .integer:
-                cells.append(Cell(bits: UInt64(bitPattern: statement.int64(at: column)), count: 0, kind: .integer))
+                cells.append(Cell(bits: UInt64(bitPattern: value.int64), count: 0, kind: .integer))
             case .real:
-                cells.append(Cell(bits: statement.double(at: column).bitPattern, count: 0, kind: .real))
+                cells.append(Cell(bits: value.double.bitPattern, count: 0, kind: .real))
             case .text:
-                statement.withText(at: column) { append($0, kind: .text) }
+                value.withText { append($0, kind: .text) }
             case .blob:
-                statement.withBlob(at: column) { append($0, kind: .blob) }
+                value.withBlob { append($0, kind: .blob) }
             }
         }
     }

@@ -133,14 +133,14 @@ package struct RowDecodePlan: Sendable {
         return resolved
     }
 
-    /// The slots of the statement's current row (of `mapping`'s entity, with this primary
-    /// key), whose table columns start at `firstColumn`. Values not decoded inline go
-    /// through `store.decodeColumn`, which also reads external data files.
+    /// The slots of the current row's `columns` (of `mapping`'s entity, with this primary
+    /// key). Values not decoded inline go through `store.decodeColumn`, which also reads
+    /// external data files.
     ///
     /// - Throws: `StoreError.corruptValue` when a stored value cannot be read as its
     ///   attribute's type; `StoreError.unreadableExternalData` for a missing external file.
     func slots(
-        of statement: Statement, firstColumn: Int32, mapping: EntityMapping, primaryKey: Int64, store: SQLiteStore
+        of columns: borrowing RowColumns, mapping: EntityMapping, primaryKey: Int64, store: SQLiteStore
     ) throws -> StoredSlots {
         let schema = mapping.schema
         // A value not decoded inline: through `RowCodec.decode`, or an external data file.
@@ -150,19 +150,21 @@ package struct RowDecodePlan: Sendable {
         }
         // A to-one's destination ID from its column, in `scope`.
         func destination(at column: Int32, in scope: @autoclosure () -> ObjectID.Scope) -> StoredSlot {
-            guard case .integer(let key) = statement.value(at: firstColumn + column) else { return .toOneFault(nil) }
-            return .toOneFault(ObjectID(scope: scope(), key: .permanent(key)))
+            guard columns.storageClass(column) == .integer else { return .toOneFault(nil) }
+            return .toOneFault(ObjectID(scope: scope(), key: .permanent(columns[column].int64)))
         }
-        // The position's slot; `storageClass` is its column's, for a column's step.
-        func slot(at position: Int, storageClass: SQLiteStorageClass) throws -> StoredSlot {
+        // The position's slot.
+        func slot(at position: Int) throws -> StoredSlot {
             switch steps[position] {
             case .attribute(let column, let reader):
-                if let slot = reader.slot(at: firstColumn + column, of: statement, storageClass: storageClass) { return slot }
-                return try decoded(statement.value(at: firstColumn + column), at: position)
+                if let slot = reader.slot(of: columns[column], storageClass: columns.storageClass(column)) {
+                    return slot
+                }
+                return try decoded(columns[column].value, at: position)
             case .transformed(let column, _):
                 // NULL, or an external data file's reference: a blob is decoded as the storage is
                 // written, below, without a slot.
-                return try decoded(statement.value(at: firstColumn + column), at: position)
+                return try decoded(columns[column].value, at: position)
             case .toOne(let column, let index):
                 let names = destinations[Int(index)]
                 return destination(at: column, in: store.idScope(entityName: names.entityName, rootName: names.rootName))
@@ -176,51 +178,44 @@ package struct RowDecodePlan: Sendable {
                 return .toOneFault(nil)
             }
         }
-        return try withUnsafeTemporaryAllocation(of: SQLiteStorageClass.self, capacity: steps.count) { classes in
-            // First each column's storage class, to count the slots stored: a NULL column's
-            // slot is not, below position 56 (see `PropertySlots`); every other step's is (a
-            // constant is a transient's default, stored even when NULL).
-            var storedCount = 0
-            var presence: UInt64 = 0
-            for position in steps.indices {
-                let storageClass: SQLiteStorageClass
-                switch steps[position] {
-                case .attribute(let column, _), .transformed(let column, _):
-                    storageClass = statement.storageClass(at: firstColumn + column)
-                default:
-                    // No column: the slot is stored, and its step reads no class.
-                    storageClass = .integer
-                }
-                classes.initializeElement(at: position, to: storageClass)
-                guard storageClass != .null || position >= StoredSlots.storageBitCount else { continue }
-                storedCount += 1
-                if position < StoredSlots.storageBitCount { presence |= 1 << UInt64(position) }
+        // First the slots stored: a NULL column's slot is not, below position 56 (see
+        // `PropertySlots`); every other step's is (a constant is a transient's default,
+        // stored even when NULL).
+        var storedCount = 0
+        var presence: UInt64 = 0
+        for position in steps.indices {
+            switch steps[position] {
+            case .attribute(let column, _), .transformed(let column, _):
+                guard columns.storageClass(column) != .null || position >= StoredSlots.storageBitCount else { continue }
+            default:
+                break
             }
-            // Each value decoded straight into the storage (see `StoredSlots.init(…decoding:)`);
-            // a string's bytes without a `String` made for them, and a transformable's app value
-            // without a slot around it, whose case would box it.
-            var position = 0
-            return try StoredSlots(
-                count: steps.count, presence: presence, storedCount: storedCount,
-                keptNulls: schema.transientAttributePositions
-            ) { _, payload in
-                while position < StoredSlots.storageBitCount, presence & 1 << UInt64(position) == 0 { position += 1 }
-                defer { position += 1 }
-                let storageClass = classes[position]
-                // A string's bytes, copied from SQLite's buffer (inline when they fit).
-                if case .attribute(let column, .string) = steps[position], storageClass == .text {
-                    return statement.withText(at: firstColumn + column) { payload.store(utf8: $0) }
-                }
-                if case .transformed(let column, let index) = steps[position], storageClass == .blob {
-                    let resolved = transformers[Int(index)]
-                    return payload.store(
-                        transformable: try TransformableCodec.reverseTransform(
-                            statement.data(at: firstColumn + column), with: resolved.transformer,
-                            transformerName: resolved.name, attribute: schema.propertyNames[position],
-                            entity: schema.name))
-                }
-                return payload.store(try slot(at: position, storageClass: storageClass))
+            storedCount += 1
+            if position < StoredSlots.storageBitCount { presence |= 1 << UInt64(position) }
+        }
+        // Each value decoded straight into the storage (see `StoredSlots.init(…decoding:)`);
+        // a string's bytes without a `String` made for them, and a transformable's app value
+        // without a slot around it, whose case would box it.
+        var position = 0
+        return try StoredSlots(
+            count: steps.count, presence: presence, storedCount: storedCount,
+            keptNulls: schema.transientAttributePositions
+        ) { _, payload in
+            while position < StoredSlots.storageBitCount, presence & 1 << UInt64(position) == 0 { position += 1 }
+            defer { position += 1 }
+            // A string's bytes, copied from SQLite's buffer (inline when they fit).
+            if case .attribute(let column, .string) = steps[position], columns.storageClass(column) == .text {
+                return columns[column].withText { payload.store(utf8: $0) }
             }
+            if case .transformed(let column, let index) = steps[position], columns.storageClass(column) == .blob {
+                let resolved = transformers[Int(index)]
+                return payload.store(
+                    transformable: try TransformableCodec.reverseTransform(
+                        columns[column].data, with: resolved.transformer,
+                        transformerName: resolved.name, attribute: schema.propertyNames[position],
+                        entity: schema.name))
+            }
+            return payload.store(try slot(at: position))
         }
     }
 }
@@ -257,20 +252,21 @@ extension RowDecodePlan.Reader {
     /// `SQLiteValue` in between, and UUIDs and decimals parsed from SQLite's buffer without a
     /// `String`. Nil for anything else, which `RowCodec.decode` then reads or reports.
     func slot(at index: Int32, of statement: Statement) -> StoredSlot? {
-        slot(at: index, of: statement, storageClass: statement.storageClass(at: index))
+        let value = statement.column(at: index)
+        return slot(of: value, storageClass: value.storageClass)
     }
 
-    /// As `slot(at:of:)`, the column's storage class already read.
-    func slot(at index: Int32, of statement: Statement, storageClass: SQLiteStorageClass) -> StoredSlot? {
+    /// As `slot(at:of:)`, for a column found and its storage class read.
+    func slot(of value: ColumnValue, storageClass: SQLiteStorageClass) -> StoredSlot? {
         switch (self, storageClass) {
         case (_, .null): return .value(.null)
-        case (.integer, .integer): return .value(.integer(statement.int64(at: index)))
-        case (.boolean, .integer): return .value(.bool(statement.int64(at: index) != 0))
-        case (.double, .real): return .value(.double(statement.double(at: index)))
-        case (.date, .real): return .value(.date(Date(timeIntervalSince1970: statement.double(at: index))))
-        case (.string, .text): return .value(.string(statement.string(at: index)))
-        case (.uuid, .text): return statement.withText(at: index, UUIDText.parseCanonical).map { .value(.uuid($0)) }
-        case (.decimal, .text): return statement.withText(at: index, DecimalText.parse(bytes:)).map { .value(.decimal($0)) }
+        case (.integer, .integer): return .value(.integer(value.int64))
+        case (.boolean, .integer): return .value(.bool(value.int64 != 0))
+        case (.double, .real): return .value(.double(value.double))
+        case (.date, .real): return .value(.date(Date(timeIntervalSince1970: value.double)))
+        case (.string, .text): return .value(.string(value.withText { String(decoding: $0, as: UTF8.self) }))
+        case (.uuid, .text): return value.withText(UUIDText.parseCanonical).map { .value(.uuid($0)) }
+        case (.decimal, .text): return value.withText(DecimalText.parse(bytes:)).map { .value(.decimal($0)) }
         default: return nil
         }
     }

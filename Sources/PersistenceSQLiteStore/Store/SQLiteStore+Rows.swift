@@ -241,15 +241,15 @@ extension SQLiteStore {
         // Reset on every exit (an early stop, a throwing body): see primaryKey(in:matching:values:).
         defer { statement.reset() }
         try statement.bind(query.arguments + query.orderingArguments)
-        let firstColumn: Int32 = table.hasEntityColumn ? 2 : 1
+        let columns = RowColumns(count: table.columns.count, firstColumn: table.hasEntityColumn ? 2 : 1)
         // Each entity's plan (its value transformers and to-ones' ID scopes resolved) and the
         // scope of its rows' IDs, made once for the whole read. Mappings and plans are passed
         // along, never copied per row: a copy retains every array and string they hold.
         func read(_ mapping: EntityMapping, _ plan: RowDecodePlan, _ idScope: ObjectID.Scope) throws -> Bool {
             let primaryKey = statement.int64(at: 0)
-            ordering?.collect(statement, firstColumn: firstColumn, primaryKey: primaryKey)
-            let slots = try plan.slots(
-                of: statement, firstColumn: firstColumn, mapping: mapping, primaryKey: primaryKey, store: self)
+            columns.load(from: statement)
+            ordering?.collect(columns, primaryKey: primaryKey)
+            let slots = try plan.slots(of: columns, mapping: mapping, primaryKey: primaryKey, store: self)
             // The slots are moved into the row, so that the object made from it holds them
             // alone and writes them in place.
             return try body(
