@@ -85,6 +85,38 @@ import Persistence
         #expect(byLength.reduce(0) { $0 + $1.count } == 12)
     }
 
+    /// Whatever order the section names come in — growing, shrinking, turning back to a name
+    /// seen sections ago, spelled in another Unicode form — each name gets one section, in
+    /// the order of its first object, holding its objects in the fetch's order.
+    @Test func sectionsGatherANameWhereverItReturns() throws {
+        let (_, context) = try BookFixture.make()
+        let request = FetchRequest(entityName: "Book", sortDescriptors: [.init("title")])
+        let books = try context.fetch(request)
+        let spellings = ["b", "a", "c", "Caf\u{E9}", "Cafe\u{301}", "", "d"]
+        var generator = SystemRandomNumberGenerator()
+        let orders: [[String]] = [
+            ["a", "a", "b", "c", "c", "d"], ["d", "c", "c", "b", "a", ""], ["a", "b", "a", "c", "b", "a"],
+            ["c", "b", "d", "a", "d", "c"], ["Caf\u{E9}", "b", "Cafe\u{301}", "a", "Caf\u{E9}", "b"],
+        ] + (0..<40).map { _ in (0..<books.count).map { _ in spellings.randomElement(using: &generator)! } }
+        for order in orders {
+            for (position, book) in books.enumerated() {
+                try book.setValue(order[position % order.count], forKey: "monthID")
+            }
+            let sections = try context.fetchSections(request, sectionKeyPath: "monthID")
+            var expected: [(name: String, objects: [ObjectIdentifier])] = []
+            for (position, book) in books.enumerated() {
+                let name = order[position % order.count]
+                if let section = expected.firstIndex(where: { $0.name == name }) {
+                    expected[section].objects.append(ObjectIdentifier(book))
+                } else {
+                    expected.append((name, [ObjectIdentifier(book)]))
+                }
+            }
+            #expect(sections.map(\.name) == expected.map(\.name), "\(order)")
+            #expect(sections.map { $0.objects.map(ObjectIdentifier.init) } == expected.map(\.objects), "\(order)")
+        }
+    }
+
     /// Sections hold exactly what `fetch(_:)` returns, in order, whether their objects are
     /// grouped as they are made or after a fetch with the large-fetch tools: unsaved inserts
     /// counted, deletions left out, a key path through a relationship read during the fetch.

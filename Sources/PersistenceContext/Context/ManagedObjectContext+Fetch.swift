@@ -168,8 +168,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: as `fetch(_:)`.
     public func fetchSections(_ request: FetchRequest, sectionKeyPath: String) throws -> [FetchedSection] {
-        var sections: [FetchedSection] = []
-        var index: [String: Int] = [:]
+        var grouping = SectionGrouping()
         // The key path is split once, not per object.
         let components = sectionKeyPath.split(separator: ".").map(String.init)
         let walker = PredicateEvaluator(.alwaysTrue)
@@ -177,23 +176,14 @@ extension ManagedObjectContext {
         // position, which sub-entities share, instead of walking the key path per object.
         let position = components.count == 1
             ? model.schema(for: request.entityName)?.propertyIndex[components[0]] : nil
-        func add(_ object: ManagedObject) throws {
-            let name: String
+        func sectionName(_ object: ManagedObject) throws -> String {
             let names = object.schema.propertyNames
-            if let position, position < names.count, names[position] == components[0] {
-                name = object.predicateValue(at: position).sectionName
-            } else {
-                name = try walker.walk(.object(object), components).sectionName
+            guard let position, position < names.count, names[position] == components[0] else {
+                return try walker.walk(.object(object), components).sectionName
             }
-            // Sorted by the section key, an object usually joins the last section.
-            if let last = sections.indices.last, sections[last].name == name {
-                sections[last].objects.append(object)
-            } else if let position = index[name] {
-                sections[position].objects.append(object)
-            } else {
-                index[name] = sections.count
-                sections.append(FetchedSection(name: name, objects: [object]))
-            }
+            // A string attribute is its own name, without a predicate value made for it.
+            if case .string(let name) = object.attributeValue(at: position) { return name }
+            return object.predicateValue(at: position).sectionName
         }
         // Each object joins its section as it is made, so that no array of every object is
         // kept beside the sections. The large-fetch tools (faults, batches, prefetching) need
@@ -202,13 +192,13 @@ extension ManagedObjectContext {
             request.relationshipKeyPathsForPrefetching.isEmpty
         {
             try forEach(request, keepingEvery: true) { object in
-                try add(object)
+                grouping.add(object, to: try sectionName(object))
                 return true
             }
         } else {
-            for object in try fetch(request) { try add(object) }
+            for object in try fetch(request) { grouping.add(object, to: try sectionName(object)) }
         }
-        return sections
+        return grouping.sections
     }
 
     // MARK: - Internals
