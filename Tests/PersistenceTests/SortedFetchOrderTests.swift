@@ -65,6 +65,52 @@ import Testing
         #expect(fetched == codes)
     }
 
+    /// Hundreds of rows — enough that the store sorts them by counting their first key's
+    /// bytes rather than by comparing them — drawn from the same values, so that many share
+    /// their first word and are compared key by key: a fetch kept whole gives the order SQLite
+    /// itself gives, by one key either way and after another.
+    @Test(arguments: ["str", "dbl", "i64"])
+    func manyRowsComeInSQLitesOwnOrder(_ column: String) throws {
+        let store = TemporaryStore()
+        let values = try #require(Self.foreignValues[column])
+        let rowCount = 700
+        do {
+            let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+            for n in 0..<rowCount {
+                let item = try container.viewContext.insertObject(forEntityName: "Item")
+                item["code"] = "item \(n)"
+                item["i32"] = Int64(n % 3)
+            }
+            try container.viewContext.save()
+        }
+        // Each value alone first, to leave out those the attribute's type cannot hold.
+        for (n, value) in values.enumerated() {
+            try store.file.write("UPDATE Item SET \"\(column)\" = \(value) WHERE code = 'item \(n)'")
+        }
+        let readable = try values.indices.filter { n in
+            let request = FetchRequest(entityName: "Item", predicate: try FetchPredicate("code == %@", "item \(n)"))
+            return (try? store.reader(everyTypeModel()).fetch(request)) != nil
+        }.map { values[$0] }
+        var generator = SystemRandomNumberGenerator()
+        for n in 0..<rowCount {
+            let value = readable.randomElement(using: &generator)!
+            try store.file.write("UPDATE Item SET \"\(column)\" = \(value) WHERE code = 'item \(n)'")
+        }
+        let sorts: [([SortKey], String)] = [
+            ([SortKey(column)], "\"\(column)\""), ([SortKey(column, ascending: false)], "\"\(column)\" DESC"),
+            ([SortKey("i32", ascending: false), SortKey(column)], "i32 DESC, \"\(column)\""),
+        ]
+        for (sort, orderBy) in sorts {
+            let request = FetchRequest(entityName: "Item", sortDescriptors: sort)
+            let fetched = try store.reader(everyTypeModel()).fetch(request).map { $0["code"] as? String }
+            let codes = try store.file.rows("SELECT code FROM Item ORDER BY \(orderBy), _id").map { row -> String? in
+                if case .text(let code) = row[0] { return code } else { return nil }
+            }
+            #expect(fetched.count == rowCount)
+            #expect(fetched == codes, "\(orderBy)")
+        }
+    }
+
     /// Sorted by `column` (both ways, and after another key), a fetch kept whole and a
     /// streamed one give the same order, or both fail when `failing`.
     private func expectOneOrder(_ store: TemporaryStore, _ column: String, count: Int, failing: Bool) throws {
