@@ -72,9 +72,13 @@ package protocol PersistentStore: AnyObject {
 
     /// `forEachRow(_:_:)` for a caller that keeps every row it is given (a fetch's array,
     /// its sections): the store may read every row before it hands over the first, and so
-    /// put them in order itself rather than have its database sort copies of them. Has a
-    /// default implementation (`forEachRow(_:_:)`).
-    func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws
+    /// put them in order itself rather than have its database sort copies of them. A store
+    /// that knows how many rows will come before the first does tells `expecting`, so that
+    /// the caller makes room for them at once rather than growing as they come. Has a default
+    /// implementation (`forEachRow(_:_:)`, telling nothing).
+    func forEachRowToKeep(
+        _ request: FetchRequest, expecting: (Int) -> Void, _ body: (consuming StoreRow) throws -> Bool
+    ) throws
 
     /// The number of rows `request` fetches (its limit and offset applied).
     func count(for request: FetchRequest) throws -> Int

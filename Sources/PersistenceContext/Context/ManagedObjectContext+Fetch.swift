@@ -65,8 +65,14 @@ extension ManagedObjectContext {
         let pending = try unsavedCandidates(request)
         guard !pending.isEmpty else {
             try persistentStoreCoordinator.read { store in
-                let eachRow = keepingEvery ? store.forEachRowToKeep : store.forEachRow
-                try eachRow(request) { row in
+                // The number of rows a store reading them all first says will come: room is
+                // made for them in the registry at the first, rather than as they come.
+                var expected = 0
+                func deliver(_ row: consuming StoreRow) throws -> Bool {
+                    if expected > 0 {
+                        reserveRegistryCapacity(expected, forIDsLike: ObjectID(scope: row.idScope, key: .permanent(row.primaryKey)))
+                        expected = 0
+                    }
                     let object = self.object(for: row)
                     // The row goes before `body` runs: its slots are the object's, and a
                     // second holder would make the object's first write (a transient
@@ -74,6 +80,11 @@ extension ManagedObjectContext {
                     _ = consume row
                     if object.isDeleted { return true }
                     return try body(object)
+                }
+                if keepingEvery {
+                    try store.forEachRowToKeep(request, expecting: { expected = $0 }, deliver)
+                } else {
+                    try store.forEachRow(request, deliver)
                 }
             }
             return

@@ -46,6 +46,12 @@ extension ManagedObjectContext {
         strays[ObjectIdentifier(object)] = RegistryEntry(object)
     }
 
+    /// Makes room in the registry for `count` more objects with IDs of `id`'s entity and
+    /// store, so that registering them does not grow it step by step.
+    func reserveRegistryCapacity(_ count: Int, forIDsLike id: ObjectID) {
+        registry.reserveCapacity(count, forIDsLike: id)
+    }
+
     /// The live object registered under `id`, or a new one from `make`, registered where the
     /// same probe found none: a fetch asks once per row. `isNew` tells which.
     ///

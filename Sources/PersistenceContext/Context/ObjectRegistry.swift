@@ -85,6 +85,13 @@ struct ObjectRegistry {
         }
     }
 
+    /// Makes room for `count` more saved objects in the table of `id`'s root entity and store.
+    mutating func reserveCapacity(_ count: Int, forIDsLike id: ObjectID) {
+        let table = tableIndex(creating: id)
+        changes &+= 1
+        tables[table].saved.reserveCapacity(tables[table].saved.count + count)
+    }
+
     /// Removes the entry under `id` if it is for the object with this identity.
     mutating func remove(_ id: ObjectID, ifHolding identity: ObjectIdentifier) {
         guard let table = tableIndex(of: id) else { return }

@@ -156,9 +156,20 @@ struct RegistryTable {
         count += 1
     }
 
+    /// Grows the table, at once, to hold `count` entries without growing again.
+    mutating func reserveCapacity(_ count: Int) {
+        var bits = max(self.bits, Self.groupBits)
+        while count * 8 > (1 << bits) * 7 { bits += 1 }
+        if bits > self.bits { grow(to: bits) }
+    }
+
     private mutating func grow() {
+        grow(to: max(bits + 1, Self.groupBits))
+    }
+
+    private mutating func grow(to bits: Int) {
         let old = buckets
-        bits = max(bits + 1, Self.groupBits)
+        self.bits = bits
         buckets = Array(repeating: Bucket(), count: 1 << bits)
         count = 0
         for bucket in old where bucket.entry.isOccupied { insert(bucket, at: find(bucket.key).index) }

@@ -14,7 +14,9 @@ extension SQLiteStore: PersistentStore {
 
     /// An unlimited sorted fetch is read in table order and sorted here, on its keys alone
     /// (see `InMemoryOrdering`); anything else as `forEachRow(_:_:)` reads it.
-    package func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
+    package func forEachRowToKeep(
+        _ request: FetchRequest, expecting: (Int) -> Void, _ body: (consuming StoreRow) throws -> Bool
+    ) throws {
         var query = try compiledQuery(for: request)
         guard let mapping = schema.entities[request.entityName], let ordering = InMemoryOrdering(request, query, mapping)
         else { return try forEachRow(request, compiled: query, body) }
@@ -26,6 +28,7 @@ extension SQLiteStore: PersistentStore {
             rows.append(row)
             return true
         }
+        expecting(rows.count)
         // Each row is moved out as it is handed on, so that its object holds its slots alone.
         for index in collected?.sortedIndices() ?? [] {
             guard let row = rows[index].take(), try body(row) else { return }
