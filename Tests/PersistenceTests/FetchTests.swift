@@ -85,6 +85,24 @@ import Persistence
         #expect(byLength.reduce(0) { $0 + $1.count } == 12)
     }
 
+    /// A sorted fetch kept whole makes room in the registry for all its rows before the first
+    /// object: objects registered before it, by a smaller fetch, are the ones it returns, and
+    /// a second fetch returns the same objects again.
+    @Test func aFetchKeptWholeReturnsTheObjectsAlreadyRegistered() throws {
+        let (_, context) = try BookFixture.make()
+        let sorted = FetchRequest(entityName: "Book", sortDescriptors: [.init("title", ascending: false)])
+        var one = sorted
+        one.fetchLimit = 1
+        let first = try #require(try context.fetch(one).first)
+        let all = try context.fetch(sorted)
+        #expect(all.count == 12)
+        #expect(all.first === first)
+        #expect(Set(all.map(ObjectIdentifier.init)).count == all.count)
+        #expect(try context.fetch(sorted).map(ObjectIdentifier.init) == all.map(ObjectIdentifier.init))
+        #expect(try context.fetchSections(sorted, sectionKeyPath: "title").flatMap(\.objects).map(ObjectIdentifier.init)
+            == all.map(ObjectIdentifier.init))
+    }
+
     /// Whatever order the section names come in — growing, shrinking, turning back to a name
     /// seen sections ago, spelled in another Unicode form — each name gets one section, in
     /// the order of its first object, holding its objects in the fetch's order.
