@@ -45,6 +45,24 @@ import PersistenceModel
         return .transformable
     }
 
+    /// Stores a value whose payload type is `T`, as slots of `kind` keep it: an integer's
+    /// `Int64`, a Boolean's `Bool`, a double's `Double`, a date's `Date`, a UUID's `UUID`, a
+    /// decimal's `Decimal`. A store decoding a row writes these without a slot made first.
+    @inlinable @inline(__always)
+    package func store<T>(_ value: T, as kind: SlotKind) -> SlotKind {
+        assert(MemoryLayout<T>.size <= kind.payloadSize, "a \(T.self) is no \(kind) payload")
+        address.initializeMemory(as: T.self, to: value)
+        return kind
+    }
+
+    /// Stores an unloaded to-one whose destination is the saved row `key` of `scope`'s entity.
+    @inlinable
+    package func store(destinationKey key: Int64, in scope: ObjectID.Scope) -> SlotKind {
+        address.initializeMemory(as: ObjectID.Scope.self, to: scope)
+        (address + 8).initializeMemory(as: Int64.self, to: key)
+        return .toOneFaultPermanent
+    }
+
     /// Moves `slot`'s payload here and tells its kind: one switch over the slot for both.
     @inlinable @inline(__always)
     package func store(_ slot: consuming PropertySlot<NoObject>) -> SlotKind {

@@ -203,17 +203,40 @@ package struct RowDecodePlan: Sendable {
         ) { _, payload in
             while position < StoredSlots.storageBitCount, presence & 1 << UInt64(position) == 0 { position += 1 }
             defer { position += 1 }
-            // A string's bytes, copied from SQLite's buffer (inline when they fit).
-            if case .attribute(let column, .string) = steps[position], columns.storageClass(column) == .text {
-                return columns[column].withText { payload.store(utf8: $0) }
-            }
-            if case .transformed(let column, let index) = steps[position], columns.storageClass(column) == .blob {
+            // The usual values, in the storage class `RowCodec.encode` writes for their type,
+            // are written into the storage as they are read; anything else goes through
+            // `slot(at:)`, which reads or reports it.
+            switch steps[position] {
+            case .attribute(let column, let reader):
+                let value = columns[column]
+                switch (reader, columns.storageClass(column)) {
+                case (.string, .text):
+                    // A string's bytes, copied from SQLite's buffer (inline when they fit).
+                    return value.withText { payload.store(utf8: $0) }
+                case (.integer, .integer): return payload.store(value.int64, as: .integer)
+                case (.boolean, .integer): return payload.store(value.int64 != 0, as: .bool)
+                case (.double, .real): return payload.store(value.double, as: .double)
+                case (.date, .real): return payload.store(Date(timeIntervalSince1970: value.double), as: .date)
+                case (.uuid, .text):
+                    if let uuid = value.withText(UUIDText.parseCanonical) { return payload.store(uuid, as: .uuid) }
+                case (.decimal, .text):
+                    if let decimal = value.withText(DecimalText.parse(bytes:)) {
+                        return payload.store(decimal, as: .decimal)
+                    }
+                default:
+                    break
+                }
+            case .transformed(let column, let index) where columns.storageClass(column) == .blob:
                 let resolved = transformers[Int(index)]
                 return payload.store(
                     transformable: try TransformableCodec.reverseTransform(
                         columns[column].data, with: resolved.transformer,
                         transformerName: resolved.name, attribute: schema.propertyNames[position],
                         entity: schema.name))
+            case .toOneInScope(let column, let index) where columns.storageClass(column) == .integer:
+                return payload.store(destinationKey: columns[column].int64, in: scopes[Int(index)])
+            default:
+                break
             }
             return payload.store(try slot(at: position))
         }
