@@ -34,13 +34,13 @@ public final class Book: ManagedObject {
     /// position the value is still found, by name.
     package static let publishDatePosition = 8
 
-    /// `publishMonthID`: `year * 1000 + month` of `publishDate` as text; nil without a date.
-    public override func computeTransientValue(forKey key: String) -> Any? {
-        guard key == "publishMonthID",
-            let date = value(at: Self.publishDatePosition, forKey: "publishDate", as: Date.self)
-        else { return nil }
+    /// `publishMonthID`: `year * 1000 + month` of `publishDate` as text; no value without a
+    /// date. Given typed, so that grouping every book by month boxes no month as `Any`.
+    public override func computeTransientAttributeValue(forKey key: String) -> AttributeValue? {
+        guard key == "publishMonthID" else { return nil }
+        guard let date = value(at: Self.publishDatePosition, forKey: "publishDate", as: Date.self) else { return .null }
         let (year, month) = DateText.yearMonth(of: date, timeZone: Catalog.calendarTimeZone)
-        return Self.decimalText(year * 1000 + month)
+        return .string(Self.decimalText(year * 1000 + month))
     }
 
     /// `String(value)`, written digit by digit into the string's own bytes (a month ID's

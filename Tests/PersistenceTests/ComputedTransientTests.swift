@@ -18,6 +18,26 @@ final class PagesLabelBook: ManagedObject {
     }
 }
 
+/// `PagesLabelBook` giving its label typed (`computeTransientAttributeValue(forKey:)`):
+/// `.null` without pages, and the `Any` result for any other key.
+final class TypedPagesLabelBook: ManagedObject {
+    var computations = 0
+
+    override class var computedTransients: [String: [String]] { ["monthID": ["pages"]] }
+
+    override func computeTransientAttributeValue(forKey key: String) -> AttributeValue? {
+        guard key == "monthID" else { return nil }
+        computations += 1
+        guard let pages = value(forKey: "pages", as: Int64.self) else { return .null }
+        return .string("pages:\(pages)")
+    }
+
+    override func computeTransientValue(forKey key: String) -> Any? {
+        Issue.record("asked for \(key) as Any though it was given typed")
+        return nil
+    }
+}
+
 /// Transients computed on demand (`ManagedObject.computedTransients`): computed at their
 /// first read, again after a dependency changes, never counted as changes.
 @Suite struct ComputedTransientTests {
@@ -48,6 +68,29 @@ final class PagesLabelBook: ManagedObject {
         #expect(!books[0].hasChanges)
         #expect(!context.hasChanges)
         #expect(books[0].committedValues(forKeys: ["monthID"])["monthID"] as? String == "pages:74")
+    }
+
+    /// A transient given typed is stored as given (computed once, no change made), `.null`
+    /// is no value, and it is computed again after its dependency changes.
+    @Test func aTransientGivenTypedIsStoredAsGiven() throws {
+        let container = try PersistentContainer(
+            model: BookFixture.model(), storeURL: nil, classes: ["Book": TypedPagesLabelBook.self])
+        let context = container.viewContext
+        for pages in [74, 500] as [Int64?] + [nil] {
+            let book = try context.insertObject(forEntityName: "Book")
+            book["title"] = "Book of \(pages.map(String.init) ?? "none")"
+            if let pages { book["pages"] = pages }
+        }
+        try context.save()
+        context.reset()
+        let books = try context.fetch(FetchRequest(entityName: "Book", sortDescriptors: [.init("title")]))
+            .compactMap { $0 as? TypedPagesLabelBook }
+        #expect(books.map { $0["monthID"] as? String } == ["pages:500", "pages:74", nil])
+        #expect(books.map(\.computations) == [1, 1, 1])
+        #expect(!context.hasChanges)
+        books[1]["pages"] = Int64(75)
+        #expect(books[1]["monthID"] as? String == "pages:75")
+        #expect(books[1].computations == 2)
     }
 
     /// A fetched object keeps room for its transient, so that the value computed at its

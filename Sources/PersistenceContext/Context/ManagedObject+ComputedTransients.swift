@@ -11,8 +11,29 @@ extension ManagedObject {
     package func computeTransientIfStale(at position: Int) {
         guard position < 64, staleTransients & (1 << UInt64(position)) != 0 else { return }
         staleTransients &= ~(1 << UInt64(position))
-        let value = computeTransientValue(forKey: schema.propertyNames[position])
-        storeComputedValue(fastCoerce(value, at: position) ?? coerceComputed(value, at: position), at: position)
+        storeComputedValue(computedValue(at: position), at: position)
+    }
+
+    /// The class's value for the transient at `position`: the typed one when it gives one
+    /// (`computeTransientAttributeValue(forKey:)`), else `computeTransientValue(forKey:)`'s
+    /// converted to the attribute's type.
+    private func computedValue(at position: Int) -> AttributeValue {
+        let key = schema.propertyNames[position]
+        if let value = computeTransientAttributeValue(forKey: key) { return conforming(value, at: position) }
+        let value = computeTransientValue(forKey: key)
+        return fastCoerce(value, at: position) ?? coerceComputed(value, at: position)
+    }
+
+    /// A typed result as it is when its case is the attribute's type (or null) for the usual
+    /// types, String and Date; anything else through `AttributeValue.coerce`.
+    private func conforming(_ value: AttributeValue, at position: Int) -> AttributeValue {
+        let bit: UInt64 = position < 64 ? 1 << UInt64(position) : 0
+        switch value {
+        case .null: return value
+        case .string where (transientComputation?.stringMask ?? 0) & bit != 0: return value
+        case .date where (transientComputation?.dateMask ?? 0) & bit != 0: return value
+        default: return coerceComputed(value, at: position)
+        }
     }
 
     /// The common results (nil, a String for a String attribute, a Date for a Date one)
@@ -22,27 +43,10 @@ extension ManagedObject {
         guard let value else { return .null }
         let bit: UInt64 = 1 << UInt64(position)
         if let computation = transientComputation {
-            if computation.stringMask & bit != 0, let string = Self.exactly(String.self, in: value) {
-                return .string(string)
-            }
-            if computation.dateMask & bit != 0, let date = Self.exactly(Date.self, in: value) { return .date(date) }
+            if computation.stringMask & bit != 0, let string = value as? String { return .string(string) }
+            if computation.dateMask & bit != 0, let date = value as? Date { return .date(date) }
         }
         return nil
-    }
-
-    /// `value as? T` when `value` holds exactly a `T`, for `String` and `Date` only; nil for
-    /// anything else (a subclass, a bridged type, an optional), which `coerceComputed` then
-    /// converts as `as?` would.
-    ///
-    /// Why: `as?` from `Any` goes through the runtime's general cast, which was a quarter of
-    /// computing a book's month for every book grouped by month. An `Any` keeps a value of at
-    /// most three words that moves bitwise in its own inline buffer, at its start (Swift's
-    /// ABI, docs/ABI/TypeLayout.rst, "Existential Container Layout"); both types do, so with
-    /// the dynamic type checked, the value is read from there.
-    private static func exactly<T>(_ type: T.Type, in value: Any) -> T? {
-        assert(T.self == String.self || T.self == Date.self, "only for types an Any keeps inline")
-        guard Swift.type(of: value) == T.self else { return nil }
-        return withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: T.self) }
     }
 
     private func coerceComputed(_ value: Any?, at position: Int) -> AttributeValue {
@@ -72,10 +76,7 @@ extension ManagedObject {
     }
 
     private func computeEagerly(at position: Int) {
-        guard case .attribute(let attribute) = schema.properties[position],
-            let computed = try? AttributeValue.coerce(computeTransientValue(forKey: attribute.name), to: attribute)
-        else { return }
-        storeComputedValue(computed, at: position)
+        storeComputedValue(computedValue(at: position), at: position)
     }
 
     /// Stores a computed value as fetched: in the values and in the committed values, so that

@@ -151,6 +151,16 @@ open class ManagedObject {
     /// other is a programmer error, as for the subscript's setter.
     open func computeTransientValue(forKey key: String) -> Any? { nil }
 
+    /// `computeTransientValue(forKey:)` with the value already typed: `.string(_:)` for a
+    /// String attribute, `.null` for no value; nil (the default) to have
+    /// `computeTransientValue(forKey:)` asked instead.
+    ///
+    /// Override this one when the value is at hand typed: the context stores it as it is,
+    /// where a result as `Any` is boxed and then cast back to the attribute's type. A value of
+    /// another type is converted as `computeTransientValue(forKey:)`'s would be; one that
+    /// does not fit is a programmer error there too.
+    open func computeTransientAttributeValue(forKey key: String) -> AttributeValue? { nil }
+
     // MARK: - Entity
 
     /// The object's entity.
