@@ -200,6 +200,26 @@ extension PropertySlots: RandomAccessCollection, MutableCollection {
     }
 }
 
+extension PropertySlots {
+    /// Puts `value` at `position`, as `self[position] = .value(value)` does; written straight
+    /// into its place, with no slot made around it, when the storage is held here alone and
+    /// has room for it (a computed transient's value in a fetched object, say).
+    @inlinable
+    package mutating func setValue(_ value: consuming AttributeValue, at position: Int) {
+        if let index = storedIndex(of: position), isKnownUniquelyReferenced(&storage) {
+            let layout = storage.layout
+            if value.slotKind.payloadSize <= layout.room(at: index) {
+                layout.destroyPayload(at: index)
+                let offset = layout.descriptor(at: index).offset
+                let payload = SlotPayload(address: layout.payloads + offset, room: SlotKind.widestPayloadSize)
+                layout.setDescriptor(at: index, kind: payload.store(value), offset: offset)
+                return
+            }
+        }
+        self[position] = .value(value)
+    }
+}
+
 /// A store's slots (see `StoredSlot`).
 package typealias StoredSlots = PropertySlots<NoObject>
 

@@ -54,17 +54,7 @@ extension PropertySlot {
     /// The kind of payload this slot is stored as.
     @inlinable var kind: SlotKind {
         switch self {
-        case .value(.null): .null
-        case .value(.integer): .integer
-        case .value(.double): .double
-        case .value(.decimal): .decimal
-        case .value(.bool): .bool
-        case .value(.string): .string
-        case .value(.date): .date
-        case .value(.uuid): .uuid
-        case .value(.url): .url
-        case .value(.data): .data
-        case .value(.transformable): .transformable
+        case .value(let value): value.slotKind
         case .toOneFault(.none): .toOneFaultNone
         case .toOneFault(.some(let id)):
             switch id.key {
@@ -74,6 +64,25 @@ extension PropertySlot {
         case .toOne: .toOne
         case .toManyFault: .toManyFault
         case .toMany: .toMany
+        }
+    }
+}
+
+extension AttributeValue {
+    /// The kind of payload this value is stored as.
+    @inlinable var slotKind: SlotKind {
+        switch self {
+        case .null: .null
+        case .integer: .integer
+        case .double: .double
+        case .decimal: .decimal
+        case .bool: .bool
+        case .string: .string
+        case .date: .date
+        case .uuid: .uuid
+        case .url: .url
+        case .data: .data
+        case .transformable: .transformable
         }
     }
 }

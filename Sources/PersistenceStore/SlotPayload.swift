@@ -68,35 +68,7 @@ import PersistenceModel
     package func store(_ slot: consuming PropertySlot<NoObject>) -> SlotKind {
         let payload = address
         switch consume slot {
-        case .value(.null): return .null
-        case .value(.integer(let value)):
-            payload.initializeMemory(as: Int64.self, to: value)
-            return .integer
-        case .value(.double(let value)):
-            payload.initializeMemory(as: Double.self, to: value)
-            return .double
-        case .value(.decimal(let value)):
-            payload.initializeMemory(as: Decimal.self, to: value)
-            return .decimal
-        case .value(.bool(let value)):
-            payload.initializeMemory(as: Bool.self, to: value)
-            return .bool
-        case .value(.string(let value)):
-            payload.initializeMemory(as: String.self, to: value)
-            return .string
-        case .value(.date(let value)):
-            payload.initializeMemory(as: Date.self, to: value)
-            return .date
-        case .value(.uuid(let value)):
-            payload.initializeMemory(as: UUID.self, to: value)
-            return .uuid
-        case .value(.url(let value)):
-            payload.initializeMemory(as: URL.self, to: value)
-            return .url
-        case .value(.data(let value)):
-            payload.initializeMemory(as: Data.self, to: value)
-            return .data
-        case .value(.transformable(let value)): return store(transformable: value)
+        case .value(let value): return store(value)
         case .toOneFault(.none): return .toOneFaultNone
         case .toOneFault(.some(let id)):
             payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
@@ -115,6 +87,27 @@ import PersistenceModel
         case .toMany(let objects):
             payload.initializeMemory(as: [NoObject].self, to: objects)
             return .toMany
+        }
+    }
+
+    /// Moves an attribute value's payload here and tells its kind.
+    @inlinable @inline(__always)
+    package func store(_ value: consuming AttributeValue) -> SlotKind {
+        let payload = address
+        switch consume value {
+        case .null: return .null
+        case .integer(let value): return store(value, as: .integer)
+        case .double(let value): return store(value, as: .double)
+        case .decimal(let value): return store(value, as: .decimal)
+        case .bool(let value): return store(value, as: .bool)
+        case .string(let value): return store(value, as: .string)
+        case .date(let value): return store(value, as: .date)
+        case .uuid(let value): return store(value, as: .uuid)
+        case .url(let value): return store(value, as: .url)
+        case .data(let value): return store(value, as: .data)
+        case .transformable(let value):
+            payload.initializeMemory(as: Any.self, to: value)
+            return .transformable
         }
     }
 }

@@ -138,6 +138,34 @@ import Testing
         }
     }
 
+    /// `setValue(_:at:)` writes what the subscript's setter writes, in place or not, held
+    /// once or shared: random values over slots as a store decodes them, a copy taken now
+    /// and then keeping what it held.
+    @Test(arguments: [3, 56, 80])
+    func settingAValueWritesWhatTheSubscriptWrites(count: Int) {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            var array = randomSlots(count, using: &generator)
+            var slots = decoded(array)
+            var (shared, sharedArray) = (slots, array)
+            for _ in 0..<(count * 2) {
+                let position = Int.random(in: 0..<count, using: &generator)
+                guard case .value(let value) = randomSlot(at: position, using: &generator) else { continue }
+                slots.setValue(value, at: position)
+                array[position] = .value(value)
+                if Bool.random(using: &generator) { (shared, sharedArray) = (slots, array) }
+            }
+            #expect(described(slots) == described(StoredSlots(storingEach: array)))
+            #expect(described(shared) == described(StoredSlots(storingEach: sharedArray)))
+        }
+        var slots = StoredSlots([.value(.string("a string longer than fifteen bytes")), .value(.integer(1))])
+        let original = ObjectIdentifier(slots.storage)
+        slots.setValue(.date(Date(timeIntervalSince1970: 86_400)), at: 1)
+        slots.setValue(.string("short"), at: 0)
+        #expect(ObjectIdentifier(slots.storage) == original)
+        #expect(described(slots) == ["value \"short\"", "value 1970-01-02 00:00:00 +0000"])
+    }
+
     /// A string a store reads is kept as its UTF-8 bytes when longer than a `String` holds
     /// inline and short enough to fit, and reads back as `String(decoding:as:)` of them:
     /// empty, ASCII, multi-byte, an embedded NUL and invalid bytes (repaired) alike.

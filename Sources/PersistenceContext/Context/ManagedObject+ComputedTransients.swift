@@ -83,19 +83,16 @@ extension ManagedObject {
     /// it is no change. When both arrays are still one buffer (a fetched object nobody has
     /// changed), the buffer is written in place instead of being copied.
     private func storeComputedValue(_ value: AttributeValue, at position: Int) {
-        guard committedSlots != nil else {
-            slots[position] = .value(value)
-            return
-        }
+        guard committedSlots != nil else { return slots.setValue(value, at: position) }
         // Told apart first, so that no binding of the committed values is alive (and holds
         // the storage) while the value is written.
         if committedSlots.map(slots.sharesStorage(with:)) == true {
             committedSlots = nil
-            slots[position] = .value(value)
+            slots.setValue(value, at: position)
             committedSlots = slots
         } else {
-            slots[position] = .value(value)
-            committedSlots?[position] = .value(value)
+            slots.setValue(value, at: position)
+            committedSlots?.setValue(value, at: position)
         }
     }
 }
