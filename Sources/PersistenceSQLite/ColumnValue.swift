@@ -59,8 +59,7 @@ public struct ColumnValue {
     /// The value's bytes, copied. NULL and the empty blob both read as empty `Data`.
     public var data: Data { withBlob { Data($0) } }
 
-    /// The value as an ``SQLiteValue`` of its storage class, as ``Statement/value(at:)``
-    /// reads a column.
+    /// The value as an ``SQLiteValue`` of its storage class (see ``Statement/value(at:)``).
     public var value: SQLiteValue {
         switch storageClass {
         case .integer: return .integer(int64)

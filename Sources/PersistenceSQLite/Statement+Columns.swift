@@ -23,13 +23,7 @@ extension Statement {
     /// checks before it reads a column as the type it expects.
     @inlinable
     public func storageClass(at index: Int32) -> SQLiteStorageClass {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer
-        case SQLITE_FLOAT: return .real
-        case SQLITE_TEXT: return .text
-        case SQLITE_BLOB: return .blob
-        default: return .null
-        }
+        column(at: index).storageClass
     }
 
     /// Whether the column of the current row is NULL.
@@ -72,13 +66,7 @@ extension Statement {
     ///
     /// A zero-length blob reads as `.blob(Data())`, never `.null`.
     public func value(at index: Int32) -> SQLiteValue {
-        switch sqlite3_column_type(handle, index) {
-        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(handle, index))
-        case SQLITE_FLOAT: return .real(sqlite3_column_double(handle, index))
-        case SQLITE_TEXT: return .text(string(at: index))
-        case SQLITE_BLOB: return .blob(data(at: index))
-        default: return .null
-        }
+        column(at: index).value
     }
 
     /// The values of every column of the current row.
