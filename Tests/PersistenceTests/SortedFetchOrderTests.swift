@@ -30,25 +30,10 @@ import Testing
 
     @Test(arguments: ["str", "dbl", "i64", "dec"])
     func wholeAndStreamedFetchesAgreeOnForeignValues(_ column: String) throws {
-        let store = TemporaryStore()
         let values = try #require(Self.foreignValues[column])
-        do {
-            let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
-            for n in values.indices {
-                let item = try container.viewContext.insertObject(forEntityName: "Item")
-                item["code"] = "item \(n)"
-                item["i32"] = Int64(n % 3)
-            }
-            try container.viewContext.save()
-        }
-        for (n, value) in values.enumerated() {
-            try store.file.write("UPDATE Item SET \"\(column)\" = \(value) WHERE code = 'item \(n)'")
-        }
+        let (store, readable) = try storeOfForeignValues(column, values, rowCount: values.count)
         // Values the attribute's type cannot hold fail every read of their row, sorted either way.
-        let unreadable = try values.indices.filter { n in
-            let request = FetchRequest(entityName: "Item", predicate: try FetchPredicate("code == %@", "item \(n)"))
-            return (try? store.reader(everyTypeModel()).fetch(request)) == nil
-        }
+        let unreadable = values.indices.filter { !readable.contains($0) }
         try expectOneOrder(store, column, count: values.count, failing: !unreadable.isEmpty)
         for n in unreadable { try store.file.write("UPDATE Item SET \"\(column)\" = NULL WHERE code = 'item \(n)'") }
         try expectOneOrder(store, column, count: values.count, failing: false)
@@ -71,29 +56,13 @@ import Testing
     /// itself gives, by one key either way and after another.
     @Test(arguments: ["str", "dbl", "i64"])
     func manyRowsComeInSQLitesOwnOrder(_ column: String) throws {
-        let store = TemporaryStore()
         let values = try #require(Self.foreignValues[column])
         let rowCount = 700
-        do {
-            let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
-            for n in 0..<rowCount {
-                let item = try container.viewContext.insertObject(forEntityName: "Item")
-                item["code"] = "item \(n)"
-                item["i32"] = Int64(n % 3)
-            }
-            try container.viewContext.save()
-        }
         // Each value alone first, to leave out those the attribute's type cannot hold.
-        for (n, value) in values.enumerated() {
-            try store.file.write("UPDATE Item SET \"\(column)\" = \(value) WHERE code = 'item \(n)'")
-        }
-        let readable = try values.indices.filter { n in
-            let request = FetchRequest(entityName: "Item", predicate: try FetchPredicate("code == %@", "item \(n)"))
-            return (try? store.reader(everyTypeModel()).fetch(request)) != nil
-        }.map { values[$0] }
+        let (store, readable) = try storeOfForeignValues(column, values, rowCount: rowCount)
         var generator = SystemRandomNumberGenerator()
         for n in 0..<rowCount {
-            let value = readable.randomElement(using: &generator)!
+            let value = values[readable.randomElement(using: &generator)!]
             try store.file.write("UPDATE Item SET \"\(column)\" = \(value) WHERE code = 'item \(n)'")
         }
         let sorts: [([SortKey], String)] = [
@@ -109,6 +78,32 @@ import Testing
             #expect(fetched.count == rowCount)
             #expect(fetched == codes, "\(orderBy)")
         }
+    }
+
+    /// A store of `rowCount` items ("item 0", …; `i32` cycling through 0, 1, 2) whose first
+    /// `values.count` hold `values` in `column`, written behind the store's back, and the
+    /// indices of the values a fetch of their row can read.
+    private func storeOfForeignValues(_ column: String, _ values: [String], rowCount: Int) throws
+        -> (store: TemporaryStore, readable: [Int])
+    {
+        let store = TemporaryStore()
+        do {
+            let container = try PersistentContainer(model: everyTypeModel(), storeURL: store.url)
+            for n in 0..<rowCount {
+                let item = try container.viewContext.insertObject(forEntityName: "Item")
+                item["code"] = "item \(n)"
+                item["i32"] = Int64(n % 3)
+            }
+            try container.viewContext.save()
+        }
+        for (n, value) in values.enumerated() {
+            try store.file.write("UPDATE Item SET \"\(column)\" = \(value) WHERE code = 'item \(n)'")
+        }
+        let readable = try values.indices.filter { n in
+            let request = FetchRequest(entityName: "Item", predicate: try FetchPredicate("code == %@", "item \(n)"))
+            return (try? store.reader(everyTypeModel()).fetch(request)) != nil
+        }
+        return (store, readable)
     }
 
     /// Sorted by `column` (both ways, and after another key), a fetch kept whole and a
