@@ -131,13 +131,14 @@ open class ManagedObject {
     /// The transient attributes this class computes on demand, each with the attributes its
     /// value is computed from: `["publishMonthID": ["publishDate"]]`.
     ///
-    /// Such a transient is computed by `computeTransientValue(forKey:)` when it is first read
-    /// after the object is fetched, inserted or rolled back, and again after one of the
-    /// attributes it depends on changes, as Core Data's "Handling Different Data Types"
-    /// sample does by hand with `primitiveValue(forKey:)`. Nothing is computed for objects
-    /// whose transient is never read: fetching 100,000 books no longer computes 100,000 month
-    /// IDs. The computed value counts as fetched, not as a change; setting the transient
-    /// yourself keeps your value until a dependency changes.
+    /// Such a transient is computed by `computeTransientValue(forKey:)` (or its typed form,
+    /// `computeTransientAttributeValue(forKey:)`) when it is first read after the object is
+    /// fetched, inserted or rolled back, and again after one of the attributes it depends on
+    /// changes, as Core Data's "Handling Different Data Types" sample does by hand with
+    /// `primitiveValue(forKey:)`. Nothing is computed for objects whose transient is never
+    /// read: fetching 100,000 books no longer computes 100,000 month IDs. The computed value
+    /// counts as fetched, not as a change; setting the transient yourself keeps your value
+    /// until a dependency changes.
     ///
     /// Keys that are not transient attributes of the entity are ignored, as are transients
     /// at positions 64 and above (an entity with more than 64 properties): those are computed
