@@ -203,29 +203,14 @@ package struct RowDecodePlan: Sendable {
         ) { _, payload in
             while position < StoredSlots.storageBitCount, presence & 1 << UInt64(position) == 0 { position += 1 }
             defer { position += 1 }
-            // The usual values, in the storage class `RowCodec.encode` writes for their type,
-            // are written into the storage as they are read; anything else goes through
+            // The usual values are written into the storage as they are read (a string's bytes
+            // copied from SQLite's buffer, inline when they fit); anything else goes through
             // `slot(at:)`, which reads or reports it.
             switch steps[position] {
             case .attribute(let column, let reader):
-                let value = columns[column]
-                switch (reader, columns.storageClass(column)) {
-                case (.string, .text):
-                    // A string's bytes, copied from SQLite's buffer (inline when they fit).
-                    return value.withText { payload.store(utf8: $0) }
-                case (.integer, .integer): return payload.store(value.int64, as: .integer)
-                case (.boolean, .integer): return payload.store(value.int64 != 0, as: .bool)
-                case (.double, .real): return payload.store(value.double, as: .double)
-                case (.date, .real): return payload.store(Date(timeIntervalSince1970: value.double), as: .date)
-                case (.uuid, .text):
-                    if let uuid = value.withText(UUIDText.parseCanonical) { return payload.store(uuid, as: .uuid) }
-                case (.decimal, .text):
-                    if let decimal = value.withText(DecimalText.parse(bytes:)) {
-                        return payload.store(decimal, as: .decimal)
-                    }
-                default:
-                    break
-                }
+                let (value, storageClass) = (columns[column], columns.storageClass(column))
+                if case .string = reader, storageClass == .text { return value.withText { payload.store(utf8: $0) } }
+                if let kind = reader.value(of: value, storageClass: storageClass, payload.store) { return kind }
             case .transformed(let column, let index) where columns.storageClass(column) == .blob:
                 let resolved = transformers[Int(index)]
                 return payload.store(
@@ -280,16 +265,25 @@ extension RowDecodePlan.Reader {
     }
 
     /// As `slot(at:of:)`, for a column found and its storage class read.
-    func slot(of value: ColumnValue, storageClass: SQLiteStorageClass) -> StoredSlot? {
+    func slot(of column: ColumnValue, storageClass: SQLiteStorageClass) -> StoredSlot? {
+        value(of: column, storageClass: storageClass) { .value($0) }
+    }
+
+    /// `use` of the column's value, read straight from SQLite when the column holds the
+    /// storage class `RowCodec.encode` writes for the type (or NULL); nil for anything else.
+    /// Inlined, so that a caller storing the value (`SlotPayload.store(_:)`) switches over no
+    /// `AttributeValue` it just made.
+    @inline(__always)
+    func value<R>(of column: ColumnValue, storageClass: SQLiteStorageClass, _ use: (AttributeValue) -> R) -> R? {
         switch (self, storageClass) {
-        case (_, .null): return .value(.null)
-        case (.integer, .integer): return .value(.integer(value.int64))
-        case (.boolean, .integer): return .value(.bool(value.int64 != 0))
-        case (.double, .real): return .value(.double(value.double))
-        case (.date, .real): return .value(.date(Date(timeIntervalSince1970: value.double)))
-        case (.string, .text): return .value(.string(value.withText { String(decoding: $0, as: UTF8.self) }))
-        case (.uuid, .text): return value.withText(UUIDText.parseCanonical).map { .value(.uuid($0)) }
-        case (.decimal, .text): return value.withText(DecimalText.parse(bytes:)).map { .value(.decimal($0)) }
+        case (_, .null): return use(.null)
+        case (.integer, .integer): return use(.integer(column.int64))
+        case (.boolean, .integer): return use(.bool(column.int64 != 0))
+        case (.double, .real): return use(.double(column.double))
+        case (.date, .real): return use(.date(Date(timeIntervalSince1970: column.double)))
+        case (.string, .text): return use(.string(column.withText { String(decoding: $0, as: UTF8.self) }))
+        case (.uuid, .text): return column.withText(UUIDText.parseCanonical).map { use(.uuid($0)) }
+        case (.decimal, .text): return column.withText(DecimalText.parse(bytes:)).map { use(.decimal($0)) }
         default: return nil
         }
     }
