@@ -151,12 +151,9 @@ struct InMemoryOrdering {
         var counts = [Int](repeating: 0, count: 8 * 256)
         var other = [Entry](repeating: Entry(prefix: 0, row: 0), count: count)
         counts.withUnsafeMutableBufferPointer { counts in
-            entries.withUnsafeMutableBufferPointer { source in
-                for entry in source {
-                    for byte in 0..<8 { counts[byte << 8 | Int(truncatingIfNeeded: entry.prefix >> (byte * 8)) & 0xFF] += 1 }
-                }
+            for entry in entries {
+                for byte in 0..<8 { counts[byte << 8 | Int(truncatingIfNeeded: entry.prefix >> UInt64(byte * 8)) & 0xFF] += 1 }
             }
-            var sortedInOther = false
             for byte in 0..<8 {
                 let shift = UInt64(byte * 8)
                 let histogram = UnsafeMutableBufferPointer(rebasing: counts[byte << 8..<(byte + 1) << 8])
@@ -167,9 +164,8 @@ struct InMemoryOrdering {
                     histogram[digit] = offset
                     offset += digitCount
                 }
-                entries.withUnsafeMutableBufferPointer { entries in
-                    other.withUnsafeMutableBufferPointer { other in
-                        let (from, to) = sortedInOther ? (other, entries) : (entries, other)
+                entries.withUnsafeBufferPointer { from in
+                    other.withUnsafeMutableBufferPointer { to in
                         for entry in from {
                             let digit = Int(truncatingIfNeeded: entry.prefix >> shift) & 0xFF
                             to[histogram[digit]] = entry
@@ -177,9 +173,8 @@ struct InMemoryOrdering {
                         }
                     }
                 }
-                sortedInOther.toggle()
+                swap(&entries, &other)
             }
-            if sortedInOther { swap(&entries, &other) }
         }
     }
 
