@@ -45,11 +45,10 @@ import PersistenceModel
         return .transformable
     }
 
-    /// Stores a value whose payload type is `T`, as slots of `kind` keep it: an integer's
-    /// `Int64`, a Boolean's `Bool`, a double's `Double`, a date's `Date`, a UUID's `UUID`, a
-    /// decimal's `Decimal`. A store decoding a row writes these without a slot made first.
-    @inlinable @inline(__always)
-    package func store<T>(_ value: T, as kind: SlotKind) -> SlotKind {
+    /// Stores a value whose payload type is `T`, as slots of `kind` keep it (an integer's
+    /// `Int64`, a date's `Date`, …): each case of `store(_: AttributeValue)`.
+    @usableFromInline @inline(__always)
+    func store<T>(_ value: T, as kind: SlotKind) -> SlotKind {
         assert(MemoryLayout<T>.size <= kind.payloadSize, "a \(T.self) is no \(kind) payload")
         address.initializeMemory(as: T.self, to: value)
         return kind
@@ -71,12 +70,11 @@ import PersistenceModel
         case .value(let value): return store(value)
         case .toOneFault(.none): return .toOneFaultNone
         case .toOneFault(.some(let id)):
-            payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
             switch id.key {
             case .permanent(let key):
-                (payload + 8).initializeMemory(as: Int64.self, to: key)
-                return .toOneFaultPermanent
+                return store(destinationKey: key, in: id.scope)
             case .temporary(let number):
+                payload.initializeMemory(as: ObjectID.Scope.self, to: id.scope)
                 (payload + 8).initializeMemory(as: UInt64.self, to: number)
                 return .toOneFaultTemporary
             }
@@ -93,7 +91,6 @@ import PersistenceModel
     /// Moves an attribute value's payload here and tells its kind.
     @inlinable @inline(__always)
     package func store(_ value: consuming AttributeValue) -> SlotKind {
-        let payload = address
         switch consume value {
         case .null: return .null
         case .integer(let value): return store(value, as: .integer)
@@ -105,9 +102,7 @@ import PersistenceModel
         case .uuid(let value): return store(value, as: .uuid)
         case .url(let value): return store(value, as: .url)
         case .data(let value): return store(value, as: .data)
-        case .transformable(let value):
-            payload.initializeMemory(as: Any.self, to: value)
-            return .transformable
+        case .transformable(let value): return store(transformable: value)
         }
     }
 }
