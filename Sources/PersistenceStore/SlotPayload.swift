@@ -47,7 +47,7 @@ import PersistenceModel
 
     /// Stores a value whose payload type is `T`, as slots of `kind` keep it (an integer's
     /// `Int64`, a date's `Date`, …): each case of `store(_: AttributeValue)`.
-    @usableFromInline @inline(__always)
+    @inlinable @inline(__always)
     func store<T>(_ value: T, as kind: SlotKind) -> SlotKind {
         assert(MemoryLayout<T>.size <= kind.payloadSize, "a \(T.self) is no \(kind) payload")
         address.initializeMemory(as: T.self, to: value)
