@@ -11,14 +11,15 @@ extension Catalog {
     /// the other writer failed with "database is locked". See ``SeedPace``.
     public static let defaultSeedTransactionTimeLimit = 1.0
 
-    /// Adds or updates (by UUID) the books of `file`, then `syntheticCount` synthetic books
-    /// (``SyntheticBooks``), saving at most `batchSize` books per transaction.
+    /// Adds the books of `file`, then `syntheticCount` synthetic books (``SyntheticBooks``),
+    /// that the catalogue lacks, saving at most `batchSize` books per transaction.
     ///
     /// A transaction of more than ``SeedPace/unsplitRows`` books also ends early, so that it
     /// lasts about `transactionTimeLimit` at most and a concurrent writer waits its turn
     /// instead of failing. Each transaction is whole: a seed that stops keeps what it
-    /// committed, never part of a transaction. Memory holds one batch at a time. Seeding the
-    /// same books again updates them (their UUIDs are unique), so the count does not grow.
+    /// committed, never part of a transaction. Memory holds one batch at a time. A book whose
+    /// UUID is already stored is left exactly as it is — the user may have rated, tagged or
+    /// annotated a sample book — so seeding the same books again adds nothing.
     ///
     /// The file is checked first if ``SeedFile/check()`` has not run (it normally has, before
     /// the store was opened). A complete seed also records that this catalogue's sample
@@ -28,7 +29,8 @@ extension Catalog {
     /// - Parameters:
     ///   - shouldStop: asked before each transaction; true stops the seed there (a signal).
     ///   - progress: called after each transaction with the number of books done.
-    /// - Returns: the number of books seeded: the file's entries plus `syntheticCount`.
+    /// - Returns: the books given (the file's entries plus `syntheticCount`) and how many of
+    ///   them were added.
     /// - Throws: `CatalogInputError` or ``MissingInputFileError`` when the file is refused
     ///   (nothing written); ``SeedIncompleteError`` when the seed stops or fails part-way,
     ///   saying what it kept.
@@ -37,11 +39,12 @@ extension Catalog {
         file: SeedFile, syntheticCount: Int = 0, batchSize: Int = defaultSeedBatchSize,
         transactionTimeLimit: Double = defaultSeedTransactionTimeLimit,
         shouldStop: () -> Bool = { false }, progress: (Int) -> Void = { _ in }
-    ) throws -> Int {
+    ) throws -> SeedSummary {
         let total = try file.check() + max(0, syntheticCount)
         let size = max(1, batchSize)
         var pace = SeedPace(batchSize: size, timeLimit: transactionTimeLimit)
         var done = 0
+        var added = 0
         do {
             var authors = try authorsByName()
             func write(_ books: [SeedBook]) throws {
@@ -50,7 +53,7 @@ extension Catalog {
                     if shouldStop() { throw SeedIncompleteError.Cause.interrupted }
                     let end = min(books.count, start + pace.rows)
                     let began = ContinuousClock.now
-                    try save(Array(books[start..<end]), authors: &authors)
+                    added += try save(Array(books[start..<end]), authors: &authors)
                     pace.record(rows: end - start, took: ContinuousClock.now - began)
                     done += end - start
                     progress(done)
@@ -79,7 +82,7 @@ extension Catalog {
             let cause = error as? SeedIncompleteError.Cause ?? .failed(error)
             throw SeedIncompleteError(cause: cause, seeded: done, total: total, bookCount: try? bookCount())
         }
-        return total
+        return SeedSummary(given: total, added: added)
     }
 }
 

@@ -133,7 +133,8 @@ public final class Catalog {
         try SeedBook.decode(try Data(contentsOf: SeedData.booksURL), file: "SeedData/books.json")
     }
 
-    /// Adds or updates (by UUID) the given books and their authors, in one save.
+    /// Adds the given books that the catalogue lacks (by UUID), with their authors, in one
+    /// save; a book already there is left as it is (see ``save(_:authors:)``).
     ///
     /// - Returns: the number of books given.
     @discardableResult
@@ -143,14 +144,25 @@ public final class Catalog {
         return books.count
     }
 
-    /// Saves `books`, added or updated by UUID, with the authors they name that `authors`
-    /// lacks, in one transaction; on failure nothing is written and the context is as it was.
+    /// Saves the books of `books` that the catalogue lacks, with the authors they name that
+    /// `authors` lacks, in one transaction; on failure nothing is written and the context is
+    /// as it was.
     ///
     /// The books are written as batch rows (`BatchInsertRequest`), not objects: a seed's
     /// books are not read back, and an object per book cost half of seeding 100,000. They go
-    /// through the same derived values, validation and uniqueness checks as a saved object;
-    /// under the catalogue's object-trump merging a stored UUID updates its book.
-    func save(_ books: [SeedBook], authors: inout [String: Author]) throws {
+    /// through the same derived values, validation and uniqueness checks as a saved object.
+    /// A book whose UUID is stored is skipped, never overwritten: the save merges by
+    /// store trump (`InsertConflictAction.skip`), so a sample book the user rated, tagged or
+    /// annotated keeps what they gave it when they seed again, and the seed's history holds
+    /// only the books it added (which is all an undo of it removes).
+    ///
+    /// - Returns: the number of books added: those whose UUID was not stored when the save
+    ///   began (counted just before it, so a book another process adds in between counts
+    ///   as added here too).
+    @discardableResult
+    func save(_ books: [SeedBook], authors: inout [String: Author]) throws -> Int {
+        let stored = try context.count(
+            for: FetchRequest(entityName: "Book", predicate: try FetchPredicate("uuid IN %@", books.map(\.uuid))))
         let linked = books.map { author(named: $0.author, in: &authors) }
         let now = Self.dateAddedNow()
         let rows = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
@@ -165,11 +177,15 @@ public final class Catalog {
             try row.setAttribute(now, forKey: "dateAdded")
             try row.setObject(linked[index], forKey: "author")
         }
+        let policy = context.mergePolicy
+        context.mergePolicy = .mergeByPropertyStoreTrump
+        defer { context.mergePolicy = policy }
         do { try context.save(inserting: [rows]) } catch {
             context.rollback()
             for (name, author) in authors where author.managedObjectContext == nil { authors[name] = nil }
             throw error
         }
+        return books.count - stored
     }
 
     func apply(_ seed: SeedBook, to book: Book, authors: inout [String: Author]) {

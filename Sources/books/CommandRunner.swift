@@ -296,8 +296,9 @@ struct CommandRunner {
         let catalog = try openCatalog()
         let bar = ProgressBar(total: total, label: "Seeding")
         defer { bar.finish() }
+        let summary: SeedSummary
         do {
-            try catalog.seed(
+            summary = try catalog.seed(
                 file: file, syntheticCount: options.syntheticCount, batchSize: options.batchSize,
                 shouldStop: { trap.caughtSignal != nil }, progress: { bar.update(done: $0) })
         } catch let error as SeedIncompleteError {
@@ -305,8 +306,18 @@ struct CommandRunner {
             throw Self.failure(error, signal: trap.caughtSignal)
         }
         bar.finish()
-        let report = "Seeded \(CountText.books(total)); the catalogue has \(try catalog.bookCount())."
+        let report = Self.seedReport(summary, bookCount: try catalog.bookCount())
         try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
+    }
+
+    /// "Seeded 459 books; the catalogue has 459.", or, when some were there already,
+    /// "Seeded 12 of 459 books (447 already in the catalogue were left as they are); …".
+    static func seedReport(_ summary: SeedSummary, bookCount: Int) -> String {
+        let seeded = summary.added == summary.given
+            ? CountText.books(summary.given)
+            : "\(summary.added) of \(CountText.books(summary.given)) (\(summary.alreadyThere) already in the catalogue "
+                + (summary.alreadyThere == 1 ? "was" : "were") + " left as " + (summary.alreadyThere == 1 ? "it is)" : "they are)")
+        return "Seeded \(seeded); the catalogue has \(bookCount)."
     }
 
     /// The one line and exit status for a seed that stopped part-way: the cause as any

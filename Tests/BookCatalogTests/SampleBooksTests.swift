@@ -87,7 +87,7 @@ import Persistence
         let file = url.deletingLastPathComponent().appendingPathComponent("empty.json")
         try Data("[]".utf8).write(to: file)
         let catalog = try Catalog(storeURL: url)
-        #expect(try catalog.seed(file: SeedFile(path: file.path)) == 0)
+        #expect(try catalog.seed(file: SeedFile(path: file.path)) == SeedSummary(given: 0, added: 0))
         #expect(try catalog.seedSampleBooksIfNew() == 0)
         #expect(try catalog.bookCount() == 0)
     }

@@ -38,12 +38,41 @@ import Testing
         #expect(third["price"] as? String == "2.02")
         #expect(third["publishDate"] as? String == "1902-03-03")
 
-        // Again: matched by UUID and updated, never duplicated.
+        // Again: matched by UUID and left as they are, never duplicated.
         let again = try sandbox.run(["seed", "--file", file.path])
-        #expect(again.stdout == "Seeded 25 books; the catalogue has 25.\n", "\(again)")
+        #expect(
+            again.stdout == "Seeded 0 of 25 books (25 already in the catalogue were left as they are); the catalogue has 25.\n",
+            "\(again)")
         let audit = StoreAudit(store: sandbox.store)
         #expect(try audit.count("Author") == 7)
         #expect(try audit.problems() == [])
+    }
+
+    /// `books seed; books edit ID --rating 5 --notes mine; books seed; books undo`: the second
+    /// seed adds what is missing and leaves the edited sample book (and its date added) as
+    /// the user left it; undo then reverses the user's edit, not the seed.
+    @Test func seedingAgainNeverOverwritesABookTheUserChanged() throws {
+        let sandbox = try BooksSandbox.seeded()
+        let solaris = "a9ef420f"
+        let edit = try sandbox.run(["edit", solaris, "--rating", "5", "--notes", "mine", "--status", "read", "--tag", "kept"])
+        #expect(edit.status == 0, "\(edit)")
+        let edited = try sandbox.run(["show", solaris, "--json"])
+        // One sample book is gone too: the second seed brings that one back, and only it.
+        let removed = try sandbox.run(["delete", "56a81f96", "--yes"])
+        #expect(removed.status == 0, "\(removed)")
+
+        let again = try sandbox.run(["seed"])
+        #expect(again.status == 0, "\(again)")
+        #expect(
+            again.stdout == "Seeded 1 of 459 books (458 already in the catalogue were left as they are); the catalogue has 459.\n",
+            "\(again)")
+        #expect(try sandbox.run(["show", solaris, "--json"]).stdout == edited.stdout)
+
+        // Undo takes back the seed's one book, then the delete is what comes next.
+        let undoSeed = try sandbox.run(["undo"])
+        #expect(undoSeed.stdout.hasPrefix("Undid books seed") && undoSeed.stdout.hasSuffix("removed 1 book.\n"), "\(undoSeed)")
+        #expect(try sandbox.run(["show", solaris, "--json"]).stdout == edited.stdout)
+        #expect(try sandbox.bookCount() == Self.seedCount - 1)
     }
 
     @Test func missingSeedFileExits66AndCreatesNoStore() throws {
@@ -110,16 +139,18 @@ import Testing
         #expect(try sandbox.bookCount() == Self.seedCount)
     }
 
-    @Test func seedCountGrowsByNAndARerunUpdatesTheSameBooks() throws {
+    @Test func seedCountGrowsByNAndARerunAddsOnlyTheMissingBooks() throws {
         let sandbox = try BooksSandbox.seeded()
         let first = try sandbox.run(["seed", "--count", "1200", "--batch-size", "500"])
         #expect(first.status == 0, "\(first)")
-        #expect(first.stdout == "Seeded \(Self.seedCount + 1_200) books; the catalogue has \(Self.seedCount + 1_200).\n")
+        #expect(
+            first.stdout == "Seeded 1200 of \(Self.seedCount + 1_200) books (\(Self.seedCount) already in the catalogue "
+                + "were left as they are); the catalogue has \(Self.seedCount + 1_200).\n", "\(first)")
         #expect(first.stderr == "", "no progress bar on a pipe")
         let audit = StoreAudit(store: sandbox.store)
         #expect(try audit.count("Book") == Self.seedCount + 1_200)
 
-        // Synthetic book i is always the same book: a rerun updates, a longer run extends.
+        // Synthetic book i is always the same book: a rerun adds nothing, a longer run extends.
         let again = try sandbox.run(["seed", "--count", "1200"])
         #expect(again.status == 0, "\(again)")
         #expect(try audit.count("Book") == Self.seedCount + 1_200)
