@@ -24,12 +24,12 @@ public final class Catalog {
 
     /// The `Books.xcdatamodeld` resource: every version of the catalogue's model.
     ///
-    /// - Throws: `ModelError` if the resource is missing (a broken build).
+    /// Found beside the binary or in its `../share/books`, never through `Bundle.module`,
+    /// which traps when the build folder is gone (see `InstalledResource`).
+    ///
+    /// - Throws: `MissingResourceError` if the resource is in neither place.
     public static func modelBundleURL() throws -> URL {
-        guard let url = Bundle.module.url(forResource: "Books", withExtension: "xcdatamodeld") else {
-            throw ModelError("Books.xcdatamodeld is missing from the BookCatalog bundle")
-        }
-        return url
+        try InstalledResource(target: "BookCatalog", name: "Books.xcdatamodeld").url()
     }
 
     /// The catalogue's model: the current version of `Books.xcdatamodeld`.
@@ -130,7 +130,7 @@ public final class Catalog {
     ///
     /// - Throws: `CatalogInputError` if the file is malformed.
     public static func bundledSeedBooks() throws -> [SeedBook] {
-        try SeedBook.decode(try Data(contentsOf: SeedData.booksURL), file: "SeedData/books.json")
+        try SeedBook.decode(try Data(contentsOf: SeedData.booksURL()), file: "SeedData/books.json")
     }
 
     /// Adds the given books that the catalogue lacks (by UUID), with their authors, in one

@@ -40,9 +40,10 @@ public final class SeedFile {
 
     /// The bundled `SeedData/books.json`: the sample books.
     ///
-    /// - Throws: ``MissingInputFileError`` if it cannot be opened (a broken build).
+    /// - Throws: `MissingResourceError` if it was not installed with the binary;
+    ///   ``MissingInputFileError`` if it cannot be opened.
     public static func bundled() throws -> SeedFile {
-        try SeedFile(path: SeedData.booksURL.path, name: "SeedData/books.json")
+        try SeedFile(path: SeedData.booksURL().path, name: "SeedData/books.json")
     }
 
     /// Opens `path` for reading, or standard input when `path` is `-`.

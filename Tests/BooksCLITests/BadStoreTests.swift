@@ -12,7 +12,31 @@ import Testing
 @Suite struct BadStoreTests {
     /// Root ignores file permissions, so as root the read-only run drops to `nobody` with
     /// `setpriv`; without either, the test cannot make a store read-only and is skipped.
-    static let canDropPrivileges = geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")
+    /// As root, `nobody` must also reach the built products: a clone in a private folder
+    /// (under `/root`, mode 0700) keeps the binary and its resources from it, and the test
+    /// is skipped there.
+    static let canDropPrivileges = geteuid() != 0
+        || (FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") && productsReachableByOthers)
+
+    /// Whether every folder above the built `books` lets others through (`o+x`) and the
+    /// binary and its resource folders let them read.
+    static var productsReachableByOthers: Bool {
+        guard let books = try? BooksRun.executable() else { return false }
+        var folder = books.deletingLastPathComponent()
+        let reachable = { (path: String, bits: mode_t) -> Bool in
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & bits == bits
+        }
+        let products = [books.path] + ["books_BookCatalog.resources", "books_SeedData.resources"].map {
+            folder.appendingPathComponent($0).path
+        }
+        guard products.allSatisfy({ reachable($0, S_IROTH) }) else { return false }
+        while folder.path != "/" {
+            guard reachable(folder.path, S_IXOTH) else { return false }
+            folder = folder.deletingLastPathComponent()
+        }
+        return true
+    }
 
     /// Runs books as an unprivileged user (nobody, when we are root).
     static func runUnprivileged(_ arguments: [String], sandbox: BooksSandbox) throws -> BooksRun {
