@@ -18,7 +18,9 @@ import Persistence
 /// - `Bookshelves` are the tags (the exclusive shelves among them aside).
 /// - `Private Notes` are the notes.
 /// - `Book Id` gives the book a UUID of its own, the same at every import, so that importing
-///   a newer export updates the books of the earlier one. The price is 0.
+///   a newer export updates the books of the earlier one: a number as Goodreads writes it,
+///   or any other text (an ID of another site, a number past 64 bits), by its bytes; a row
+///   with no Book Id by its title and author. The price is 0.
 enum GoodreadsCSV {
     /// Whether `header` is a Goodreads export's.
     static func recognises(_ header: [String]) -> Bool {
@@ -37,7 +39,7 @@ enum GoodreadsCSV {
 
         var text: [BookField: String] = [:]
         var names: [BookField: String] = [:]
-        text[.uuid] = UInt64(cell("Book Id")).map { uuid(forBookID: $0).uuidString } ?? ""
+        text[.uuid] = uuid(forBookID: cell("Book Id"), title: cell("Title"), author: cell("Author")).uuidString
         names[.uuid] = "Book Id"
         text[.title] = cell("Title")
         names[.title] = "Title"
@@ -97,18 +99,49 @@ enum GoodreadsCSV {
         return (published, "Year Published")
     }
 
+    /// The UUID of the book of a row: by its Book Id when it is an unsigned 64-bit number
+    /// (as Goodreads writes them, and as every release before read them), else by the Book
+    /// Id's text, else — no Book Id at all — by the title and author. Never random, so that a
+    /// re-import finds the book it imported before instead of adding it again.
+    static func uuid(forBookID id: String, title: String, author: String) -> UUID {
+        if let number = UInt64(id) { return uuid(forBookID: number) }
+        // A NUL cannot occur in a cell's text here (the catalogue refuses control
+        // characters), so it keeps "a" + "bc" and "ab" + "c" apart.
+        let key = id.isEmpty ? "title+author\u{0}\(title)\u{0}\(author)" : "id\u{0}\(id)"
+        return uuid(forText: key)
+    }
+
+    /// A UUID for `text`: two passes of FNV-1a over its UTF-8 bytes, the second begun from
+    /// the first's mixed result, each finished by SplitMix64's mixer; version 8, as
+    /// ``uuid(forBookID:)-(UInt64)``.
+    static func uuid(forText text: String) -> UUID {
+        func fnv(_ offset: UInt64) -> UInt64 {
+            var hash = offset
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return mix(hash)
+        }
+        let high = fnv(0xCBF2_9CE4_8422_2325)
+        return uuid(high: high, low: fnv(high))
+    }
+
     /// The UUID of the book Goodreads numbers `id`: the same for the same number, and spread
     /// over the whole range (each half of the number mixed by SplitMix64), so that short IDs
     /// stay short. Marked as a version 8 (custom) UUID, as RFC 9562 provides.
     static func uuid(forBookID id: UInt64) -> UUID {
-        func mix(_ value: UInt64) -> UInt64 {
-            var z = value &+ 0x9E37_79B9_7F4A_7C15
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
         let high = mix(id ^ 0x676F_6F64_7265_6164)  // "goodread"
-        let low = mix(high ^ id)
+        return uuid(high: high, low: mix(high ^ id))
+    }
+
+    /// SplitMix64's finishing mixer.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The version 8 UUID of two mixed words.
+    private static func uuid(high: UInt64, low: UInt64) -> UUID {
         var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
             + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8

@@ -97,6 +97,32 @@ import Testing
         #expect(try sandbox.bookCount() == 3)
     }
 
+    /// Book Ids that are not unsigned 64-bit numbers (text, a number past 64 bits, a
+    /// negative one, none at all) still name the same book at every import: re-importing
+    /// the file adds nothing, however often.
+    @Test func aGoodreadsRowWhoseBookIdIsNoNumberIsTheSameBookAtEveryImport() throws {
+        let sandbox = try BooksSandbox()
+        let csv = """
+            Book Id,Title,Author,ISBN,ISBN13,My Rating,Year Published,Original Publication Year,Date Added,Bookshelves,Exclusive Shelf
+            kindle-B00ABC,Solaris,Stanisław Lem,,,4,2002,1961,2019/12/24,,read
+            123456789012345678901234567890,Cyberiada,Stanisław Lem,,,0,1965,1965,2019/12/24,,to-read
+            -7,Fiasko,Stanisław Lem,,,0,1986,1986,2019/12/24,,to-read
+            ,Głos Pana,Stanisław Lem,,,0,1968,1968,2019/12/24,,to-read
+            ,Głos Pana,Another Author,,,0,1968,1968,2019/12/24,,to-read
+
+            """
+        let path = try sandbox.file("goodreads_library_export.csv", csv)
+        let first = try sandbox.run(["import", path])
+        #expect(first.stdout == "Imported 5 books (Goodreads CSV): 5 added, 0 updated, 0 unchanged.\n", "\(first)")
+        let uuids = Set(try Self.export(sandbox, "json").jsonObjects().compactMap { $0["uuid"] as? String })
+        for _ in 0..<2 {
+            let again = try sandbox.run(["import", path])
+            #expect(again.stdout == "Imported 5 books (Goodreads CSV): 0 added, 0 updated, 5 unchanged.\n", "\(again)")
+        }
+        #expect(try sandbox.bookCount() == 5)
+        #expect(Set(try Self.export(sandbox, "json").jsonObjects().compactMap { $0["uuid"] as? String }) == uuids)
+    }
+
     @Test func aBookIsUpdatedByUUIDOrByISBNNotAddedTwice() throws {
         let sandbox = try Self.enrichedSandbox()
         let count = try sandbox.bookCount()
