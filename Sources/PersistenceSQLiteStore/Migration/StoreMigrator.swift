@@ -107,8 +107,14 @@ public struct StoreMigrator {
     ///
     /// - Throws: as `plans()`; `MigrationError` when existing data violates the new model
     ///   (the store is then as it was); `SQLiteError` when the file cannot be written.
+    ///
+    /// Migrations of one store by several processes (two `books` commands opening a store of
+    /// the previous release at once) take turns (see ``MigrationLock``): the plans are read
+    /// once the turn has come, so the second finds the store migrated and does nothing.
     @discardableResult
     public func migrate() throws -> [MigrationPlan] {
+        let lock = MigrationLock(storeURL: storeURL)
+        defer { lock.release() }
         let plans = try self.plans()
         guard !plans.isEmpty else { return [] }
         let path = storeURL.path
@@ -385,6 +391,32 @@ extension StoreMigrator {
     }
 }
 
+extension StoreMigrator {
+    /// Refuses a store that cannot be written here and was written with an older version
+    /// of the model: opened as it is, it would be refused as "another model's", which it is
+    /// not. A store at the current version, an empty file, and one of an unknown model are
+    /// left to the open, as `migrateForOpening` leaves them.
+    ///
+    /// - Throws: `MigrationError` (`.readOnly`) naming the versions.
+    package static func refuseUnmigrated(_ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel]) throws {
+        let plans: [MigrationPlan]
+        do {
+            plans = try StoreMigrator(storeURL: url, destination: model, versions: versions).plans()
+        } catch {
+            return  // not a Persistence store, or none of these versions': the open says which
+        }
+        // A version that changes only indexes or a value transformer opens as it is.
+        guard let first = plans.first, let last = plans.last,
+            first.source.entityVersionHashesByName != last.destination.entityVersionHashesByName
+        else { return }
+        throw MigrationError(
+            .readOnly,
+            reason: "was written with model version \"\(first.sourceVersionName)\" and must be migrated to "
+                + "\"\(last.destinationVersionName)\" before this release can open it",
+            path: url.path)
+    }
+}
+
 extension SQLiteStore {
     /// Migrates the store file at `url` to `model`, when it was written with one of
     /// `versions` (oldest first): what a container does before it opens a store, as Core
@@ -397,7 +429,10 @@ extension SQLiteStore {
     package static func migrateBeforeOpening(
         _ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel], readOnly: Bool
     ) throws {
-        guard !versions.isEmpty, !readOnly, try StoreFile.check(url.path), StoreFile.isWritable(url.path) else { return }
+        guard !versions.isEmpty, try StoreFile.check(url.path) else { return }
+        guard !readOnly, StoreFile.isWritable(url.path) else {
+            return try StoreMigrator.refuseUnmigrated(url, to: model, versions: versions)
+        }
         try StoreMigrator.migrateForOpening(url, to: model, versions: versions)
     }
 }

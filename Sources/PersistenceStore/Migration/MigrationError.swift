@@ -27,6 +27,10 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         /// A transformable attribute changes its value transformer, and the old or the new
         /// transformer is not registered, so the stored values cannot be re-encoded.
         case missingValueTransformer
+        /// The store was written with an older version and must be migrated before it can
+        /// be opened, but it cannot be written here (read-only media or permissions, or a
+        /// read-only open): it is never opened as if it were of the current version.
+        case readOnly
     }
 
     /// What went wrong.
@@ -67,6 +71,9 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
             return "\(store) can't be migrated: \(reason); nothing was changed"
         case .missingValueTransformer:
             return "\(store) can't be migrated\(subject): \(reason); nothing was changed"
+        case .readOnly:
+            return "\(store) \(reason), but it is read-only here; nothing was changed: open it once where it "
+                + "can be written, or copy it to a writable folder"
         }
     }
 }
