@@ -27,9 +27,9 @@ extension ManagedObjectContext {
 
     // MARK: - Reading through the parent
 
-    /// Gives a child's object just filled from its row the parent's unsaved state of it.
+    /// Gives a child's object just filled from its row the parent's state of it.
     func adoptParentState(of object: ManagedObject) {
-        guard let parent, let state = parent.performAndWait({ parent.unsavedState(of: object.objectID) }) else { return }
+        guard let parent, let state = parent.performAndWait({ parent.heldState(of: object.objectID) }) else { return }
         if state.isDeleted {
             // Deleted in the parent: deleted here too, and so left out of fetches.
             object.isDeleted = true
@@ -38,11 +38,31 @@ extension ManagedObjectContext {
         object.slots = slots(from: state, for: object.schema)
     }
 
+    /// Fulfils a child's fault from the parent's object, when the parent holds it with its
+    /// values (or changes): as in Core Data, a child sees what its parent holds, however
+    /// stale, without reading the store — so a child can edit an object whose row another
+    /// context has deleted or changed since the parent read it, and the parent's save then
+    /// meets that as the conflict it is. Returns false when the parent holds no such object.
+    func fillFromParent(_ object: ManagedObject) -> Bool {
+        guard let parent, let state = parent.performAndWait({ parent.heldState(of: object.objectID) }) else { return false }
+        object.isFault = false
+        if state.isDeleted {
+            object.isDeleted = true
+            return true
+        }
+        object.replaceSlots(with: slots(from: state, for: object.schema))
+        object.committedSlots = nil
+        object.invalidateComputedTransients()
+        object.awakeFromFetch()
+        object.committedSlots = object.slots
+        return true
+    }
+
     /// The child's object for an object the parent inserted, or nil when the parent has no
     /// such object.
     func objectFromParent(with id: ObjectID) throws -> ManagedObject? {
         guard let parent, let schema = model.schema(for: id.entityName),
-            let state = parent.performAndWait({ parent.unsavedState(of: id) })
+            let state = parent.performAndWait({ parent.heldState(of: id) })
         else { return nil }
         let object = makeObject(schema: schema, id: id, isFault: false, slots: slots(from: state, for: schema))
         register(object, as: id)
@@ -59,10 +79,10 @@ extension ManagedObjectContext {
         return try ids.map { try object(with: $0) }.filter { !$0.isDeleted }
     }
 
-    /// An object's state in this context when it has unsaved changes (or was inserted), with
-    /// destinations as IDs so that a child can take it.
-    private func unsavedState(of id: ObjectID) -> UnsavedState? {
-        guard let object = registry[id]?.object, object.hasChanges else { return nil }
+    /// An object's state in this context when it holds its values (not a fault) or has
+    /// unsaved changes (or was inserted), with destinations as IDs so that a child can take it.
+    private func heldState(of id: ObjectID) -> UnsavedState? {
+        guard let object = registry[id]?.object, !object.isFault || object.hasChanges else { return nil }
         if object.isDeleted { return UnsavedState(slots: [], isDeleted: true) }
         return UnsavedState(
             slots: object.slots.map { slot in

@@ -351,6 +351,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             loadBatch(batch)
             if !object.isFault { return }
         }
+        if parent != nil, !force, fillFromParent(object) { return }
         let row: StoreRow?
         do { row = try persistentStoreCoordinator.read { try $0.row(for: object.objectID) } } catch { return }
         object.isFault = false
