@@ -287,7 +287,7 @@ package final class SQLiteStore {
         }
         // `regexp(pattern, text[, shown pattern])`: MATCHES, within the step budget of
         // `RegularExpressionBudget`. Past it the function fails, which aborts the statement
-        // (sqlite3_result_error); `surfacingRegexFailure` reports it as the predicate's error.
+        // (an error result of the function); `surfacingRegexFailure` reports it as the predicate's error.
         let regexCache = self.regexCache
         for argumentCount: Int32 in [2, 3] {
             try database.createFunction("regexp", argumentCount: argumentCount) { arguments in
