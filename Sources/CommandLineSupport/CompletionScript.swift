@@ -144,10 +144,26 @@ package struct CompletionScript: Sendable {
                 else
                     values="$(\(f)_subcommands "$path") $(\(f)_argument_values "$path")"
                 fi
+                # Results are read a line each with mapfile: never split at spaces nor
+                # expanded as globs (a file named '*.csv' is itself, not every CSV file).
+                # `-o filenames` has bash quote what it inserts and mark directories. The word
+                # as typed is unquoted first, as compgen does not: a word begun with a quote
+                # without it (bash closes the quote), else with its backslashes removed.
                 if [[ " $values " == *" @file "* ]]; then
-                    COMPREPLY=($(compgen -f -- "$cur"))
+                    compopt -o filenames 2>/dev/null
+                    if [[ $cur == \\'* || $cur == \\"* ]]; then
+                        cur="${cur:1}"
+                    else
+                        local plain="" j
+                        for ((j = 0; j < ${#cur}; j++)); do
+                            [[ ${cur:j:1} == \\\\ ]] && ((j++))
+                            plain+="${cur:j:1}"
+                        done
+                        cur="$plain"
+                    fi
+                    mapfile -t COMPREPLY < <(compgen -f -- "$cur")
                 else
-                    COMPREPLY=($(compgen -W "$values" -- "$cur"))
+                    mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
                 fi
             }
             complete -F \(f) \(root.name)

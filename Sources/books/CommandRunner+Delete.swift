@@ -21,7 +21,7 @@ extension CommandRunner {
         let predicate = try options.predicate.map { text in
             try argument("--where predicate") { try Catalog.bookPredicate(text) }
         }
-        guard FileManager.default.fileExists(atPath: command.storeURL.path) else {
+        guard storeExists else {
             if let id = options.ids.first { throw BookIDError.noSuchBook(id) }
             Terminal.write("No books match; nothing was deleted.\n", to: STDERR_FILENO)
             return

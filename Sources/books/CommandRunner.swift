@@ -70,6 +70,12 @@ struct CommandRunner {
     }
 
     private func perform() throws {
+        // A `postgresql://` store in a build without the PostgreSQL store: every command that
+        // uses a store says so, the same way, before it looks at anything else (a store file
+        // that is not there, an empty history), so that none seems to have worked.
+        if command.usesStore, ServerStoreURL.isServer(command.storeURL), !ServerStoreURL.isSupported {
+            throw ServerStoreURLError.unsupported
+        }
         switch command.action {
         case .help(let text):
             try output.write(text)
@@ -133,7 +139,7 @@ struct CommandRunner {
         case .history(let limit):
             try history(limit: limit)
         case .undo:
-            guard FileManager.default.fileExists(atPath: command.storeURL.path) else { throw CatalogUndoError.nothingToUndo }
+            guard storeExists else { throw CatalogUndoError.nothingToUndo }
             let undone = try openCatalog().undo()
             var parts: [String] = []
             if let count = undone.counts[.update] { parts.append("set back \(CountText.books(count))") }
@@ -171,7 +177,7 @@ struct CommandRunner {
     /// `books history`: nothing to read is not an error: a note on standard error, exit 0.
     /// Never creates the catalogue.
     private func history(limit: Int) throws {
-        guard FileManager.default.fileExists(atPath: command.storeURL.path) else {
+        guard storeExists else {
             Terminal.write("No changes recorded: there is no catalogue at \(command.storeURL.path).\n", to: STDERR_FILENO)
             return
         }
@@ -272,10 +278,15 @@ struct CommandRunner {
     /// Opens the store for a command that reads or changes one book: a missing store has no
     /// such book, and is not created to say so.
     func openExistingCatalog(lookingFor id: BookIDPrefix) throws -> Catalog {
-        guard ServerStoreURL.isServer(command.storeURL) || FileManager.default.fileExists(atPath: command.storeURL.path) else {
-            throw BookIDError.noSuchBook(id)
-        }
+        guard storeExists else { throw BookIDError.noSuchBook(id) }
         return try openCatalog()
+    }
+
+    /// Whether the store may hold a catalogue: a store on a server always may (opening it
+    /// says whether it can be reached), a file when it is there. Commands that only read or
+    /// undo skip a missing file rather than create one.
+    var storeExists: Bool {
+        ServerStoreURL.isServer(command.storeURL) || FileManager.default.fileExists(atPath: command.storeURL.path)
     }
 
     func openSeededCatalog() throws -> Catalog {

@@ -1,3 +1,5 @@
+import Persistence
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -61,7 +63,11 @@ enum Terminal {
 
     /// Writes every byte of `text` to `fileDescriptor`, retrying after short writes and
     /// `EINTR`; gives up silently on other errors (a closed terminal is no reason to fail).
+    ///
+    /// Standard error carries only messages, never data: a password in a store location
+    /// they echo (`postgresql://user:secret@host/db`) is hidden there (`SecretRedaction`).
     static func write(_ text: String, to fileDescriptor: Int32) {
+        let text = fileDescriptor == STDERR_FILENO ? SecretRedaction.redacting(text) : text
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { buffer in

@@ -10,8 +10,9 @@ import PersistenceCodegen
 // not UTF-8, 66 a missing model. Every error is one line.
 
 /// Writes `message` as one line to standard error and exits with `code`.
+/// A password in a location the message echoes is hidden (`SecretRedaction`).
 func fail(_ message: String, _ code: ExitCode) -> Never {
-    try? OutputWriter(fileDescriptor: STDERR_FILENO).write(message + "\n")
+    try? OutputWriter(fileDescriptor: STDERR_FILENO).write(SecretRedaction.redacting(message) + "\n")
     exit(code.rawValue)
 }
 
@@ -33,7 +34,7 @@ do throws(UsageError) {
     }
 } catch {
     // One line that ends with a pointer to the help, as books' and persistence-tool's.
-    try? OutputWriter(fileDescriptor: STDERR_FILENO).write(error.description)
+    try? OutputWriter(fileDescriptor: STDERR_FILENO).write(SecretRedaction.redacting(error.description))
     exit(error.exitCode.rawValue)
 }
 

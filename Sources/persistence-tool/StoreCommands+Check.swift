@@ -21,6 +21,12 @@ extension StoreCommands {
             let loaded = try ModelCommands.load(
                 path: arguments[StoreCommands.model] ?? "", version: arguments[version])
             try requireStore(path)
+            guard !ServerStoreURL.isServer(path) else {
+                throw ToolError(
+                    code: .runtimeError,
+                    message: "error: store check reads a store file; a PostgreSQL server checks its own databases "
+                        + "(amcheck)")
+            }
             let url = URL(fileURLWithPath: path)
             var result: StoreCheck
             do { result = try StoreCheck.run(storeURL: url, model: loaded) } catch {
@@ -42,7 +48,7 @@ extension StoreCommands {
                 }
             }
             guard !result.isHealthy else {
-                output.print("\(path) is healthy.")
+                output.print("\(shown(path)) is healthy.")
                 return .success
             }
             for problem in result.problems { output.print(problem) }

@@ -40,7 +40,7 @@ enum StoreCommands {
                 // A database: the store is made in it (or found there) by opening it.
                 let container = try open(path, loaded)
                 try? container.persistentStoreCoordinator.close()
-                output.print("Created \(path) for \(loaded.entities.count) entities.")
+                output.print("Created \(shown(path)) for \(loaded.entities.count) entities.")
                 return .success
             }
             // The name is claimed atomically (O_EXCL), so two creates cannot both succeed, and
@@ -70,7 +70,7 @@ enum StoreCommands {
             }
             try? container.persistentStoreCoordinator.close()
             let count = loaded.entities.count
-            output.print("Created \(path) for \(count) \(count == 1 ? "entity" : "entities").")
+            output.print("Created \(shown(path)) for \(count) \(count == 1 ? "entity" : "entities").")
             return .success
         })
 
@@ -106,7 +106,7 @@ enum StoreCommands {
             let detail = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
                 separator: ", ")
             output.print(
-                "Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(path)"
+                "Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(shown(path))"
                     + (detail.isEmpty ? "." : " (\(detail))."))
             return .success
         })
@@ -271,6 +271,19 @@ enum StoreCommands {
         throw ToolError(
             code: .runtimeError, message: "error: --output \(path) is \(kind), not a file to write")
     }
+
+    /// Refuses a `store` command naming a `postgresql://` store (as its store, or as
+    /// `convert`'s source or destination) in a build without the PostgreSQL store, before
+    /// anything else is read: every command says the same, and none is taken for a path.
+    static func requireServerSupport(_ arguments: ParsedArguments) throws(ToolError) {
+        guard arguments.commandPath.first == "store", !ServerStoreURL.isSupported else { return }
+        let named = [arguments[store], arguments[StoreConvertCommand.source], arguments[StoreConvertCommand.destination]]
+        guard named.contains(where: { $0.map(ServerStoreURL.isServer) ?? false }) else { return }
+        throw failure(ServerStoreURLError.unsupported, file: nil)
+    }
+
+    /// A store location as messages show it: a URL's password hidden (`SecretRedaction`).
+    static func shown(_ path: String) -> String { SecretRedaction.redacting(path) }
 
     /// Refuses an empty store path as a usage error (64), as `books --store ''` does: it
     /// names no file, and would otherwise be read as the current directory's parent.

@@ -62,7 +62,7 @@ enum StoreConvertCommand {
                 if !fromCoreData && !supportExisted { try? FileManager.default.removeItem(atPath: support) }
                 throw StoreCommands.failure(error, file: nil)
             }
-            output.print("Copied \(objects.count) \(objects.count == 1 ? "object" : "objects") from \(from) into \(to).")
+            output.print("Copied \(objects.count) \(objects.count == 1 ? "object" : "objects") from \(StoreCommands.shown(from)) into \(StoreCommands.shown(to)).")
             return .success
         })
 }

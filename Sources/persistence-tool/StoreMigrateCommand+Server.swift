@@ -20,7 +20,7 @@ extension StoreMigrateCommand {
             output.print(
                 dryRun
                     ? "Dry run: the data fits \(target); the migration was rolled back and the store was not changed."
-                    : "Migrated \(path) to \(target) in one transaction.")
+                    : "Migrated \(StoreCommands.shown(path)) to \(target) in one transaction.")
             return .success
         } catch {
             throw StoreCommands.failure(error, file: nil)

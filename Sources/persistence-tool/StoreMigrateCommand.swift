@@ -65,7 +65,7 @@ enum StoreMigrateCommand {
                 } else {
                     try migrator.migrate()
                     output.print(
-                        "Migrated \(path) to \(target). The store as it was before is at "
+                        "Migrated \(StoreCommands.shown(path)) to \(target). The store as it was before is at "
                             + "\(StoreMigrator.backupURL(for: migrator.storeURL).path).")
                 }
                 return .success
@@ -84,7 +84,7 @@ enum StoreMigrateCommand {
     /// already at `target`, when there are none.
     static func printSteps(_ plans: [MigrationPlan], of path: String, target: String, output: inout ToolOutput) -> Bool {
         guard !plans.isEmpty else {
-            output.print("\(path) is already at \(target); nothing to migrate.")
+            output.print("\(StoreCommands.shown(path)) is already at \(target); nothing to migrate.")
             return false
         }
         for plan in plans { output.print(plan.description) }

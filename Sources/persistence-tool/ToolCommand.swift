@@ -79,6 +79,7 @@ struct ToolCommand: Sendable {
                 return .success
             }
             do throws(ToolError) {
+                try StoreCommands.requireServerSupport(parsed)
                 return try action(parsed, &output)
             } catch {
                 output.error(message(for: error, commandPath: parsed.commandPath))
@@ -132,8 +133,10 @@ struct ToolOutput {
         standardOutput += text.hasSuffix("\n") ? text : text + "\n"
     }
 
-    /// Adds a line to standard error.
+    /// Adds a line to standard error, with any password in a store location it echoes
+    /// hidden (`SecretRedaction`): standard error carries messages only, never data.
     mutating func error(_ line: String) {
+        let line = SecretRedaction.redacting(line)
         standardError += line.hasSuffix("\n") ? line : line + "\n"
     }
 

@@ -48,7 +48,8 @@ public enum ServerStoreURLError: Error, Equatable, CustomStringConvertible {
             return "The store URL holds a password, which other users could see: remove it from the URL "
                 + "and put it in ~/.pgpass (or the file PGPASSFILE names), or in PGPASSWORD"
         case .malformed(let text):
-            return "The store URL \(text) is not a PostgreSQL URL (postgresql://user@host:port/database)"
+            return "The store URL \(SecretRedaction.redacting(text)) is not a PostgreSQL URL "
+                + "(postgresql://user@host:port/database)"
         }
     }
 }

@@ -138,8 +138,17 @@ struct ObjectValidator {
                 fail(.stringTooLong, "\"\(s.prefix(40))…\" (\(s.count) characters)", "must be at most \(maximum) characters")
             }
             if let pattern {
-                let matches = (try? RegularExpressionCache.shared.matches(pattern: pattern, text: s)) ?? false
-                if !matches { fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/") }
+                // A pattern that cannot be decided within its step budget refuses the value,
+                // saying so, rather than holding the save for minutes.
+                do {
+                    if try !RegularExpressionCache.shared.matches(pattern: pattern, text: s) {
+                        fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/")
+                    }
+                } catch let error as RegularExpressionTooSlow {
+                    fail(.stringPatternMatching, "\"\(s)\"", "could not be checked: \(error.description)")
+                } catch {
+                    fail(.stringPatternMatching, "\"\(s)\"", "must match /\(pattern)/")
+                }
             }
         case .data(let bytes):
             // Binary Data's minimum and maximum are lengths in bytes. Core Data has no error

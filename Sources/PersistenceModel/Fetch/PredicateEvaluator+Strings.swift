@@ -32,8 +32,13 @@ extension PredicateEvaluator {
         default:
             let regex = try cache.regex(for: pattern, options: site.options)
             let subject = fold(text, site.options)
-            let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-            return regex.firstMatch(in: subject, options: [], range: range) != nil
+            // Under a step budget: a catastrophic pattern fails the evaluation instead of
+            // running for minutes (see `RegularExpressionBudget`).
+            do {
+                return try RegularExpressionBudget.firstMatch(of: regex, in: subject, pattern: pattern) != nil
+            } catch {
+                throw FetchPredicateError(kind: .invalidValue, format: "", message: error.description)
+            }
         }
     }
 

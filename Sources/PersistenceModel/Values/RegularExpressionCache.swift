@@ -18,17 +18,40 @@ package final class RegularExpressionCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private var cache: [String: NSRegularExpression] = [:]
+    private var failure: RegularExpressionTooSlow?
     /// How many patterns were compiled, for tests that check the cache keeps them.
     private(set) var compilations = 0
 
-    /// Whether `text` matches `pattern` in full.
+    /// Whether `text` matches `pattern` in full, within ``RegularExpressionBudget``.
     ///
-    /// - Throws: `InvalidRegularExpression` when the pattern does not compile.
-    package func matches(pattern: String, text: String) throws -> Bool {
+    /// - Parameters:
+    ///   - shownPattern: The pattern as its author wrote it, for the error, when `pattern`
+    ///     is a rewriting of it (the SQL compiler anchors and folds `MATCHES` patterns).
+    /// - Throws: `InvalidRegularExpression` when the pattern does not compile;
+    ///   `RegularExpressionTooSlow` when matching takes more than the budget's steps, which
+    ///   is also kept as ``lastFailure`` for a caller that sees it only as SQLite's message.
+    package func matches(pattern: String, text: String, shownPattern: String? = nil) throws -> Bool {
         let regex = try expression(pattern)
         let range = NSRange(text.startIndex..., in: text)
-        guard let match = regex.firstMatch(in: text, options: [.anchored], range: range) else { return false }
+        let match: NSTextCheckingResult?
+        do {
+            match = try RegularExpressionBudget.firstMatch(
+                of: regex, in: text, options: [.anchored], pattern: shownPattern ?? pattern)
+        } catch {
+            lock.withLock { failure = error }
+            throw error
+        }
+        guard let match else { return false }
         return match.range == range
+    }
+
+    /// The last match abandoned past the budget since the last call, which clears it: the
+    /// SQLite store turns a statement that failed in its `regexp` function back into this.
+    package func takeFailure() -> RegularExpressionTooSlow? {
+        lock.withLock {
+            defer { failure = nil }
+            return failure
+        }
     }
 
     private func expression(_ pattern: String) throws -> NSRegularExpression {

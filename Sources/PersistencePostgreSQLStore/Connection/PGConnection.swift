@@ -1,6 +1,7 @@
 #if PostgreSQL
 import CLibPQ
 import Foundation
+import PersistenceModel
 
 /// One libpq connection to a PostgreSQL server, used by one thread at a time: statements
 /// with bound parameters only (`PQexecParams`, text format), results read as text.
@@ -55,7 +56,9 @@ package final class PGConnection {
             throw PostgreSQLError(message: "libpq could not allocate a connection", sqlState: nil, isConnectionLost: true)
         }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.firstLine(String(cString: PQerrorMessage(connection)))
+            // libpq may quote a piece of the connection string it could not read, which can
+            // be its password: hidden, as in every message (`SecretRedaction`).
+            let message = SecretRedaction.redacting(Self.firstLine(String(cString: PQerrorMessage(connection))))
             PQfinish(connection)
             throw PostgreSQLError(message: message, sqlState: nil, isConnectionLost: true)
         }

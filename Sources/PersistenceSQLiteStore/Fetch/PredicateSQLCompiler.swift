@@ -325,7 +325,8 @@ package struct PredicateSQLCompiler {
             }
             let pattern = RegexCache.fold(pattern: text, options)
             let flags = options.contains(.caseInsensitive) ? "(?i)" : ""
-            return "coalesce(regexp(\(bind(.text(flags + "\\A(?:" + pattern + ")\\z"))), \(column)), 0)"
+            let anchored = bind(.text(flags + "\\A(?:" + pattern + ")\\z"))
+            return "coalesce(regexp(\(anchored), \(column), \(bind(.text(text)))), 0)"
         }
     }
 }

@@ -114,6 +114,13 @@ extension SQLiteStore {
     package func forEachValues(
         of keyPaths: [String], _ request: FetchRequest, _ body: ([StoredSlot]) throws -> Bool
     ) throws {
+        try surfacingRegexFailure(of: request) { try forEachValuesUnchecked(of: keyPaths, request, body) }
+    }
+
+    /// `forEachValues(of:_:_:)` without turning a `regexp` failure back into its predicate's.
+    private func forEachValuesUnchecked(
+        of keyPaths: [String], _ request: FetchRequest, _ body: ([StoredSlot]) throws -> Bool
+    ) throws {
         var compiler = try FetchCompiler(schema: schema, entityName: request.entityName)
         compiler.usesSearchIndexes = searchIndexesAreUsable
         var query = try compiler.query(for: request)

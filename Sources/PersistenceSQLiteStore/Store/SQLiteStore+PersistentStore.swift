@@ -9,7 +9,9 @@ extension SQLiteStore: PersistentStore {
     package var url: URL? { path.map { URL(fileURLWithPath: $0) } }
 
     package func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
-        try forEachRow(request, compiled: compiledQuery(for: request), body)
+        try surfacingRegexFailure(of: request) {
+            try forEachRow(request, compiled: compiledQuery(for: request), body)
+        }
     }
 
     /// An unlimited sorted fetch is read in table order and sorted here, on its keys alone
@@ -17,7 +19,16 @@ extension SQLiteStore: PersistentStore {
     package func forEachRowToKeep(
         _ request: FetchRequest, expecting: (Int) -> Void, _ body: (consuming StoreRow) throws -> Bool
     ) throws {
-        var query = try compiledQuery(for: request)
+        try surfacingRegexFailure(of: request) {
+            try forEachRowToKeep(request, compiled: compiledQuery(for: request), expecting: expecting, body)
+        }
+    }
+
+    private func forEachRowToKeep(
+        _ request: FetchRequest, compiled query: StoreQuery, expecting: (Int) -> Void,
+        _ body: (consuming StoreRow) throws -> Bool
+    ) throws {
+        var query = query
         guard let mapping = schema.entities[request.entityName], let ordering = InMemoryOrdering(request, query, mapping)
         else { return try forEachRow(request, compiled: query, body) }
         query.ordering = nil
@@ -45,15 +56,34 @@ extension SQLiteStore: PersistentStore {
     }
 
     package func count(for request: FetchRequest) throws -> Int {
-        var query = try compiledQuery(for: request)
-        query.ordering = nil
-        return try count(query)
+        try surfacingRegexFailure(of: request) {
+            var query = try compiledQuery(for: request)
+            query.ordering = nil
+            return try count(query)
+        }
     }
 
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
-        let query = try compiledQuery(for: request)
-        return try keysAndEntities(query).map { row in
-            ObjectID(scope: idScope(entityName: row.entity, rootName: query.table.name), key: .permanent(row.key))
+        try surfacingRegexFailure(of: request) {
+            let query = try compiledQuery(for: request)
+            return try keysAndEntities(query).map { row in
+                ObjectID(scope: idScope(entityName: row.entity, rootName: query.table.name), key: .permanent(row.key))
+            }
+        }
+    }
+
+    /// Runs `body`, a fetch of `request`; when its statement failed because a `MATCHES`
+    /// pattern ran past its step budget in the `regexp` function (which SQLite reports only
+    /// as a message), throws the predicate error the in-memory evaluator throws for it, so
+    /// that both say the same.
+    func surfacingRegexFailure<T>(of request: FetchRequest, _ body: () throws -> T) throws -> T {
+        _ = regexCache.takeFailure()
+        do {
+            return try body()
+        } catch {
+            guard let failure = regexCache.takeFailure() else { throw error }
+            throw FetchPredicateError(
+                kind: .invalidValue, format: request.predicate?.description ?? "", message: failure.description)
         }
     }
 

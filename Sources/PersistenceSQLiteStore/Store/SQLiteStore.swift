@@ -55,6 +55,9 @@ package final class SQLiteStore {
     package let path: String?
     /// How long a connection waits for another's lock, in seconds (`Options.busyTimeout`).
     let busyTimeout: Double
+    /// The `regexp` function's compiled patterns; it also keeps the match last abandoned
+    /// past its step budget, so that the statement it failed is reported as that.
+    let regexCache = RegularExpressionCache()
     /// Whether the store was opened for reading only: asked to (`Options.readOnly`), or
     /// because this process cannot write the file or its directory. Writes then fail.
     package private(set) var isReadOnly = false
@@ -282,12 +285,18 @@ package final class SQLiteStore {
         try database.createFunction("search_rank", argumentCount: -1) { arguments in
             .integer(Int64(SearchText.rank(phrase: arguments.first?.textValue, fields: arguments.dropFirst().map(\.textValue))))
         }
-        let regexCache = RegularExpressionCache()
-        try database.createFunction("regexp", argumentCount: 2) { arguments in
-            guard case .text(let pattern) = arguments[0], case .text(let text) = arguments[1] else {
-                return .null
+        // `regexp(pattern, text[, shown pattern])`: MATCHES, within the step budget of
+        // `RegularExpressionBudget`. Past it the function fails, which aborts the statement
+        // (an error result of the function); `surfacingRegexFailure` reports it as the predicate's error.
+        let regexCache = self.regexCache
+        for argumentCount: Int32 in [2, 3] {
+            try database.createFunction("regexp", argumentCount: argumentCount) { arguments in
+                guard case .text(let pattern) = arguments[0], case .text(let text) = arguments[1] else {
+                    return .null
+                }
+                let shown = arguments.count > 2 ? arguments[2].textValue : nil
+                return .integer(try regexCache.matches(pattern: pattern, text: text, shownPattern: shown) ? 1 : 0)
             }
-            return .integer(try regexCache.matches(pattern: pattern, text: text) ? 1 : 0)
         }
     }
 
