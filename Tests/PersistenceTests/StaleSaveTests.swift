@@ -155,4 +155,85 @@ import Testing
         let error = try #require(throws: MergeConflictError.self) { try a.performAndWait { try a.save() } }
         #expect(error.conflicts.first?.rowDeleted == true)
     }
+
+    /// Undo across a save: A saves a price, B saves another, A undoes its edit (the old
+    /// price is now A's unsaved change) and saves: the row changed since A's save, so under
+    /// `.error` that is a conflict, never a silent write over B's price.
+    @Test func anEditUndoneAfterItsSaveIsCheckedAgainstLaterSaves() throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
+        let a = container.newBackgroundContext(name: "A")
+        let b = container.newBackgroundContext(name: "B")
+        let held = try a.performAndWait {
+            a.undoManager = UndoManager()
+            let book = try a.insertObject(forEntityName: "Book")
+            book["title"] = "Dune"
+            book["price"] = Int32(10)
+            try a.save()
+            a.undoManager?.beginUndoGrouping()
+            book["price"] = Int32(11)
+            a.undoManager?.endUndoGrouping()
+            try a.save()
+            return book
+        }
+        try b.performAndWait {
+            let book = try b.existingObject(with: held.objectID)
+            book["price"] = Int32(20)
+            try b.save()
+        }
+        let outcome: Result<Void, any Error> = a.performAndWait {
+            a.undoManager?.undo()
+            a.mergePolicy = .error
+            return Result { try a.save() }
+        }
+        #expect(held.value(forKey: "price", as: Int32.self) == 10, "the undo put the old price back in A")
+        #expect(throws: MergeConflictError.self) { try outcome.get() }
+    }
+
+    /// An object inserted with the unique values of a stored row becomes that row's object
+    /// (a uniqueness merge, under either trump policy): it then carries the row's version,
+    /// so a later save of it is checked against what others saved since.
+    @Test(arguments: [MergePolicy.mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump])
+    func anObjectMadeByAUniquenessMergeCarriesTheRowsVersion(policy: MergePolicy) throws {
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Book",
+                attributes: [
+                    AttributeDescription(name: "isbn", type: .string),
+                    AttributeDescription(name: "price", type: .integer32),
+                ],
+                uniquenessConstraints: [["isbn"]])
+        ])
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: model, storeURL: store.url)
+        let a = container.newBackgroundContext(name: "A")
+        let b = container.newBackgroundContext(name: "B")
+        try b.performAndWait {
+            let book = try b.insertObject(forEntityName: "Book")
+            book["isbn"] = "978"
+            book["price"] = Int32(10)
+            try b.save()
+        }
+        let held = try a.performAndWait {
+            a.mergePolicy = policy
+            let book = try a.insertObject(forEntityName: "Book")
+            book["isbn"] = "978"
+            book["price"] = Int32(12)
+            try a.save()
+            return book
+        }
+        #expect(held.managedObjectContext === a && held.objectID.primaryKey != nil, "the inserted object stands for the row")
+        try b.performAndWait {
+            let book = try #require(try b.fetch(FetchRequest(entityName: "Book")).first)
+            b.refresh(book, mergeChanges: false)
+            book["price"] = Int32(20)
+            try b.save()
+        }
+        let outcome: Result<Void, any Error> = a.performAndWait {
+            held["price"] = Int32(13)
+            a.mergePolicy = .error
+            return Result { try a.save() }
+        }
+        #expect(throws: MergeConflictError.self, "\(policy)") { try outcome.get() }
+    }
 }

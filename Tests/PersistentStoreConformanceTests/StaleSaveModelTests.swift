@@ -54,6 +54,8 @@ import Testing
         var log: [String] = []
         let seed: UInt64
         var failed = false
+        /// Each context's last save as `ContextDidSave` announced it.
+        var lastSave: [(context: Int, save: ContextDidSave)] = []
         let readerStore: any PersistentStore
         let reader: PersistentStoreCoordinator
 
@@ -155,7 +157,24 @@ import Testing
                 }
                 oracle.set(oracleValue, for: attribute, of: number, in: c)
                 log.append("c\(c) child sets #\(number).\(attribute) = \(oracleValue)")
-            case 66..<76:
+            case 66..<70 where lastSave.contains { $0.context != c }:
+                // `mergeChanges(fromContextDidSave:)` of another context's last save: its
+                // updated objects are refreshed here, its deleted ones leave.
+                guard let other = lastSave.last(where: { $0.context != c }) else { return }
+                context.mergeChanges(fromContextDidSave: other.save)
+                for id in other.save.updatedObjectIDs {
+                    guard let number = numbers[id], let object = held[c][number], !object.isInserted else { continue }
+                    _ = object["title"]  // loads a fault now, as the oracle does
+                    oracle.refresh(number, mergeChanges: object.hasChanges, in: c)
+                    if object.managedObjectContext == nil { held[c][number] = nil }
+                }
+                for id in other.save.deletedObjectIDs {
+                    guard let number = numbers[id] else { continue }
+                    held[c][number] = nil
+                    oracle.discard(number, in: c)
+                }
+                log.append("c\(c) merges the save of c\(other.context)")
+            case 70..<80:
                 for object in try context.fetch(FetchRequest(entityName: "Book")) {
                     if let number = numbers[object.objectID] { held[c][number] = object }
                 }
@@ -173,7 +192,18 @@ import Testing
             context.mergePolicy = policy
             let pendingInserts = held[c].filter { $0.value.isInserted }
             var threw: (any Error)?
+            let box = SaveBox()
+            let observer = NotificationCenter.default.addObserver(
+                forName: ManagedObjectContext.didSaveObjectIDsNotification, object: context, queue: nil
+            ) { notification in
+                box.save = notification.userInfo?[ContextDidSave.userInfoKey] as? ContextDidSave
+            }
             do { try context.save() } catch { threw = error }
+            NotificationCenter.default.removeObserver(observer)
+            if let save = box.save {
+                lastSave.removeAll { $0.context == c }
+                lastSave.append((c, save))
+            }
             let expected = oracle.save(in: c, policy: policy)
             log.append("c\(c) save \(policy): " + (threw.map { "threw \(type(of: $0))" } ?? "saved"))
             if expected.conflict {
@@ -217,6 +247,11 @@ import Testing
             Issue.record("seed \(seed): \(message)\n\(steps)")
         }
     }
+}
+
+/// The save a notification announced, kept for the run.
+private final class SaveBox: @unchecked Sendable {
+    var save: ContextDidSave?
 }
 
 /// SplitMix64: a small, seedable generator, so that a failing sequence is replayed by its seed.

@@ -94,6 +94,11 @@ struct StaleSaveOracle {
         contexts[context][number].map { !$0.isDeleted } ?? false
     }
 
+    /// The object leaves the context with its changes (a merged save deleted its row).
+    mutating func discard(_ number: Int, in context: Int) {
+        contexts[context][number] = nil
+    }
+
     /// A fetch of every row: held objects without changes take the row; new ones are held.
     mutating func fetchAll(in context: Int) {
         for (number, row) in rows {
