@@ -236,4 +236,39 @@ import Testing
         }
         #expect(throws: MergeConflictError.self, "\(policy)") { try outcome.get() }
     }
+
+    /// Merged from the persistent history: A takes B's saved price, so A's next save is not
+    /// stale (no conflict under `.error`) and keeps B's price; A's unsaved title survives
+    /// the merge and is saved.
+    @Test(arguments: [false, true])
+    func aSaveMergedFromHistoryIsNoLongerStale(withUnsavedChange: Bool) throws {
+        let store = TemporaryStore()
+        let container = try PersistentContainer(model: Self.model(), storeURL: store.url, tracksPersistentHistory: true)
+        let a = container.newBackgroundContext(name: "A")
+        let b = container.newBackgroundContext(name: "B")
+        let held = try a.performAndWait {
+            let book = try a.insertObject(forEntityName: "Book")
+            book["title"] = "Dune"
+            book["price"] = Int32(10)
+            try a.save()
+            return book
+        }
+        let token = try a.performAndWait { try a.fetchHistory(after: nil as PersistentHistoryToken?).last?.token }
+        try b.performAndWait {
+            let book = try b.existingObject(with: held.objectID)
+            book["price"] = Int32(20)
+            try b.save()
+        }
+        try a.performAndWait {
+            if withUnsavedChange { held["title"] = "Dune (A)" }
+            a.mergeChanges(fromHistory: try a.fetchHistory(after: token))
+            #expect(held.value(forKey: "price", as: Int32.self) == 20)
+            held["title"] = "Dune (A)"
+            a.mergePolicy = .error
+            try a.save()
+        }
+        let reader = try PersistentContainer(model: Self.model(), storeURL: store.url)
+        let stored = try #require(try reader.viewContext.fetch(FetchRequest(entityName: "Book")).first)
+        #expect(stored["title"] as? String == "Dune (A)" && stored.value(forKey: "price", as: Int32.self) == 20)
+    }
 }
