@@ -5,7 +5,9 @@ import Persistence
 /// `publishDate`, …, matched ignoring case, spaces, `_` and `-`), then one book a row, each
 /// field as ``BookRecord/text(of:)`` writes it. `title`, `author` and `publishDate` are
 /// required; a column the header does not have leaves that field of an existing book as it
-/// is. What `books export --format csv` writes and `books import` reads.
+/// is. What `books export --format csv` writes and `books import` reads; a field written
+/// behind an apostrophe against spreadsheet formulas (``CSVWriter/neutralised(_:)``) is read
+/// without it.
 enum CatalogCSV {
     /// The header row of an export: every field.
     static var header: String { CSVWriter.record(BookField.allCases.map(\.rawValue)) }
@@ -50,7 +52,8 @@ enum CatalogCSV {
         try row.checkWidth(fields.count, place: place)
         var text: [BookField: String] = [:]
         var tags: [String]?
-        for (field, value) in zip(fields, row.fields) {
+        for (field, written) in zip(fields, row.fields) {
+            let value = CSVWriter.unneutralised(written)
             if field == .tags {
                 tags = value.split(separator: ",").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
             } else {

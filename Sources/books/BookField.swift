@@ -74,20 +74,3 @@ enum ListFormat: String, CaseIterable, Sendable {
     /// A JSON array of objects.
     case json
 }
-
-/// RFC 4180 text: a field is quoted when it holds a comma, a quote, a CR or a LF, with each
-/// quote doubled; records end with CRLF, as the RFC says.
-enum CSVText {
-    /// One record, ending with CRLF.
-    static func record(_ fields: [String]) -> String {
-        fields.map(quoted).joined(separator: ",") + "\r\n"
-    }
-
-    /// The field as RFC 4180 writes it.
-    static func quoted(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\r" || $0 == "\n" || $0 == "\r\n" }) else {
-            return field
-        }
-        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-}

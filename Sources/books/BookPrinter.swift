@@ -41,14 +41,14 @@ struct BookPrinter {
                 let text = fields.map { self.fieldsLine(book, $0, catalog, ids, &authors) } ?? line(book, catalog, ids, &authors)
                 output.write(indent + text + "\n")
             case .csv:
-                output.write(CSVText.record((fields ?? []).map { csvValue(book, $0, catalog, ids, &authors) }))
+                output.write(CSVWriter.record((fields ?? []).map { csvValue(book, $0, catalog, ids, &authors) }))
             case .json:
                 let object = fields.map { jsonObject(book, $0, catalog, ids, &authors) } ?? json(book, catalog, &authors)
                 output.write((first ? "\n" : ",\n") + indent + object)
             }
             printed += 1
         }
-        if options.format == .csv { output.write(CSVText.record((fields ?? []).map(\.key))) }
+        if options.format == .csv { output.write(CSVWriter.record((fields ?? []).map(\.key))) }
         if options.format == .json { output.write("[") }
         var first = true
         if options.byMonth {

