@@ -114,7 +114,7 @@ extension Catalog {
     }
 
     /// The books whose `key` is one of `values`, by that value; a few hundred values a query.
-    private func books<Value: Hashable>(
+    func books<Value: Hashable>(
         withValues values: [Value], forKey key: String, _ value: (Book) -> Value?
     ) throws -> [Value: Book] {
         var result: [Value: Book] = [:]

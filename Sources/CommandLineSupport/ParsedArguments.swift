@@ -38,6 +38,11 @@ package struct ParsedArguments: Equatable, Sendable {
         values[option.spec.name].flatMap(Value.init(parsedValue:))
     }
 
+    /// Whether `option` (an option or a flag) was given, whatever its value.
+    package func contains(_ option: some OptionDeclaration) -> Bool {
+        values[option.spec.name] != nil
+    }
+
     /// Whether `flag` was given.
     package subscript(_ flag: Flag) -> Bool {
         values[flag.spec.name] == .flag

@@ -33,6 +33,9 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         /// None, or more than one, of options of which exactly one must be given (their
         /// display names, such as `--output <dir>`); found by the tool after parsing.
         case exactlyOneOf([String])
+        /// An option given with others it excludes (display names: `--remove`, then the
+        /// others); found by the tool after parsing.
+        case excludes(String, [String])
     }
 
     /// What is wrong.
@@ -88,6 +91,10 @@ package struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
             let names = options.map { "'\($0)'" }
             let shown = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
             return "Expected exactly one of \(shown)"
+        case .excludes(let option, let others):
+            let names = others.map { "'\($0)'" }
+            let shown = names.count > 1 ? names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : names.joined()
+            return "'\(option)' cannot be used with \(shown)"
         }
     }
 

@@ -71,6 +71,13 @@ enum BooksCommandLine {
             return ParsedCommand(action: .version, storeURL: storeURL)
         }
         let storeURL = StorePath.resolve(option: parsed[store], environment: environment)
+        if parsed.commandPath.first == SeedCommand.spec.name, parsed[SeedCommand.remove] {
+            let loading: [any OptionDeclaration] = [SeedCommand.file, SeedCommand.count, SeedCommand.batchSize]
+            let given = loading.filter { parsed.contains($0) }.map(\.spec.displayName)
+            if !given.isEmpty {
+                throw CommandLineParser(root: root).error(.excludes(SeedCommand.remove.spec.displayName, given), path: ["seed"])
+            }
+        }
         return ParsedCommand(action: action(for: parsed), storeURL: storeURL)
     }
 
@@ -91,7 +98,8 @@ enum BooksCommandLine {
                 SeedOptions(
                     file: parsed[SeedCommand.file],
                     syntheticCount: parsed[SeedCommand.count] ?? 0,
-                    batchSize: parsed[SeedCommand.batchSize] ?? Catalog.defaultSeedBatchSize))
+                    batchSize: parsed[SeedCommand.batchSize] ?? Catalog.defaultSeedBatchSize,
+                    removesSampleBooks: parsed[SeedCommand.remove]))
         case ListCommand.spec.name:
             return .list(
                 ListOptions(

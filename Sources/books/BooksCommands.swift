@@ -6,7 +6,7 @@ import Foundation
 // its options and arguments as typed keys, which `BooksCommandLine` reads back
 // (`parsed[SeedCommand.batchSize]` is an `Int?`; a misspelled key does not compile).
 
-/// `books seed [--file <path>] [--count <n>] [--batch-size <n>]`.
+/// `books seed [--file <path>] [--count <n>] [--batch-size <n>] [--remove]`.
 enum SeedCommand {
     /// `--file <path>`: a seed file (or `-`) instead of the bundled books.
     static let file = Option<String>(
@@ -21,6 +21,10 @@ enum SeedCommand {
         "batch-size", range: 1...1_000_000,
         help: "Save every N books (default \(Catalog.defaultSeedBatchSize)).")
 
+    /// `--remove`: take the sample books out.
+    static let remove = Flag(
+        "remove", help: "Take the bundled sample books out instead (those you changed stay); undo brings them back.")
+
     static let spec = CommandSpec(
         name: "seed",
         abstract: "Load the seed books (and optionally N synthetic ones).",
@@ -29,14 +33,16 @@ enum SeedCommand {
             in the same format (a JSON array of objects with uuid, title, author, \
             publishDate, price and color). Synthetic books are for trying out large \
             catalogues: book number i is always the same book, so seeding --count N again \
-            updates the same N books and the count does not grow. The file is checked \
+            adds nothing and the count does not grow. The file is checked \
             whole before anything is written. Books are saved in batches (a large batch \
             commits early, about once a second, so other writers wait their turn); a seed \
             stopped by SIGINT, SIGTERM or SIGHUP, or by a full disk, keeps what it \
-            committed and says how much. Seeding is idempotent: books are matched by UUID \
-            and updated, never duplicated.
+            committed and says how much. Seeding is idempotent: books are matched by UUID, \
+            and a book already in the catalogue is left exactly as it is (a sample book you \
+            rated or tagged keeps that). The sample books are a demo: --remove takes out \
+            those still as the seed left them.
             """,
-        options: [file, count, batchSize])
+        options: [file, count, batchSize, remove])
 }
 
 /// `books list [--by-month] [--where <predicate>] [--since <date>] [--until <date>]

@@ -5,7 +5,8 @@ import CommandLineSupport
 enum BooksExamples {
     static let byCommand: [String: [CommandExample]] = [
         "seed": [
-            CommandExample("books seed", "Load the bundled sample books (again: they are updated, not duplicated)."),
+            CommandExample("books seed", "Load the bundled sample books (again: only the missing ones are added)."),
+            CommandExample("books seed --remove", "Take the sample books out (those you changed stay)."),
             CommandExample("books seed --file my-books.json", "Load your own books, in the format of the sample file."),
             CommandExample("books seed --count 100000", "Add 100,000 synthetic books, to try a large catalogue."),
         ],

@@ -289,9 +289,16 @@ struct CommandRunner {
         ServerStoreURL.isServer(command.storeURL) || FileManager.default.fileExists(atPath: command.storeURL.path)
     }
 
+    /// Opens the catalogue for a listing or a search, seeding a new one with the sample books
+    /// and saying so on standard error: they are a demo, which `books seed --remove` takes out.
     func openSeededCatalog() throws -> Catalog {
         let catalog = try openCatalog()
-        try catalog.seedSampleBooksIfNew()
+        let seeded = try catalog.seedSampleBooksIfNew()
+        if seeded > 0 {
+            Terminal.write(
+                "books: a new catalogue: added the \(seeded) sample books to try it with; "
+                    + "'books seed --remove' takes them out.\n", to: STDERR_FILENO)
+        }
         return catalog
     }
 
@@ -300,6 +307,7 @@ struct CommandRunner {
     /// SIGINT, SIGTERM and SIGHUP stop it at the next transaction boundary, with a report of
     /// what it kept and the exit status a shell expects of that signal (128 + its number).
     private func seed(_ options: SeedOptions) throws {
+        if options.removesSampleBooks { return try removeSampleBooks(options) }
         let file = try options.file.map { try SeedFile(path: $0) } ?? SeedFile.bundled()
         let total = try file.check() + options.syntheticCount
         let trap = SignalTrap()
@@ -318,6 +326,19 @@ struct CommandRunner {
         }
         bar.finish()
         let report = Self.seedReport(summary, bookCount: try catalog.bookCount())
+        try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
+    }
+
+    /// `books seed --remove`: the sample books still as the seed left them go, in one save.
+    private func removeSampleBooks(_ options: SeedOptions) throws {
+        let catalog = try openCatalog()
+        let removal = try catalog.removeSampleBooks()
+        var report = "Removed \(CountText.counted(removal.removed, "sample book"))"
+        if removal.kept > 0 {
+            report += " (\(CountText.counted(removal.kept, "sample book")) you changed "
+                + (removal.kept == 1 ? "stays" : "stay") + ": delete by ID what you do not want)"
+        }
+        report += "; the catalogue has \(try catalog.bookCount())."
         try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
     }
 

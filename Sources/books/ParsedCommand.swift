@@ -55,6 +55,9 @@ struct SeedOptions: Equatable, Sendable {
     var syntheticCount = 0
     /// `--batch-size N`: how many books each save holds.
     var batchSize = Catalog.defaultSeedBatchSize
+    /// `--remove`: take the sample books out instead of loading books (the parser refuses
+    /// it with `--file`, `--count` or `--batch-size`).
+    var removesSampleBooks = false
 }
 
 /// The options of `books list`.
