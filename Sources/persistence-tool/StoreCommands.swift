@@ -339,6 +339,13 @@ enum StoreCommands {
         }
     }
 
+    /// An error that lists several problems: its heading on the `error:` line, then a line
+    /// per problem, each escaped on its own, so a value it quotes cannot break the list.
+    private static func problems(_ heading: String, _ items: [some CustomStringConvertible]) -> ToolError {
+        let lines = ["error: \(QuotedText.forMessage(heading))"] + items.map { "  " + QuotedText.forMessage($0.description) }
+        return ToolError(code: .dataError, message: lines.joined(separator: "\n"), isListOfProblems: true)
+    }
+
     /// The exit code and message for a library error: 65 for data the model or store
     /// refuses (a file that is not an SQLite database, a corrupt one, another model's or
     /// another program's store, data that fails validation), 1 for anything else (a path
@@ -352,7 +359,11 @@ enum StoreCommands {
                 code: .dataError, message: "error: " + (file.map { "\($0): " } ?? "") + "\(error)")
         case let error as ModelError:
             return ToolError(code: .dataError, message: ModelCommands.message(for: error))
-        case is ValidationError, is ConstraintConflictError, is ObjectAccessError:
+        case let error as ValidationError where error.failures.count > 1:
+            return problems("Validation failed with \(error.failures.count) errors:", error.failures)
+        case let error as MergeConflictError where error.conflicts.count > 1:
+            return problems("The save conflicts with changes in the store (\(error.conflicts.count) objects):", error.conflicts)
+        case is ValidationError, is ConstraintConflictError, is ObjectAccessError, is MergeConflictError:
             return ToolError(code: .dataError, message: "error: \(error)")
         case let error as MigrationError:
             return ToolError(

@@ -91,7 +91,7 @@ struct ToolCommand: Sendable {
     /// The text for standard error of a command's failure.
     ///
     /// A message is one line: a line break or control character in what it quotes is
-    /// escaped. Only `model validate`'s list of problems is a line per problem. A usage
+    /// escaped. A list of problems (see ``ToolError/isListOfProblems``) is a line per problem. A usage
     /// error found by the action points to the command's help, as the parser's errors do.
     private func message(for error: ToolError, commandPath: [String]) -> String {
         var message =
@@ -109,7 +109,8 @@ struct ToolCommand: Sendable {
 struct ToolError: Error {
     var code: ExitCode
     var message: String
-    /// Whether ``message`` is `model validate`'s list of problems, a line each.
+    /// Whether ``message`` is a list of problems, a line each, every line already escaped
+    /// (`model validate`'s; several objects that fail validation or conflict on a save).
     var isListOfProblems = false
 
     /// A usage error found by a command's action (the parser finds the others): `Error: …`,

@@ -165,3 +165,37 @@ extension ToolRun {
         }
     }
 }
+
+/// An error that lists several problems (objects that fail validation) prints a line per
+/// problem, every line escaped on its own: never a literal `\n`, never a line forged by a
+/// value.
+@Suite struct PersistenceToolProblemListTests {
+    @Test func severalInvalidObjectsAreALineEach() throws {
+        let directory = try ModelFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let model = directory.appendingPathComponent("M.xcdatamodel")
+        try FileManager.default.createDirectory(at: model, withIntermediateDirectories: true)
+        try Data("""
+            <?xml version="1.0" encoding="UTF-8" standalone="yes"?>
+            <model type="com.apple.IDECoreDataModeler.DataModel" documentVersion="1.0">
+                <entity name="Car" representedClassName="Car">
+                    <attribute name="plate" attributeType="String" minValueString="30"/>
+                    <attribute name="wheels" attributeType="Integer 16" minValueString="2" optional="NO"/>
+                </entity>
+            </model>
+            """.utf8).write(to: model.appendingPathComponent("contents"))
+        let store = directory.appendingPathComponent("s.sqlite").path
+        #expect(try ToolRun(["store", "create", store, "--model", model.path]).status == 0)
+        let json = directory.appendingPathComponent("cars.json")
+        try Data(#"{"Car": [{"plate": "A\nerror: forged", "wheels": 1}, {"plate": "B"}]}"#.utf8).write(to: json)
+        let before = try Data(contentsOf: URL(fileURLWithPath: store))
+        let run = try ToolRun(["store", "import", store, json.path, "--model", model.path])
+        #expect(run.status == 65, "\(run)")
+        let lines = run.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "error: Validation failed with 4 errors:", "\(run.stderr)")
+        #expect(lines.count == 6 && lines.last == "", "a line per problem: \(run.stderr)")
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.hasPrefix("  $.Car[") }, "\(run.stderr)")
+        #expect(!run.stderr.contains("\\n  ") && run.stderr.contains(#"A\nerror: forged"#), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+    }
+}
