@@ -124,6 +124,8 @@ let package = Package(
                 "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
                 "PersistenceSQLite", "PersistenceCoreDataStore",
                 .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
+                // The second process of the stale-save model test.
+                "context-editor", "ProcessTestSupport",
             ]),
         .testTarget(
             name: "BookCatalogTests", dependencies: ["BookCatalog", "PersistenceSQLite", "PersistenceSQLiteStore"]),

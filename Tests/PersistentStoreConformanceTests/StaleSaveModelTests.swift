@@ -44,7 +44,7 @@ import Testing
         var contexts: [ManagedObjectContext] = []
         /// The objects each context holds (a context keeps no unchanged object alive).
         var held: [[Int: ManagedObject]]
-        var oracle = StaleSaveOracle(contexts: StaleSaveModelTests.contextCount)
+        var oracle = StaleSaveOracle(contexts: StaleSaveModelTests.contextCount, attributes: ["title", "price", "notes"])
         /// Saved objects' IDs by number, and numbers by ID.
         var ids: [Int: ObjectID] = [:]
         var numbers: [ObjectID: Int] = [:]
@@ -103,7 +103,7 @@ import Testing
                 log.append("c\(c) insert #\(number)")
             case 8..<46 where !heldNumbers.isEmpty:
                 let number = heldNumbers[Int(random.next(below: UInt64(heldNumbers.count)))]
-                let attribute = StaleSaveOracle.attributes[Int(random.next(below: 3))]
+                let attribute = oracle.attributes[Int(random.next(below: 3))]
                 let value = fresh()
                 let oracleValue: StaleSaveOracle.Value = attribute == "price" ? .number(value) : .text("\(attribute.prefix(1))\(value)")
                 held[c][number]?[attribute] = attribute == "price" ? value as Any : "\(attribute.prefix(1))\(value)"
@@ -145,7 +145,7 @@ import Testing
                 // A child context's edit, pushed into this context by the child's save.
                 let number = heldNumbers[Int(random.next(below: UInt64(heldNumbers.count)))]
                 guard let object = held[c][number], !object.isInserted else { return }
-                let attribute = StaleSaveOracle.attributes[Int(random.next(below: 3))]
+                let attribute = oracle.attributes[Int(random.next(below: 3))]
                 let value = fresh()
                 let oracleValue: StaleSaveOracle.Value = attribute == "price" ? .number(value) : .text("\(attribute.prefix(1))\(value)")
                 let child = context.newChildContext(concurrencyType: .privateQueue)

@@ -59,15 +59,17 @@ struct StaleSaveOracle {
         var hasChanges: Bool { isInserted || isDeleted || values != snapshot?.values }
     }
 
-    static let attributes = ["title", "price", "notes"]
+    /// The attributes the model's objects have.
+    let attributes: [String]
 
     /// Rows by object number.
     private(set) var rows: [Int: Row] = [:]
     /// Each context's objects by object number.
     private(set) var contexts: [[Int: Held]]
 
-    init(contexts count: Int) {
+    init(contexts count: Int, attributes: [String]) {
         contexts = Array(repeating: [:], count: count)
+        self.attributes = attributes
     }
 
     // MARK: - Operations
@@ -99,6 +101,29 @@ struct StaleSaveOracle {
         contexts[context][number] = nil
     }
 
+    /// A fetch of one row (by a unique value): held without changes, the object takes the
+    /// row; with changes it keeps them; not held, it is held with the row's values.
+    mutating func fetch(_ number: Int, in context: Int) {
+        guard let row = rows[number] else { return }
+        if let held = contexts[context][number], held.hasChanges { return }
+        contexts[context][number] = Held(values: row.values, snapshot: row)
+    }
+
+    /// Lets go of the context's objects without unsaved changes other than `kept`: a
+    /// context keeps no such object alive, so a later fetch reads them anew (which the
+    /// oracle's fetch does for them anyway).
+    mutating func letGo(in context: Int, keeping kept: Int?) {
+        contexts[context] = contexts[context].filter { $0.key == kept || $0.value.hasChanges }
+    }
+
+    /// `refreshAllObjects()`, each fault loaded at once: objects with changes are refreshed
+    /// merging them, the others take the row.
+    mutating func refreshAll(in context: Int) {
+        for (number, held) in contexts[context] where !held.isInserted {
+            refresh(number, mergeChanges: held.hasChanges, in: context)
+        }
+    }
+
     /// A fetch of every row: held objects without changes take the row; new ones are held.
     mutating func fetchAll(in context: Int) {
         for (number, row) in rows {
@@ -116,7 +141,7 @@ struct StaleSaveOracle {
         }
         var values = row.values
         if mergeChanges, !held.isDeleted, let snapshot = held.snapshot {
-            for attribute in Self.attributes where held.values[attribute] != snapshot.values[attribute] {
+            for attribute in attributes where held.values[attribute] != snapshot.values[attribute] {
                 values[attribute] = held.values[attribute]
             }
         }
@@ -143,7 +168,7 @@ struct StaleSaveOracle {
                 held[number] = object
                 continue
             }
-            for attribute in Self.attributes {
+            for attribute in attributes {
                 let mine = object.values[attribute], theirs = row.values[attribute], before = snapshot.values[attribute]
                 let objectChanged = mine != before, storeChanged = theirs != before
                 switch policy {
