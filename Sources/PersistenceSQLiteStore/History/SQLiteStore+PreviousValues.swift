@@ -6,7 +6,11 @@ import PersistenceStore
 /// The values a change of the persistent history replaced (`PersistentHistoryChange.previousValues`),
 /// beyond Core Data's history: kept in `_historyChange.previousValues` as a JSON object from
 /// property name to the column's value as a tombstone writes it (`SQLiteValue.jsonText`), or
-/// null for a column that held NULL. A to-one relationship's value is its destination's key.
+/// null for a column that held NULL. A to-one relationship's value is its destination's key;
+/// a to-many relationship whose links a join table keeps, its destinations' keys in order,
+/// separated by spaces (`""` for none), so that an undo can put links such as a book's tags
+/// back. A to-many whose inverse is a to-one is not kept: its links are that to-one's column,
+/// which the other side's change keeps.
 ///
 /// Stores whose history began before this release gain the column at their next recorded
 /// transaction; their older changes have no previous values.
@@ -25,6 +29,25 @@ extension SQLiteStore {
         defer { statement.reset() }
         guard try statement.step() else { return [:] }
         return Dictionary(zip(names, statement.row()), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The links of `schema`'s to-many relationships among `positions` that join tables keep,
+    /// as they are stored for the row under `primaryKey`, by relationship name: the
+    /// destinations' keys in order as text (see the type's comment). Read inside the write
+    /// transaction, before the links are changed.
+    func previousLinks(
+        of schema: EntitySchema, primaryKey: Int64, positions: some Sequence<Int>
+    ) throws -> [String: SQLiteValue] {
+        var values: [String: SQLiteValue] = [:]
+        for position in positions {
+            guard case .relationship(let relationship) = schema.properties[position], relationship.isToMany,
+                !relationship.isTransient, self.schema.joinSide(entity: schema.name, relationship: relationship.name) != nil
+            else { continue }
+            let source = ObjectID(scope: idScope(entityName: schema.name, rootName: schema.rootName), key: .permanent(primaryKey))
+            let keys = try destinationIDs(of: relationship, from: source).compactMap(\.primaryKey)
+            values[relationship.name] = .text(keys.map(String.init).joined(separator: " "))
+        }
+        return values
     }
 
     /// Adds `previousValues` to the history's changes of a store whose history began before
@@ -74,6 +97,22 @@ extension SQLiteStore {
                 }
                 values[name] = .attribute(
                     try RowCodec.decode(SQLiteValue(jsonText: text, for: attribute.type), for: attribute, entity: schema.name))
+            case .relationship(let relationship) where relationship.isToMany:
+                // Only links a join table keeps are recorded; a hand-edited value of another
+                // shape is refused rather than read as no links.
+                guard self.schema.joinSide(entity: schema.name, relationship: name) != nil else { continue }
+                guard let text, let destination = model.schema(for: relationship.destinationEntityName) else {
+                    throw StoreError.corruptValue(entity: schema.name, attribute: name, found: "a previous value that is not a list of keys")
+                }
+                var ids: [ObjectID] = []
+                for part in text.split(separator: " ", omittingEmptySubsequences: true) {
+                    guard let key = Int64(part), key > 0 else {
+                        throw StoreError.corruptValue(
+                            entity: schema.name, attribute: name, found: "a previous value that is not a list of keys")
+                    }
+                    ids.append(ObjectID(scope: idScope(entityName: destination.name, rootName: destination.rootName), key: .permanent(key)))
+                }
+                values[name] = .objects(ids)
             case .relationship(let relationship) where !relationship.isToMany:
                 guard let text, let key = Int64(text), let destination = model.schema(for: relationship.destinationEntityName)
                 else {
