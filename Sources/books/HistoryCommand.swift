@@ -80,7 +80,7 @@ extension BookPrinter {
                 if let count = entry.counts[type] { summary.append("\(verb) \(CountText.books(count))") }
             }
             var command = entry.command.map(QuotedText.forDisplay) ?? "another program"
-            if !entry.undid.isEmpty { command += " of #" + entry.undid.map(String.init).joined(separator: ", #") }
+            if !entry.undid.isEmpty { command += " of " + Catalog.transactionList(entry.undid) }
             text += "#\(entry.number)  \(DateText.formatISO8601(whole))  \(command): \(summary.joined(separator: ", "))\n"
             for change in entry.books {
                 let verb = change.type == .insert ? "added  " : change.type == .update ? "updated" : "deleted"

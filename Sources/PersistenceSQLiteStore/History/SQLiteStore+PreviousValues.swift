@@ -88,7 +88,13 @@ extension SQLiteStore {
         var values: [String: PersistentHistoryValue] = [:]
         for (name, value) in object {
             guard let position = schema.propertyIndex[name] else { continue }
+            // Each value is text or null as `previousValuesJSON` writes it: a number or an
+            // array (a hand-edited history) is refused rather than read as no value.
             let text = value as? String
+            guard text != nil || value is NSNull else {
+                throw StoreError.corruptValue(
+                    entity: schema.name, attribute: name, found: "non-text history")
+            }
             switch schema.properties[position] {
             case .attribute(let attribute):
                 guard let text else {
@@ -102,13 +108,13 @@ extension SQLiteStore {
                 // shape is refused rather than read as no links.
                 guard self.schema.joinSide(entity: schema.name, relationship: name) != nil else { continue }
                 guard let text, let destination = model.schema(for: relationship.destinationEntityName) else {
-                    throw StoreError.corruptValue(entity: schema.name, attribute: name, found: "a previous value that is not a list of keys")
+                    throw StoreError.corruptValue(entity: schema.name, attribute: name, found: "malformed history link list")
                 }
                 var ids: [ObjectID] = []
                 for part in text.split(separator: " ", omittingEmptySubsequences: true) {
                     guard let key = Int64(part), key > 0 else {
                         throw StoreError.corruptValue(
-                            entity: schema.name, attribute: name, found: "a previous value that is not a list of keys")
+                            entity: schema.name, attribute: name, found: "malformed history link list")
                     }
                     ids.append(ObjectID(scope: idScope(entityName: destination.name, rootName: destination.rootName), key: .permanent(key)))
                 }
