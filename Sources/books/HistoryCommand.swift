@@ -31,11 +31,11 @@ enum UndoCommand {
         discussion: """
             Reverses every change of the last seed, add, edit or delete (or import) in one \
             save, from the catalogue's history: added books are removed, edited ones get \
-            their old values back, deleted ones come back (without their tags). An undo is \
-            not undone by the next one: undo twice undoes the last two commands; there is \
-            no redo. If a book the command changed was changed since by another command, \
-            nothing is changed and undo says which book (exit 1); so it does when there is \
-            nothing to undo.
+            their old values and tags back, deleted ones come back with their tags. An undo \
+            is not undone by the next one: undo twice undoes the last two commands; there \
+            is no redo. If a book the command changed was changed since by another command, \
+            or the history lacks a value to put back, nothing is changed and undo says which \
+            book (exit 1); so it does when there is nothing to undo.
             """)
 }
 
