@@ -153,7 +153,9 @@ struct UndoRun {
 
     /// Whether reversing a change of `name` needs its previous value: not for a derived or
     /// transient property, nor a to-many whose inverse is a to-one (set back with the
-    /// other side's to-one), nor a name the model no longer has.
+    /// other side's to-one) or the side of a many-to-many the history does not keep (set
+    /// back with the other side, see `PersistentHistoryValue.keepsLinks`), nor a name the
+    /// model no longer has.
     private func isNeeded(_ name: String, of entity: EntityDescription) -> Bool {
         if let attribute = entity.attributes.first(where: { $0.name == name }) {
             return !attribute.isDerived && !attribute.isTransient
@@ -164,7 +166,9 @@ struct UndoRun {
             let back = context.model.entity(named: relationship.destinationEntityName)?.relationships
                 .first(where: { $0.name == inverse })
         else { return true }
-        return back.isToMany
+        guard back.isToMany else { return false }
+        return PersistentHistoryValue.keepsLinks(
+            ofManyToMany: name, of: entity.name, inverse: inverse, destination: relationship.destinationEntityName)
     }
 
     /// Refuses a kept text the catalogue would refuse from a user: a title, an author's or a

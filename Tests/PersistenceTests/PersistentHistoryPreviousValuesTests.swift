@@ -73,7 +73,7 @@ import PersistenceSQLite
         #expect(after.first?.changes.first?.previousValues?["title"] == .attribute(.string("Dune")))
     }
 
-    /// A many-to-many and an ordered to-many, whose links a join table keeps.
+    /// A many-to-many, whose links a join table keeps.
     static let linkedModel = ManagedObjectModel {
         Entity("Tag") {
             Attribute("name", .string)
@@ -108,9 +108,9 @@ import PersistenceSQLite
         let update = try #require(history[1].changes.first { $0.changedObjectID.entityName == "Book" })
         #expect(update.updatedProperties == ["tags"])
         #expect(update.previousValues == ["tags": .objects([classic.objectID])])
+        // One side of a many-to-many keeps the links: a tag's list of books is not copied.
         let tags = history[1].changes.filter { $0.changedObjectID.entityName == "Tag" }
-        #expect(tags.first { $0.changedObjectID == classic.objectID }?.previousValues == ["books": .objects([dune.objectID])])
-        #expect(tags.first { $0.changedObjectID == scifi.objectID }?.previousValues == ["books": .objects([])])
+        #expect(tags.count == 2 && tags.allSatisfy { $0.previousValues == [:] }, "\(tags)")
 
         let delete = try #require(history[2].changes.first { $0.changedObjectID.entityName == "Book" })
         #expect(delete.previousValues?["tags"] == .objects([scifi.objectID]))

@@ -10,7 +10,8 @@ import PersistenceStore
 /// a to-many relationship whose links a join table keeps, its destinations' keys in order,
 /// separated by spaces (`""` for none), so that an undo can put links such as a book's tags
 /// back. A to-many whose inverse is a to-one is not kept: its links are that to-one's column,
-/// which the other side's change keeps.
+/// which the other side's change keeps; of a many-to-many, one side only (see
+/// `PersistentHistoryValue.keepsLinks`).
 ///
 /// Stores whose history began before this release gain the column at their next recorded
 /// transaction; their older changes have no previous values.
@@ -41,13 +42,26 @@ extension SQLiteStore {
         var values: [String: SQLiteValue] = [:]
         for position in positions {
             guard case .relationship(let relationship) = schema.properties[position], relationship.isToMany,
-                !relationship.isTransient, self.schema.joinSide(entity: schema.name, relationship: relationship.name) != nil
+                !relationship.isTransient, self.schema.joinSide(entity: schema.name, relationship: relationship.name) != nil,
+                keepsLinks(of: relationship, in: schema)
             else { continue }
             let source = ObjectID(scope: idScope(entityName: schema.name, rootName: schema.rootName), key: .permanent(primaryKey))
             let keys = try destinationIDs(of: relationship, from: source).compactMap(\.primaryKey)
             values[relationship.name] = .text(keys.map(String.init).joined(separator: " "))
         }
         return values
+    }
+
+    /// Whether the history keeps the links of a join-table to-many: an ordered one or one
+    /// without a to-many inverse always; of a many-to-many, one side only
+    /// (`PersistentHistoryValue.keepsLinks`).
+    private func keepsLinks(of relationship: RelationshipDescription, in schema: EntitySchema) -> Bool {
+        guard !relationship.isOrdered, let inverse = relationship.inverseName,
+            model.schema(for: relationship.destinationEntityName)?.relationship(named: inverse)?.isToMany == true
+        else { return true }
+        return PersistentHistoryValue.keepsLinks(
+            ofManyToMany: relationship.name, of: schema.name, inverse: inverse,
+            destination: relationship.destinationEntityName)
     }
 
     /// Adds `previousValues` to the history's changes of a store whose history began before

@@ -13,3 +13,19 @@ public enum PersistentHistoryValue: Sendable, Equatable {
     /// inverse is a to-one is put back through that to-one.
     case objects([ObjectID])
 }
+
+extension PersistentHistoryValue {
+    /// Whether the history keeps the previous links of the unordered to-many `relationship`
+    /// of `entity`, whose inverse `inverse` on `destination` is also to-many.
+    ///
+    /// A link belongs to both sides, and a change of it is a change of both objects: only
+    /// the side whose entity and relationship names sort first keeps the links, and an undo
+    /// puts them back through that side (a book's tags, not a tag's books). Keeping both
+    /// would write a popular tag's whole list of books into every change that tags one more
+    /// book, and putting a tag's whole list back would undo other books' later links.
+    package static func keepsLinks(
+        ofManyToMany relationship: String, of entity: String, inverse: String, destination: String
+    ) -> Bool {
+        (entity, relationship) <= (destination, inverse)
+    }
+}
