@@ -31,11 +31,11 @@ enum UndoCommand {
         discussion: """
             Reverses every change of the last seed, add, edit or delete (or import) in one \
             save, from the catalogue's history: added books are removed, edited ones get \
-            their old values back, deleted ones come back (without their tags). An undo is \
-            not undone by the next one: undo twice undoes the last two commands; there is \
-            no redo. If a book the command changed was changed since by another command, \
-            nothing is changed and undo says which book (exit 1); so it does when there is \
-            nothing to undo.
+            their old values and tags back, deleted ones come back with their tags. An undo \
+            is not undone by the next one: undo twice undoes the last two commands; there \
+            is no redo. If a book the command changed was changed since by another command, \
+            or the history lacks a value to put back, nothing is changed and undo says which \
+            book (exit 1); so it does when there is nothing to undo.
             """)
 }
 
@@ -80,7 +80,7 @@ extension BookPrinter {
                 if let count = entry.counts[type] { summary.append("\(verb) \(CountText.books(count))") }
             }
             var command = entry.command.map(QuotedText.forDisplay) ?? "another program"
-            if !entry.undid.isEmpty { command += " of #" + entry.undid.map(String.init).joined(separator: ", #") }
+            if !entry.undid.isEmpty { command += " of " + Catalog.transactionList(entry.undid) }
             text += "#\(entry.number)  \(DateText.formatISO8601(whole))  \(command): \(summary.joined(separator: ", "))\n"
             for change in entry.books {
                 let verb = change.type == .insert ? "added  " : change.type == .update ? "updated" : "deleted"

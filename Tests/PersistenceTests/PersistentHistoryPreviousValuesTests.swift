@@ -5,8 +5,8 @@ import PersistenceSQLite
 
 /// The values a change of the persistent history replaced (`previousValues`, beyond Core
 /// Data's history): an update keeps the old values of what it wrote, a delete every stored
-/// attribute and to-one relationship, an insert none; a change that wrote only to-many
-/// links keeps an empty set.
+/// attribute, to-one relationship and join-table to-many, an insert none; a change that
+/// wrote only the links of a to-many whose inverse is a to-one keeps an empty set.
 @Suite struct PersistentHistoryPreviousValuesTests {
     @Test func updatesAndDeletesKeepTheValuesTheyReplaced() throws {
         let container = try PersistentContainer(
@@ -71,5 +71,49 @@ import PersistenceSQLite
         try context.save()
         let after = try context.fetchHistory(after: before.last?.token)
         #expect(after.first?.changes.first?.previousValues?["title"] == .attribute(.string("Dune")))
+    }
+
+    /// A many-to-many, whose links a join table keeps.
+    static let linkedModel = ManagedObjectModel {
+        Entity("Tag") {
+            Attribute("name", .string)
+            Relationship("books", to: "Book", inverse: "tags", toMany: true)
+        }
+        Entity("Book") {
+            Attribute("title", .string)
+            Relationship("tags", to: "Tag", inverse: "books", toMany: true)
+        }
+    }
+
+    @Test func updatesAndDeletesKeepTheLinksAJoinTableHeld() throws {
+        let container = try PersistentContainer(model: Self.linkedModel, storeURL: nil, tracksPersistentHistory: true)
+        let context = container.viewContext
+        let classic = try context.insertObject(forEntityName: "Tag")
+        classic["name"] = "classic"
+        let scifi = try context.insertObject(forEntityName: "Tag")
+        scifi["name"] = "scifi"
+        let dune = try context.insertObject(forEntityName: "Book")
+        dune["title"] = "Dune"
+        try dune.setValue([classic], forKey: "tags")
+        try context.save()
+
+        // Only the links change: the history still keeps what they were.
+        try dune.setValue([scifi], forKey: "tags")
+        try context.save()
+        context.delete(dune)
+        try context.save()
+
+        let history = try context.fetchHistory(after: nil as PersistentHistoryToken?)
+        #expect(history.count == 3)
+        let update = try #require(history[1].changes.first { $0.changedObjectID.entityName == "Book" })
+        #expect(update.updatedProperties == ["tags"])
+        #expect(update.previousValues == ["tags": .objects([classic.objectID])])
+        // One side of a many-to-many keeps the links: a tag's list of books is not copied.
+        let tags = history[1].changes.filter { $0.changedObjectID.entityName == "Tag" }
+        #expect(tags.count == 2 && tags.allSatisfy { $0.previousValues == [:] }, "\(tags)")
+
+        let delete = try #require(history[2].changes.first { $0.changedObjectID.entityName == "Book" })
+        #expect(delete.previousValues?["tags"] == .objects([scifi.objectID]))
+        #expect(delete.previousValues?["title"] == .attribute(.string("Dune")))
     }
 }

@@ -1,7 +1,8 @@
 extension QuotedText {
     /// `text` as an error message quotes it: unchanged, except that control characters
-    /// (newline, tab, escape, …) and DEL are written `\n`, `\r`, `\t` or `\u{1B}`, so that a
-    /// message stays on one line and never sends terminal escapes.
+    /// (newline, tab, escape, …), DEL and bidirectional overrides are written `\n`, `\r`, `\t`,
+    /// `\u{1B}` or `\u{202E}`, so that a message stays on one line, never sends terminal
+    /// escapes and is never reordered.
     ///
     /// Positions in a message keep counting characters of the original text.
     package static func forMessage(_ text: String) -> String {
@@ -19,7 +20,9 @@ extension QuotedText {
         return result
     }
 
+    /// C0, DEL, C1 and the bidirectional formatting characters (`isDisplayControl`): an
+    /// override such as U+202E in a message would reorder the rest of the line.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        isDisplayControl(scalar)
     }
 }

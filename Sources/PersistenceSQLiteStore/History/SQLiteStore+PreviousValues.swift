@@ -6,7 +6,12 @@ import PersistenceStore
 /// The values a change of the persistent history replaced (`PersistentHistoryChange.previousValues`),
 /// beyond Core Data's history: kept in `_historyChange.previousValues` as a JSON object from
 /// property name to the column's value as a tombstone writes it (`SQLiteValue.jsonText`), or
-/// null for a column that held NULL. A to-one relationship's value is its destination's key.
+/// null for a column that held NULL. A to-one relationship's value is its destination's key;
+/// a to-many relationship whose links a join table keeps, its destinations' keys in order,
+/// separated by spaces (`""` for none), so that an undo can put links such as a book's tags
+/// back. A to-many whose inverse is a to-one is not kept: its links are that to-one's column,
+/// which the other side's change keeps; of a many-to-many, one side only (see
+/// `PersistentHistoryValue.keepsLinks`).
 ///
 /// Stores whose history began before this release gain the column at their next recorded
 /// transaction; their older changes have no previous values.
@@ -25,6 +30,38 @@ extension SQLiteStore {
         defer { statement.reset() }
         guard try statement.step() else { return [:] }
         return Dictionary(zip(names, statement.row()), uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The links of `schema`'s to-many relationships among `positions` that join tables keep,
+    /// as they are stored for the row under `primaryKey`, by relationship name: the
+    /// destinations' keys in order as text (see the type's comment). Read inside the write
+    /// transaction, before the links are changed.
+    func previousLinks(
+        of schema: EntitySchema, primaryKey: Int64, positions: some Sequence<Int>
+    ) throws -> [String: SQLiteValue] {
+        var values: [String: SQLiteValue] = [:]
+        for position in positions {
+            guard case .relationship(let relationship) = schema.properties[position], relationship.isToMany,
+                !relationship.isTransient, self.schema.joinSide(entity: schema.name, relationship: relationship.name) != nil,
+                keepsLinks(of: relationship, in: schema)
+            else { continue }
+            let source = ObjectID(scope: idScope(entityName: schema.name, rootName: schema.rootName), key: .permanent(primaryKey))
+            let keys = try destinationIDs(of: relationship, from: source).compactMap(\.primaryKey)
+            values[relationship.name] = .text(keys.map(String.init).joined(separator: " "))
+        }
+        return values
+    }
+
+    /// Whether the history keeps the links of a join-table to-many: an ordered one or one
+    /// without a to-many inverse always; of a many-to-many, one side only
+    /// (`PersistentHistoryValue.keepsLinks`).
+    private func keepsLinks(of relationship: RelationshipDescription, in schema: EntitySchema) -> Bool {
+        guard !relationship.isOrdered, let inverse = relationship.inverseName,
+            model.schema(for: relationship.destinationEntityName)?.relationship(named: inverse)?.isToMany == true
+        else { return true }
+        return PersistentHistoryValue.keepsLinks(
+            ofManyToMany: relationship.name, of: schema.name, inverse: inverse,
+            destination: relationship.destinationEntityName)
     }
 
     /// Adds `previousValues` to the history's changes of a store whose history began before
@@ -65,7 +102,13 @@ extension SQLiteStore {
         var values: [String: PersistentHistoryValue] = [:]
         for (name, value) in object {
             guard let position = schema.propertyIndex[name] else { continue }
+            // Each value is text or null as `previousValuesJSON` writes it: a number or an
+            // array (a hand-edited history) is refused rather than read as no value.
             let text = value as? String
+            guard text != nil || value is NSNull else {
+                throw StoreError.corruptValue(
+                    entity: schema.name, attribute: name, found: "non-text history")
+            }
             switch schema.properties[position] {
             case .attribute(let attribute):
                 guard let text else {
@@ -74,6 +117,22 @@ extension SQLiteStore {
                 }
                 values[name] = .attribute(
                     try RowCodec.decode(SQLiteValue(jsonText: text, for: attribute.type), for: attribute, entity: schema.name))
+            case .relationship(let relationship) where relationship.isToMany:
+                // Only links a join table keeps are recorded; a hand-edited value of another
+                // shape is refused rather than read as no links.
+                guard self.schema.joinSide(entity: schema.name, relationship: name) != nil else { continue }
+                guard let text, let destination = model.schema(for: relationship.destinationEntityName) else {
+                    throw StoreError.corruptValue(entity: schema.name, attribute: name, found: "malformed history link list")
+                }
+                var ids: [ObjectID] = []
+                for part in text.split(separator: " ", omittingEmptySubsequences: true) {
+                    guard let key = Int64(part), key > 0 else {
+                        throw StoreError.corruptValue(
+                            entity: schema.name, attribute: name, found: "malformed history link list")
+                    }
+                    ids.append(ObjectID(scope: idScope(entityName: destination.name, rootName: destination.rootName), key: .permanent(key)))
+                }
+                values[name] = .objects(ids)
             case .relationship(let relationship) where !relationship.isToMany:
                 guard let text, let key = Int64(text), let destination = model.schema(for: relationship.destinationEntityName)
                 else {

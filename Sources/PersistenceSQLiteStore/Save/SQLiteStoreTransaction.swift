@@ -54,7 +54,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try flushInserts()
         if updates.needsFlush(before: plan.mapping, columns: changed.columns) { try flushUpdates() }
         // The row as stored before this update, read before the update is written.
-        let previous = history == nil ? nil : try store.previousValues(plan.mapping, primaryKey: key, columns: changed.columns)
+        let previous = history == nil ? nil : try previousValues(plan.mapping, key: key, columns: changed.columns, positions: positions)
         updates.append(plan.mapping, columns: changed.columns, key: key, values: changed.values, tag: tag)
         if history != nil { noteUpdate(of: object.schema, key: key, positions: positions, plan.mapping, previous: previous) }
     }
@@ -63,7 +63,10 @@ final class SQLiteStoreTransaction: StoreTransaction {
         let plan = try self.plan(for: object.schema)
         try flush()
         let columns = try plan.values(of: object)
-        let previous = history == nil ? nil : try store.previousValues(plan.mapping, primaryKey: key, columns: Array(columns.indices))
+        let previous = history == nil
+            ? nil
+            : try previousValues(
+                plan.mapping, key: key, columns: Array(columns.indices), positions: object.schema.properties.indices)
         try reportingViolation(tag: tag, schema: object.schema) {
             try store.updateRow(plan.mapping, primaryKey: key, columns: Array(columns.indices), values: columns)
         }
@@ -99,7 +102,8 @@ final class SQLiteStoreTransaction: StoreTransaction {
         guard history != nil else { return }
         // Every stored column of the row as it is before the delete, to undo it from the history.
         let mapping = try plan(for: object.schema).mapping
-        let previous = try store.previousValues(mapping, primaryKey: key, columns: Array(mapping.table.columns.indices))
+        let previous = try previousValues(
+            mapping, key: key, columns: Array(mapping.table.columns.indices), positions: object.schema.properties.indices)
         history?.deleted(
             entity: object.schema.name, root: object.schema.rootName, key: key, tombstone: tombstone, previous: previous)
     }
@@ -199,6 +203,19 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     // MARK: - Internals
+
+    /// The stored values of `columns` of the row under `key`, and the links of the to-many
+    /// relationships among `positions` that join tables keep, as they are before this write
+    /// (see `SQLiteStore.previousLinks`): what an undo needs to put the row back.
+    private func previousValues(
+        _ mapping: EntityMapping, key: Int64, columns: [Int], positions: some Sequence<Int>
+    ) throws -> [String: SQLiteValue] {
+        var values = try store.previousValues(mapping, primaryKey: key, columns: columns)
+        for (name, value) in try store.previousLinks(of: mapping.schema, primaryKey: key, positions: positions) {
+            values[name] = value
+        }
+        return values
+    }
 
     /// Notes an update of the row under `key` that wrote the stored properties among
     /// `positions` (a to-many whose links changed included; transients left out).

@@ -28,10 +28,12 @@ public struct PersistentHistoryChange: Sendable, Equatable {
     /// Beyond Core Data, whose history keeps no old values (only a deleted object's
     /// "preserve after deletion" attributes, in ``tombstone``): the values the change
     /// replaced, by property name, so that a change can be undone from the history alone.
-    /// For an update, the stored attributes and to-one relationships it wrote, as they were
-    /// before; for a delete, every stored attribute and to-one relationship the object had
-    /// (to-many relationships are not kept); nil for an insert, and for changes recorded by a
-    /// store that did not keep them (written before this release).
+    /// For an update, the stored attributes, to-one relationships and join-table to-many
+    /// relationships (``PersistentHistoryValue/objects(_:)``) it wrote, as they were before;
+    /// for a delete, every such property the object had (a to-many whose inverse is a to-one
+    /// is not kept: the other side's change keeps that to-one); nil for an insert, and for
+    /// changes recorded by a store that did not keep them (written before this release, or
+    /// by a store that keeps none, such as the PostgreSQL store).
     public let previousValues: [String: PersistentHistoryValue]?
 
     package init(
