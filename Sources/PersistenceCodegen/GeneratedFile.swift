@@ -29,16 +29,19 @@ public struct GeneratedFile: Sendable, Hashable {
         for file in files {
             let url = directory.appendingPathComponent(file.name)
             let data = Data(file.contents.utf8)
-            // Only a regular file is compared and replaced: a FIFO would block the read, and
-            // the atomic write would rename over a device or a directory's entry.
+            // Only a regular file is compared (a FIFO would block the read), and it is
+            // replaced whole through `OutputFile`, which refuses a device, a directory, an
+            // SQLite database or a read-only file, and leaves nothing if the run is killed.
             if case .other(let kind) = FileKind.of(url.path) {
                 throw CodegenError.unwritable(path: url.path, reason: "it is \(kind), not a regular file")
             }
             if (try? InputFile.read(url.path, regularFileOnly: true)) == data { continue }
             do {
-                try data.write(to: url, options: .atomic)
+                let output = try OutputFile(path: url.path)
+                try output.write(file.contents)
+                try output.commit()
             } catch {
-                throw CodegenError.unwritable(path: url.path, reason: Self.reason(error))
+                throw CodegenError.unwritable(path: url.path, reason: error.reason)
             }
         }
     }

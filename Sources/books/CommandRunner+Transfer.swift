@@ -19,6 +19,11 @@ extension CommandRunner {
                 throw CommandFailure(message: "Cannot import \(name): \(error.reason); nothing was imported.", code: .noInput)
             }
         }
+        if path != "-", let store = protectedStores.first, OutputFile.isSameFile(path, asStoreOrItsFiles: store) {
+            throw CommandFailure(
+                message: "Cannot import \(QuotedText.forMessage(path)): it is the catalogue \(QuotedText.forMessage(store)) itself; "
+                    + "nothing was imported.", code: .dataError)
+        }
         let file = try CatalogImport(data: data, name: name)
         let catalog = try openCatalog()
         let result = try catalog.importBooks(file)
@@ -29,10 +34,14 @@ extension CommandRunner {
     }
 
     /// `books export [--format F] [-o FILE]`: to standard output, or to a file that is
-    /// replaced only once the whole export is written (nothing is left of a failed one).
+    /// replaced only once the whole export is written (nothing is left of a failed one,
+    /// whatever signal ends it). The file is checked first (`OutputFile`): the catalogue,
+    /// its side files, another SQLite database, a device, a FIFO or a read-only file is
+    /// refused before the catalogue is opened.
     func export(_ options: ExportOptions) throws {
+        let file = try options.output.flatMap { $0 == "-" ? nil : try OutputFile(path: $0, protecting: protectedStores) }
         let catalog = try openSeededCatalog()
-        guard let path = options.output, path != "-" else {
+        guard let file else {
             var buffer = OutputBuffer(writer: output)
             try catalog.export(format: options.format) { text in
                 buffer.write(text)
@@ -41,7 +50,7 @@ extension CommandRunner {
             try buffer.flush()
             return
         }
-        let file = try AtomicFile(path: path)
+        let path = file.path
         let count: Int
         do {
             count = try catalog.export(format: options.format) { try file.write($0) }
@@ -53,5 +62,11 @@ extension CommandRunner {
         try afterChange("the export was written to \(path)") {
             try output.write("Exported \(count) \(count == 1 ? "book" : "books") to \(QuotedText.forDisplay(path)).\n")
         }
+    }
+
+    /// The store files a file this command writes must never be: the catalogue's, when it
+    /// is a file.
+    var protectedStores: [String] {
+        ServerStoreURL.isServer(command.storeURL) ? [] : [command.storeURL.path]
     }
 }

@@ -60,6 +60,7 @@ struct CommandRunner {
             return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as CommandFailure: return (error.message, error.code)
         case let error as OutputWriteError: return (error.description, .runtimeError)
+        case let error as OutputFileRefusal: return (error.description, .runtimeError)
         default: return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .runtimeError)
         }
     }

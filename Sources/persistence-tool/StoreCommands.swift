@@ -135,7 +135,7 @@ enum StoreCommands {
             let path = arguments[store] ?? ""
             let loaded = try loadModel(forStore: path, arguments)
             try requireStore(path)
-            if let output = arguments[StoreCommands.output] { try checkOutputTarget(output) }
+            if let output = arguments[StoreCommands.output] { try checkOutputTarget(output, store: path) }
             // Read-only: export changes nothing (no sweep of external data, no index rebuild);
             // the library's reading connection leaves no -wal or -shm file behind.
             let container = try openExisting(path, loaded, arguments, readOnly: true)
@@ -262,14 +262,16 @@ enum StoreCommands {
             model: model, storeURL: url ?? URL(fileURLWithPath: path), classes: [:], options: options)
     }
 
-    /// Refuses an `--output` target that exists and is not a regular file, before the store
-    /// is read: the export is renamed over the target, which must never replace a device
-    /// such as /dev/null, a FIFO or a directory. (A missing directory is reported when the
-    /// export is written.)
-    static func checkOutputTarget(_ path: String) throws(ToolError) {
-        guard case .other(let kind) = FileKind.of(path) else { return }
-        throw ToolError(
-            code: .runtimeError, message: "error: --output \(path) is \(kind), not a file to write")
+    /// Refuses an `--output` target before the store is read, as the export's `OutputFile`
+    /// would: the store itself or one of its files (by name or through a link), another
+    /// SQLite database, a directory, a device such as /dev/null, a FIFO, a socket, a
+    /// read-only file, a missing folder.
+    static func checkOutputTarget(_ path: String, store: String) throws(ToolError) {
+        do {
+            try OutputFile(path: path, protecting: ServerStoreURL.isServer(store) ? [] : [store]).discard()
+        } catch {
+            throw ToolError(code: .runtimeError, message: "error: \(error)")
+        }
     }
 
     /// Refuses a `store` command naming a `postgresql://` store (as its store, or as

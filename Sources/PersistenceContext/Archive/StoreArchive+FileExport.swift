@@ -7,96 +7,43 @@ extension StoreArchive {
     ///
     /// The text is written as objects are read, a page at a time, so memory stays flat
     /// however large the store (a context with unsaved changes first maps every object's
-    /// place, see `StoreArchiveWriter`). It goes to a temporary file beside `url` that is
-    /// renamed over `url` only when the export is complete: on any error `url` is left as
-    /// it was (absent, or the previous file) and the temporary file is removed.
+    /// place, see `StoreArchiveWriter`). It goes to a file with no name beside `url` that
+    /// takes `url`'s place only when the export is complete (`OutputFile`): on any error, or
+    /// a process killed part-way, `url` is left as it was and nothing else is left behind.
+    /// `url` is never the context's own store or one of its files, another SQLite database,
+    /// a directory, a device, a FIFO, a socket or a read-only file: those are refused before
+    /// anything is read.
     ///
-    /// - Throws: `StoreArchiveError` naming the file when it cannot be written or renamed;
-    ///   the store's `PersistentStoreFailure` when it cannot be read;
+    /// - Throws: `StoreArchiveError` naming the file when it is refused or cannot be
+    ///   written; the store's `PersistentStoreFailure` when it cannot be read;
     ///   `ValueTransformerError` when a transformable value cannot be encoded.
     public static func exportJSON(from context: ManagedObjectContext, to url: URL, finalNewline: Bool = false) throws {
-        let path = url.path
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).partial").path
-        var output = try ArchiveFileOutput(path: temporary, reportedPath: path)
+        let store = context.persistentStoreCoordinator.store.url.map { [$0.path] } ?? []
+        let file: OutputFile
+        do { file = try OutputFile(path: url.path, protecting: store) } catch {
+            throw StoreArchiveError(location: url.path, reason: "the export could not be written: \(error.reason)")
+        }
+        // Whole chunks of about 64 KB go to the file, so that a write per piece does not add up.
+        var buffer = ""
+        func drain() throws {
+            do { try file.write(buffer) } catch {
+                throw StoreArchiveError(location: url.path, reason: "the export could not be written: \(error.reason)")
+            }
+            buffer.removeAll(keepingCapacity: true)
+        }
         do {
-            try StoreArchiveWriter(context: context).write { try output.write($0) }
-            if finalNewline { try output.write("\n") }
-            try output.finish()
-            guard rename(temporary, path) == 0 else {
-                throw output.failure("renamed into place", errno: errno)
+            try StoreArchiveWriter(context: context).write { text in
+                buffer += text
+                if buffer.utf8.count >= 1 << 16 { try drain() }
+            }
+            if finalNewline { buffer += "\n" }
+            try drain()
+            do { try file.commit() } catch {
+                throw StoreArchiveError(location: url.path, reason: "the export could not be written: \(error.reason)")
             }
         } catch {
-            output.abandon()
+            file.discard()
             throw error
         }
-    }
-}
-
-/// A file written through a buffer, for `StoreArchive.exportJSON(from:to:)`: whole chunks
-/// of about 64 KB go to the file, so that neither a page's text nor a write per piece adds
-/// up.
-struct ArchiveFileOutput {
-    private let handle: UnsafeMutablePointer<FILE>
-    private let path: String
-    private let reportedPath: String
-    private var buffer: [UInt8] = []
-    private var isClosed = false
-    private static let chunkSize = 1 << 16
-
-    /// Creates (or truncates) the file at `path`; errors name `reportedPath`, the file the
-    /// user asked for.
-    ///
-    /// - Throws: `StoreArchiveError` when the file cannot be created.
-    init(path: String, reportedPath: String) throws {
-        self.path = path
-        self.reportedPath = reportedPath
-        guard let handle = fopen(path, "wb") else {
-            throw StoreArchiveError(
-                location: reportedPath,
-                reason: "the export could not be written: \(String(cString: strerror(errno)))")
-        }
-        self.handle = handle
-        buffer.reserveCapacity(Self.chunkSize * 2)
-    }
-
-    /// Appends text, writing the buffer out when it holds a chunk.
-    mutating func write(_ text: String) throws {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= Self.chunkSize { try drain() }
-    }
-
-    /// Writes what is buffered, makes the file durable and closes it.
-    mutating func finish() throws {
-        try drain()
-        isClosed = true
-        let flushed = fflush(handle) == 0 && fsync(fileno(handle)) == 0
-        let code = errno
-        let closed = fclose(handle) == 0
-        guard flushed, closed else { throw failure("written", errno: code) }
-    }
-
-    /// Closes (if open) and removes the file after a failure.
-    mutating func abandon() {
-        if !isClosed {
-            isClosed = true
-            fclose(handle)
-        }
-        unlink(path)
-    }
-
-    /// An error naming the file the user asked for: "the export could not be `action`:
-    /// <the system's reason>".
-    func failure(_ action: String, errno code: Int32) -> StoreArchiveError {
-        StoreArchiveError(
-            location: reportedPath,
-            reason: "the export could not be \(action): \(String(cString: strerror(code)))")
-    }
-
-    private mutating func drain() throws {
-        guard !buffer.isEmpty else { return }
-        let written = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
-        guard written == buffer.count else { throw failure("written", errno: errno) }
-        buffer.removeAll(keepingCapacity: true)
     }
 }

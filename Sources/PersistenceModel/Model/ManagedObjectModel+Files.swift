@@ -83,17 +83,25 @@ extension ManagedObjectModel {
 
     /// Writes the model as a `.xcdatamodel` directory whose `contents` Xcode can open.
     ///
-    /// The directory (and missing parents) is created; `contents` is replaced atomically,
-    /// so a failed write leaves any earlier file whole.
+    /// The directory (and missing parents) is created; `contents` is replaced whole through
+    /// `OutputFile`, so a failed or killed write leaves any earlier file whole and nothing
+    /// else behind, and a device, a FIFO, an SQLite database or a read-only file in its
+    /// place is refused.
     ///
     /// - Throws: `ModelFileError` when the directory or file cannot be written.
     public func write(to url: URL) throws {
         let contents = url.appendingPathComponent("contents")
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-            try Data(xmlContents().utf8).write(to: contents, options: .atomic)
         } catch {
             throw ModelFileError(.unwritable, path: contents.path, reason: Self.reason(error))
+        }
+        do {
+            let file = try OutputFile(path: contents.path)
+            try file.write(xmlContents())
+            try file.commit()
+        } catch {
+            throw ModelFileError(.unwritable, path: contents.path, reason: error.reason)
         }
     }
 

@@ -65,6 +65,10 @@ struct MigrationLock {
         Self.holders.withLock { $0[folder] = (pthread_self(), 1) }
     }
 
+    /// Whether this process holds the folder's `flock` (false where it could not be taken),
+    /// so that no other process is migrating a store of the folder now.
+    var isHeld: Bool { descriptor >= 0 || Self.holders.withLock { $0[folder] != nil } }
+
     /// Gives the turn to the next thread or process, once the outermost migration of this
     /// thread is done (closing the folder's descriptor releases the `flock`).
     func release() {

@@ -115,6 +115,9 @@ public struct StoreMigrator {
     public func migrate() throws -> [MigrationPlan] {
         let lock = MigrationLock(storeURL: storeURL)
         defer { lock.release() }
+        // Copies aside that a killed migration left half-written: with the turn held, no
+        // other process is making one.
+        if lock.isHeld { Self.removePartialCopies(of: storeURL) }
         let plans = try self.plans()
         guard !plans.isEmpty else { return [] }
         let path = storeURL.path
@@ -190,6 +193,18 @@ public struct StoreMigrator {
                 path: path)
         }
         return partial
+    }
+
+    /// Removes `<store>.pre-migration.partial-*`: copies aside that a migration killed while
+    /// copying left behind. Call only with the folder's `MigrationLock` held.
+    static func removePartialCopies(of storeURL: URL) {
+        let backup = backupURL(for: storeURL)
+        let prefix = backup.lastPathComponent + ".partial-"
+        let folder = backup.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            unlink(folder.appendingPathComponent(name).path)
+        }
     }
 
     /// Puts the copy made by `copyAside` in place with rename(2), so that it is whole or
