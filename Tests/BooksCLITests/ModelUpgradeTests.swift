@@ -89,6 +89,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path) == ["Books.sqlite"])
     }
 
+    /// A copy aside that a migration killed while copying left behind
+    /// (`.pre-migration.partial-…`) is removed by the next migration of the store.
+    @Test func aPartialCopyOfAKilledMigrationIsRemovedByTheNext() throws {
+        let sandbox = try BooksSandbox()
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        let bundle = BuiltProduct.repositoryRoot.appendingPathComponent("Sources/BookCatalog/Books.xcdatamodeld")
+        try Self.fillVersion1(ManagedObjectModel(contentsOf: bundle, version: "Books"), storeURL: sandbox.store)
+        let partial = sandbox.directory.appendingPathComponent("Books.sqlite.pre-migration.partial-6F1C2A9E-0000-4000-8000-000000000000")
+        try Data(repeating: 0x53, count: 4096).write(to: partial)
+        let run = try sandbox.run(["list", "--limit", "1"])
+        #expect(run.status == 0, "\(run)")
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+        #expect(FileManager.default.fileExists(atPath: sandbox.store.path + ".pre-migration"))
+    }
+
     /// Fills a version 1 catalogue at `storeURL` with the bundled books.
     static func fillVersion1(_ model: ManagedObjectModel, storeURL: URL) throws {
         let context = try PersistentContainer(model: model, storeURL: storeURL).viewContext
