@@ -42,8 +42,8 @@ extension SQLiteStore {
             let maxID = try database.scalar("SELECT max(_id) FROM \(sqlIdentifier(table))")
             last = maxID.int64Value ?? 0
         }
-        let first = last + 1
-        last += Int64(count)
+        let first: Int64
+        (first, last) = try KeyCounter.keys(after: last, count: count, entity: table)
         let statement = try database.cachedStatement(
             "INSERT INTO _primarykey (tableName, lastKey) VALUES (?, ?) "
                 + "ON CONFLICT(tableName) DO UPDATE SET lastKey = excluded.lastKey")
