@@ -25,6 +25,15 @@ import Testing
         }
     }
 
+    /// A Goodreads export of one new book, to import.
+    static func csv(_ sandbox: BooksSandbox) throws -> String {
+        try sandbox.file("goodreads.csv", """
+            Book Id,Title,Author,Author l-f,Additional Authors,ISBN,ISBN13,My Rating,Average Rating,Publisher,Binding,Number of Pages,Year Published,Original Publication Year,Date Read,Date Added,Bookshelves,Bookshelves with positions,Exclusive Shelf,My Review,Spoiler,Private Notes,Read Count,Owned Copies
+            11,Nowa,Ktoś Nowy,"Nowy, Ktoś",,="",="",4,3.99,Mariner Books,Paperback,204,2002,1961,2020/05/01,2019/12/24,"new-shelf","new-shelf (#1)",read,,,,1,0
+
+            """.replacingOccurrences(of: "\n", with: "\r\n"))
+    }
+
     static let add = ["add", "--title", "Nowy", "--author", "Ktoś", "--date", "2020-01-02", "--price", "1"]
 
     @Test(arguments: [
@@ -34,7 +43,7 @@ import Testing
     func aSaveNeedingAKeyFromASpentCounterFailsAndWritesNothing(_ zMax: String, _ message: String) throws {
         let sandbox = try Self.sandbox(zMax: zMax)
         let before = try Self.contents(sandbox.store)
-        for arguments in [Self.add, ["edit", "a9ef420f", "--tag", "brand-new-tag"]] {
+        for arguments in [Self.add, ["edit", "a9ef420f", "--tag", "brand-new-tag"], ["import", try Self.csv(sandbox)]] {
             let run = try sandbox.run(arguments)
             #expect(run.status == 1, "\(arguments): \(run)")
             #expect(run.stderrLines.count == 1, "\(run)")
@@ -44,5 +53,25 @@ import Testing
         }
         let list = try sandbox.run(["list"])
         #expect(list.status == 0 && list.stdoutLines.filter { !$0.isEmpty }.count == 4, "\(list)")
+    }
+
+    @Test func theOwnLayoutsCounterAtItsLimitFailsTheSaveToo() throws {
+        let sandbox = try BooksSandbox.seeded()
+        do {
+            let database = try Database(path: sandbox.store.path, mode: .mustExist)
+            defer { try? database.close() }
+            try database.execute(
+                "INSERT OR REPLACE INTO _primarykey (tableName, lastKey) VALUES "
+                    + "('Book', 9223372036854775807), ('Author', 9223372036854775807), ('Tag', 9223372036854775807)")
+        }
+        let before = try Self.contents(sandbox.store)
+        for arguments in [Self.add, ["import", try Self.csv(sandbox)]] {
+            let run = try sandbox.run(arguments)
+            #expect(run.status == 1, "\(arguments): \(run)")
+            #expect(run.stderrLines.count == 1, "\(run)")
+            #expect(run.stderr.contains("the store's key counter for entity "), "\(run)")
+            #expect(run.stderr.contains("is exhausted"), "\(run)")
+            #expect(try Self.contents(sandbox.store) == before, "\(arguments) changed the store")
+        }
     }
 }
