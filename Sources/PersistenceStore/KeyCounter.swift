@@ -30,6 +30,13 @@ public struct KeyCounterError: Error, Sendable, CustomStringConvertible {
     /// Whether the counter is at its limit (else it holds an impossible value).
     public let isExhausted: Bool
 
+    /// The error for the counter of `entity`, at `counter`.
+    package init(entity: String, counter: Int64, isExhausted: Bool) {
+        self.entity = entity
+        self.counter = counter
+        self.isExhausted = isExhausted
+    }
+
     /// A sentence naming the entity and the counter.
     public var description: String {
         isExhausted

@@ -270,7 +270,9 @@ extension SQLiteStore {
         var readers: [String: (plan: RowDecodePlan, scope: ObjectID.Scope)] = [:]
         while try statement.step() {
             let entity = statement.string(at: 1)
-            guard let mapping = schema.entities[entity] else { continue }
+            guard let mapping = schema.entities[entity], mapping.table.name == table.name else {
+                throw StoreError.unplacedRow(table: table.name, key: statement.int64(at: 0), entity: entity)
+            }
             let reader = readers[entity]
                 ?? (mapping.decodePlan.resolved(for: self), idScope(entityName: entity, rootName: table.name))
             readers[entity] = reader
