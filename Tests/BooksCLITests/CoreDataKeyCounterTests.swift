@@ -74,4 +74,26 @@ import Testing
             #expect(try Self.contents(sandbox.store) == before, "\(arguments) changed the store")
         }
     }
+
+    @Test(arguments: [true, false])
+    func aRowVersionAtItsLimitFailsTheEditAndWritesNothing(coreDataLayout: Bool) throws {
+        let sandbox = try coreDataLayout ? CoreDataBooksStoreTests.coreDataSandbox() : CoreDataBooksStoreTests.persistenceSandbox()
+        do {
+            let database = try Database(path: sandbox.store.path, mode: .mustExist)
+            defer { try? database.close() }
+            try database.execute(
+                coreDataLayout ? "UPDATE ZBOOK SET Z_OPT = 9223372036854775807" : "UPDATE Book SET _opt = 9223372036854775807")
+        }
+        // A first open by books adds what it keeps beside the rows (its search index).
+        #expect(try sandbox.run(["list"]).status == 0)
+        let before = try Self.contents(sandbox.store).filter { !$0.contains("'historyTracking'") }
+        let run = try sandbox.run(["edit", "a9ef420f", "--title", "Inna"])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stderrLines.count == 1, "\(run)")
+        #expect(run.stderr.contains("the row version of Book/p"), "\(run)")
+        #expect(run.stderr.contains("is exhausted"), "\(run)")
+        // The first writable open records that history is tracked, before the save begins.
+        let after = try Self.contents(sandbox.store).filter { !$0.contains("'historyTracking'") }
+        #expect(after == before, "\(Set(after).symmetricDifference(before).sorted().prefix(6))")
+    }
 }
