@@ -1,5 +1,6 @@
 import Foundation
 import PersistenceSQLite
+import ProcessTestSupport
 import Testing
 
 /// `books check` on a catalogue whose values were changed by hand in the `sqlite3` shell:
@@ -48,5 +49,26 @@ import Testing
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 21, "\(run)")
         #expect(lines.last == "and \(count - 20) more values that cannot be read or break the model", "\(run)")
+    }
+
+    @Test func persistenceToolsStoreCheckListsThemToo() throws {
+        let sandbox = try BooksSandbox.seeded()
+        try Self.corrupt(sandbox, [
+            "UPDATE Book SET price = 'abc' WHERE _id = 1",
+            "UPDATE Author SET name = NULL WHERE _id = 1",
+        ])
+        let bundle = BuiltProduct.repositoryRoot.appendingPathComponent("Sources/BookCatalog/Books.xcdatamodeld").path
+        let process = Process()
+        process.executableURL = try BuiltProduct.executable(named: "persistence-tool")
+        process.arguments = ["store", "check", sandbox.store.path, "--model", bundle]
+        process.environment = ["LANG": "C.UTF-8", "TZ": "UTC", "NO_COLOR": "1", "PATH": "/usr/bin:/bin"]
+        let run = try ChildProcess.run(process)
+        #expect(run.status == 1, "\(run.stderrText)")
+        #expect(run.stdoutText == """
+            Author/p1.name is NULL, but the attribute is required
+            Book/p1.price holds TEXT 'abc', which is not a Decimal
+
+            """, "\(run.stdoutText)")
+        #expect(run.stderrText.contains("is damaged: 2 problems found"), "\(run.stderrText)")
     }
 }
