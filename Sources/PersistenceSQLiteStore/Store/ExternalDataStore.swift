@@ -183,7 +183,10 @@ package final class ExternalDataStore {
         let reference = Reference(byteCount: data.count)
         let path = path(of: reference)
         let temporary = path + ".tmp"
-        try ExternalDataFiles.refuseLinkedFolders(directory)
+        do { try ExternalDataFiles.refuseLinkedFolders(directory) } catch StoreError.externalData(let folder, let reason) {
+            throw StoreError.externalData(
+                path: path, reason: "the value of \(attribute) could not be written: \(folder) \(reason)")
+        }
         do {
             try createDirectoryIfNeeded()
             mayHoldFiles = true
