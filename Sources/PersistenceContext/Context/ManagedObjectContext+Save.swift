@@ -122,6 +122,11 @@ extension ManagedObjectContext {
                     restoredDeletes = deleted.contains { !$0.isDeleted }
                     deleted.removeAll { !$0.isDeleted }
                 }
+                // A row whose version was set to its limit by hand cannot be bumped: refused
+                // before anything is written (SQLite would store the sum as a REAL).
+                if let spent = updated.first(where: { $0.rowVersion == Int64.max }) {
+                    throw RowVersionExhaustedError(object: spent.objectID.description)
+                }
                 if mergePolicy.keepsStoredRows {
                     inMemoryDuplicates = try checkUniquenessInMemory(
                         inserted: inserted, updated: updated, skippingUnchanged: skippingUnchanged)

@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceSQLiteStore
 
 /// The files of one save's binary values kept outside their rows, as Core Data keeps them:
 /// in `.<store name>_SUPPORT/_EXTERNAL_DATA/` beside the store, one file per value, named by
@@ -36,6 +37,7 @@ final class CoreDataExternalFiles {
     ///
     /// - Throws: the file system's error when the folder or file cannot be written.
     func write(_ bytes: Data) throws -> SQLiteValue {
+        try ExternalDataFiles.refuseLinkedFolders(folder.path)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let name = UUID().uuidString
         let url = folder.appendingPathComponent(name)
@@ -55,6 +57,7 @@ final class CoreDataExternalFiles {
 
     /// After the save committed: the files no row names any more go.
     func didCommit() {
+        guard (try? ExternalDataFiles.refuseLinkedFolders(folder.path)) != nil else { return }
         for url in replaced { try? FileManager.default.removeItem(at: url) }
     }
 

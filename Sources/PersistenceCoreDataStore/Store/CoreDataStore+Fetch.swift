@@ -6,6 +6,26 @@ import PersistenceStore
 /// and sorted, in memory, with the evaluator and the order every store must reproduce
 /// (`PredicateEvaluator`; nil first, strings by code point, ties by key).
 extension CoreDataStore {
+    /// Refuses a table holding a row whose `Z_ENT` names no entity of the table's hierarchy
+    /// (a number missing from `Z_PRIMARYKEY`, or none): a fetch that filters by entity
+    /// number would otherwise pass over it silently, and an export would drop it.
+    ///
+    /// - Throws: `CoreDataStoreError` naming the table, the row's `Z_PK` and its `Z_ENT`.
+    func refuseUnplacedRows(_ table: CoreDataLayout.Table) throws {
+        let known = layout.entities[table.rootName]?.hierarchyNumbers ?? []
+        let sql =
+            "SELECT Z_PK, Z_ENT FROM \(quoted(table.name)) WHERE Z_ENT IS NULL"
+            + (known.isEmpty ? "" : " OR Z_ENT NOT IN (\(known.map(String.init).joined(separator: ", ")))")
+            + " ORDER BY Z_PK LIMIT 1"
+        guard let row = try database.query(sql).first else { return }
+        let number = row[1].int64Value.map(String.init) ?? "NULL"
+        throw CoreDataStoreError(
+            path: path,
+            "row Z_PK \(row[0].int64Value.map(String.init) ?? "NULL") of \(table.name) has Z_ENT \(number), "
+                + "which names no entity of \(table.rootName)'s hierarchy in Z_PRIMARYKEY; the row can't be "
+                + "placed, so the store is refused rather than read without it")
+    }
+
     /// The rows `request` fetches, in order, its offset and limit applied.
     ///
     /// - Throws: `FetchError` for a request that cannot run.
@@ -18,6 +38,7 @@ extension CoreDataStore {
         let searchPaths = try request.searchText.map { _ in try self.searchPaths(request.searchKeyPaths, entity: entity.schema) }
         let numbers: [Int64]? =
             !request.includesSubentities ? [entity.number] : entity.schema.ancestors.isEmpty ? nil : entity.hierarchyNumbers
+        if numbers != nil { try refuseUnplacedRows(table) }
         var rows = try self.rows(table, entityNumbers: numbers)
         let graph = RowGraph(store: self)
         let walker = PredicateEvaluator(.alwaysTrue)

@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceSQLiteStore
 import PersistenceStore
 
 /// The Core Data store as a context sees it (see `PersistentStore`).
@@ -89,6 +90,8 @@ extension CoreDataStore: PersistentStore {
     /// again if it rolls back, and those its rows no longer name once it commits.
     package func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T {
         try refuseWritesWhereHistoryIsRecorded()
+        // A save may write and remove files in `_EXTERNAL_DATA`: never through a link.
+        try ExternalDataFiles.refuseLinkedFolders(externalFolder.path)
         let transaction = CoreDataStoreTransaction(store: self)
         let result: T
         do {
@@ -149,7 +152,9 @@ extension CoreDataStore: PersistentStore {
         guard let root = layout.entities[entityName]?.schema.rootName, let number = layout.entities[root]?.number else {
             return false
         }
-        return (try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(number)]).int64Value ?? 0) > 0
+        // Any counter but 0 (a negative one was set by hand) says keys were handed out: such
+        // a store is not taken for a new one to seed, and a save refuses the counter instead.
+        return (try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(number)]).int64Value ?? 0) != 0
     }
 
     // MARK: Connections

@@ -32,9 +32,11 @@ final class CoreDataStoreTransaction: StoreTransaction {
         let recorded = try database.scalar("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(root.number)]).int64Value ?? 0
         // A key above Z_MAX (a store written by hand) is never given out again either.
         let stored = try database.scalar("SELECT max(Z_PK) FROM \(quoted(table.name))").int64Value ?? 0
-        let first = max(recorded, stored) + 1
+        let keys = try KeyCounter.keys(
+            after: recorded < 0 ? recorded : max(recorded, stored), count: count, entity: rootEntity)
+        let first = keys.first
         try database.execute(
-            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(first + Int64(count) - 1), .integer(root.number)])
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(keys.last), .integer(root.number)])
         return first
     }
 

@@ -137,9 +137,14 @@ enum CoreDataValueCodec {
                 object: object, attribute: attribute.name, path: folder?.path ?? "-", reason: "the row names no file")
         }
         let url = folder.appendingPathComponent(name)
-        do { return try Data(contentsOf: url) } catch {
+        do { try ExternalDataFiles.refuseLinkedFolders(folder.path) } catch {
             throw StoreError.unreadableExternalData(
-                object: object, attribute: attribute.name, path: url.path, reason: "the file can't be read")
+                object: object, attribute: attribute.name, path: url.path,
+                reason: "its folder is a symbolic link or not a folder, which is never followed")
+        }
+        do { return try ExternalDataFiles.readRegularFile(url.path) } catch {
+            throw StoreError.unreadableExternalData(
+                object: object, attribute: attribute.name, path: url.path, reason: error.reason)
         }
     }
 }

@@ -33,7 +33,11 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             [.text(rootEntity), .integer(Int64(count))]
         ).flatMap { Int64($0) }
         guard let last else { throw PostgreSQLStoreError.corruptValue(entity: rootEntity, attribute: "_primarykey") }
-        return last - Int64(count) + 1
+        // The counter as it was: negative only when set by hand, refused like a spent one
+        // (PostgreSQL itself refuses a sum past the largest bigint).
+        let (previous, overflow) = last.subtractingReportingOverflow(Int64(count))
+        guard !overflow else { throw KeyCounterError(entity: rootEntity, counter: last, isExhausted: true) }
+        return try KeyCounter.keys(after: previous, count: count, entity: rootEntity).first
     }
 
     func currentVersions(rootEntity: String, keys: [Int64]) throws -> [Int64: Int64] {

@@ -177,11 +177,16 @@ package final class ExternalDataStore {
     /// the transaction rolls back; outside it, it is made durable at once.
     ///
     /// - Parameter attribute: `Entity.attribute`, for the error message.
-    /// - Throws: `StoreError.externalData` when the folder or file cannot be written.
+    /// - Throws: `StoreError.externalData` when the folder or file cannot be written, or
+    ///   when the support folder is a symbolic link (see `ExternalDataFiles`).
     package func write(_ data: Data, attribute: String) throws -> Reference {
         let reference = Reference(byteCount: data.count)
         let path = path(of: reference)
         let temporary = path + ".tmp"
+        do { try ExternalDataFiles.refuseLinkedFolders(directory) } catch StoreError.externalData(let folder, let reason) {
+            throw StoreError.externalData(
+                path: path, reason: "the value of \(attribute) could not be written: \(folder) \(reason)")
+        }
         do {
             try createDirectoryIfNeeded()
             mayHoldFiles = true
@@ -217,12 +222,12 @@ package final class ExternalDataStore {
             .unreadableExternalData(
                 object: object, attribute: attribute, path: path, reason: reason)
         }
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw failure("the file is missing")
+        do { try ExternalDataFiles.refuseLinkedFolders(directory) } catch {
+            throw failure("its folder is a symbolic link or not a folder, which is never followed")
         }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw failure("the file can't be read (\(error.localizedDescription))")
+        do { data = try ExternalDataFiles.readRegularFile(path) } catch {
+            throw failure(error.reason)
         }
         guard data.count == reference.byteCount else {
             throw failure(
@@ -269,7 +274,9 @@ package final class ExternalDataStore {
             unsynced.removeAll()
             throw error
         }
-        if !replaced.isEmpty, noReaderPredatesCommit() {
+        if !replaced.isEmpty, (try? ExternalDataFiles.refuseLinkedFolders(directory)) != nil,
+            noReaderPredatesCommit()
+        {
             for path in replaced { unlink(path) }
         }
         written.removeAll()

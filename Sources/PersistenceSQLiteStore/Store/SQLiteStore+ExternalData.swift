@@ -162,8 +162,14 @@ extension SQLiteStore {
     /// data_version`), since a reader that began just before such a commit could still
     /// reference the files it replaced. Sweeping is housekeeping: when any of this cannot
     /// be had, the store opens anyway and a later writable open sweeps.
-    func sweepExternalData() {
-        guard let externalData, !externalData.entryNames().isEmpty else { return }
+    ///
+    /// - Throws: `StoreError.externalData` when the support folder or its `_EXTERNAL_DATA`
+    ///   folder is a symbolic link: sweeping through it would delete the files of the folder
+    ///   it names, so the writable open is refused (see `ExternalDataFiles`).
+    func sweepExternalData() throws {
+        guard let externalData else { return }
+        try ExternalDataFiles.refuseLinkedFolders(externalData.directory)
+        guard !externalData.entryNames().isEmpty else { return }
         guard noReaderHoldsAnOlderSnapshot(),
             let version = try? database.scalar("PRAGMA data_version")
         else { return }

@@ -156,7 +156,26 @@ extension SQLiteStore: PersistentStore {
     private func compiledQuery(for request: FetchRequest) throws -> StoreQuery {
         var compiler = try FetchCompiler(schema: schema, entityName: request.entityName)
         compiler.usesSearchIndexes = searchIndexesAreUsable
-        return try compiler.query(for: request)
+        let query = try compiler.query(for: request)
+        if query.entityNames != nil { try refuseUnplacedRows(query.table) }
+        return query
+    }
+
+    /// Refuses a hierarchy's table holding a row whose `_entity` names no entity of the
+    /// hierarchy: a query restricted to some of its entities would pass over that row
+    /// silently (an export per entity would drop it), where a read of the whole table
+    /// refuses it.
+    ///
+    /// - Throws: `StoreError.unplacedRow` naming the table, the row and its `_entity`.
+    private func refuseUnplacedRows(_ table: TableMapping) throws {
+        guard table.hasEntityColumn else { return }
+        let names = schema.entities.values.filter { $0.table.name == table.name }.map(\.schema.name)
+        let rows = try database.query(
+            "SELECT \"_id\", \"_entity\" FROM \(sqlIdentifier(table.name)) WHERE \"_entity\" IS NULL OR "
+                + "\"_entity\" NOT IN (\(names.map(sqlLiteral).joined(separator: ", "))) ORDER BY \"_id\" LIMIT 1")
+        guard let row = rows.first else { return }
+        throw StoreError.unplacedRow(
+            table: table.name, key: row[0].int64Value ?? 0, entity: row[1].textValue ?? "NULL")
     }
 
     /// Every row of a query, read before any is handed on (so that a failure part way

@@ -42,8 +42,8 @@ extension SQLiteStore {
             let maxID = try database.scalar("SELECT max(_id) FROM \(sqlIdentifier(table))")
             last = maxID.int64Value ?? 0
         }
-        let first = last + 1
-        last += Int64(count)
+        let first: Int64
+        (first, last) = try KeyCounter.keys(after: last, count: count, entity: table)
         let statement = try database.cachedStatement(
             "INSERT INTO _primarykey (tableName, lastKey) VALUES (?, ?) "
                 + "ON CONFLICT(tableName) DO UPDATE SET lastKey = excluded.lastKey")
@@ -270,7 +270,9 @@ extension SQLiteStore {
         var readers: [String: (plan: RowDecodePlan, scope: ObjectID.Scope)] = [:]
         while try statement.step() {
             let entity = statement.string(at: 1)
-            guard let mapping = schema.entities[entity] else { continue }
+            guard let mapping = schema.entities[entity], mapping.table.name == table.name else {
+                throw StoreError.unplacedRow(table: table.name, key: statement.int64(at: 0), entity: entity)
+            }
             let reader = readers[entity]
                 ?? (mapping.decodePlan.resolved(for: self), idScope(entityName: entity, rootName: table.name))
             readers[entity] = reader

@@ -158,7 +158,12 @@ package final class SQLiteStore {
             throw error
         }
         // Files a crash left without a row (see ExternalDataStore); a new store has none.
-        if !isNew, !readOnly { sweepExternalData() }
+        if !isNew, !readOnly {
+            do { try sweepExternalData() } catch {
+                try? database.close()
+                throw error
+            }
+        }
     }
 
     /// A reading connection to the same file as `store`, sharing its model and mapping (see

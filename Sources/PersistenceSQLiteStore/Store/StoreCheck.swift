@@ -17,7 +17,9 @@ import PersistenceStore
 /// 3. every search index against its table (FTS5's `integrity-check`);
 /// 4. primary-key counters ahead of every key, so that no deleted key is handed out again;
 /// 5. to-one and join-table references that point at rows that exist;
-/// 6. external data files: each reference has its file, of the recorded size, and no file
+/// 6. every stored value of every row: readable as its attribute's type, not NULL where
+///    required, within an Integer 16's or 32's range (see `checkValues`);
+/// 7. external data files: each reference has its file, of the recorded size, and no file
 ///    lacks a reference (see `ExternalDataStore`).
 ///
 /// The check only reads: it opens the file the way a read-only store does, leaving no
@@ -72,7 +74,7 @@ public struct StoreCheck: Sendable {
             return StoreCheck(problems: problems)
         }
         defer { try? store.close() }
-        for check in [checkSearchIndexes, checkPrimaryKeyCounters, checkReferences] {
+        for check in [checkSearchIndexes, checkPrimaryKeyCounters, checkReferences, checkValues] {
             do { problems += try check(store, database) } catch {
                 problems.append("\(error)".replacingOccurrences(of: "\n", with: " "))
             }

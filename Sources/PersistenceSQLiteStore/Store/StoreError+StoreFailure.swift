@@ -6,7 +6,7 @@ extension StoreError: PersistentStoreFailure {
         switch self {
         case .notAPersistenceStore: return .notAStore
         case .incompatibleModel: return .incompatibleModel
-        case .corruptValue, .unreadableExternalData: return .damaged
+        case .corruptValue, .unreadableExternalData, .unplacedRow: return .damaged
         default: return .other
         }
     }
@@ -18,7 +18,7 @@ extension StoreError: PersistentStoreFailure {
             .isADirectory(let path), .noStore(let path), .notARegularFile(let path, _), .externalData(let path, _),
             .unreadableExternalData(_, _, let path, _):
             return path
-        case .missingValueTransformer, .corruptValue:
+        case .missingValueTransformer, .corruptValue, .unplacedRow:
             return nil
         }
     }

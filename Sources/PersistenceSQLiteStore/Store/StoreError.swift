@@ -25,13 +25,17 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// A value stored in an external data file cannot be read back: the file is missing,
     /// unreadable, or not the size its row records. `object` is the row (`Book/p12`).
     case unreadableExternalData(object: String, attribute: String, path: String, reason: String)
+    /// A row of a hierarchy's table whose `_entity` names no entity of that hierarchy (an
+    /// edit by hand): refused, never passed over, so that no read is silently short of it.
+    case unplacedRow(table: String, key: Int64, entity: String)
 
     /// Whether the store's data itself is refused (another program's file, another model's
     /// store, a value or external file that cannot be read), rather than its path or this
     /// process's setup: the tools report such a store as bad data (exit 65).
     public var isRefusedData: Bool {
         switch self {
-        case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData: return true
+        case .notAPersistenceStore, .incompatibleModel, .corruptValue, .unreadableExternalData, .unplacedRow:
+            return true
         default: return false
         }
     }
@@ -61,6 +65,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
             return "\(path) is \(kind), not a store file; it was left untouched"
         case .externalData(let path, let reason):
             return "External data \(path): \(reason)"
+        case .unplacedRow(let table, let key, let entity):
+            return "Row \(table)/p\(key) has _entity '\(entity)', which names no entity of \(table)'s "
+                + "hierarchy; the row can't be placed, so the store is refused rather than read without it"
         case .unreadableExternalData(let object, let attribute, let path, let reason):
             return "The value of \(attribute) for \(object) is stored in the external data file "
                 + "\(path), but \(reason); the store's _SUPPORT folder must stay beside the store file"
