@@ -181,6 +181,50 @@ import Testing
         try reopened.persistentStoreCoordinator.close()
     }
 
+    // MARK: - Classes the corpus found
+
+    /// Core Data's migration renames an entity in `Z_MODELCACHE` but keeps its `Z_PRIMARYKEY`
+    /// row under the former name: the store opens, from its compiled model and from the model
+    /// file, with the entity read under its new name, and a new object of it is written with
+    /// that row's number, the row's name left as Core Data keeps it.
+    @Test(arguments: [true, false])
+    func aStoreCoreDataMigratedOpensWithItsRenamedEntity(fromCompiledModel: Bool) throws {
+        let copy = try CoreDataCorpus.Copy("CoreDataPlus-SampleModel_V2.sqlite")
+        defer { copy.remove() }
+        #expect(try CoreDataCorpus.sql(copy.storeURL, "SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'ExpensiveSportCar'") == [[.integer(3)]])
+        let model =
+            fromCompiledModel
+            ? try CoreDataStore.storedModel(at: copy.storeURL)
+            : try ManagedObjectModel(contentsOf: CoreDataFixture.modelURL, version: "SampleModel2")
+        #expect(model.entity(named: "LuxuryCar")?.renamingIdentifier == "ExpensiveSportCar")
+        let rows = try CoreDataCorpus.sql(copy.storeURL, "SELECT count(*) FROM ZCAR WHERE Z_ENT = 3").first?.first?.int64Value
+        do {
+            let container = try PersistentContainer(model: model, storeURL: copy.storeURL)
+            var request = FetchRequest(entityName: "LuxuryCar")
+            request.includesSubentities = false
+            #expect(Int64(try container.viewContext.fetch(request).count) == rows)
+            let car = try container.viewContext.insertObject(forEntityName: "LuxuryCar")
+            try car.setValue("LUX-1", forKey: "numberPlate")
+            try container.viewContext.save()
+            try container.persistentStoreCoordinator.close()
+        }
+        #expect(try CoreDataCorpus.sql(copy.storeURL, "SELECT Z_PK, Z_ENT, Z_OPT FROM ZCAR WHERE ZNUMBERPLATE = 'LUX-1'") == [[.integer(126), .integer(3), .integer(1)]])
+        #expect(
+            try CoreDataCorpus.sql(copy.storeURL, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT IN (1, 3) ORDER BY Z_ENT")
+                == [[.text("Car"), .integer(126)], [.text("ExpensiveSportCar"), .integer(0)]])
+    }
+
+    /// A to-many without a limit that Core Data archived with `NSMaxCount` -1 is read as
+    /// to-many with no limit, so that the compiled model is valid and the store opens.
+    @Test func aToManyArchivedWithMaxCountMinusOneHasNoLimit() throws {
+        let url = CoreDataCorpus.folder.appendingPathComponent("CoreDataPlus-SampleModel2_V2.sqlite")
+        let model = try CoreDataStore.storedModel(at: url)
+        let books = try #require(model.entity(named: "Author")?.relationship(named: "books"))
+        #expect(books.isToMany)
+        #expect(books.maxCount == 0)
+        #expect(model.entity(named: "Book")?.relationship(named: "pages")?.maxCount == 10000)
+    }
+
     // MARK: - Checking objects against rows
 
     /// The root of `entity`'s hierarchy, whose table holds its rows.
