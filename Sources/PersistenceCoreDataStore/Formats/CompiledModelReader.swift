@@ -135,7 +135,9 @@ struct CompiledModelReader {
             throw Self.error(
                 at: "\(place(of: property)), field NSDeleteRule", "unknown delete rule \(ruleCode)")
         }
-        let maxCount = Int(clamping: try integer("NSMaxCount", of: property) ?? 0)
+        // A to-many relationship without a limit is archived with a max count of 0 or, by
+        // some Xcode versions, -1 (NSUIntegerMax read as signed): both mean no limit.
+        let maxCount = max(0, Int(clamping: try integer("NSMaxCount", of: property) ?? 0))
         var inverse = try string("_NSInverseRelationshipName", of: property)
         if inverse == nil, let inverseObject = try reference("NSInverseRelationship", of: property)
         {

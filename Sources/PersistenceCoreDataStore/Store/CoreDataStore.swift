@@ -138,15 +138,18 @@ package final class CoreDataStore {
         }
         var numbers: [String: Int64] = [:]
         var supers: [String: Int64] = [:]
+        let schemas = model.schemas
+        let formerNames = formerEntityNames(of: model, migratedNames: try migratedEntityNames(database))
         for row in try database.query("SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
-            guard row.count == 3, let number = row[0].int64Value, let name = row[1].stringValue else {
+            guard row.count == 3, let number = row[0].int64Value, let storedName = row[1].stringValue else {
                 throw CoreDataStoreError(path: path, "a row of Z_PRIMARYKEY has no entity number or name")
             }
             guard number < firstInternalEntityNumber else { continue }
+            // Core Data's migration keeps a renamed entity's row under its former name.
+            let name = schemas[storedName] == nil ? formerNames[storedName] ?? storedName : storedName
             numbers[name] = number
             supers[name] = row[2].int64Value ?? 0
         }
-        let schemas = model.schemas
         for (name, number) in numbers.sorted(by: { $0.value < $1.value }) {
             guard let schema = schemas[name] else {
                 throw StoreError.incompatibleModel(
@@ -176,6 +179,38 @@ package final class CoreDataStore {
         guard let uuid, !uuid.isEmpty else { throw CoreDataStoreError(path: path, "Z_METADATA has no store UUID") }
         let recordsHistory = columns["ATRANSACTION"] != nil && columns["ACHANGE"] != nil
         return (layout, uuid, recordsHistory)
+    }
+
+    /// The model's entities by the former name their renaming identifier gives, for the
+    /// entities the store was migrated to (`migratedNames`) under names no entity of the model
+    /// has: Core Data's migration renames an entity in `Z_METADATA` and `Z_MODELCACHE` but
+    /// leaves its `Z_PRIMARYKEY` row under the former name, so that a migrated store names
+    /// `ExpensiveSportCar` there for the model's `LuxuryCar`. A store not migrated (its
+    /// metadata still names `ExpensiveSportCar`) is not matched to the renamed entity: it
+    /// needs migrating. A former name two entities claim is left out.
+    private static func formerEntityNames(of model: ManagedObjectModel, migratedNames: Set<String>) -> [String: String] {
+        let names = Set(model.entities.map(\.name))
+        var former: [String: [String]] = [:]
+        for entity in model.entities {
+            guard let renaming = entity.renamingIdentifier, renaming != entity.name, !names.contains(renaming),
+                migratedNames.contains(entity.name), !migratedNames.contains(renaming)
+            else {
+                continue
+            }
+            former[renaming, default: []].append(entity.name)
+        }
+        return former.compactMapValues { $0.count == 1 ? $0[0] : nil }
+    }
+
+    /// The entity names whose version hashes the store's metadata (`Z_METADATA.Z_PLIST`)
+    /// keeps: those of the model Core Data last opened or migrated the store to. Empty when
+    /// the metadata cannot be read (a store is then matched by its `Z_PRIMARYKEY` names only).
+    private static func migratedEntityNames(_ database: Database) throws -> Set<String> {
+        guard
+            let blob = try database.query("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first?.first?.dataValue,
+            let metadata = try? BinaryPropertyList.read(blob)
+        else { return [] }
+        return Set(CoreDataStoreMetadata.versionHashes(in: metadata).keys)
     }
 
     /// The scope shared by every ID of `entityName` in this store.
