@@ -17,12 +17,24 @@ import Testing
         ])
     }
 
+    /// A store file, a container on it and two background contexts, A and B.
+    struct TwoContexts {
+        let store = TemporaryStore()
+        let container: PersistentContainer
+        let a: ManagedObjectContext
+        let b: ManagedObjectContext
+
+        init(model: ManagedObjectModel, tracksHistory: Bool = false) throws {
+            container = try PersistentContainer(model: model, storeURL: store.url, tracksPersistentHistory: tracksHistory)
+            a = container.newBackgroundContext(name: "A")
+            b = container.newBackgroundContext(name: "B")
+        }
+    }
+
     @Test(arguments: [MergePolicy.error, .rollback, .mergeByPropertyStoreTrump, .mergeByPropertyObjectTrump, .overwrite])
     func anObjectInsertedAndSavedIsCheckedAgainstLaterSaves(policy: MergePolicy) throws {
-        let store = TemporaryStore()
-        let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
-        let a = container.newBackgroundContext(name: "A")
-        let b = container.newBackgroundContext(name: "B")
+        let editors = try TwoContexts(model: Self.model())
+        let (a, b) = (editors.a, editors.b)
         // A holds the book it inserted (a context keeps no unchanged object alive by itself).
         let held = try a.performAndWait {
             let book = try a.insertObject(forEntityName: "Book")
@@ -44,7 +56,7 @@ import Testing
             book?["price"] = Int32(11)
             return Result { try a.save() }
         }
-        let reader = try PersistentContainer(model: Self.model(), storeURL: store.url)
+        let reader = try PersistentContainer(model: Self.model(), storeURL: editors.store.url)
         let stored = try #require(try reader.viewContext.fetch(FetchRequest(entityName: "Book")).first)
         let title = stored["title"] as? String
         let price = stored.value(forKey: "price", as: Int32.self)
@@ -66,10 +78,8 @@ import Testing
     /// then B saves the row, and A's save of a change is a conflict under `.error`.
     @Test(arguments: ["batch insert, fetch", "object(with:)", "refresh", "fetch again", "child context"])
     func everyPathToAnObjectsValuesCarriesItsRowVersion(path: String) throws {
-        let store = TemporaryStore()
-        let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
-        let a = container.newBackgroundContext(name: "A")
-        let b = container.newBackgroundContext(name: "B")
+        let editors = try TwoContexts(model: Self.model())
+        let (a, b) = (editors.a, editors.b)
         let id: ObjectID = try a.performAndWait {
             if path == "batch insert, fetch" {
                 try a.save(inserting: [BatchInsertRequest(entityName: "Book", objects: [["title": "Dune", "price": Int32(10)]])])
@@ -129,10 +139,8 @@ import Testing
     /// read it: the child takes the parent's state (as Core Data's children do) and the
     /// parent's save meets the deletion as a conflict, instead of the child failing to read.
     @Test func aChildEditsWhatItsParentHoldsEvenWhenTheRowIsGone() throws {
-        let store = TemporaryStore()
-        let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
-        let a = container.newBackgroundContext(name: "A")
-        let b = container.newBackgroundContext(name: "B")
+        let editors = try TwoContexts(model: Self.model())
+        let (a, b) = (editors.a, editors.b)
         let held = try a.performAndWait {
             let book = try a.insertObject(forEntityName: "Book")
             book["title"] = "Dune"
@@ -160,10 +168,8 @@ import Testing
     /// price is now A's unsaved change) and saves: the row changed since A's save, so under
     /// `.error` that is a conflict, never a silent write over B's price.
     @Test func anEditUndoneAfterItsSaveIsCheckedAgainstLaterSaves() throws {
-        let store = TemporaryStore()
-        let container = try PersistentContainer(model: Self.model(), storeURL: store.url)
-        let a = container.newBackgroundContext(name: "A")
-        let b = container.newBackgroundContext(name: "B")
+        let editors = try TwoContexts(model: Self.model())
+        let (a, b) = (editors.a, editors.b)
         let held = try a.performAndWait {
             a.undoManager = UndoManager()
             let book = try a.insertObject(forEntityName: "Book")
@@ -204,10 +210,8 @@ import Testing
                 ],
                 uniquenessConstraints: [["isbn"]])
         ])
-        let store = TemporaryStore()
-        let container = try PersistentContainer(model: model, storeURL: store.url)
-        let a = container.newBackgroundContext(name: "A")
-        let b = container.newBackgroundContext(name: "B")
+        let editors = try TwoContexts(model: model)
+        let (a, b) = (editors.a, editors.b)
         try b.performAndWait {
             let book = try b.insertObject(forEntityName: "Book")
             book["isbn"] = "978"
@@ -242,10 +246,8 @@ import Testing
     /// the merge and is saved.
     @Test(arguments: [false, true])
     func aSaveMergedFromHistoryIsNoLongerStale(withUnsavedChange: Bool) throws {
-        let store = TemporaryStore()
-        let container = try PersistentContainer(model: Self.model(), storeURL: store.url, tracksPersistentHistory: true)
-        let a = container.newBackgroundContext(name: "A")
-        let b = container.newBackgroundContext(name: "B")
+        let editors = try TwoContexts(model: Self.model(), tracksHistory: true)
+        let (a, b) = (editors.a, editors.b)
         let held = try a.performAndWait {
             let book = try a.insertObject(forEntityName: "Book")
             book["title"] = "Dune"
@@ -267,7 +269,7 @@ import Testing
             a.mergePolicy = .error
             try a.save()
         }
-        let reader = try PersistentContainer(model: Self.model(), storeURL: store.url)
+        let reader = try PersistentContainer(model: Self.model(), storeURL: editors.store.url)
         let stored = try #require(try reader.viewContext.fetch(FetchRequest(entityName: "Book")).first)
         #expect(stored["title"] as? String == "Dune (A)" && stored.value(forKey: "price", as: Int32.self) == 20)
     }
