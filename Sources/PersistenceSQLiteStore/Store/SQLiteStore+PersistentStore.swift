@@ -164,16 +164,20 @@ extension SQLiteStore: PersistentStore {
     /// Refuses a hierarchy's table holding a row whose `_entity` names no entity of the
     /// hierarchy: a query restricted to some of its entities would pass over that row
     /// silently (an export per entity would drop it), where a read of the whole table
-    /// refuses it.
+    /// refuses it. The table is scanned once per connection: such a row comes only from an
+    /// edit by hand, and a scan before every fetch would cost every fetch a table's read.
     ///
     /// - Throws: `StoreError.unplacedRow` naming the table, the row and its `_entity`.
     private func refuseUnplacedRows(_ table: TableMapping) throws {
-        guard table.hasEntityColumn else { return }
+        guard table.hasEntityColumn, !tablesWithEveryRowPlaced.contains(table.name) else { return }
         let names = schema.entities.values.filter { $0.table.name == table.name }.map(\.schema.name)
         let rows = try database.query(
             "SELECT \"_id\", \"_entity\" FROM \(sqlIdentifier(table.name)) WHERE \"_entity\" IS NULL OR "
                 + "\"_entity\" NOT IN (\(names.map(sqlLiteral).joined(separator: ", "))) ORDER BY \"_id\" LIMIT 1")
-        guard let row = rows.first else { return }
+        guard let row = rows.first else {
+            tablesWithEveryRowPlaced.insert(table.name)
+            return
+        }
         throw StoreError.unplacedRow(
             table: table.name, key: row[0].int64Value ?? 0, entity: row[1].textValue ?? "NULL")
     }

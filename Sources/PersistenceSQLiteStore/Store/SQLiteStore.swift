@@ -58,6 +58,9 @@ package final class SQLiteStore {
     /// The `regexp` function's compiled patterns; it also keeps the match last abandoned
     /// past its step budget, so that the statement it failed is reported as that.
     let regexCache = RegularExpressionCache()
+    /// The hierarchy tables found to hold no row whose `_entity` names no entity, checked
+    /// once per connection (see `refuseUnplacedRows`), not before every fetch.
+    var tablesWithEveryRowPlaced: Set<String> = []
     /// Whether the store was opened for reading only: asked to (`Options.readOnly`), or
     /// because this process cannot write the file or its directory. Writes then fail.
     package private(set) var isReadOnly = false
