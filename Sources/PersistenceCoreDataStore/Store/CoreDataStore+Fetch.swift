@@ -8,16 +8,21 @@ import PersistenceStore
 extension CoreDataStore {
     /// Refuses a table holding a row whose `Z_ENT` names no entity of the table's hierarchy
     /// (a number missing from `Z_PRIMARYKEY`, or none): a fetch that filters by entity
-    /// number would otherwise pass over it silently, and an export would drop it.
+    /// number would otherwise pass over it silently, and an export would drop it. The table
+    /// is scanned once per connection: such a row comes only from an edit by hand.
     ///
     /// - Throws: `CoreDataStoreError` naming the table, the row's `Z_PK` and its `Z_ENT`.
     func refuseUnplacedRows(_ table: CoreDataLayout.Table) throws {
+        guard !tablesWithEveryRowPlaced.contains(table.name) else { return }
         let known = layout.entities[table.rootName]?.hierarchyNumbers ?? []
         let sql =
             "SELECT Z_PK, Z_ENT FROM \(quoted(table.name)) WHERE Z_ENT IS NULL"
             + (known.isEmpty ? "" : " OR Z_ENT NOT IN (\(known.map(String.init).joined(separator: ", ")))")
             + " ORDER BY Z_PK LIMIT 1"
-        guard let row = try database.query(sql).first else { return }
+        guard let row = try database.query(sql).first else {
+            tablesWithEveryRowPlaced.insert(table.name)
+            return
+        }
         let number = row[1].int64Value.map(String.init) ?? "NULL"
         throw CoreDataStoreError(
             path: path,

@@ -65,6 +65,9 @@ package final class CoreDataStore {
     let externalFolder: URL
     /// The scopes of this store's object IDs, by entity name.
     private var idScopes: [String: ObjectID.Scope] = [:]
+    /// The tables found to hold no row whose `Z_ENT` names no entity, checked once per
+    /// connection (see `refuseUnplacedRows`), not before every fetch.
+    var tablesWithEveryRowPlaced: Set<String> = []
 
     /// Whether the file at `url` is an SQLite database with Core Data's bookkeeping tables
     /// (`Z_PRIMARYKEY` and `Z_METADATA`): how a caller picks this store rather than the
