@@ -11,6 +11,15 @@ import Persistence
 /// PersistenceCodegen build plugin into `Books+Generated.swift`. `Author` and `Tag` are
 /// "Class Definition": entirely generated.
 ///
+/// Version 3 gives a book an ordered to-many `authors` (the to-one `author` of versions 1
+/// and 2, renamed; a migration keeps each book's author as its first), makes `publishDate`
+/// and `price` optional (unknown), and adds `series`, `seriesNumber`, `publisher`, `pages`,
+/// `format`, `dateRead`, `readCount` and `review`. `byline` is the authors' names as a
+/// listing shows them ("A, B & C"), kept by the catalogue whenever `authors` changes
+/// (``Catalog/setAuthors(_:of:authors:)``): a search (through its derived, indexed
+/// `canonicalByline`) and a sort by author need one value per book, and a store sorts and
+/// searches through to-one key paths only, as Core Data does.
+///
 /// Version 2's values follow rules the model cannot state, checked by ``BookInput`` where a
 /// user gives them: `isbn` is an ISBN-13 with a valid check digit (an ISBN-10 is converted),
 /// `datePrecision` a ``DatePrecision`` (none means a known day), `status` a
@@ -32,7 +41,7 @@ public final class Book: ManagedObject {
     /// Read by position because looking the name up in a dictionary for every book was a
     /// twentieth of grouping 100,000 books by month. Under a model version with another
     /// position the value is still found, by name.
-    package static let publishDatePosition = 8
+    package static let publishDatePosition = 13
 
     /// `publishMonthID`: `year * 1000 + month` of `publishDate` as text; no value without a
     /// date. Given typed, so that grouping every book by month boxes no month as `Any`.
@@ -41,6 +50,15 @@ public final class Book: ManagedObject {
         guard let date = value(at: Self.publishDatePosition, forKey: "publishDate", as: Date.self) else { return .null }
         let (year, month) = DateText.yearMonth(of: date, timeZone: Catalog.calendarTimeZone)
         return .string(Self.decimalText(year * 1000 + month))
+    }
+
+    /// The authors' names, first author first.
+    public var authorNames: [String] { authors.map(\.name) }
+
+    /// Names as a byline: "A", "A & B", "A, B & C".
+    public static func byline(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " & " + last
     }
 
     /// `String(value)`, written digit by digit into the string's own bytes (a month ID's

@@ -1,16 +1,18 @@
 import Foundation
 
 /// The changes `books edit` asks of one book, as typed: nil leaves a field as it is. For the
-/// optional fields (color, ISBN, rating, status, notes) an empty text removes the value.
+/// optional fields (everything but the title and authors) an empty text removes the value:
+/// the date or price becomes unknown.
 public struct BookEdit: Sendable, Equatable {
     /// `--title`: a new title.
     public var title: String?
-    /// `--author`: the name of the book's author, found or added.
-    public var author: String?
+    /// `--author` (repeatable): the book's authors' names, first author first, found or
+    /// added; empty leaves them as they are.
+    public var authors: [String]
     /// `--date`: `YYYY-MM-DD`, or `YYYY-MM` or `YYYY` when only the month or year is known
-    /// (which sets the book's `datePrecision`).
+    /// (which sets the book's `datePrecision`); empty for unknown.
     public var date: String?
-    /// `--price`: a plain decimal number such as 12.99.
+    /// `--price`: a plain decimal number such as 12.99; empty for unknown.
     public var price: String?
     /// `--color`: `#RRGGBB`; empty for none.
     public var color: String?
@@ -24,15 +26,33 @@ public struct BookEdit: Sendable, Equatable {
     public var notes: String?
     /// `--tag`: `+name` adds the tag (made if new), `-name` removes it; a bare name adds it.
     public var tags: [String]
+    /// `--series`: the series' name; empty for none.
+    public var series: String?
+    /// `--series-number`: 1, 2.5; empty for none.
+    public var seriesNumber: String?
+    /// `--publisher`; empty for none.
+    public var publisher: String?
+    /// `--pages`: 1 to 100000; empty for none.
+    public var pages: String?
+    /// `--format`: the binding, such as Paperback; empty for none.
+    public var format: String?
+    /// `--read`: the day last read, `YYYY-MM-DD`; empty for none.
+    public var dateRead: String?
+    /// `--read-count`: 0 to 10000; empty for none.
+    public var readCount: String?
+    /// `--review`: free text, newlines allowed; empty for none.
+    public var review: String?
 
     /// An edit of the given fields.
     public init(
-        title: String? = nil, author: String? = nil, date: String? = nil, price: String? = nil,
+        title: String? = nil, authors: [String] = [], date: String? = nil, price: String? = nil,
         color: String? = nil, isbn: String? = nil, rating: String? = nil, status: String? = nil,
-        notes: String? = nil, tags: [String] = []
+        notes: String? = nil, tags: [String] = [], series: String? = nil, seriesNumber: String? = nil,
+        publisher: String? = nil, pages: String? = nil, format: String? = nil, dateRead: String? = nil,
+        readCount: String? = nil, review: String? = nil
     ) {
         self.title = title
-        self.author = author
+        self.authors = authors
         self.date = date
         self.price = price
         self.color = color
@@ -41,6 +61,14 @@ public struct BookEdit: Sendable, Equatable {
         self.status = status
         self.notes = notes
         self.tags = tags
+        self.series = series
+        self.seriesNumber = seriesNumber
+        self.publisher = publisher
+        self.pages = pages
+        self.format = format
+        self.dateRead = dateRead
+        self.readCount = readCount
+        self.review = review
     }
 
     /// Whether the edit changes nothing.
@@ -57,30 +85,46 @@ public struct BookEdit: Sendable, Equatable {
         }
         return Checked(
             title: try title.map { try BookInput.title($0) },
-            author: try author.map { try BookInput.author($0) },
-            date: try date.map { try BookInput.publication($0) },
-            price: try price.map { try BookInput.price($0) },
+            authors: authors.isEmpty ? nil : try BookInput.authors(authors, field: "author"),
+            date: try optional(date) { try BookInput.publication($0) },
+            price: try optional(price) { try BookInput.price($0) },
             color: try optional(color) { try Color(hex: $0) },
             isbn: try optional(isbn) { try BookInput.isbn($0) },
             rating: try optional(rating) { try BookInput.rating($0) },
             status: try optional(status) { try BookInput.status($0) },
             notes: try notes.map { try BookInput.notes($0) },
-            tags: try tags.map(BookInput.tagChange))
+            tags: try tags.map(BookInput.tagChange),
+            series: try optional(series) { try BookInput.series($0) },
+            seriesNumber: try optional(seriesNumber) { try BookInput.seriesNumber($0, field: "series-number") },
+            publisher: try optional(publisher) { try BookInput.publisher($0) },
+            pages: try optional(pages) { try BookInput.pages($0) },
+            format: try optional(format) { try BookInput.format($0) },
+            dateRead: try optional(dateRead) { try BookInput.dateRead($0, field: "read") },
+            readCount: try optional(readCount) { try BookInput.readCount($0, field: "read-count") },
+            review: try review.map { try BookInput.review($0) })
     }
 
     /// An edit whose values passed their checks: nil leaves a field, `.some(nil)` removes
     /// an optional value.
     public struct Checked: Sendable {
         var title: String?
-        var author: String?
-        var date: (day: Date, precision: DatePrecision)?
-        var price: Decimal?
+        var authors: [String]?
+        var date: (day: Date, precision: DatePrecision)??
+        var price: Decimal??
         var color: Color??
         var isbn: String??
         var rating: Int16??
         var status: ReadingStatus??
         var notes: String??
         var tags: [(add: Bool, name: String)]
+        var series: String??
+        var seriesNumber: Decimal??
+        var publisher: String??
+        var pages: Int32??
+        var format: String??
+        var dateRead: Date??
+        var readCount: Int16??
+        var review: String??
     }
 }
 

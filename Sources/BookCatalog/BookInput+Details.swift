@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 
 extension BookInput {
     /// A date's precision: `day`, `month` or `year`.
@@ -94,16 +95,22 @@ extension BookInput {
     /// Notes: up to 10,000 characters after trimming; empty means none. Newlines are kept
     /// (notes are paragraphs); other control characters are refused.
     public static func notes(_ text: String, field: String = "notes") throws -> String? {
+        try paragraphs(text, field: field, noun: "notes", verb: "are", characterLimit: notesCharacterLimit)
+    }
+
+    /// Free text of paragraphs (notes, a review): trimmed, empty for none, at most
+    /// `characterLimit` characters, newlines kept and other control characters refused.
+    static func paragraphs(_ text: String, field: String, noun: String, verb: String = "is", characterLimit: Int) throws -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= notesCharacterLimit, trimmed.unicodeScalars.count <= notesCharacterLimit * scalarsPerCharacter else {
-            throw CatalogInputError(field: field, value: String(trimmed.prefix(40)) + "…", reason: "notes are at most \(notesCharacterLimit) characters")
+        guard trimmed.count <= characterLimit, trimmed.unicodeScalars.count <= characterLimit * scalarsPerCharacter else {
+            throw CatalogInputError(field: field, value: String(trimmed.prefix(40)) + "…", reason: "\(noun) \(verb) at most \(characterLimit) characters")
         }
         if let (offset, scalar) = firstControlCharacter(in: trimmed.replacingOccurrences(of: "\n", with: " ")) {
             let code = String(scalar.value, radix: 16, uppercase: true)
             throw CatalogInputError(
                 field: field, value: trimmed,
-                reason: "notes can't contain control characters other than newlines (U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) at character \(offset + 1))")
+                reason: "\(noun) can't contain control characters other than newlines (U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code) at character \(offset + 1))")
         }
         return trimmed
     }
@@ -117,4 +124,85 @@ public enum ReadingStatus: String, Sendable, CaseIterable {
     case reading
     /// Finished.
     case read
+}
+
+// MARK: - Model version 3
+
+extension BookInput {
+    /// The most authors a book lists.
+    public static let authorLimit = 50
+
+    /// A book's authors, first author first: each a name as ``author(_:field:)`` checks it,
+    /// at least one, at most 50, none twice.
+    public static func authors(_ names: [String], field: String = "authors") throws -> [String] {
+        let checked = try names.map { try author($0, field: field) }
+        guard !checked.isEmpty else {
+            throw CatalogInputError(field: field, value: "", reason: "a book needs at least one author")
+        }
+        guard checked.count <= authorLimit else {
+            throw CatalogInputError(
+                field: field, value: checked.prefix(3).joined(separator: ", ") + "…",
+                reason: "a book lists at most \(authorLimit) authors (this one has \(checked.count))")
+        }
+        var seen = Set<String>()
+        for name in checked where !seen.insert(name).inserted {
+            throw CatalogInputError(field: field, value: name, reason: "the same author is named twice")
+        }
+        return checked
+    }
+
+    /// A series' name: 1 to 200 characters after trimming, without control characters.
+    public static func series(_ text: String, field: String = "series") throws -> String {
+        try checkedText(text, field: field, noun: "a series' name", characterLimit: 200)
+    }
+
+    /// A publisher's name: 1 to 200 characters after trimming, without control characters.
+    public static func publisher(_ text: String, field: String = "publisher") throws -> String {
+        try checkedText(text, field: field, noun: "a publisher's name", characterLimit: 200)
+    }
+
+    /// A binding or edition format ("Paperback", "Kindle Edition"): 1 to 100 characters.
+    public static func format(_ text: String, field: String = "format") throws -> String {
+        try checkedText(text, field: field, noun: "a format", characterLimit: 100)
+    }
+
+    /// A number in a series: a plain decimal number ≥ 0 such as 1 or 2.5.
+    public static func seriesNumber(_ text: String, field: String = "seriesNumber") throws -> Decimal {
+        let value: Decimal
+        do { value = try DecimalText.plainParse(text) } catch {
+            throw CatalogInputError(field: field, value: text, reason: "expected a number such as 1 or 2.5 (\(error))")
+        }
+        guard value >= 0 else { throw CatalogInputError(field: field, value: text, reason: "a number in a series can't be negative") }
+        return value
+    }
+
+    /// A number of pages: a whole number from 1 to 100,000.
+    public static func pages(_ text: String, field: String = "pages") throws -> Int32 {
+        guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int32(text), (1...100_000).contains(value) else {
+            throw CatalogInputError(field: field, value: text, reason: "expected a whole number of pages from 1 to 100000")
+        }
+        return value
+    }
+
+    /// How many times a book was read: a whole number from 0 to 10,000.
+    public static func readCount(_ text: String, field: String = "readCount") throws -> Int16 {
+        guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let value = Int16(text), (0...10_000).contains(value) else {
+            throw CatalogInputError(field: field, value: text, reason: "expected a whole number from 0 to 10000")
+        }
+        return value
+    }
+
+    /// The day a book was read: `YYYY-MM-DD` (or `YYYY/MM/DD`, as Goodreads writes it), in
+    /// year 1 or later; midnight UTC.
+    public static func dateRead(_ text: String, field: String = "dateRead") throws -> Date {
+        try day(text.replacingOccurrences(of: "/", with: "-"), field: field)
+    }
+
+    /// The most characters of a review.
+    public static let reviewCharacterLimit = 100_000
+
+    /// A review: up to 100,000 characters after trimming; empty means none; newlines kept.
+    public static func review(_ text: String, field: String = "review") throws -> String? {
+        try paragraphs(text, field: field, noun: "a review", characterLimit: reviewCharacterLimit)
+    }
 }

@@ -29,18 +29,6 @@ extension Catalog {
         try checkedModel().checkFetchRequest(try SearchQuery(text).fetchRequest(limit: nil))
     }
 
-    /// Checks the fields of a book to add, as ``add(title:author:date:price:color:)``
-    /// checks them before it writes.
-    ///
-    /// - Throws: `CatalogInputError` naming the first field that is refused.
-    public static func checkNewBook(title: String, author: String, date: String, price: String, color: String?) throws {
-        _ = try BookInput.title(title)
-        _ = try BookInput.author(author)
-        _ = try BookInput.day(date)
-        _ = try BookInput.price(price)
-        _ = try color.map { try Color(hex: $0) }
-    }
-
     /// The model, with the transformers its attributes name registered, as a store opens it.
     private static func checkedModel() throws -> ManagedObjectModel {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)

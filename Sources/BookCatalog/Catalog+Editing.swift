@@ -2,24 +2,27 @@ import Foundation
 import Persistence
 
 extension Catalog {
-    /// Adds a book from text as typed, checking every field first: nothing is written
-    /// unless all are valid.
+    /// Adds a book from fields checked as `books edit` checks them (``BookEdit/checked()``):
+    /// a title and at least one author are required, every other field is optional.
     ///
-    /// - Throws: `CatalogInputError` naming the field (exit 65 at the command line);
-    ///   `ValidationError` if the model refuses a value.
-    public func add(title: String, author: String, date: String, price: String, color: String?) throws -> Book {
-        let title = try BookInput.title(title)
-        let authorName = try BookInput.author(author)
-        let day = try BookInput.day(date)
-        let price = try BookInput.price(price)
-        let color = try color.map { try Color(hex: $0) }
-        var authors: [String: Author] = [:]
-        if let existing = try existingAuthor(named: authorName) { authors[authorName] = existing }
+    /// - Throws: `CatalogInputError` for a missing title or author, or an ISBN another book
+    ///   has (exit 65 at the command line); `ValidationError` if the model refuses a value.
+    ///   Nothing is written unless all is valid.
+    public func add(_ fields: BookEdit.Checked) throws -> Book {
+        guard fields.title != nil else {
+            throw CatalogInputError(field: "title", value: "", reason: "a book needs a title")
+        }
+        guard fields.authors != nil else {
+            throw CatalogInputError(field: "author", value: "", reason: "a book needs at least one author")
+        }
+        try checkISBN(fields.isbn, of: nil)
         let book = try context.insert(Book.self)
-        apply(
-            SeedBook(uuid: UUID(), title: title, author: authorName, publishDate: day, price: price, color: color),
-            to: book, authors: &authors)
-        do { try context.save() } catch {
+        book.uuid = UUID()
+        book.dateAdded = Self.dateAddedNow()
+        do {
+            try apply(fields, to: book)
+            try context.save()
+        } catch {
             context.rollback()
             throw error
         }
@@ -57,35 +60,10 @@ extension Catalog {
     /// - Throws: `CatalogInputError` for an ISBN another book has (exit 65);
     ///   ``BookEditConflictError``; `ValidationError` if the model refuses a value.
     public func edit(_ book: Book, with edit: BookEdit.Checked) throws {
-        if case .some(.some(let isbn)) = edit.isbn, let other = try bookWithISBN(isbn), other.uuid != book.uuid {
-            throw CatalogInputError(
-                field: "isbn", value: isbn, reason: "the book \(other.uuid.uuidString) already has this ISBN")
-        }
-        if let title = edit.title { book.title = title }
-        if let name = edit.author, book.author?.name != name {
-            var authors: [String: Author] = [:]
-            if let existing = try existingAuthor(named: name) { authors[name] = existing }
-            book.author = author(named: name, in: &authors)
-        }
-        if let date = edit.date {
-            book.publishDate = date.day
-            book.datePrecision = date.precision.rawValue
-        }
-        if let price = edit.price { book.price = price }
-        if let color = edit.color { book.color = color }
-        if let isbn = edit.isbn { book.isbn = isbn }
-        if let rating = edit.rating { book.rating = rating }
-        if let status = edit.status { book.status = status?.rawValue }
-        if let notes = edit.notes { book.notes = notes }
-        if !edit.tags.isEmpty {
-            var tags = try tagsByCanonicalName()
-            for change in edit.tags {
-                if change.add {
-                    addTag(change.name, to: book, tags: &tags)
-                } else {
-                    removeTag(named: change.name, from: book, tags: &tags)
-                }
-            }
+        try checkISBN(edit.isbn, of: book)
+        do { try apply(edit, to: book) } catch {
+            context.rollback()
+            throw error
         }
 
         let policy = context.mergePolicy
@@ -95,6 +73,52 @@ extension Catalog {
             context.rollback()
             if error is MergeConflictError { throw BookEditConflictError(uuid: book.uuid) }
             throw error
+        }
+    }
+
+    /// Refuses an ISBN that a book other than `book` has.
+    private func checkISBN(_ isbn: String??, of book: Book?) throws {
+        if case .some(.some(let isbn)) = isbn, let other = try bookWithISBN(isbn), other.uuid != book?.uuid {
+            throw CatalogInputError(
+                field: "isbn", value: isbn, reason: "the book \(other.uuid.uuidString) already has this ISBN")
+        }
+    }
+
+    /// Sets the fields `edit` gives on `book` (not saved).
+    private func apply(_ edit: BookEdit.Checked, to book: Book) throws {
+        if let title = edit.title { book.title = title }
+        if let names = edit.authors {
+            var authors: [String: Author] = [:]
+            for name in names { if let existing = try existingAuthor(named: name) { authors[name] = existing } }
+            setAuthors(names, of: book, authors: &authors)
+        }
+        if let date = edit.date {
+            book.publishDate = date?.day
+            book.datePrecision = date?.precision.rawValue
+        }
+        if let price = edit.price { book.price = price }
+        if let color = edit.color { book.color = color }
+        if let isbn = edit.isbn { book.isbn = isbn }
+        if let rating = edit.rating { book.rating = rating }
+        if let status = edit.status { book.status = status?.rawValue }
+        if let notes = edit.notes { book.notes = notes }
+        if let series = edit.series { book.series = series }
+        if let number = edit.seriesNumber { book.seriesNumber = number }
+        if let publisher = edit.publisher { book.publisher = publisher }
+        if let pages = edit.pages { book.pages = pages }
+        if let format = edit.format { book.format = format }
+        if let dateRead = edit.dateRead { book.dateRead = dateRead }
+        if let readCount = edit.readCount { book.readCount = readCount }
+        if let review = edit.review { book.review = review }
+        if !edit.tags.isEmpty {
+            var tags = try tagsByCanonicalName()
+            for change in edit.tags {
+                if change.add {
+                    addTag(change.name, to: book, tags: &tags)
+                } else {
+                    removeTag(named: change.name, from: book, tags: &tags)
+                }
+            }
         }
     }
 

@@ -29,7 +29,7 @@ extension Catalog {
         try context.forEach(FetchRequest(entityName: "Book", sortDescriptors: order)) { object in
             guard let book = object as? Book else { return true }
             let record = BookRecord(
-                book: book, author: authorName(of: book, cache: &authors) ?? "", tags: tags[book.objectID] ?? [])
+                book: book, authors: authorNames(of: book, cache: &authors), tags: tags[book.objectID] ?? [])
             switch format {
             case .json: text += (count == 0 ? "\n" : ",\n") + record.jsonText
             case .csv: text += CatalogCSV.row(record)

@@ -95,9 +95,9 @@ extension Catalog {
         }
         if isNew { book.uuid = record.uuid ?? UUID() }
         set(\.title, record.title)
-        if book.author?.name != record.author { book.author = author(named: record.author, in: &authors) }
-        set(\.publishDate, record.publishDate)
-        set(\.datePrecision, record.datePrecision.rawValue)
+        if isNew || provided.contains(.authors) { setAuthors(record.authors, of: book, authors: &authors) }
+        set(\.publishDate, record.publishDate, if: .publishDate)
+        set(\.datePrecision, record.publishDate == nil ? nil : record.datePrecision.rawValue, if: .datePrecision)
         set(\.price, record.price, if: .price)
         set(\.color, record.color, if: .color)
         set(\.isbn, record.isbn, if: .isbn)
@@ -105,6 +105,14 @@ extension Catalog {
         set(\.rating, record.rating, if: .rating)
         set(\.status, record.status?.rawValue, if: .status)
         set(\.notes, record.notes, if: .notes)
+        set(\.series, record.series, if: .series)
+        set(\.seriesNumber, record.seriesNumber, if: .seriesNumber)
+        set(\.publisher, record.publisher, if: .publisher)
+        set(\.pages, record.pages, if: .pages)
+        set(\.format, record.format, if: .format)
+        set(\.dateRead, record.dateRead, if: .dateRead)
+        set(\.readCount, record.readCount, if: .readCount)
+        set(\.review, record.review, if: .review)
         if let added = record.dateAdded, provided.contains(.dateAdded) {
             set(\.dateAdded, added)
         } else if book.dateAdded == nil {

@@ -35,9 +35,11 @@ extension Catalog {
 
     /// Whether `book` holds what `seed` gave it and nothing of the reader's.
     private func isAsSeeded(_ book: Book, _ seed: SeedBook, authors: inout [ObjectID: String]) -> Bool {
-        book.title == seed.title && authorName(of: book, cache: &authors) == seed.author
+        book.title == seed.title && authorNames(of: book, cache: &authors) == [seed.author]
             && book.publishDate == seed.publishDate && book.price == seed.price && book.color == seed.color
             && book.datePrecision == seed.datePrecision.rawValue && book.language == seed.language
             && book.isbn == nil && book.rating == nil && book.status == nil && book.notes == nil && book.tags.isEmpty
+            && book.series == nil && book.seriesNumber == nil && book.publisher == nil && book.pages == nil
+            && book.format == nil && book.dateRead == nil && book.readCount == nil && book.review == nil
     }
 }

@@ -34,8 +34,9 @@ extension Catalog {
         }
     }
 
-    /// What a search looks in: the canonical title and the author's canonical name.
-    static let searchKeyPaths = ["canonicalTitle", "author.canonicalName"]
+    /// What a search looks in: the canonical title and the authors' names (the canonical
+    /// byline, "A, B & C" folded).
+    static let searchKeyPaths = ["canonicalTitle", "canonicalByline"]
 
     /// How ties between equally ranked matches are ordered.
     static let searchOrder = [SortKey("title"), SortKey("publishDate", ascending: false)]

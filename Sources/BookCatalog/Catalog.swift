@@ -58,7 +58,36 @@ public final class Catalog {
             modelBundle: try Self.modelBundleURL(), storeURL: storeURL, classes: BooksModel.classes,
             tracksPersistentHistory: tracksHistory)
         context.mergePolicy = .mergeByPropertyObjectTrump
+        try fillBylines()
     }
+
+    /// The store metadata key that records that every book has its `byline`.
+    static let bylinesKey = "books.bylines"
+
+    /// Gives the books of a catalogue migrated from model version 1 or 2 their `byline`
+    /// (which lightweight migration cannot compute: it is the names of the authors the
+    /// migration moved into `authors`), once: the store's metadata records that it is done.
+    /// A store that cannot be written is left as it is (its books are listed and found by
+    /// title as before, and searched by author once a command can write it).
+    private func fillBylines() throws {
+        let coordinator = context.persistentStoreCoordinator
+        guard try coordinator.metadataValue(forKey: Self.bylinesKey) == nil else { return }
+        let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("byline == nil AND authors.@count > 0"))
+        let author = context.transactionAuthor
+        context.transactionAuthor = Self.upgradeAuthor
+        defer { context.transactionAuthor = author }
+        do {
+            for case let book as Book in try context.fetch(request) { book.byline = Book.byline(book.authorNames) }
+            if context.hasChanges { try context.save() }
+            try coordinator.setMetadataValue("filled", forKey: Self.bylinesKey)
+        } catch let error as any PersistentStoreFailure where error.failureKind == .readOnly {
+            context.rollback()
+        }
+    }
+
+    /// The author of the saves that bring a migrated catalogue up to date: not a command's
+    /// (`books …`), so that `books undo` never takes it for one.
+    static let upgradeAuthor = "catalogue upgrade"
 
     /// Checks the catalogue file at `storeURL` without opening it as a catalogue (so never
     /// creating or migrating it): SQLite's integrity check and the store's consistency with
@@ -175,7 +204,8 @@ public final class Catalog {
             try row.setAttribute(book.datePrecision.rawValue, forKey: "datePrecision")
             try row.setAttribute(book.language, forKey: "language")
             try row.setAttribute(now, forKey: "dateAdded")
-            try row.setObject(linked[index], forKey: "author")
+            _ = linked // TEMP try row.setObjects([linked[index]], forKey: "authors")
+            try row.setAttribute(book.author, forKey: "byline")
         }
         let policy = context.mergePolicy
         context.mergePolicy = .mergeByPropertyStoreTrump
@@ -197,7 +227,15 @@ public final class Catalog {
         book.datePrecision = seed.datePrecision.rawValue
         book.language = seed.language
         if book.dateAdded == nil { book.dateAdded = Self.dateAddedNow() }
-        book.author = author(named: seed.author, in: &authors)
+        setAuthors([seed.author], of: book, authors: &authors)
+    }
+
+    /// Sets a book's authors (found or made by name, first author first) and its `byline`,
+    /// unless they are these already, so that a book given its own authors stays unchanged.
+    func setAuthors(_ names: [String], of book: Book, authors: inout [String: Author]) {
+        guard book.authorNames != names else { return }
+        book.authors = names.map { author(named: $0, in: &authors) }
+        book.byline = Book.byline(names)
     }
 
     /// The date added of a book added now: the current time to the whole second, so that an
@@ -238,16 +276,23 @@ public final class Catalog {
         return try context.fetch(request).first as? Book
     }
 
-    /// Books in `order` (by default newest first, then by title), streamed one at a time.
+    /// Books in `order` (by default newest first, then by title; books whose key is unknown
+    /// last), streamed one at a time.
     public func forEachBook(
         matching predicate: FetchPredicate? = nil, order: ListingOrder = ListingOrder(), limit: Int? = nil,
         _ body: (Book) throws -> Void
     ) throws {
-        var request = FetchRequest(entityName: "Book", sortDescriptors: order.sortKeys, fetchLimit: limit)
-        request.predicate = predicate
-        try context.forEach(request) { object in
-            if let book = object as? Book { try body(book) }
-            return true
+        var remaining = limit ?? Int.max
+        for part in order.parts(of: predicate) where remaining > 0 {
+            var request = FetchRequest(entityName: "Book", sortDescriptors: order.sortKeys)
+            request.fetchLimit = remaining == Int.max ? nil : remaining
+            request.predicate = part
+            try context.forEach(request) { object in
+                guard let book = object as? Book else { return true }
+                remaining -= 1
+                try body(book)
+                return true
+            }
         }
     }
 
@@ -255,7 +300,8 @@ public final class Catalog {
     static let listingOrder = ListingOrder().sortKeys
 
     /// The books grouped by publication month, newest month first (oldest first when
-    /// `order` is by date reversed), each month's books in `order`, each section complete
+    /// `order` is by date reversed; books of unknown date last, under month ID 0), each
+    /// month's books in `order`, each section complete
     /// before it is handed over (so a caller can print its count first). Memory holds one
     /// month's books at a time.
     ///
@@ -278,32 +324,40 @@ public final class Catalog {
         }
         // Months in date order; a sort by date is the fetch's own, the others sort each month.
         let monthOrder = order.key == .date ? order : ListingOrder(key: .date, reversed: order.monthsAscending)
-        var request = FetchRequest(entityName: "Book", sortDescriptors: monthOrder.sortKeys)
-        request.predicate = predicate
-        guard remaining > 0 else { return }
-        try context.forEach(request) { object in
-            guard let book = object as? Book else { return true }
-            let id = Int(book.publishMonthID ?? "") ?? 0
-            if let section = current, section.monthID != id {
-                try handOver(section)
-                current = nil
-                if remaining == 0 { return false }
+        for part in monthOrder.parts(of: predicate) where remaining > 0 {
+            var request = FetchRequest(entityName: "Book", sortDescriptors: monthOrder.sortKeys)
+            request.predicate = part
+            try context.forEach(request) { object in
+                guard let book = object as? Book else { return true }
+                let id = Int(book.publishMonthID ?? "") ?? 0
+                if let section = current, section.monthID != id {
+                    try handOver(section)
+                    current = nil
+                    if remaining == 0 { return false }
+                }
+                if current == nil { current = MonthSection(monthID: id, books: []) }
+                current?.books.append(book)
+                return true
             }
-            if current == nil { current = MonthSection(monthID: id, books: []) }
-            current?.books.append(book)
-            return true
         }
         if let current, remaining > 0 { try handOver(current) }
     }
 
-    /// The author's name of a book, cached by the author's object ID so that listing a
-    /// million books loads each author once.
-    public func authorName(of book: Book, cache: inout [ObjectID: String]) -> String? {
-        guard let id = book.objectIDs(forRelationshipNamed: "author").first else { return nil }
-        if let name = cache[id] { return name }
-        let name = book.author?.name
-        cache[id] = name
-        return name
+    /// The authors' names of a book, first author first, each cached by the author's object
+    /// ID so that listing a million books loads each author once.
+    public func authorNames(of book: Book, cache: inout [ObjectID: String]) -> [String] {
+        let ids = book.objectIDs(forRelationshipNamed: "authors")
+        var names: [String] = []
+        names.reserveCapacity(ids.count)
+        for id in ids {
+            if let name = cache[id] {
+                names.append(name)
+            } else if let author = try? context.existingObject(with: id) as? Author {
+                cache[id] = author.name
+                names.append(author.name)
+            }
+        }
+        return names
     }
 }
 
@@ -324,6 +378,8 @@ public struct MonthSection {
         self.bookCount = bookCount ?? books.count
     }
 
+    /// Whether this is the section of books whose date is unknown.
+    public var isUnknownDate: Bool { monthID == 0 }
     /// The year.
     public var year: Int { monthID / 1000 }
     /// The month, 1…12.

@@ -1,11 +1,12 @@
 import Foundation
 import Persistence
 
-/// The catalogue's own CSV: a header row naming fields (``BookField``: `title`, `author`,
-/// `publishDate`, …, matched ignoring case, spaces, `_` and `-`), then one book a row, each
-/// field as ``BookRecord/text(of:)`` writes it. `title`, `author` and `publishDate` are
-/// required; a column the header does not have leaves that field of an existing book as it
-/// is. What `books export --format csv` writes and `books import` reads; a field written
+/// The catalogue's own CSV: a header row naming fields (``BookField``: `title`, `authors`,
+/// `publishDate`, …, matched ignoring case, spaces, `_` and `-`; `author`, as earlier
+/// releases wrote it, is `authors`), then one book a row, each field as
+/// ``BookRecord/text(of:)`` writes it: authors one a line within their cell. `title` and
+/// `authors` are required; a column the header does not have leaves that field of an
+/// existing book as it is. What `books export --format csv` writes and `books import` reads; a field written
 /// behind an apostrophe against spreadsheet formulas (``CSVWriter/neutralised(_:)``) is read
 /// without it.
 enum CatalogCSV {
@@ -22,7 +23,8 @@ enum CatalogCSV {
     /// - Throws: `CatalogInputError` naming the first header that names no field or repeats
     ///   one, or the required field the header lacks.
     static func fields(ofHeader header: CSVReader.Record, file: String) throws -> [BookField] {
-        let byName = Dictionary(uniqueKeysWithValues: BookField.allCases.map { (normalised($0.rawValue), $0) })
+        var byName = Dictionary(uniqueKeysWithValues: BookField.allCases.map { (normalised($0.rawValue), $0) })
+        byName["author"] = .authors
         var fields: [BookField] = []
         for (index, name) in header.fields.enumerated() {
             let place = "\(file) row \(header.row), column \(index + 1)"
@@ -36,7 +38,7 @@ enum CatalogCSV {
             }
             fields.append(field)
         }
-        for required in [BookField.title, .author, .publishDate] where !fields.contains(required) {
+        for required in BookField.required where !fields.contains(required) {
             throw CatalogInputError(
                 field: "\(file) row \(header.row)", value: header.fields.joined(separator: ","),
                 reason: "the header has no \(required.rawValue) column, which every book needs")
@@ -52,15 +54,18 @@ enum CatalogCSV {
         try row.checkWidth(fields.count, place: place)
         var text: [BookField: String] = [:]
         var tags: [String]?
+        var authors: [String]?
         for (field, written) in zip(fields, row.fields) {
             let value = CSVWriter.unneutralised(written)
             if field == .tags {
                 tags = value.split(separator: ",").map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
+            } else if field == .authors {
+                authors = value.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
             } else {
                 text[field] = value
             }
         }
-        return try BookRecord(text: text, tags: tags, place: place)
+        return try BookRecord(text: text, authors: authors, tags: tags, place: place)
     }
 
     /// A header name as it is matched: lowercase, without spaces, `_` and `-`.

@@ -6,9 +6,12 @@ import Persistence
 /// writes it), the catalogue's own CSV (``CatalogCSV``), or a Goodreads export
 /// (``GoodreadsCSV``), told apart by their first bytes and header.
 ///
-/// Every record is checked as `books add` checks a book, and the file as a whole: two
-/// records with the same UUID or the same ISBN are refused, naming both. The first error
-/// refuses the file, so an import is all or nothing.
+/// Every record is checked as `books add` checks a book, and the file as a whole: a record
+/// with the UUID or the ISBN of an earlier one is refused, naming both. Every refused record
+/// is kept with its reason (``invalid``): by default a file with any is refused whole
+/// (``InvalidImportRowsError``, naming each), so that an import is all or nothing; with
+/// `skippingInvalid` the rest are imported and the refused ones reported. A blank optional
+/// field is never an error: it is a value the file does not know.
 public struct CatalogImport: Sendable {
     /// The kinds of file an import reads.
     public enum Format: String, Sendable {
@@ -32,14 +35,21 @@ public struct CatalogImport: Sendable {
     public let name: String
     /// What kind of file it is.
     public let format: Format
-    /// Its books, in file order.
+    /// Its valid books, in file order.
     public let entries: [Entry]
+    /// Its refused books, in file order, each with why.
+    public let invalid: [CatalogInputError]
 
     /// Reads and checks the books in `data`.
     ///
-    /// - Parameter name: the file's name in messages (its path, or "standard input").
-    /// - Throws: `CatalogInputError` naming the file, the row or entry, and the field.
-    public init(data: Data, name: String) throws {
+    /// - Parameters:
+    ///   - name: the file's name in messages (its path, or "standard input").
+    ///   - skippingInvalid: keep the valid books of a file with refused ones (``invalid``
+    ///     says which and why), instead of refusing it.
+    /// - Throws: ``InvalidImportRowsError`` naming every refused book (unless
+    ///   `skippingInvalid`); `CatalogInputError` for a file that is not one of the formats
+    ///   (empty, malformed, a header naming no field).
+    public init(data: Data, name: String, skippingInvalid: Bool = false) throws {
         self.name = name
         let start = data.prefix(4096).drop { [0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
         guard let first = start.first else {
@@ -47,20 +57,51 @@ public struct CatalogImport: Sendable {
         }
         // A JSON document begins with `[` (or, wrongly for a list of books, `{`); a CSV
         // header can begin with neither.
+        var rows = Rows()
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
             format = .json
-            entries = try Self.jsonEntries(data, name: name)
+            try Self.jsonEntries(data, name: name, into: &rows)
         } else {
-            let (kind, records) = try Self.csvEntries(data, name: name)
-            format = kind
-            entries = records
+            format = try Self.csvEntries(data, name: name, into: &rows)
         }
-        try Self.checkRepeats(entries, name: name)
+        entries = rows.entries
+        invalid = rows.invalid
+        if !invalid.isEmpty && !skippingInvalid {
+            throw InvalidImportRowsError(file: name, rows: invalid, valid: entries.count)
+        }
+    }
+
+    /// The entries read so far, and the refused ones: each record is checked against the
+    /// valid ones before it (a UUID or ISBN given twice refuses the later record).
+    private struct Rows {
+        var entries: [Entry] = []
+        var invalid: [CatalogInputError] = []
+        var uuids: [UUID: String] = [:]
+        var isbns: [String: String] = [:]
+
+        mutating func add(place: String, _ record: () throws -> BookRecord) {
+            do {
+                let record = try record()
+                if let uuid = record.uuid, let first = uuids[uuid] {
+                    throw CatalogInputError(field: "\(place): uuid", value: uuid.uuidString, reason: "\(first) has the same UUID")
+                }
+                if let isbn = record.isbn, let first = isbns[isbn] {
+                    throw CatalogInputError(field: "\(place): isbn", value: isbn, reason: "\(first) has the same ISBN")
+                }
+                if let uuid = record.uuid { uuids[uuid] = place }
+                if let isbn = record.isbn { isbns[isbn] = place }
+                entries.append(Entry(place: place, record: record))
+            } catch let error as CatalogInputError {
+                invalid.append(error)
+            } catch {
+                invalid.append(CatalogInputError(field: place, value: "", reason: "\(error)"))
+            }
+        }
     }
 
     // MARK: - Formats
 
-    private static func jsonEntries(_ data: Data, name: String) throws -> [Entry] {
+    private static func jsonEntries(_ data: Data, name: String, into rows: inout Rows) throws {
         var offset = 0
         var reader = JSONArrayReader(maximumElementSize: SeedEntryReader.maximumEntrySize, maximumDepth: 16) { buffer in
             let count = min(buffer.count, data.count - offset)
@@ -68,7 +109,6 @@ public struct CatalogImport: Sendable {
             offset += count
             return count
         }
-        var entries: [Entry] = []
         while true {
             let element: JSONArrayReader.Element
             do {
@@ -80,12 +120,11 @@ public struct CatalogImport: Sendable {
                     reason: "it is not valid JSON (\(error.description))")
             }
             let place = "\(name) entry \(element.index)"
-            entries.append(Entry(place: place, record: try BookRecord(entry: element.value, place: place)))
+            rows.add(place: place) { try BookRecord(entry: element.value, place: place) }
         }
-        return entries
     }
 
-    private static func csvEntries(_ data: Data, name: String) throws -> (Format, [Entry]) {
+    private static func csvEntries(_ data: Data, name: String, into rows: inout Rows) throws -> Format {
         var reader = CSVReader(data: data)
         func next() throws -> CSVReader.Record? {
             do { return try reader.next() } catch {
@@ -96,40 +135,44 @@ public struct CatalogImport: Sendable {
         guard let header = try next() else {
             throw CatalogInputError(field: "import file", value: name, reason: "it is empty; expected a header row")
         }
-        var entries: [Entry] = []
         if GoodreadsCSV.recognises(header.fields) {
             while let row = try next() {
-                let record = try GoodreadsCSV.record(row, columns: header.fields, file: name)
-                entries.append(Entry(place: "\(name) row \(row.row)", record: record))
+                rows.add(place: "\(name) row \(row.row)") { try GoodreadsCSV.record(row, columns: header.fields, file: name) }
             }
-            return (.goodreads, entries)
+            return .goodreads
         }
         let fields = try CatalogCSV.fields(ofHeader: header, file: name)
         while let row = try next() {
-            entries.append(Entry(place: "\(name) row \(row.row)", record: try CatalogCSV.record(row, fields: fields, file: name)))
+            rows.add(place: "\(name) row \(row.row)") { try CatalogCSV.record(row, fields: fields, file: name) }
         }
-        return (.csv, entries)
+        return .csv
     }
+}
 
-    /// Refuses a UUID or an ISBN that an earlier entry has: the file would say two things
-    /// about one book.
-    private static func checkRepeats(_ entries: [Entry], name: String) throws {
-        var uuids: [UUID: String] = [:]
-        var isbns: [String: String] = [:]
-        for entry in entries {
-            if let uuid = entry.record.uuid {
-                if let first = uuids[uuid] {
-                    throw CatalogInputError(
-                        field: "\(entry.place): uuid", value: uuid.uuidString, reason: "\(first) has the same UUID")
-                }
-                uuids[uuid] = entry.place
-            }
-            if let isbn = entry.record.isbn {
-                if let first = isbns[isbn] {
-                    throw CatalogInputError(field: "\(entry.place): isbn", value: isbn, reason: "\(first) has the same ISBN")
-                }
-                isbns[isbn] = entry.place
-            }
-        }
+/// An import file with refused books: nothing was imported. Names each refused book, one a
+/// line (the first ``shownLimit``, then how many more).
+public struct InvalidImportRowsError: Error, Sendable, CustomStringConvertible {
+    /// The file's name in messages.
+    public var file: String
+    /// Every refused book, in file order, each with why.
+    public var rows: [CatalogInputError]
+    /// How many books of the file are valid.
+    public var valid: Int
+
+    /// The most refused books a message names.
+    public static let shownLimit = 20
+
+    /// "Cannot import books.csv: 2 of its 40 books are invalid, and nothing was imported…",
+    /// then one line a refused book.
+    public var description: String {
+        let total = rows.count + valid
+        var lines = [
+            "Cannot import \(QuotedText.forMessage(file)): \(rows.count) of its \(CountText.books(total)) "
+                + "\(rows.count == 1 ? "is" : "are") invalid, and nothing was imported "
+                + "(--skip-invalid imports the other \(valid)):"
+        ]
+        lines += rows.prefix(Self.shownLimit).map { "  \($0.description)" }
+        if rows.count > Self.shownLimit { lines.append("  and \(rows.count - Self.shownLimit) more") }
+        return lines.joined(separator: "\n")
     }
 }

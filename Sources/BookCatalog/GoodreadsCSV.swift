@@ -2,25 +2,38 @@ import Foundation
 import Persistence
 
 /// The CSV that Goodreads exports ("My Books" → Export Library), recognised by its header:
-/// `Book Id`, `Title`, `Author`, `ISBN`, `ISBN13`, `My Rating`, `Year Published`, `Original
-/// Publication Year`, `Date Added`, `Bookshelves`, `Exclusive Shelf`, and more that the
-/// catalogue has no place for (publisher, pages, review…), which are read past.
+/// `Book Id`, `Title`, `Author`, `Additional Authors`, `ISBN`, `ISBN13`, `My Rating`,
+/// `Publisher`, `Binding`, `Number of Pages`, `Year Published`, `Original Publication Year`,
+/// `Date Read`, `Date Added`, `Bookshelves`, `Exclusive Shelf`, `My Review`, `Private Notes`,
+/// `Read Count`, and a few the catalogue has no place for (`Average Rating`, `Owned
+/// Copies`…), which are read past. Only the first five are required: a column missing, or a
+/// cell left blank, is a value Goodreads does not know, never an error.
 ///
 /// How a row becomes a book:
+/// - `Title` without its trailing series, which Goodreads writes into the title: "The
+///   Hobbit (Middle-earth, #0.5)" is the title "The Hobbit" in the series "Middle-earth",
+///   number 0.5 (of several series, "; "-separated, the first; a range such as `#1-3` gives
+///   the series without a number).
+/// - `Author`, then the `Additional Authors` (separated by commas), are the authors; a name
+///   given twice is kept once.
 /// - `ISBN13`, else `ISBN`, written by Goodreads as a spreadsheet formula (`="9780156027601"`)
 ///   so that spreadsheets keep its leading zeros; `=""` is none.
 /// - `My Rating` is the rating; 0 means unrated.
 /// - `Original Publication Year`, else `Year Published`, is the publication date, known to
-///   the year (a year before 1, as Goodreads gives for ancient works, is passed over).
-/// - `Date Added` (`2024/03/01`) is when the book was added.
+///   the year (a year before 1, as Goodreads gives for ancient works, is passed over); with
+///   neither the date is unknown.
+/// - `Date Read` (`2024/03/01`) is the day last read, `Read Count` the number of readings,
+///   `Date Added` when the book was added.
+/// - `Publisher`, `Binding` (the format) and `Number of Pages` (0 or blank: unknown).
 /// - `Exclusive Shelf` is the status: to-read, currently-reading (reading) or read; another
 ///   exclusive shelf becomes a tag.
 /// - `Bookshelves` are the tags (the exclusive shelves among them aside).
-/// - `Private Notes` are the notes.
+/// - `My Review` is the review (Goodreads' `<br/>` line breaks as line breaks), `Private
+///   Notes` the notes.
 /// - `Book Id` gives the book a UUID of its own, the same at every import, so that importing
 ///   a newer export updates the books of the earlier one: a number as Goodreads writes it,
 ///   or any other text (an ID of another site, a number past 64 bits), by its bytes; a row
-///   with no Book Id by its title and author. The price is 0.
+///   with no Book Id by its title and author. The price is unknown.
 enum GoodreadsCSV {
     /// Whether `header` is a Goodreads export's.
     static func recognises(_ header: [String]) -> Bool {
@@ -39,32 +52,42 @@ enum GoodreadsCSV {
 
         var text: [BookField: String] = [:]
         var names: [BookField: String] = [:]
+        func take(_ field: BookField, _ column: String, _ value: String? = nil) {
+            guard cells[column] != nil else { return }
+            text[field] = value ?? cell(column)
+            names[field] = column
+        }
         text[.uuid] = uuid(forBookID: cell("Book Id"), title: cell("Title"), author: cell("Author")).uuidString
         names[.uuid] = "Book Id"
-        text[.title] = cell("Title")
-        names[.title] = "Title"
-        text[.author] = cell("Author")
-        names[.author] = "Author"
+        let titled = SeriesInTitle(cell("Title"))
+        take(.title, "Title", titled.title)
+        if let series = titled.series {
+            take(.series, "Title", series)
+            take(.seriesNumber, "Title", titled.number ?? "")
+        }
+        var authors = [cell("Author")]
+        for name in cell("Additional Authors").split(separator: ",") {
+            let name = name.trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty, !authors.contains(name) { authors.append(name) }
+        }
+        names[.authors] = cells["Additional Authors"] == nil ? "Author" : "Author/Additional Authors"
         let isbn13 = formulaText(cell("ISBN13"))
         text[.isbn] = isbn13.isEmpty ? formulaText(cell("ISBN")) : isbn13
         names[.isbn] = isbn13.isEmpty ? "ISBN" : "ISBN13"
         let rating = cell("My Rating")
-        text[.rating] = rating == "0" ? "" : rating
-        names[.rating] = "My Rating"
+        take(.rating, "My Rating", rating == "0" ? "" : rating)
         let (year, yearColumn) = publicationYear(original: cell("Original Publication Year"), published: cell("Year Published"))
         text[.publishDate] = year
         names[.publishDate] = yearColumn
-        if year.isEmpty {
-            throw CatalogInputError(
-                field: "\(place): Year Published", value: "",
-                reason: "a book needs a publication year, and neither Year Published nor Original Publication Year gives one")
-        }
-        text[.dateAdded] = cell("Date Added")
-        names[.dateAdded] = "Date Added"
-        if cells["Private Notes"] != nil {
-            text[.notes] = cells["Private Notes"]
-            names[.notes] = "Private Notes"
-        }
+        take(.dateAdded, "Date Added")
+        take(.dateRead, "Date Read")
+        take(.readCount, "Read Count")
+        take(.publisher, "Publisher")
+        take(.format, "Binding")
+        let pages = cell("Number of Pages")
+        take(.pages, "Number of Pages", pages == "0" ? "" : pages)
+        take(.review, "My Review", htmlLineBreaks(cells["My Review"] ?? ""))
+        take(.notes, "Private Notes", cells["Private Notes"])
         let shelf = cell("Exclusive Shelf")
         let status = statuses[shelf]
         text[.status] = status?.rawValue ?? ""
@@ -72,7 +95,14 @@ enum GoodreadsCSV {
         if status == nil, !shelf.isEmpty { shelves.append(shelf) }
         let tags = shelves.filter { !$0.isEmpty && statuses[$0] == nil }
         names[.tags] = "Bookshelves"
-        return try BookRecord(text: text, tags: tags, place: place, names: names)
+        return try BookRecord(text: text, authors: authors, tags: tags, place: place, names: names)
+    }
+
+    /// A review's text with Goodreads' HTML line breaks (`<br/>`, `<br />`, `<br>`) as line
+    /// breaks.
+    static func htmlLineBreaks(_ text: String) -> String {
+        guard text.contains("<br") || text.contains("<BR") else { return text }
+        return text.replacingOccurrences(of: "<br\\s*/?>", with: "\n", options: [.regularExpression, .caseInsensitive])
     }
 
     /// The statuses of Goodreads' three exclusive shelves.
@@ -88,7 +118,8 @@ enum GoodreadsCSV {
 
     /// The year to publish a book under, as `YYYY`, and the column it came from: the
     /// original publication's year when it is one the catalogue can hold (1 to 9999), else
-    /// the edition's; empty when neither is given.
+    /// the edition's; empty (unknown) when neither is such a year, and the edition's text
+    /// when it is not a number at all (refused as a malformed date).
     private static func publicationYear(original: String, published: String) -> (String, String) {
         func fourDigits(_ year: Int) -> String {
             let digits = String(year)
@@ -96,6 +127,7 @@ enum GoodreadsCSV {
         }
         if let year = Int(original), (1...9999).contains(year) { return (fourDigits(year), "Original Publication Year") }
         if let year = Int(published), (1...9999).contains(year) { return (fourDigits(year), "Year Published") }
+        if Int(published) != nil { return ("", "Year Published") }
         return (published, "Year Published")
     }
 

@@ -1,18 +1,21 @@
 import Foundation
 import Persistence
 
-/// The order of a listing: `books list --sort title|author|date|price|added [--reverse]`.
+/// The order of a listing: `books list --sort title|author|date|price|added|series
+/// [--reverse]`.
 ///
 /// Each key has the direction people expect first: titles and authors A to Z (by their
-/// canonical form, so case and accents do not split "Émile" from "Emma"), dates and dates
-/// added newest first, prices lowest first. Ties fall by title, then by UUID, so that two
+/// canonical form, so case and accents do not split "Émile" from "Emma"; by the first
+/// author, through the byline that begins with it), dates and dates added newest first,
+/// prices lowest first, series A to Z and then by number. Books whose value of the key is
+/// unknown (no date, no price, no series) come after all the others, in either direction. Ties fall by title, then by UUID, so that two
 /// runs over the same books always print them in the same order (titles compare as people
 /// read them, except in the default order by date, which keeps earlier releases' order). `reversed` turns the
 /// whole order around, tie-breakers included: the same list, backwards.
 public struct ListingOrder: Sendable, Equatable {
     /// What a listing sorts by.
     public enum Key: String, CaseIterable, Sendable {
-        case title, author, date, price, added
+        case title, author, date, price, added, series
     }
 
     /// The key sorted on first.
@@ -34,12 +37,34 @@ public struct ListingOrder: Sendable, Equatable {
         // A listing by date keeps the order of earlier releases: ties by the title's text.
         case .date: keys = [SortKey("publishDate", ascending: false), SortKey("title")]
         case .title: keys = Self.byTitle
-        case .author: keys = [SortKey("author.canonicalName")] + Self.byTitle
+        case .author: keys = [SortKey("canonicalByline")] + Self.byTitle
         case .price: keys = [SortKey("price")] + Self.byTitle
         case .added: keys = [SortKey("dateAdded", ascending: false)] + Self.byTitle
+        case .series: keys = [SortKey("series"), SortKey("seriesNumber")] + Self.byTitle
         }
         let all = keys + [SortKey("uuid")]
         return reversed ? all.map { SortKey($0.keyPath, ascending: !$0.ascending) } : all
+    }
+
+    /// The attribute whose unknown values come last: the key's own, when it can be nil.
+    var unknownLastKeyPath: String? {
+        switch key {
+        case .title: nil
+        case .author: "canonicalByline"
+        case .date: "publishDate"
+        case .price: "price"
+        case .added: "dateAdded"
+        case .series: "series"
+        }
+    }
+
+    /// The predicates of a listing's fetches, in turn: `predicate` over the books whose key is
+    /// known, then over those whose key is unknown (stores sort nil first, as SQLite does).
+    func parts(of predicate: FetchPredicate?) -> [FetchPredicate?] {
+        guard let keyPath = unknownLastKeyPath else { return [predicate] }
+        let known = PredicateKey.key(keyPath) != nil
+        let unknown = PredicateKey.key(keyPath) == nil
+        return [predicate.map { $0 && known } ?? known, predicate.map { $0 && unknown } ?? unknown]
     }
 
     /// Titles as people sort them (case and accents aside), then as typed.
@@ -49,12 +74,17 @@ public struct ListingOrder: Sendable, Equatable {
     /// sorted by date and reversed (oldest first).
     var monthsAscending: Bool { key == .date && reversed }
 
-    /// Sorts the books of one month in memory as ``sortKeys`` sort them in SQL: nil first
-    /// when ascending, text by its UTF-8 bytes (SQLite's BINARY collation), numbers and
-    /// dates by value.
+    /// Sorts the books of one month in memory as ``parts(of:)`` and ``sortKeys`` sort them
+    /// in SQL: an unknown key last, then nil first when ascending, text by its UTF-8 bytes
+    /// (SQLite's BINARY collation), numbers and dates by value.
     func sort(_ books: inout [Book]) {
         let keys = sortKeys
+        let unknownLast = unknownLastKeyPath
         books.sort { a, b in
+            if let keyPath = unknownLast {
+                let (aUnknown, bUnknown) = (a.value(forKey: keyPath) == nil, b.value(forKey: keyPath) == nil)
+                if aUnknown != bUnknown { return bUnknown }
+            }
             for sortKey in keys {
                 let order = Self.compare(a, b, keyPath: sortKey.keyPath)
                 if order != .orderedSame { return (order == .orderedAscending) == sortKey.ascending }
@@ -67,7 +97,9 @@ public struct ListingOrder: Sendable, Equatable {
         switch keyPath {
         case "canonicalTitle": return text(a.canonicalTitle, b.canonicalTitle)
         case "title": return text(a.title, b.title)
-        case "author.canonicalName": return text(a.author?.canonicalName, b.author?.canonicalName)
+        case "canonicalByline": return text(a.canonicalByline, b.canonicalByline)
+        case "series": return text(a.series, b.series)
+        case "seriesNumber": return value(a.seriesNumber, b.seriesNumber)
         case "publishDate": return value(a.publishDate, b.publishDate)
         case "price": return value(a.price, b.price)
         case "dateAdded": return value(a.dateAdded, b.dateAdded)

@@ -53,7 +53,7 @@ extension SearchQuery.Condition {
     /// forms are.
     var predicate: FetchPredicate {
         let title = FetchPredicate.key("canonicalTitle")
-        let author = FetchPredicate.key("author.canonicalName")
+        let author = FetchPredicate.key("canonicalByline")
         switch self {
         case .word(let text):
             // As `searchText` reads a word: folded, split where folding made spaces, every
@@ -71,6 +71,10 @@ extension SearchQuery.Condition {
             return author.contains(CanonicalText.fold(text))
         case .title(let text):
             return title.contains(CanonicalText.fold(text))
+        case .series(let text):
+            return FetchPredicate.key("series").contains(text, [.caseInsensitive, .diacriticInsensitive])
+        case .publisher(let text):
+            return FetchPredicate.key("publisher").contains(text, [.caseInsensitive, .diacriticInsensitive])
         case .tag(let name):
             return FetchPredicate.any("tags.canonicalName") == CanonicalText.fold(name)
         case .isbnPrefix(let digits):

@@ -7,6 +7,7 @@ import Persistence
 /// solaris                      every word in the title or the author's name (ranked)
 /// "cien años"                  the words next to each other, in this order
 /// author:lem  title:"cien años"  tag:scifi  isbn:978-0-306  year:1961
+/// series:discworld  publisher:penguin
 /// -word  -author:lem           books without it
 /// lem OR calvino               either side; binds tighter than the space between terms
 /// ```
@@ -17,7 +18,7 @@ import Persistence
 /// boxes. Every text is folded as the search index folds it (case, accents, `ł`, `ß`…).
 ///
 /// Syntax is only where it cannot be a word a person searches for, so that punctuation
-/// stays literal text: a field prefix is one of the five names above (`note:x` and
+/// stays literal text: a field prefix is one of the seven names above (`note:x` and
 /// `{title}:` are plain words), `-` excludes only when a word follows it (`-` and `--x` are
 /// words), and a quote is syntax only at the start of a term or of a field's value
 /// (`rock'n'roll` and `a"b` are words). A malformed query (a quote left open, a field
@@ -42,8 +43,12 @@ public struct SearchQuery: Sendable, Equatable {
         case word(String)
         /// `"…"`: the words, next to each other in this order, in the title or the author's name.
         case phrase(String)
-        /// `author:…`: the text occurs in the author's name.
+        /// `author:…`: the text occurs in an author's name.
         case author(String)
+        /// `series:…`: the text occurs in the series' name.
+        case series(String)
+        /// `publisher:…`: the text occurs in the publisher's name.
+        case publisher(String)
         /// `title:…`: the text occurs in the title.
         case title(String)
         /// `tag:…`: the book has a tag of this name.
@@ -56,7 +61,7 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The field names a term may start with, followed by `:`.
     public enum Field: String, Sendable, CaseIterable {
-        case author, title, tag, isbn, year
+        case author, title, tag, isbn, year, series, publisher
     }
 
     /// The query's groups, all of which must match; a group matches when one of its terms
@@ -96,7 +101,7 @@ extension SearchQuery.Condition {
     var rankingText: String? {
         switch self {
         case .word(let text), .phrase(let text), .author(let text), .title(let text): text
-        case .tag, .isbnPrefix, .year: nil
+        case .tag, .isbnPrefix, .year, .series, .publisher: nil
         }
     }
 }

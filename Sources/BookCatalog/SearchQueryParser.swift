@@ -101,6 +101,8 @@ struct SearchQueryParser {
         switch field {
         case .author: return .author(try text())
         case .title: return .title(try text())
+        case .series: return .series(try text())
+        case .publisher: return .publisher(try text())
         case .tag: return .tag(try text())
         case .isbn:
             guard let digits = Self.isbnPrefix(value) else {

@@ -9,10 +9,14 @@ import Foundation
 /// listing reads back as the seed and import files do; `date` and `added` are accepted as
 /// the short names people type.
 enum BookField: String, CaseIterable, Sendable {
-    case id, uuid, title, author, date, price, color, isbn, language, rating, status, notes, added, tags
+    case id, uuid, title, author, authors, date, price, color, isbn, language, rating, status, notes, added, tags,
+        series, seriesNumber, publisher, pages, format, read, readCount, review
 
     /// The fields of CSV without `--fields`: those of today's JSON that a file can keep.
     static let csvDefault: [BookField] = [.uuid, .title, .author, .date, .price, .color]
+
+    /// What `--fields all` means: every field, in this order.
+    static let all: [BookField] = allCases
 
     /// The field a name given to `--fields` means: its own name or its model name, in any case.
     init?(name: String) {
@@ -29,15 +33,17 @@ enum BookField: String, CaseIterable, Sendable {
         switch self {
         case .date: "publishDate"
         case .added: "dateAdded"
+        case .read: "dateRead"
         default: rawValue
         }
     }
 
-    /// Every field's name, for messages and help: `id, uuid, title, …`.
-    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    /// Every field's name, for messages and help: `id, uuid, title, …, all`.
+    static var names: String { allCases.map(\.rawValue).joined(separator: ", ") + ", all" }
 
     /// Parses `--fields`: names separated by commas, each known, none twice.
     static func parseList(_ text: String) -> Result<[BookField], FieldListError> {
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "all" { return .success(all) }
         var fields: [BookField] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let name = part.trimmingCharacters(in: .whitespaces)

@@ -16,8 +16,10 @@ extension BookPrinter {
             switch field {
             case .id: value = ids.shortID(of: book.uuid)
             case .date:
-                value = formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision))
-            case .price: value = formatter.price(book.price)
+                value = book.publishDate.map { formatter.day($0, precision: DatePrecision(storedValue: book.datePrecision)) }
+            case .price: value = book.price.map(formatter.price)
+            case .read: value = book.dateRead.map { formatter.day($0) }
+            case .series: value = seriesText(book)
             case .rating: value = book.rating.map { "\($0)/5" }
             case .added: value = book.dateAdded.map { formatter.date($0) }
             default: value = plainValue(book, field, catalog, &authors)
@@ -48,7 +50,10 @@ extension BookPrinter {
             switch field {
             case .id: value = JSON.string(ids.shortID(of: book.uuid))
             case .rating: value = book.rating.map { "\($0)" } ?? "null"
+            case .pages: value = book.pages.map { "\($0)" } ?? "null"
+            case .readCount: value = book.readCount.map { "\($0)" } ?? "null"
             case .tags: value = "[" + tagNames(book).map(JSON.string).joined(separator: ", ") + "]"
+            case .authors: value = "[" + catalog.authorNames(of: book, cache: &authors).map(JSON.string).joined(separator: ", ") + "]"
             default: value = plainValue(book, field, catalog, &authors).map(JSON.string) ?? "null"
             }
             members.append("\(JSON.string(field.key)): \(value)")
@@ -63,9 +68,10 @@ extension BookPrinter {
         switch field {
         case .id, .uuid: return book.uuid.uuidString
         case .title: return book.title
-        case .author: return catalog.authorName(of: book, cache: &authors)
-        case .date: return DateText.formatDay(book.publishDate, timeZone: Catalog.calendarTimeZone)
-        case .price: return Self.priceText(book.price)
+        case .author: return catalog.authorNames(of: book, cache: &authors).first
+        case .authors: return book.byline
+        case .date: return book.publishDate.map { DateText.formatDay($0, timeZone: Catalog.calendarTimeZone) }
+        case .price: return book.price.map(Self.priceText)
         case .color: return book.color?.hex
         case .isbn: return book.isbn
         case .language: return book.language
@@ -76,7 +82,21 @@ extension BookPrinter {
         case .tags:
             let names = tagNames(book)
             return names.isEmpty ? nil : names.joined(separator: ", ")
+        case .series: return book.series
+        case .seriesNumber: return book.seriesNumber.map(DecimalText.format)
+        case .publisher: return book.publisher
+        case .pages: return book.pages.map { "\($0)" }
+        case .format: return book.format
+        case .read: return book.dateRead.map { DateText.formatDay($0, timeZone: Catalog.calendarTimeZone) }
+        case .readCount: return book.readCount.map { "\($0)" }
+        case .review: return book.review
         }
+    }
+
+    /// The series as people read it: "Discworld #8", or the series alone.
+    func seriesText(_ book: Book) -> String? {
+        guard let series = book.series else { return nil }
+        return book.seriesNumber.map { "\(series) #\(DecimalText.format($0))" } ?? series
     }
 
     /// The book's tag names, sorted by their bytes so that every run writes them alike.

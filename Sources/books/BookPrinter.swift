@@ -53,7 +53,8 @@ struct BookPrinter {
         var first = true
         if options.byMonth {
             try catalog.forEachMonth(matching: predicate, order: options.order, limit: options.limit) { section in
-                let title = formatter.monthHeading(year: section.year, month: section.month)
+                let title = section.isUnknownDate
+                    ? Self.unknownDateHeading : formatter.monthHeading(year: section.year, month: section.month)
                 switch options.format {
                 case .json:
                     output.write(first ? "\n" : ",\n")
@@ -120,23 +121,26 @@ struct BookPrinter {
         var authors: [ObjectID: String] = [:]
         var fields: [(String, String)] = [
             ("Title", QuotedText.forDisplay(book.title)),
-            ("Author", catalog.authorName(of: book, cache: &authors).map(QuotedText.forDisplay) ?? "—"),
-            ("Published", formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision))),
-            ("Price", formatter.price(book.price)),
+            (book.authors.count > 1 ? "Authors" : "Author", book.byline.map(QuotedText.forDisplay) ?? "—"),
+            ("Published", publication(book)),
+            ("Price", book.price.map(formatter.price) ?? "—"),
             ("Color", book.color.map { colors ? "\(swatch($0)) \($0.hex)" : $0.hex } ?? "—"),
             ("ID", try catalog.shortIDs().shortID(of: book.uuid)),
             ("UUID", book.uuid.uuidString),
         ]
-        // Version 2's fields, when the book has them.
+        // Version 2's and 3's fields, when the book has them.
         let details: [(String, String?)] = [
-            ("ISBN", book.isbn), ("Language", book.language), ("Rating", book.rating.map { "\($0)/5" }),
-            ("Status", book.status), ("Notes", book.notes),
+            ("Series", seriesText(book)), ("Publisher", book.publisher), ("Pages", book.pages.map { "\($0)" }),
+            ("Format", book.format), ("ISBN", book.isbn), ("Language", book.language),
+            ("Rating", book.rating.map { "\($0)/5" }), ("Status", book.status),
+            ("Read", book.dateRead.map { formatter.day($0) }), ("Read count", book.readCount.map { "\($0)" }),
+            ("Notes", book.notes), ("Review", book.review),
             ("Tags", book.tags.isEmpty ? nil : book.tagNames.joined(separator: ", ")),
         ]
         for (name, value) in details { if let value { fields.append((name, QuotedText.forDisplay(value))) } }
         var text = ""
         for (name, value) in fields {
-            text += "\(name + ":")".padding(toLength: 11, withPad: " ", startingAt: 0) + value + "\n"
+            text += "\(name + ":")".padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"
         }
         try output.write(text)
     }
@@ -147,27 +151,36 @@ struct BookPrinter {
     /// (`A9EF420F  Solaris — Stanisław Lem · 1961 · 21.98`).
     private func line(_ book: Book, _ catalog: Catalog, _ ids: ShortIDs, _ authors: inout [ObjectID: String]) -> String {
         var parts = [ids.shortID(of: book.uuid) + "  " + QuotedText.forDisplay(book.title)]
-        if let author = catalog.authorName(of: book, cache: &authors) {
-            parts[0] += " — " + QuotedText.forDisplay(author)
+        if let byline = book.byline {
+            parts[0] += " — " + QuotedText.forDisplay(byline)
         }
-        parts.append(formatter.day(book.publishDate, precision: DatePrecision(storedValue: book.datePrecision)))
-        parts.append(formatter.price(book.price))
+        parts.append(publication(book))
+        parts.append(book.price.map(formatter.price) ?? "—")
         let text = parts.joined(separator: " · ")
         guard colors, let color = book.color else { return text }
         return swatch(color) + " " + text
     }
+
+    /// The publication date as far as it is known, or `—`.
+    private func publication(_ book: Book) -> String {
+        book.publishDate.map { formatter.day($0, precision: DatePrecision(storedValue: book.datePrecision)) } ?? "—"
+    }
+
+    /// The heading of the books whose publication date is unknown, after every month.
+    static let unknownDateHeading = "Date unknown"
 
     func swatch(_ color: Color) -> String {
         Terminal.swatch(red: color.red, green: color.green, blue: color.blue)
     }
 
     private func json(_ book: Book, _ catalog: Catalog, _ authors: inout [ObjectID: String]) -> String {
-        let author = catalog.authorName(of: book, cache: &authors).map(JSON.string) ?? "null"
-        let day = DateText.formatDay(book.publishDate, timeZone: Catalog.calendarTimeZone)
+        let names = catalog.authorNames(of: book, cache: &authors)
+        let day = book.publishDate.map { JSON.string(DateText.formatDay($0, timeZone: Catalog.calendarTimeZone)) } ?? "null"
         return "{\"uuid\": \(JSON.string(book.uuid.uuidString)), \"title\": \(JSON.string(book.title)), "
-            + "\"author\": \(author), \"publishDate\": \(JSON.string(day)), "
+            + "\"author\": \(names.first.map(JSON.string) ?? "null"), "
+            + "\"authors\": [\(names.map(JSON.string).joined(separator: ", "))], \"publishDate\": \(day), "
             + "\"publishMonthID\": \(book.publishMonthID.map(JSON.string) ?? "null"), "
-            + "\"price\": \(JSON.string(Self.priceText(book.price))), "
+            + "\"price\": \(book.price.map { JSON.string(Self.priceText($0)) } ?? "null"), "
             + "\"color\": \(book.color.map { JSON.string($0.hex) } ?? "null")}"
     }
 }

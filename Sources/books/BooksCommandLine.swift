@@ -119,22 +119,12 @@ enum BooksCommandLine {
                         ?? SearchOptions.defaultLimit,
                     json: parsed[SearchCommand.json]))
         case AddCommand.spec.name:
-            return .add(
-                NewBookOptions(
-                    title: parsed[AddCommand.title] ?? "", author: parsed[AddCommand.author] ?? "",
-                    dateText: parsed[AddCommand.date] ?? "",
-                    priceText: parsed[AddCommand.price] ?? "",
-                    colorText: parsed[AddCommand.color]))
+            return .add(bookFields(parsed, title: parsed[AddCommand.title] ?? "", authors: parsed[AddCommand.author] ?? []))
         case ShowCommand.spec.name:
             return parsed[ShowCommand.id].flatMap(BookIDPrefix.init).map { .show($0) }
                 ?? .help(helpText(forCommandPath: [ShowCommand.spec.name]))
         case EditCommand.spec.name:
-            let edit = BookEdit(
-                title: parsed[EditCommand.title], author: parsed[EditCommand.author],
-                date: parsed[EditCommand.date], price: parsed[EditCommand.price],
-                color: parsed[EditCommand.color], isbn: parsed[EditCommand.isbn],
-                rating: parsed[EditCommand.rating], status: parsed[EditCommand.status],
-                notes: parsed[EditCommand.notes], tags: parsed[EditCommand.tag] ?? [])
+            let edit = bookFields(parsed, title: parsed[EditCommand.title], authors: parsed[EditCommand.author] ?? [])
             return parsed[EditCommand.id].flatMap(BookIDPrefix.init).map { .edit($0, edit) }
                 ?? .help(helpText(forCommandPath: [EditCommand.spec.name]))
         case DeleteCommand.spec.name:
@@ -143,7 +133,7 @@ enum BooksCommandLine {
                     ids: (parsed[DeleteCommand.ids] ?? []).compactMap(BookIDPrefix.init),
                     predicate: parsed[DeleteCommand.predicate], assumeYes: parsed[DeleteCommand.yes]))
         case ImportCommand.spec.name:
-            return parsed[ImportCommand.file].map { .import(file: $0) }
+            return parsed[ImportCommand.file].map { .import(file: $0, skipInvalid: parsed[ImportCommand.skipInvalid]) }
                 ?? .help(helpText(forCommandPath: [ImportCommand.spec.name]))
         case ExportCommand.spec.name:
             let output = parsed[ExportCommand.output]
@@ -164,5 +154,17 @@ enum BooksCommandLine {
         default:
             return .help(helpText(forCommandPath: []))
         }
+    }
+
+    /// The fields `books add` and `books edit` share, as typed.
+    private static func bookFields(_ parsed: ParsedArguments, title: String?, authors: [String]) -> BookEdit {
+        BookEdit(
+            title: title, authors: authors, date: parsed[EditCommand.date], price: parsed[EditCommand.price],
+            color: parsed[EditCommand.color], isbn: parsed[EditCommand.isbn], rating: parsed[EditCommand.rating],
+            status: parsed[EditCommand.status], notes: parsed[EditCommand.notes], tags: parsed[EditCommand.tag] ?? [],
+            series: parsed[EditCommand.series], seriesNumber: parsed[EditCommand.seriesNumber],
+            publisher: parsed[EditCommand.publisher], pages: parsed[EditCommand.pages],
+            format: parsed[EditCommand.format], dateRead: parsed[EditCommand.dateRead],
+            readCount: parsed[EditCommand.readCount], review: parsed[EditCommand.review])
     }
 }

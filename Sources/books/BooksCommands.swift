@@ -139,23 +139,20 @@ enum SearchCommand {
 enum AddCommand {
     static let title = Option<String>(
         "title", valueName: "title", help: "The title, 1 to 500 characters.", isRequired: true)
-    static let author = Option<String>(
-        "author", valueName: "author", help: "The author's name.", isRequired: true)
-    static let date = Option<String>(
-        "date", valueName: "yyyy-mm-dd", help: "The publication date.", isRequired: true)
-    static let price = Option<String>(
-        "price", valueName: "price", help: "The price, such as 12.99.", isRequired: true)
-    static let color = Option<String>(
-        "color", valueName: "#rrggbb", help: "The cover color, such as '#1E90FF'.")
+    static let author = Option<[String]>(
+        repeating: "author", valueName: "author", help: "An author's name; repeat for each author, first author first.",
+        isRequired: true)
 
     static let spec = CommandSpec(
         name: "add",
         abstract: "Add a book.",
         discussion: """
-            The price is a plain number with '.' as decimal separator whatever the locale \
-            (12.99); it is kept exactly. Quote the color: '#' starts a comment in the shell.
+            Takes every field books edit takes; only the title and an author are required \
+            (an unknown date or price is shown as —). The price is a plain number with '.' \
+            as decimal separator whatever the locale (12.99); it is kept exactly. Quote the \
+            color: '#' starts a comment in the shell. Prints the new book's UUID.
             """,
-        options: [title, author, date, price, color])
+        options: [title, author] + EditCommand.fields)
 }
 
 /// `books show <id>`.
@@ -193,10 +190,13 @@ enum DeleteCommand {
 enum EditCommand {
     static let id = Argument<String>("id", help: BookIDHelp.text, validate: ValueFormats.bookID)
     static let title = Option<String>("title", valueName: "title", help: "The new title.")
-    static let author = Option<String>("author", valueName: "author", help: "The new author's name.")
+    static let author = Option<[String]>(
+        repeating: "author", valueName: "author",
+        help: "An author's name; repeat for each author, first author first (replaces the authors).")
     static let date = Option<String>(
-        "date", valueName: "date", help: "The publication date: yyyy-mm-dd, or yyyy-mm or yyyy when only that is known.")
-    static let price = Option<String>("price", valueName: "price", help: "The price, such as 12.99.")
+        "date", valueName: "date",
+        help: "The publication date: yyyy-mm-dd, or yyyy-mm or yyyy when only that is known ('' for unknown).")
+    static let price = Option<String>("price", valueName: "price", help: "The price, such as 12.99 ('' for unknown).")
     static let color = Option<String>("color", valueName: "#rrggbb", help: "The cover color ('' for none).")
     static let isbn = Option<String>(
         "isbn", valueName: "isbn", help: "An ISBN-10 or ISBN-13 with a valid check digit ('' for none).")
@@ -207,6 +207,23 @@ enum EditCommand {
     static let tag = Option<[String]>(
         repeating: "tag", valueName: "+tag|-tag", help: "Add (+name) or remove (-name) a tag; repeatable.",
         takesDashedValues: true)
+    static let series = Option<String>("series", valueName: "name", help: "The series ('' for none).")
+    static let seriesNumber = Option<String>(
+        "series-number", valueName: "number", help: "The number in the series, such as 1 or 2.5 ('' for none).")
+    static let publisher = Option<String>("publisher", valueName: "name", help: "The publisher ('' for none).")
+    static let pages = Option<String>("pages", valueName: "n", help: "The number of pages ('' for none).")
+    static let format = Option<String>(
+        "format", valueName: "binding", help: "The binding, such as Paperback or Kindle Edition ('' for none).")
+    static let dateRead = Option<String>("read", valueName: "yyyy-mm-dd", help: "The day you last read it ('' for none).")
+    static let readCount = Option<String>(
+        "read-count", valueName: "n", help: "How many times you have read it ('' for none).")
+    static let review = Option<String>("review", valueName: "text", help: "Your review ('' for none).")
+
+    /// The options of every field but the title and authors, which `books add` takes too.
+    static let fields: [any OptionDeclaration] = [
+        date, price, color, isbn, tag, rating, status, notes, series, seriesNumber, publisher, pages, format,
+        dateRead, readCount, review,
+    ]
 
     static let spec = CommandSpec(
         name: "edit",
@@ -216,7 +233,7 @@ enum EditCommand {
             book meanwhile, nothing is saved and the command says so; run it again.
             """,
         arguments: [id],
-        options: [title, author, date, price, color, isbn, tag, rating, status, notes])
+        options: [title, author] + fields)
 }
 
 /// The help of every argument that names a book.

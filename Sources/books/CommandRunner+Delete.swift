@@ -67,7 +67,7 @@ extension CommandRunner {
         let ids = try catalog.shortIDs()
         var text = books.count == 1 ? "This book will be deleted:\n" : "These \(books.count) books will be deleted:\n"
         for book in books.prefix(Self.confirmationListLimit) {
-            let author = book.author.map { " — " + QuotedText.forDisplay($0.name) } ?? ""
+            let author = book.byline.map { " — " + QuotedText.forDisplay($0) } ?? ""
             text += "  \(ids.shortID(of: book.uuid))  \(QuotedText.forDisplay(book.title))\(author)\n"
         }
         if books.count > Self.confirmationListLimit {

@@ -6,7 +6,7 @@ import Persistence
 extension CommandRunner {
     /// `books import FILE|-`: the file is read and checked whole before the catalogue is
     /// opened (a bad one creates nothing and changes nothing), then saved in one save.
-    func importBooks(from path: String) throws {
+    func importBooks(from path: String, skippingInvalid: Bool) throws {
         let name = path == "-" ? "standard input" : path
         let data: Data
         do {
@@ -24,12 +24,15 @@ extension CommandRunner {
                 message: "Cannot import \(QuotedText.forMessage(path)): it is the catalogue \(QuotedText.forMessage(store)) itself; "
                     + "nothing was imported.", code: .dataError)
         }
-        let file = try CatalogImport(data: data, name: name)
+        let file = try CatalogImport(data: data, name: name, skippingInvalid: skippingInvalid)
         let catalog = try openCatalog()
         let result = try catalog.importBooks(file)
         let total = file.entries.count
-        let report = "Imported \(total) \(total == 1 ? "book" : "books") (\(file.format.rawValue)): "
-            + "\(result.added) added, \(result.updated) updated, \(result.unchanged) unchanged."
+        var report = "Imported \(total) \(total == 1 ? "book" : "books") (\(file.format.rawValue)): "
+            + "\(result.added) added, \(result.updated) updated, \(result.unchanged) unchanged"
+        if skippingInvalid { report += ", \(file.invalid.count) skipped" }
+        report += "."
+        for row in file.invalid { report += "\nSkipped \(row.description)" }
         try afterChange("the import was saved") { try output.write(report + "\n") }
     }
 

@@ -22,7 +22,9 @@ struct CommandRunner {
             return .success
         } catch {
             let (message, code) = Self.describe(error)
-            Terminal.write("Error: \(Self.oneLine(message))\n", to: STDERR_FILENO)
+            // An import's refused books are named one a line, each line kept to one.
+            let lines = error is InvalidImportRowsError ? message.split(separator: "\n").map(String.init) : [message]
+            Terminal.write("Error: " + lines.map(Self.oneLine).joined(separator: "\n") + "\n", to: STDERR_FILENO)
             return code
         }
     }
@@ -31,6 +33,7 @@ struct CommandRunner {
     static func describe(_ error: Error) -> (String, ExitCode) {
         switch error {
         case let error as CatalogInputError: return (error.description, .dataError)
+        case let error as InvalidImportRowsError: return (error.description, .dataError)
         // A prefix no book has is a book that is not there, as a whole UUID always was (1);
         // one that several books share is input that says too little (65).
         case let error as BookEditConflictError: return (error.description, .runtimeError)
@@ -100,14 +103,10 @@ struct CommandRunner {
                     "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
                     to: STDERR_FILENO)
             }
-        case .add(let options):
-            try Catalog.checkNewBook(
-                title: options.title, author: options.author, date: options.dateText,
-                price: options.priceText, color: options.colorText)
+        case .add(let fields):
+            let checked = try fields.checked()
             let catalog = try openCatalog()
-            let book = try catalog.add(
-                title: options.title, author: options.author, date: options.dateText,
-                price: options.priceText, color: options.colorText)
+            let book = try catalog.add(checked)
             try afterChange("the book \(book.uuid.uuidString) was added") {
                 try output.write(book.uuid.uuidString + "\n")
             }
@@ -119,7 +118,8 @@ struct CommandRunner {
             guard !edit.isEmpty else {
                 throw CommandFailure(
                     message: "Nothing to change: give at least one of --title, --author, --date, --price, --color, "
-                        + "--isbn, --tag, --rating, --status, --notes. See 'books help edit'.",
+                        + "--isbn, --tag, --rating, --status, --notes, --series, --series-number, --publisher, "
+                        + "--pages, --format, --read, --read-count, --review. See 'books help edit'.",
                     code: .usage)
             }
             let checked = try edit.checked()
@@ -131,8 +131,8 @@ struct CommandRunner {
             }
         case .delete(let options):
             try delete(options)
-        case .import(let file):
-            try importBooks(from: file)
+        case .import(let file, let skipInvalid):
+            try importBooks(from: file, skippingInvalid: skipInvalid)
         case .export(let options):
             try export(options)
         case .check:

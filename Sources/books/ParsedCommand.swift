@@ -16,7 +16,7 @@ struct ParsedCommand: Equatable, Sendable {
         /// `books search TEXT … [--limit N] [--json]`.
         case search(SearchOptions)
         /// `books add …`.
-        case add(NewBookOptions)
+        case add(BookEdit)
         /// `books show ID`: a UUID or a prefix of one.
         case show(BookIDPrefix)
         /// `books edit ID --field value…`: the changes as typed.
@@ -24,7 +24,7 @@ struct ParsedCommand: Equatable, Sendable {
         /// `books delete ID… [--where P] [--yes]`.
         case delete(DeleteOptions)
         /// `books import FILE`.
-        case `import`(file: String)
+        case `import`(file: String, skipInvalid: Bool)
         /// `books export [--format F] [-o FILE]`.
         case export(ExportOptions)
         /// `books check`: check the store for damage.
@@ -119,21 +119,6 @@ struct SearchOptions: Equatable, Sendable {
     static let defaultLimit = 50
     /// `--json`: print JSON instead of text.
     var json = false
-}
-
-/// The options of `books add`, as typed. Their values are data, not syntax: the catalogue
-/// checks them (`BookInput`) and a malformed one is bad data (exit 65), not a usage error.
-struct NewBookOptions: Equatable, Sendable {
-    /// `--title`.
-    var title: String
-    /// `--author`.
-    var author: String
-    /// `--date YYYY-MM-DD`.
-    var dateText: String
-    /// `--price P`, a plain decimal number with `.` as separator.
-    var priceText: String
-    /// `--color #RRGGBB`, if given.
-    var colorText: String?
 }
 
 extension ParsedCommand {

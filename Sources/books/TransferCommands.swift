@@ -8,22 +8,30 @@ enum ImportCommand {
     static let file = Argument<String>(
         "file", help: "A JSON or CSV file of books, or a Goodreads export (- for standard input).",
         isPath: true, validate: ValueFormats.storePath)
+    /// `--skip-invalid`: import the valid books of a file with invalid ones.
+    static let skipInvalid = Flag(
+        "skip-invalid", help: "Import the valid books of a file with invalid ones, and name each one skipped.")
 
     static let spec = CommandSpec(
         name: "import",
         abstract: "Add or update books from a JSON or CSV file, or a Goodreads export.",
         discussion: """
             Reads what books export writes: a JSON array of objects, or CSV whose header row \
-            names the fields (uuid, title, author, publishDate, datePrecision, price, color, \
-            isbn, language, dateAdded, rating, status, tags, notes; title, author and \
-            publishDate are required). The CSV that Goodreads exports is recognised by its \
-            header: its shelves become the status and tags, My Rating the rating (0 is \
-            unrated), the publication year the date. A book the catalogue already has (the \
-            same UUID, else the same ISBN) is updated in the fields the file gives, not added \
-            again. The whole file is checked first and saved at once: a bad value anywhere is \
-            refused naming its row and field, and nothing is imported.
+            names the fields (uuid, title, authors, publishDate, datePrecision, price, color, \
+            isbn, language, dateAdded, rating, status, tags, notes, series, seriesNumber, \
+            publisher, pages, format, dateRead, readCount, review; title and authors are \
+            required, and an earlier release's author column is read as authors). The CSV \
+            that Goodreads exports is recognised by its header: its shelves become the \
+            status and tags, My Rating the rating (0 is unrated), the publication year the \
+            date (blank: unknown), the series at the end of a title the series. A book the \
+            catalogue already has (the same UUID, else the same ISBN) is updated in the \
+            fields the file gives, not added again. The whole file is checked first and \
+            saved at once: a blank optional field is never an error, and a book with a bad \
+            value refuses the file, naming every such book (one a line), unless \
+            --skip-invalid imports the others.
             """,
-        arguments: [file])
+        arguments: [file],
+        options: [skipInvalid])
 }
 
 /// `books export [--format csv|json] [-o <file>]`.

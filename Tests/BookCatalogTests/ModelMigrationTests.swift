@@ -24,8 +24,8 @@ import Persistence
         var uuid: UUID
         var title: String
         var author: String?
-        var publishDate: Date
-        var price: Decimal
+        var publishDate: Date?
+        var price: Decimal?
         var color: String?
     }
 
@@ -65,7 +65,7 @@ import Persistence
         for case let book as Book in try catalog.context.fetch(FetchRequest(entityName: "Book")) {
             facts.insert(
                 BookFacts(
-                    uuid: book.uuid, title: book.title, author: book.author?.name, publishDate: book.publishDate,
+                    uuid: book.uuid, title: book.title, author: book.authorNames.first, publishDate: book.publishDate,
                     price: book.price, color: book.color?.hex))
         }
         return facts
@@ -128,5 +128,117 @@ import Persistence
         #expect(again.isbn == "9780306406157")
         #expect(again.rating == 4)
         #expect(again.tags.map(\.name) == ["Ciencia ficción"])
+    }
+
+    // MARK: - Version 2 to version 3
+
+    /// Writes the sample books into a new store with model version 2, as `books` of the
+    /// release before version 3 did, the first book with version 2's fields and a tag.
+    private static func writeVersion2Store(at url: URL) throws -> Set<BookFacts> {
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        let v2 = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books 2")
+        #expect(v2.entity(named: "Book")?.relationships.contains { $0.name == "author" } == true)
+        let container = try PersistentContainer(model: v2, storeURL: url)
+        let context = container.viewContext
+        var authors: [String: ManagedObject] = [:]
+        var facts: Set<BookFacts> = []
+        let tag = try context.insertObject(forEntityName: "Tag")
+        try tag.setValue("Clásicos", forKey: "name")
+        for (index, seed) in try Catalog.bundledSeedBooks().enumerated() {
+            let book = try context.insertObject(forEntityName: "Book")
+            try book.setValue(seed.uuid, forKey: "uuid")
+            try book.setValue(seed.title, forKey: "title")
+            try book.setValue(seed.publishDate, forKey: "publishDate")
+            try book.setValue(seed.price, forKey: "price")
+            try book.setValue(seed.color, forKey: "color")
+            try book.setValue(seed.datePrecision.rawValue, forKey: "datePrecision")
+            if index == 0 {
+                try book.setValue("9780306406157", forKey: "isbn")
+                try book.setValue(Int16(4), forKey: "rating")
+                try book.setValue("read", forKey: "status")
+                try book.setValue([tag], forKey: "tags")
+            }
+            let author = try authors[seed.author] ?? context.insertObject(forEntityName: "Author")
+            try author.setValue(seed.author, forKey: "name")
+            authors[seed.author] = author
+            try book.setValue(author, forKey: "author")
+            facts.insert(
+                BookFacts(
+                    uuid: seed.uuid, title: seed.title, author: seed.author, publishDate: seed.publishDate,
+                    price: seed.price, color: seed.color?.hex))
+        }
+        try context.save()
+        return facts
+    }
+
+    @Test func aVersion2CatalogueKeepsEveryBookAndAuthorThroughTheMigrationToVersion3() throws {
+        let url = try Self.storeURL()
+        defer { Self.cleanUp(url) }
+        let written = try Self.writeVersion2Store(at: url)
+        let catalog = try Catalog(storeURL: url)
+        #expect(try Self.facts(of: catalog) == written)
+        #expect(FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+        #expect(try catalog.seedSampleBooksIfNew() == 0)
+
+        // The author of version 2 is the first (and only) of `authors`, and the byline the
+        // catalogue fills in once makes the book found and sorted by it.
+        let seeds = try Catalog.bundledSeedBooks()
+        let first = try #require(seeds.first)
+        let book = try #require(try catalog.existingBook(uuid: first.uuid))
+        #expect(book.authorNames == [first.author])
+        #expect(book.byline == first.author)
+        #expect(book.isbn == "9780306406157" && book.rating == 4 && book.status == "read")
+        #expect(book.tagNames == ["Clásicos"])
+        #expect(book.series == nil && book.pages == nil && book.review == nil && book.dateRead == nil)
+        let surname = try #require(first.author.split(separator: " ").last.map(String.init))
+        #expect(try catalog.search("author:\(surname)").contains { $0.uuid == first.uuid })
+        var byAuthor: [String] = []
+        try catalog.forEachBook(order: ListingOrder(key: .author)) { byAuthor.append($0.byline ?? "") }
+        #expect(byAuthor.count == seeds.count)
+        #expect(byAuthor.map { CanonicalText.fold($0) } == byAuthor.map { CanonicalText.fold($0) }.sorted())
+
+        // An author holds every book of version 2 that named them.
+        let authorBooks = try catalog.context.fetch(FetchRequest(entityName: "Author"))
+            .reduce(0) { $0 + (($1 as? Author)?.books.count ?? 0) }
+        #expect(authorBooks == seeds.count)
+
+        // Reopened: no second migration, nothing changed.
+        try FileManager.default.removeItem(atPath: url.path + ".pre-migration")
+        let reopened = try Catalog(storeURL: url)
+        #expect(try Self.facts(of: reopened) == written)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+    }
+
+    @Test func aVersion1CatalogueReachesVersion3WithItsAuthorsAndBylines() throws {
+        let url = try Self.storeURL()
+        defer { Self.cleanUp(url) }
+        _ = try Self.writeVersion1Store(at: url)
+        let catalog = try Catalog(storeURL: url)
+        let seeds = try Catalog.bundledSeedBooks()
+        for seed in seeds.prefix(20) {
+            let book = try #require(try catalog.existingBook(uuid: seed.uuid))
+            #expect(book.authorNames == [seed.author])
+            #expect(book.byline == seed.author)
+        }
+    }
+
+    @Test func version3BooksMayHaveNoDateOrPriceAndSeveralAuthors() throws {
+        let url = try Self.storeURL()
+        defer { Self.cleanUp(url) }
+        let catalog = try Catalog(storeURL: url)
+        let book = try catalog.add(
+            try BookEdit(
+                title: "Good Omens", authors: ["Terry Pratchett", "Neil Gaiman"], series: "Discworld-adjacent",
+                seriesNumber: "2.5", publisher: "Gollancz", pages: "288", format: "Paperback", dateRead: "2024/03/01",
+                readCount: "2", review: "Line one\nline two"
+            ).checked())
+        let reopened = try Catalog(storeURL: url)
+        let again = try #require(try reopened.existingBook(uuid: book.uuid))
+        #expect(again.authorNames == ["Terry Pratchett", "Neil Gaiman"])
+        #expect(again.byline == "Terry Pratchett & Neil Gaiman")
+        #expect(again.publishDate == nil && again.price == nil && again.publishMonthID == nil)
+        #expect(again.seriesNumber == Decimal(string: "2.5") && again.pages == 288 && again.readCount == 2)
+        #expect(again.review == "Line one\nline two")
+        #expect(try reopened.search("gaiman").map(\.uuid) == [book.uuid])
     }
 }

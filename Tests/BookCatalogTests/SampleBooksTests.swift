@@ -51,7 +51,7 @@ import Persistence
         let url = try Self.storeURL()
         defer { Self.cleanUp(url) }
         let catalog = try Catalog(storeURL: url)
-        let book = try catalog.add(title: "Mine", author: "Me", date: "2020-01-02", price: "1", color: nil)
+        let book = try catalog.add(try BookEdit(title: "Mine", authors: ["Me"], date: "2020-01-02", price: "1").checked())
         #expect(try catalog.seedSampleBooksIfNew() == 0)
         #expect(try catalog.delete(uuid: book.uuid))
         #expect(try catalog.seedSampleBooksIfNew() == 0)
@@ -63,7 +63,7 @@ import Persistence
         defer { Self.cleanUp(url) }
         let catalog = try Catalog(storeURL: url)
         // Books but no record: seeded.
-        _ = try catalog.add(title: "Mine", author: "Me", date: "2020-01-02", price: "1", color: nil)
+        _ = try catalog.add(try BookEdit(title: "Mine", authors: ["Me"], date: "2020-01-02", price: "1").checked())
         try Self.forgetRecord(catalog)
         #expect(try catalog.seedSampleBooksIfNew() == 0)
         // Emptied by its user, no record: still seeded, never again.

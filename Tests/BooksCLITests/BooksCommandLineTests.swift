@@ -97,10 +97,10 @@ import Testing
         }
         // Malformed values are bad data (exit 65), checked by BookInput, not usage errors.
         #expect(book.title == "Cien años de soledad")
-        #expect(book.author == "Gabriel García Márquez")
-        #expect(book.dateText == "2023-02-30")
-        #expect(book.priceText == "19,99")
-        #expect(book.colorText == "red")
+        #expect(book.authors == ["Gabriel García Márquez"])
+        #expect(book.date == "2023-02-30")
+        #expect(book.price == "19,99")
+        #expect(book.color == "red")
     }
 
     @Test func addReportsTheFirstMissingRequiredOption() {

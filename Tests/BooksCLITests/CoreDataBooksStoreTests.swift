@@ -46,7 +46,8 @@ import Testing
                 author.name = entry.author
                 authors[entry.author] = author
             }
-            book.author = authors[entry.author]
+            book.authors = authors[entry.author].map { [$0] } ?? []
+            book.byline = entry.author
             for name in entry.tags {
                 if tags[name] == nil {
                     let tag = try context.insert(BookCatalog.Tag.self)
