@@ -146,6 +146,15 @@ public final class Catalog {
         case seeded
         /// The user seeded the catalogue with `books seed`.
         case chosenByUser = "chosen by books seed"
+        /// The catalogue began with the reader's own books (`books add` or `books import`,
+        /// even one that failed): it is theirs, and never gets the samples.
+        case declined = "declined: begun with the reader's own books"
+    }
+
+    /// Records that this catalogue began with the reader's own books (`books add` or `books
+    /// import`, even one that failed), so that no listing ever seeds it with the sample books.
+    public func declineSampleBooks() throws {
+        try recordSampleBooks(.declined)
     }
 
     /// Records what became of the sample books, unless something already is recorded.

@@ -26,6 +26,7 @@ extension CommandRunner {
         }
         let file = try CatalogImport(data: data, name: name, skippingInvalid: skippingInvalid)
         let catalog = try openCatalog()
+        try catalog.declineSampleBooks()
         let result = try catalog.importBooks(file)
         let total = file.entries.count
         var report = "Imported \(total) \(total == 1 ? "book" : "books") (\(file.format.rawValue)): "

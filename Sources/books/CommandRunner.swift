@@ -104,9 +104,12 @@ struct CommandRunner {
                     to: STDERR_FILENO)
             }
         case .add(let fields):
-            let checked = try fields.checked()
-            let catalog = try openCatalog()
-            let book = try catalog.add(checked)
+            let book = try beginningTheReadersCatalogue { () throws -> Book in
+                let checked = try fields.checked()
+                let catalog = try openCatalog()
+                try catalog.declineSampleBooks()
+                return try catalog.add(checked)
+            }
             try afterChange("the book \(book.uuid.uuidString) was added") {
                 try output.write(book.uuid.uuidString + "\n")
             }
@@ -132,7 +135,7 @@ struct CommandRunner {
         case .delete(let options):
             try delete(options)
         case .import(let file, let skipInvalid):
-            try importBooks(from: file, skippingInvalid: skipInvalid)
+            try beginningTheReadersCatalogue { try importBooks(from: file, skippingInvalid: skipInvalid) }
         case .export(let options):
             try export(options)
         case .check:
@@ -272,6 +275,22 @@ struct CommandRunner {
             return catalog
         } catch {
             if createdDirectory { rmdir(directory.path) }
+            throw error
+        }
+    }
+
+    /// Runs `books add` or `books import`, which begin a new catalogue with the reader's own
+    /// books: such a catalogue never gets the sample books, even when the command fails on
+    /// its input (exit 65 or 66), so that the listing a reader runs next does not fill the
+    /// catalogue they meant for their own books. A failed first command therefore leaves the
+    /// catalogue created, empty, recording that; a usage error (64) creates nothing.
+    func beginningTheReadersCatalogue<T>(_ body: () throws -> T) throws -> T {
+        let isNew = !storeExists
+        do { return try body() } catch {
+            let code = Self.describe(error).1
+            if isNew, !storeExists, code == .dataError || code == .noInput {
+                try? openCatalog().declineSampleBooks()
+            }
             throw error
         }
     }
