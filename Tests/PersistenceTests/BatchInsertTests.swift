@@ -353,10 +353,10 @@ import PersistenceSQLite
         let cases: [(key: String, reason: String, set: (inout BatchInsertRow) throws -> Void)] = [
             ("author", "expected a Author, got a Tag", { try $0.setObject(tag, forKey: "author") }),
             ("author", "expected a Author, got a Tag", { try $0.setValue(tag, forKey: "author") }),
-            ("tags", "a batch insert sets no to-many relationships: set its inverse 'books'", {
-                try $0.setObject(tag, forKey: "tags")
-            }),
-            ("tags", "a batch insert sets no to-many relationships", { try $0.setValue(nil, forKey: "tags") }),
+            ("tags", "it is a to-many: set it with setObjects(_:forKey:)", { try $0.setObject(tag, forKey: "tags") }),
+            ("author", "it is a to-one: set it with setObject(_:forKey:)", { try $0.setObjects([], forKey: "author") }),
+            ("title", "it is an attribute, not a relationship", { try $0.setObjects([], forKey: "title") }),
+            ("tags", "expected [ManagedObject], got ManagedObject", { try $0.setValue(tag, forKey: "tags") }),
             ("cover", "its inverse 'book' is a to-one", { try $0.setObject(nil, forKey: "cover") }),
             ("series", "its inverse 'volumes' is ordered", { try $0.setObject(nil, forKey: "series") }),
             ("lastReader", "it is transient", { try $0.setObject(nil, forKey: "lastReader") }),
@@ -372,6 +372,99 @@ import PersistenceSQLite
             #expect(error.reason.contains(reason), "\(error)")
             #expect(error.reason.hasSuffix("(row 1 of the Book batch insert)"), "\(error)")
         }
+        #expect(try library.snapshot() == before)
+    }
+
+    // MARK: - To-many links
+
+    @Test func toManysKeptInTheDestinationsRowsOrNeedingObjectsAreRefused() throws {
+        let library = try BatchLibrary()
+        let cases: [(entity: String, key: String, reason: String)] = [
+            // Kept in the books' `author` and `series` columns: today's message.
+            ("Author", "books", "a batch insert sets no to-many relationships: set its inverse 'author' on the destination's rows, or insert objects"),
+            ("Series", "volumes", "a batch insert sets no to-many relationships: set its inverse 'series' on the destination's rows, or insert objects"),
+        ]
+        for (entity, key, reason) in cases {
+            let request = BatchInsertRequest(entityName: entity, count: 2) { index, row in
+                try row.setValue("x", forKey: "name")
+                if index == 1 { try row.setObjects([], forKey: key) }
+            }
+            let error = try #require(throws: ObjectAccessError.self) { try library.context.execute(request) }
+            #expect(error.key == key && error.reason == "\(reason) (row 1 of the \(entity) batch insert)", "\(error)")
+        }
+        #expect(try library.count("Author") == 0 && library.count("Series") == 0)
+
+        // A many-to-many whose other side is ordered, or counted by its destination.
+        let model = ManagedObjectModel {
+            Entity("Item") {
+                Relationship("lists", to: "List", inverse: "items", toMany: true)
+                Relationship("groups", to: "Group", inverse: "items", toMany: true)
+                Relationship("seen", to: "Group", toMany: true)
+            }
+            Entity("List") { Relationship("items", to: "Item", inverse: "lists", toMany: true, ordered: true) }
+            Entity("Group") {
+                Attribute("itemCount", .integer64, derived: "items.@count")
+                Relationship("items", to: "Item", inverse: "groups", toMany: true)
+            }
+        }
+        let other = try BatchLibrary(model: model)
+        for (key, reason) in [
+            ("lists", "its inverse 'items' is ordered, which a batch insert cannot keep in step: insert objects"),
+            ("groups", "Group derives a count or sum over its inverse 'items', which a batch insert cannot keep up to date"),
+        ] {
+            let request = BatchInsertRequest(entityName: "Item", count: 1) { _, row in try row.setObjects([], forKey: key) }
+            let error = try #require(throws: ObjectAccessError.self) { try other.context.execute(request) }
+            #expect(error.key == key && error.reason.contains(reason), "\(error)")
+        }
+        // A to-many without an inverse is kept in a join table: a row sets it.
+        let group = try other.context.insertObject(forEntityName: "Group")
+        try other.context.save()
+        let seen = BatchInsertRequest(entityName: "Item", count: 2) { _, row in try row.setObjects([group], forKey: "seen") }
+        #expect(try other.context.execute(seen) == 2)
+        let items = try other.reader().fetch(FetchRequest(entityName: "Item"))
+        #expect(items.count == 2 && items.allSatisfy { $0.objects(forKey: "seen").count == 1 })
+    }
+
+    @Test func skippedRowsLeaveNoJoinRowsAndAFailedRequestNone() throws {
+        let library = try BatchLibrary(policy: .mergeByPropertyStoreTrump)
+        let tags = try (0..<3).map { index -> ManagedObject in
+            let tag = try library.context.insertObject(forEntityName: "Tag")
+            tag["name"] = "t\(index)"
+            return tag
+        }
+        try library.context.save()
+        try library.saveBooks(["Stored"])  // code b0
+        /// The book key of each join row of `Book.tags`.
+        func joinRows() throws -> [SQLiteValue] {
+            let tables = try library.file.rows(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('Book_tags', 'Tag_books')")
+            #expect(tables.count == 1)
+            guard case .text(let name)? = tables.first?.first else { return [] }
+            let column = name == "Book_tags" ? "source" : "destination"
+            return try library.file.rows("SELECT \"\(column)\" FROM \"\(name)\"").map { $0[0] }
+        }
+        let request = BatchInsertRequest(entityName: "Book", count: 3) { index, row in
+            try row.setValue("b\(index)", forKey: "code")
+            try row.setValue("Title \(index)", forKey: "title")
+            try row.setObjects([tags[index], tags[(index + 1) % 3]], forKey: "tags")
+        }
+        #expect(try library.context.execute(request) == 3)
+        // Rows b1 and b2, two links each; b0 was skipped and linked nothing.
+        #expect(try joinRows().count == 4)
+        #expect(try library.count("Book") == 3)
+        // No join row names a book key that has no row.
+        let keys = Set(try library.file.rows("SELECT _id FROM Book WHERE code != 'b0'").map { $0[0] })
+        #expect(Set(try joinRows()) == keys)
+
+        // Under .error a conflict writes no row and no link, even of the chunks before it.
+        library.context.mergePolicy = .error
+        let before = try library.snapshot()
+        let failing = BatchInsertRequest(entityName: "Book", count: 2000) { index, row in
+            try row.setValue(index == 1999 ? "b1" : "n\(index)", forKey: "code")
+            try row.setValue("New", forKey: "title")
+            try row.setObjects([tags[index % 3]], forKey: "tags")
+        }
+        #expect(throws: ConstraintConflictError.self) { try library.context.execute(failing) }
         #expect(try library.snapshot() == before)
     }
 

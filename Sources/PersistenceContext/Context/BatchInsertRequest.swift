@@ -76,7 +76,9 @@ public struct BatchInsertRow {
         self.slots = template.initialSlots
     }
 
-    /// Sets an attribute, or a to-one relationship to a `ManagedObject` (or nil).
+    /// Sets an attribute, a to-one relationship to a `ManagedObject` (or nil), or a to-many
+    /// whose links the store keeps apart from rows to a `[ManagedObject]` (nil: none), as
+    /// `setObjects(_:forKey:)` does.
     ///
     /// - Throws: `ObjectAccessError` for an unknown key, a value of the wrong type, a
     ///   derived attribute, or a relationship a batch row cannot set.
@@ -87,8 +89,15 @@ public struct BatchInsertRow {
             do { slots[position] = .value(try AttributeValue.coerce(value, to: attribute)) } catch {
                 throw refusal(key, error.reason)
             }
-        case .relationship:
+        case .relationship(let relationship):
             if let refusal = template.relationshipRefusals[position] { throw self.refusal(key, refusal) }
+            if relationship.isToMany {
+                guard let objects = value as? [ManagedObject] ?? (value == nil ? [] : nil) else {
+                    throw refusal(key, "expected [ManagedObject], got \(type(of: value!))")
+                }
+                try setObjects(objects, forKey: key)
+                return
+            }
             guard value == nil || value is ManagedObject else {
                 throw refusal(key, "expected a ManagedObject, got \(type(of: value!))")
             }
@@ -122,7 +131,8 @@ public struct BatchInsertRow {
 
     /// Sets a to-one relationship. The destination must be of the relationship's entity,
     /// belong to the context that runs the request, and be saved, or be inserted and saved
-    /// by the save that writes the request (`save(inserting:)`).
+    /// by the save that writes the request (`save(inserting:)`); the last two are checked
+    /// when the row is written, naming the row and key.
     ///
     /// - Throws: `ObjectAccessError` for an unknown key, a property that is not such a
     ///   to-one, or a destination of another entity.
@@ -132,10 +142,50 @@ public struct BatchInsertRow {
             throw refusal(key, "it is an attribute, not a relationship")
         }
         if let refusal = template.relationshipRefusals[position] { throw self.refusal(key, refusal) }
+        if relationship.isToMany { throw refusal(key, "it is a to-many: set it with setObjects(_:forKey:)") }
         if let object, !object.schema.isKind(of: relationship.destinationEntityName) {
             throw refusal(key, "expected a \(relationship.destinationEntityName), got a \(object.schema.name)")
         }
         slots[position] = .toOne(object)
+    }
+
+    /// Sets a to-many relationship whose links the store keeps apart from rows: a
+    /// many-to-many, or a to-many without an inverse, ordered or not. An ordered
+    /// relationship keeps the order of `objects`; an empty list sets no links.
+    ///
+    /// Each destination must be as a to-one's is (see `setObject(_:forKey:)`): of the
+    /// relationship's entity, of the context that runs the request, and saved or inserted
+    /// by the save that writes the request. A list holds each destination once. The links
+    /// are written after the row, and only when the row is: a row skipped for stored
+    /// unique values (store-trump and rollback merging) links nothing. A row that may
+    /// update a stored one (object-trump and overwrite merging) cannot set links, since
+    /// the stored row keeps its own.
+    ///
+    /// A to-many kept in its destinations' rows (one whose inverse is a to-one) is set from
+    /// that side; one whose inverse is ordered, or over whose inverse the destination
+    /// derives a count or sum, needs objects.
+    ///
+    /// - Throws: `ObjectAccessError` naming the row and key for an unknown key, a property
+    ///   that is not such a to-many, a destination of another entity or listed twice, or a
+    ///   row that may update a stored one.
+    public mutating func setObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        let position = try settablePosition(of: key)
+        guard case .relationship(let relationship) = template.schema.properties[position] else {
+            throw refusal(key, "it is an attribute, not a relationship")
+        }
+        if let refusal = template.relationshipRefusals[position] { throw self.refusal(key, refusal) }
+        guard relationship.isToMany else { throw refusal(key, "it is a to-one: set it with setObject(_:forKey:)") }
+        if !objects.isEmpty, let refusal = template.linkRefusal { throw self.refusal(key, refusal) }
+        var seen = Set<ObjectIdentifier>(minimumCapacity: objects.count)
+        for object in objects {
+            guard object.schema.isKind(of: relationship.destinationEntityName) else {
+                throw refusal(key, "expected \(relationship.destinationEntityName) objects, got a \(object.schema.name)")
+            }
+            guard seen.insert(ObjectIdentifier(object)).inserted else {
+                throw refusal(key, "\(object.objectID) is listed twice: a to-many holds each object once")
+            }
+        }
+        slots[position] = .toMany(objects)
     }
 
     /// The row's slots, leaving it empty: the caller's array is then the only reference,
@@ -169,8 +219,11 @@ final class BatchInsertTemplate {
     let schema: EntitySchema
     /// An inserted object's slots: default values, no destinations.
     let initialSlots: Slots
-    /// For each relationship position a row cannot set, the reason.
-    let relationshipRefusals: [Int: String]
+    /// For each relationship position a row cannot set, the reason. The writer adds the
+    /// to-manys its store keeps in rows before any row is filled.
+    var relationshipRefusals: [Int: String]
+    /// Why no row may set to-many links (rows that may update stored ones), or nil.
+    var linkRefusal: String?
 
     init(schema: EntitySchema, model: ManagedObjectModel) {
         self.schema = schema
@@ -186,19 +239,32 @@ final class BatchInsertTemplate {
     /// "row 17 of the Book batch insert".
     func rowName(_ index: Int) -> String { "row \(index) of the \(schema.name) batch insert" }
 
-    /// Why a batch row cannot set `relationship`, or nil when it can: only a to-one kept in
-    /// the row's own column, whose inverse (if any) is an unordered to-many, is written by
-    /// the row alone. An ordered inverse keeps positions, and a to-one inverse moves a
-    /// destination away from its previous holder: both need the objects.
+    /// Why a batch row cannot set `relationship`, or nil when it can. A to-one kept in the
+    /// row's own column is written with the row; a to-many whose links the store keeps
+    /// apart (a many-to-many, or one without an inverse) is written as links after it. In
+    /// both, the inverse (if any) must be an unordered to-many: an ordered inverse keeps
+    /// positions, and a to-one inverse moves a destination away from its previous holder,
+    /// both of which need the objects. A to-many whose inverse is a to-one is kept in the
+    /// destinations' rows and set from there; a to-many over whose inverse the destination
+    /// derives a count or sum would leave that value stale.
     private static func refusal(of relationship: RelationshipDescription, model: ManagedObjectModel) -> String? {
-        if relationship.isToMany {
-            let side = relationship.inverseName.map { "set its inverse '\($0)' on the destination's rows, or " } ?? ""
-            return "a batch insert sets no to-many relationships: \(side)insert objects"
-        }
         if relationship.isTransient { return "it is transient: a batch insert writes only stored properties" }
         guard let inverseName = relationship.inverseName else { return nil }
-        guard let inverse = model.schema(for: relationship.destinationEntityName)?.relationship(named: inverseName) else {
-            return nil
+        guard let destination = model.schema(for: relationship.destinationEntityName),
+            let inverse = destination.relationship(named: inverseName)
+        else { return nil }
+        if relationship.isToMany {
+            if !inverse.isToMany {
+                return "a batch insert sets no to-many relationships: "
+                    + "set its inverse '\(inverseName)' on the destination's rows, or insert objects"
+            }
+            let aggregated = destination.hierarchyNames.contains { name in
+                model.schema(for: name)?.derivations.contains { $0.derivation.aggregatedRelationship == inverseName } ?? false
+            }
+            if aggregated {
+                return "\(destination.name) derives a count or sum over its inverse '\(inverseName)', "
+                    + "which a batch insert cannot keep up to date: insert objects"
+            }
         }
         if !inverse.isToMany { return "its inverse '\(inverseName)' is a to-one, which a batch insert cannot keep in step: insert objects" }
         if inverse.isOrdered { return "its inverse '\(inverseName)' is ordered, which a batch insert cannot keep in step: insert objects" }

@@ -23,6 +23,8 @@ final class BatchInsertWriter {
     var updatesConflicts: Bool { onConflict == .update }
     /// The positions of the to-ones a row may set.
     let toOnePositions: [Int]
+    /// The positions of the to-manys a row may set (links the store keeps apart from rows).
+    let toManyPositions: [Int]
     /// The to-ones whose destinations keep derived aggregates over their inverse.
     let aggregatedLinks: [AggregatedLink]
 
@@ -42,6 +44,14 @@ final class BatchInsertWriter {
             schema.plans[position].kind == .toOne && template.relationshipRefusals[position] == nil
         }
         self.toOnePositions = toOnePositions
+        toManyPositions = schema.plans.indices.filter { position in
+            schema.plans[position].kind == .toMany && template.relationshipRefusals[position] == nil
+        }
+        if onConflict == .update {
+            template.linkRefusal =
+                "a row whose unique values are stored updates that row under object-trump and overwrite merging, "
+                + "and the stored row keeps its own links: insert objects, or use another merge policy"
+        }
         aggregatedLinks = Self.aggregatedLinks(of: template, positions: toOnePositions, model: coordinator.managedObjectModel)
         // An updated row's external file is named for the row that replaced it, and a skipped
         // row's is written before the row is refused; rather than leave files behind, such an
@@ -59,7 +69,7 @@ final class BatchInsertWriter {
     /// The inverse to-manys that the rows' to-ones add to: each destination entity and the
     /// inverse's name. Registered destinations that have loaded one are now missing rows.
     var inverseLinks: [(destinationEntity: String, inverse: String)] {
-        toOnePositions.compactMap { position in
+        (toOnePositions + toManyPositions).compactMap { position in
             guard let inverse = template.schema.plans[position].inverseName,
                 case .relationship(let relationship) = template.schema.properties[position]
             else { return nil }
@@ -85,6 +95,7 @@ final class BatchInsertWriter {
         // Unregistered: detached when done, so that nothing refers to the context after it.
         defer { scratch.managedObjectContext = nil }
 
+        refuseLinksKeptInRows(by: transaction)
         var rows = RowChecks(schema: schema)
         let left = try notingDestinationsLeft(in: transaction) {
             var pending = PendingRows(capacity: transaction.rowsPerWrite(entity: schema.name))
@@ -97,12 +108,15 @@ final class BatchInsertWriter {
                     let count = min(pending.capacity, request.count - index)
                     pending.firstKey = try transaction.allocateKeys(rootEntity: schema.rootName, count: count)
                 }
+                let key = pending.firstKey + Int64(pending.rows.count)
                 try reportingConflicts(pending) {
-                    try transaction.insert(
-                        scratch, key: pending.firstKey + Int64(pending.rows.count), tag: index,
-                        onConflict: onConflict)
+                    try transaction.insert(scratch, key: key, tag: index, onConflict: onConflict)
                 }
                 pending.append(index: index, constrained: constrained)
+                for position in toManyPositions {
+                    guard case .toMany(let destinations) = scratch.slots[position], !destinations.isEmpty else { continue }
+                    pending.links.append(PendingLinks(key: key, position: position, destinations: destinations))
+                }
                 if pending.isFull { try flush(&pending, transaction) }
             }
             try flush(&pending, transaction)
@@ -159,11 +173,47 @@ final class BatchInsertWriter {
         return constrained
     }
 
-    /// Writes the chunk's rows now (the store writes them many per statement), so that a conflict names its row with the values kept.
+    /// Writes the chunk's rows now (the store writes them many per statement), so that a
+    /// conflict names its row with the values kept; then the links of the rows written.
     private func flush(_ pending: inout PendingRows, _ transaction: any StoreTransaction) throws {
         guard !pending.rows.isEmpty else { return }
         try reportingConflicts(pending) { try transaction.flush() }
+        try writeLinks(pending.links, in: transaction)
         pending.removeAll()
+    }
+
+    /// Appends each written row's to-many links, in each list's order. Under `.skip` a row
+    /// whose unique values were stored was left unwritten, so its freshly allocated key has
+    /// no row: the store says which keys it holds. (Under `.update` no row has links, and
+    /// under `.fail` every row was written or the request failed.)
+    private func writeLinks(_ links: [PendingLinks], in transaction: any StoreTransaction) throws {
+        guard !links.isEmpty else { return }
+        let schema = template.schema
+        var written: Set<Int64>?
+        if onConflict == .skip {
+            var seen = Set<Int64>()
+            let keys = links.map(\.key).filter { seen.insert($0).inserted }
+            written = Set(try transaction.currentVersions(rootEntity: schema.rootName, keys: keys).keys)
+        }
+        for link in links where written?.contains(link.key) ?? true {
+            let name = schema.plans[link.position].name
+            for destination in link.destinations {
+                // Checked with the row: saved, or given its key by the save that writes the rows.
+                guard let other = destination.rowKey else { continue }
+                try transaction.appendLink(entity: schema.name, relationship: name, from: link.key, to: other)
+            }
+        }
+    }
+
+    /// Refuses, for the rows about to be filled, the to-manys whose links `transaction`'s
+    /// store keeps in rows rather than apart (none in the project's stores: a to-many a row
+    /// may set is a many-to-many or has no inverse).
+    private func refuseLinksKeptInRows(by transaction: any StoreTransaction) {
+        for position in toManyPositions
+        where !transaction.keepsLinksApart(entity: template.schema.name, relationship: template.schema.plans[position].name) {
+            template.relationshipRefusals[position] =
+                "this store keeps its links in rows, which a batch insert does not write: insert objects"
+        }
     }
 
     /// Runs `body`, reporting a uniqueness conflict of one of the chunk's rows by its place
@@ -180,36 +230,54 @@ final class BatchInsertWriter {
         }
     }
 
+    /// Checks the row's destinations, to-one and to-many alike: of this context, not
+    /// deleted, and saved or given a key by the save that writes the rows.
     private func checkDestinations(
         of scratch: ManagedObject, row: Int, linked: inout [ObjectIdentifier: ManagedObject]
     ) throws {
         for position in toOnePositions {
-            guard case .toOne(let destination?) = scratch.slots[position],
-                linked[ObjectIdentifier(destination)] == nil
-            else { continue }
-            var reason: String?
-            if destination.managedObjectContext !== context {
-                reason = "the object belongs to another context"
-            } else if destination.isDeleted {
-                reason = "the object is deleted"
-            } else if destination.objectID.primaryKey == nil {
-                if destination.savingKey == nil {
-                    reason = "the object is inserted but not saved: save it first, or write the rows with save(inserting:)"
-                }
-            } else {
-                destination.fireFaultIfNeeded()
-                if destination.isFault || destination.managedObjectContext == nil {
-                    reason = "\(destination.objectID) is no longer in the store"
-                }
-            }
-            if let reason {
-                throw ObjectAccessError(
-                    entity: template.schema.name, key: template.schema.plans[position].name,
-                    reason: "\(reason) (\(template.rowName(row)))")
-            }
-            linked[ObjectIdentifier(destination)] = destination
+            guard case .toOne(let destination?) = scratch.slots[position] else { continue }
+            try checkDestination(destination, at: position, row: row, linked: &linked)
+        }
+        for position in toManyPositions {
+            guard case .toMany(let destinations) = scratch.slots[position] else { continue }
+            for destination in destinations { try checkDestination(destination, at: position, row: row, linked: &linked) }
         }
     }
+
+    private func checkDestination(
+        _ destination: ManagedObject, at position: Int, row: Int, linked: inout [ObjectIdentifier: ManagedObject]
+    ) throws {
+        guard linked[ObjectIdentifier(destination)] == nil else { return }
+        var reason: String?
+        if destination.managedObjectContext !== context {
+            reason = "the object belongs to another context"
+        } else if destination.isDeleted {
+            reason = "the object is deleted"
+        } else if destination.objectID.primaryKey == nil {
+            if destination.savingKey == nil {
+                reason = "the object is inserted but not saved: save it first, or write the rows with save(inserting:)"
+            }
+        } else {
+            destination.fireFaultIfNeeded()
+            if destination.isFault || destination.managedObjectContext == nil {
+                reason = "\(destination.objectID) is no longer in the store"
+            }
+        }
+        if let reason {
+            throw ObjectAccessError(
+                entity: template.schema.name, key: template.schema.plans[position].name,
+                reason: "\(reason) (\(template.rowName(row)))")
+        }
+        linked[ObjectIdentifier(destination)] = destination
+    }
+}
+
+/// One row's destinations of one to-many, appended as links once the row is written.
+private struct PendingLinks {
+    let key: Int64
+    let position: Int
+    let destinations: [ManagedObject]
 }
 
 /// Rows encoded and waiting for their statement, with what a conflict message needs.
@@ -220,6 +288,8 @@ private struct PendingRows {
     var firstKey: Int64 = 0
     private(set) var rows: [Int] = []
     private var constrained: [[[AttributeValue]]] = []
+    /// The to-many links of the chunk's rows, written after them.
+    var links: [PendingLinks] = []
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -241,6 +311,7 @@ private struct PendingRows {
     mutating func removeAll() {
         rows.removeAll(keepingCapacity: true)
         constrained.removeAll(keepingCapacity: true)
+        links.removeAll(keepingCapacity: true)
     }
 }
 
