@@ -54,24 +54,25 @@ public final class Catalog {
     /// never writes to a catalogue that does not track it yet (or cannot be written).
     public init(storeURL: URL?, tracksHistory: Bool = false) throws {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        let bundle = try Self.modelBundleURL()
+        // Whether opening migrates a catalogue file of an earlier model version (a quick read
+        // of its metadata; a new file, a server store or one Core Data wrote is never
+        // migrated here).
+        let migrates = storeURL.map { url in
+            FileManager.default.fileExists(atPath: url.path)
+                && ((try? StoreMigrator(storeURL: url, modelBundle: bundle).plans().isEmpty == false) ?? false)
+        } ?? false
         container = try PersistentContainer(
-            modelBundle: try Self.modelBundleURL(), storeURL: storeURL, classes: BooksModel.classes,
+            modelBundle: bundle, storeURL: storeURL, classes: BooksModel.classes,
             tracksPersistentHistory: tracksHistory)
         context.mergePolicy = .mergeByPropertyObjectTrump
-        try fillBylines()
+        if migrates { try fillBylines() }
     }
 
-    /// The store metadata key that records that every book has its `byline`.
-    static let bylinesKey = "books.bylines"
-
-    /// Gives the books of a catalogue migrated from model version 1 or 2 their `byline`
-    /// (which lightweight migration cannot compute: it is the names of the authors the
-    /// migration moved into `authors`), once: the store's metadata records that it is done.
-    /// A store that cannot be written is left as it is (its books are listed and found by
-    /// title as before, and searched by author once a command can write it).
+    /// Gives the books of a catalogue just migrated from model version 1 or 2 their `byline`,
+    /// which lightweight migration cannot compute: it is the names of the authors the
+    /// migration moved into `authors`. Saved by itself, right after the migration.
     private func fillBylines() throws {
-        let coordinator = context.persistentStoreCoordinator
-        guard try coordinator.metadataValue(forKey: Self.bylinesKey) == nil else { return }
         let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("byline == nil AND authors.@count > 0"))
         let author = context.transactionAuthor
         context.transactionAuthor = Self.upgradeAuthor
@@ -79,9 +80,9 @@ public final class Catalog {
         do {
             for case let book as Book in try context.fetch(request) { book.byline = Book.byline(book.authorNames) }
             if context.hasChanges { try context.save() }
-            try coordinator.setMetadataValue("filled", forKey: Self.bylinesKey)
-        } catch let error as any PersistentStoreFailure where error.failureKind == .readOnly {
+        } catch {
             context.rollback()
+            throw error
         }
     }
 
@@ -213,7 +214,7 @@ public final class Catalog {
             try row.setAttribute(book.datePrecision.rawValue, forKey: "datePrecision")
             try row.setAttribute(book.language, forKey: "language")
             try row.setAttribute(now, forKey: "dateAdded")
-            _ = linked // TEMP try row.setObjects([linked[index]], forKey: "authors")
+            try row.setObjects([linked[index]], forKey: "authors")
             try row.setAttribute(book.author, forKey: "byline")
         }
         let policy = context.mergePolicy

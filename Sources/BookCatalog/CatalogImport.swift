@@ -163,8 +163,12 @@ public struct InvalidImportRowsError: Error, Sendable, CustomStringConvertible {
     public static let shownLimit = 20
 
     /// "Cannot import books.csv: 2 of its 40 books are invalid, and nothing was imported…",
-    /// then one line a refused book.
+    /// then one line a refused book; for one refused book, its line alone.
     public var description: String {
+        if rows.count == 1, let row = rows.first {
+            let rest = valid == 0 ? "" : "; --skip-invalid imports the other \(CountText.books(valid))"
+            return "\(row.description) (nothing was imported\(rest))"
+        }
         let total = rows.count + valid
         var lines = [
             "Cannot import \(QuotedText.forMessage(file)): \(rows.count) of its \(CountText.books(total)) "

@@ -133,14 +133,14 @@ struct BookPrinter {
             ("Series", seriesText(book)), ("Publisher", book.publisher), ("Pages", book.pages.map { "\($0)" }),
             ("Format", book.format), ("ISBN", book.isbn), ("Language", book.language),
             ("Rating", book.rating.map { "\($0)/5" }), ("Status", book.status),
-            ("Read", book.dateRead.map { formatter.day($0) }), ("Read count", book.readCount.map { "\($0)" }),
+            ("Read", book.dateRead.map { formatter.day($0) }), ("Reads", book.readCount.map { "\($0)" }),
             ("Notes", book.notes), ("Review", book.review),
             ("Tags", book.tags.isEmpty ? nil : book.tagNames.joined(separator: ", ")),
         ]
         for (name, value) in details { if let value { fields.append((name, QuotedText.forDisplay(value))) } }
         var text = ""
         for (name, value) in fields {
-            text += "\(name + ":")".padding(toLength: 12, withPad: " ", startingAt: 0) + value + "\n"
+            text += "\(name + ":")".padding(toLength: 11, withPad: " ", startingAt: 0) + value + "\n"
         }
         try output.write(text)
     }

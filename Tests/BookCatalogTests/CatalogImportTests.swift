@@ -43,6 +43,7 @@ import Persistence
     func aBadRowIsRefusedNamingItsRowAndField(rows: String, message: String) {
         let refusal = Self.refusal(Self.header + rows)
         #expect(refusal?.hasPrefix(message) == true, "\(refusal ?? "accepted")")
+        #expect(refusal?.contains("nothing was imported") == true, "\(refusal ?? "accepted")")
     }
 
     @Test func anUnknownHeaderIsRefusedNamingIt() {

@@ -109,13 +109,13 @@ import Testing
         let predicate = try #require(query.predicate)
         #expect(
             predicate.description
-                == #"author.canonicalName CONTAINS "lem" AND NOT (canonicalTitle CONTAINS "cien" OR author.canonicalName CONTAINS "cien") AND publishDate >= CAST(-1262304000.0, "NSDate") AND publishDate < CAST(-1230768000.0, "NSDate") AND isbn BEGINSWITH "978""#,
+                == #"canonicalByline CONTAINS "lem" AND NOT (canonicalTitle CONTAINS "cien" OR canonicalByline CONTAINS "cien") AND publishDate >= CAST(-1262304000.0, "NSDate") AND publishDate < CAST(-1230768000.0, "NSDate") AND isbn BEGINSWITH "978""#,
             "\(predicate)")
         let either = try SearchQuery("lem OR tag:Sci-Fi")
         #expect(either.searchText == nil)
         #expect(
             either.predicate?.description
-                == #"canonicalTitle CONTAINS "lem" OR author.canonicalName CONTAINS "lem" OR ANY tags.canonicalName == "sci-fi""#)
+                == #"canonicalTitle CONTAINS "lem" OR canonicalByline CONTAINS "lem" OR ANY tags.canonicalName == "sci-fi""#)
     }
 
     // MARK: - Against the sample books

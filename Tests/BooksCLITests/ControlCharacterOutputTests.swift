@@ -18,8 +18,10 @@ import PersistenceSQLite
         let file = StoreAudit(store: sandbox.store)
         try file.write("UPDATE Book SET title = ? WHERE uuid = ?", [.text(evilTitle), .text(uuid)])
         try file.write(
-            "UPDATE Author SET name = ? WHERE _id = (SELECT author FROM Book WHERE uuid = ?)",
+            "UPDATE Author SET name = ? WHERE _id IN "
+                + "(SELECT source FROM Author_books WHERE destination = (SELECT _id FROM Book WHERE uuid = ?))",
             [.text(evilAuthor), .text(uuid)])
+        try file.write("UPDATE Book SET byline = ? WHERE uuid = ?", [.text(evilAuthor), .text(uuid)])
         return (sandbox, uuid)
     }
 

@@ -81,11 +81,14 @@ import Testing
     @Test func theCSVHasAHeaderRowEveryFieldAndRFC4180Quoting() throws {
         let run = try Self.export(try Self.enrichedSandbox(), "csv")
         let lines = run.stdout.components(separatedBy: "\r\n")
-        #expect(lines.first == "uuid,title,author,publishDate,datePrecision,price,color,isbn,language,dateAdded,rating,status,tags,notes")
+        #expect(
+            lines.first
+                == "uuid,title,authors,publishDate,datePrecision,price,color,isbn,language,dateAdded,rating,status,tags,notes,"
+                + "series,seriesNumber,publisher,pages,format,dateRead,readCount,review")
         let row = try #require(lines.first { $0.hasPrefix(Self.solaris) })
         #expect(row.hasPrefix("\(Self.solaris),Solaris,Stanisław Lem,1961-01-01,year,"), "\(row)")
         #expect(row.contains(",9780156027601,pl,"), "\(row)")
-        #expect(row.hasSuffix(",5,read,\"Favorites, sci-fi\",\"The ocean, \"\"alive\"\";\nread twice\""), "\(row)")
+        #expect(row.hasSuffix(",5,read,\"Favorites, sci-fi\",\"The ocean, \"\"alive\"\";\nread twice\",,,,,,,,"), "\(row)")
     }
 
     @Test func showListsTheTagsAndJSONHasThem() throws {
@@ -93,7 +96,7 @@ import Testing
         let show = try sandbox.run(["show", "a9ef420f"])
         #expect(show.stdout.hasSuffix("Tags:      Favorites, sci-fi\n"), "\(show)")
         let json = try Self.export(sandbox, "json")
-        #expect(json.stdout.contains("\"tags\": [\"Favorites\", \"sci-fi\"], \"notes\": \"The ocean, \\\"alive\\\";\\nread twice\"}"))
+        #expect(json.stdout.contains("\"tags\": [\"Favorites\", \"sci-fi\"], \"notes\": \"The ocean, \\\"alive\\\";\\nread twice\", \"series\": null"))
     }
 
     @Test func aGoodreadsExportIsRecognisedWithItsQuotedISBNsAndShelves() throws {
@@ -118,7 +121,7 @@ import Testing
         #expect(solaris["rating"] as? Int == 4 && solaris["status"] as? String == "read")
         #expect(solaris["tags"] as? [String] == ["favorites", "sci-fi"])
         #expect(solaris["dateAdded"] as? String == "2019-12-24T00:00:00Z")
-        #expect(solaris["notes"] as? String == "Ocean, again" && solaris["price"] as? String == "0.00")
+        #expect(solaris["notes"] as? String == "Ocean, again" && solaris["price"] is NSNull)
         let leGuin = try #require(byTitle["The Left Hand of Darkness"])
         #expect(leGuin["isbn"] is NSNull && leGuin["rating"] is NSNull, "\(leGuin)")
         #expect(leGuin["status"] as? String == "to-read" && leGuin["tags"] as? [String] == [])
@@ -184,11 +187,11 @@ import Testing
         ("unterminated.csv", Data("title,author,publishDate\n\"Solaris,Lem,1961\n".utf8),
          "Error: Invalid PATH row 2, field 1 '…': a quoted field is never closed"),
         ("isbn.csv", Data("title,author,publishDate,isbn\nSolaris,Lem,1961,9780156027602\n".utf8),
-         "Error: Invalid PATH row 2: isbn '9780156027602': the ISBN-13's check digit is wrong\n"),
+         "Error: Invalid PATH row 2: isbn '9780156027602': the ISBN-13's check digit is wrong (nothing was imported"),
         ("rating.csv", Data("title,author,publishDate,rating\nSolaris,Lem,1961,3\nEden,Lem,1959,9\n".utf8),
-         "Error: Invalid PATH row 3: rating '9': expected a whole number from 0 to 5\n"),
+         "Error: Invalid PATH row 3: rating '9': expected a whole number from 0 to 5 (nothing was imported"),
         ("twice.csv", Data("title,author,publishDate,isbn\nSolaris,Lem,1961,9780156027601\nSolaris,Lem,1961,0156027607\n".utf8),
-         "Error: Invalid PATH row 3: isbn '9780156027601': PATH row 2 has the same ISBN\n"),
+         "Error: Invalid PATH row 3: isbn '9780156027601': PATH row 2 has the same ISBN (nothing was imported"),
         ("latin1.csv", Data("title,author,publishDate\nCien a".utf8) + Data([0xF1]) + Data("os,Márquez,1967\n".utf8),
          "Error: Invalid PATH row 2, field 1 '…': the text is not UTF-8\n"),
         ("header.csv", Data("title,author,publishDate,shelf\nSolaris,Lem,1961,x\n".utf8),

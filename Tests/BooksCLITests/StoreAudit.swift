@@ -76,7 +76,7 @@ struct StoreAudit {
     func distinctAuthorsOfBooks() throws -> Int {
         let database = try Database(path: store.path, mode: .mustExist, busyTimeout: 10)
         defer { try? database.close() }
-        return Int(try database.scalar("SELECT count(DISTINCT author) FROM Book").int64Value ?? -1)
+        return Int(try database.scalar("SELECT count(DISTINCT source) FROM Author_books").int64Value ?? -1)
     }
 
     // MARK: - Checks
@@ -106,8 +106,9 @@ struct StoreAudit {
 
     static func danglingAuthors(_ database: Database) throws -> [String] {
         let rows = try database.query(
-            "SELECT _id, author FROM Book WHERE author IS NOT NULL AND author NOT IN (SELECT _id FROM Author) LIMIT 5")
-        return rows.map { "Book \($0[0]) points at missing Author \($0[1])" }
+            "SELECT destination, source FROM Author_books WHERE source NOT IN (SELECT _id FROM Author) "
+                + "OR destination NOT IN (SELECT _id FROM Book) LIMIT 5")
+        return rows.map { "Book \($0[0]) and Author \($0[1]) are linked, and one of them is missing" }
     }
 
     static func primaryKeyCounters(_ database: Database) throws -> [String] {
