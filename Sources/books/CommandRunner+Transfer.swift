@@ -6,7 +6,7 @@ import Persistence
 extension CommandRunner {
     /// `books import FILE|-`: the file is read and checked whole before the catalogue is
     /// opened (a bad one creates nothing and changes nothing), then saved in one save.
-    func importBooks(from path: String, skippingInvalid: Bool) throws {
+    func importBooks(from path: String, skippingInvalid: Bool, intoNewCatalogue isNew: Bool) throws {
         let name = path == "-" ? "standard input" : path
         let data: Data
         do {
@@ -26,7 +26,7 @@ extension CommandRunner {
         }
         let file = try CatalogImport(data: data, name: name, skippingInvalid: skippingInvalid)
         let catalog = try openCatalog()
-        try catalog.declineSampleBooks()
+        if isNew { try catalog.declineSampleBooks() }
         let result = try catalog.importBooks(file)
         let total = file.entries.count
         var report = "Imported \(total) \(total == 1 ? "book" : "books") (\(file.format.rawValue)): "

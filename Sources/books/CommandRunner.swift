@@ -104,10 +104,10 @@ struct CommandRunner {
                     to: STDERR_FILENO)
             }
         case .add(let fields):
-            let book = try beginningTheReadersCatalogue { () throws -> Book in
+            let book = try beginningTheReadersCatalogue { isNew throws -> Book in
                 let checked = try fields.checked()
                 let catalog = try openCatalog()
-                try catalog.declineSampleBooks()
+                if isNew { try catalog.declineSampleBooks() }
                 return try catalog.add(checked)
             }
             try afterChange("the book \(book.uuid.uuidString) was added") {
@@ -135,7 +135,9 @@ struct CommandRunner {
         case .delete(let options):
             try delete(options)
         case .import(let file, let skipInvalid):
-            try beginningTheReadersCatalogue { try importBooks(from: file, skippingInvalid: skipInvalid) }
+            try beginningTheReadersCatalogue { isNew in
+                try importBooks(from: file, skippingInvalid: skipInvalid, intoNewCatalogue: isNew)
+            }
         case .export(let options):
             try export(options)
         case .check:
@@ -284,9 +286,9 @@ struct CommandRunner {
     /// its input (exit 65 or 66), so that the listing a reader runs next does not fill the
     /// catalogue they meant for their own books. A failed first command therefore leaves the
     /// catalogue created, empty, recording that; a usage error (64) creates nothing.
-    func beginningTheReadersCatalogue<T>(_ body: () throws -> T) throws -> T {
+    func beginningTheReadersCatalogue<T>(_ body: (_ isNew: Bool) throws -> T) throws -> T {
         let isNew = !storeExists
-        do { return try body() } catch {
+        do { return try body(isNew) } catch {
             let code = Self.describe(error).1
             if isNew, !storeExists, code == .dataError || code == .noInput {
                 try? openCatalog().declineSampleBooks()

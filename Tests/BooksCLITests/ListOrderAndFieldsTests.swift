@@ -112,9 +112,9 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--fields", "title,pages"], "Error: The value 'title,pages' is invalid for '--fields <list>': unknown field 'pages'; the fields are id, uuid, title, author, date, price, color, isbn, language, rating, status, notes, added, tags. See 'books help list'.\n"),
+        (["--fields", "title,pagez"], "Error: The value 'title,pagez' is invalid for '--fields <list>': unknown field 'pagez'; the fields are id, uuid, title, author, authors, date, price, color, isbn, language, rating, status, notes, added, tags, series, seriesNumber, publisher, pages, format, read, readCount, review, all. See 'books help list'.\n"),
         (["--fields", "title,,author"], nil),
-        (["--sort", "pages"], "Error: The value 'pages' is invalid for '--sort <key>': must be one of title, author, date, price, added. See 'books help list'.\n"),
+        (["--sort", "pages"], "Error: The value 'pages' is invalid for '--sort <key>': must be one of title, author, date, price, added, series. See 'books help list'.\n"),
         (["--format", "xml"], nil),
         (["--json", "--format", "csv"], "Error: --json and --format csv ask for different formats; give one. See 'books help list'.\n"),
         (["--since", "1961-13"], "Error: The value '1961-13' is invalid for '--since <date>': '1961-13' is not a date: there is no month 13. See 'books help list'.\n"),
