@@ -75,6 +75,12 @@ package protocol StoreTransaction: AnyObject {
     func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws
     /// Adds a link at the end of an ordered relationship (or anywhere in an unordered one).
     func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws
+    /// Links each new row `own` of `entity` to its destinations `others` through the
+    /// to-many `relationship`, in order (positions 0, 1, … of an ordered relationship): the
+    /// links of rows the transaction has just inserted, which have none of that relationship
+    /// yet (a batch insert's). A store may write many links per statement; the default
+    /// appends them one by one.
+    func linkNewRows(entity: String, relationship: String, links: [(own: Int64, others: [Int64])]) throws
     /// Removes every link to and from the rows `keys` of the hierarchy rooted at
     /// `rootEntity`: what deleting those objects does to join tables. Many keys at once, so
     /// that a store can remove them in a few statements rather than one a row.
@@ -104,4 +110,14 @@ package protocol StoreTransaction: AnyObject {
     /// The entity of the row under `key` of the hierarchy rooted at `rootEntity` (a
     /// sub-entity's name for its rows), or nil when there is no such row.
     func entityName(rootEntity: String, key: Int64) throws -> String?
+}
+
+extension StoreTransaction {
+    /// Appends each link with `appendLink`, a statement each: for a store without a
+    /// batched way.
+    package func linkNewRows(entity: String, relationship: String, links: [(own: Int64, others: [Int64])]) throws {
+        for (own, others) in links {
+            for other in others { try appendLink(entity: entity, relationship: relationship, from: own, to: other) }
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import PersistenceModel
+import PersistenceSQLite
 import PersistenceStore
 import Testing
 
@@ -127,6 +128,20 @@ import Testing
         #expect(!subject.context.hasChanges)
     }
 
+    /// The number of rows of every table of a store kept in an SQLite file (join tables
+    /// included), read with plain SQL; nil for a store kept elsewhere.
+    private static func rowCounts(_ subject: StoreUnderTest) throws -> [String: Int]? {
+        guard let url = subject.store.url, FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let database = try Database(path: url.path)
+        defer { try? database.close() }
+        var counts: [String: Int] = [:]
+        for row in try database.query("SELECT name FROM sqlite_master WHERE type = 'table'") {
+            guard let name = row.first?.stringValue else { continue }
+            counts[name] = Int(try database.scalar("SELECT count(*) FROM \"\(name)\"").int64Value ?? -1)
+        }
+        return counts
+    }
+
     @Test(arguments: StoreFactories.all)
     func rowsSkippedForStoredUniqueValuesWriteNoLinks(_ factory: StoreFactory) throws {
         let (subject, writers, labels) = try Self.stocked(factory)
@@ -140,7 +155,14 @@ import Testing
                 try row.setObjects([writers[index], writers[(index + 1) % 4]], forKey: "writers")
                 try row.setObjects([labels[index]], forKey: "labels")
             }
+            let before = try Self.rowCounts(subject)
             #expect(try subject.context.execute(request) == 4)
+            if let before, let after = try Self.rowCounts(subject) {
+                // Three new volumes with three links each the first time, nothing the second:
+                // no join row was written for a skipped row (it would name a key without a row).
+                let grown = after.reduce(0) { $0 + $1.value - (before[$1.key] ?? 0) }
+                #expect(grown == (policy == .rollback ? 0 : 12), "\(policy) \(before) \(after)")
+            }
             let volumes = try Self.stored(subject)
             #expect(volumes.count == 4)
             // The stored v1 keeps its one writer and gains nothing; the others got theirs.

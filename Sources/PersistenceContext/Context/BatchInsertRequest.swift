@@ -14,23 +14,32 @@ import PersistenceStore
 /// ```swift
 /// let request = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
 ///     try row.setAttribute(books[index].title, forKey: "title")
-///     try row.setObject(authors[books[index].author], forKey: "author")
+///     try row.setObject(publishers[books[index].publisher], forKey: "publisher")
+///     try row.setObjects(books[index].authors.map { authors[$0] }, forKey: "authors")
 /// }
 /// try context.execute(request)
 /// ```
 ///
+/// A row sets attributes, to-one relationships kept in its own column, and to-many
+/// relationships whose links the store keeps apart from rows (a many-to-many, or a to-many
+/// without an inverse; ordered ones keep the row's order), each inverse, if any, being an
+/// unordered to-many. A to-many kept in its destinations' rows (its inverse is a to-one)
+/// is set from that side. (Core Data's batch insert sets no relationships at all.) The
+/// links of a chunk of rows are written right after its rows, one per destination.
+/// Derived `@count` and `@sum` values that a destination keeps over the inverse of a
+/// to-one are recomputed from the store after the rows are written; a to-many over whose
+/// inverse the destination keeps one is refused.
+///
 /// Under the `.mergeByPropertyObjectTrump` merge policy a row whose unique values are already stored
 /// updates that row (an upsert): its columns replace the stored ones, and the stored row
 /// keeps its primary key, so what links to it stays linked, its many-to-many links
-/// included (a row sets no to-many, so it has none to put in their place; an inserted
-/// object that takes a row over replaces them with its own); so it does under `.overwrite`.
-/// Under `.mergeByPropertyStoreTrump` and `.rollback` such a row is skipped and the stored
-/// one left as it is (the store's state wins, as for inserted objects). Under `.error` the
-/// request fails naming the row and values. A row sets attributes and to-one
-/// relationships kept in a column whose inverse, if any, is an unordered to-many; to-many
-/// relationships are set from their other side (Core Data's batch insert sets no
-/// relationships at all). Derived `@count` and `@sum` values that a destination keeps over
-/// such a to-many are recomputed from the store after the rows are written.
+/// included; so it does under `.overwrite`. Such a row cannot set to-many links (it would
+/// have to replace the stored row's, which an inserted object that takes a row over does):
+/// under these policies a row that sets any is refused, naming the row and key, and
+/// nothing is written. Under `.mergeByPropertyStoreTrump` and `.rollback` such a row is
+/// skipped and the stored one left as it is, its links included (the store's state wins,
+/// as for inserted objects): the skipped row writes no link. Under `.error` the request
+/// fails naming the row and values, and writes no row and no link.
 public struct BatchInsertRequest {
     /// The entity of the rows (not abstract).
     public let entityName: String
@@ -59,9 +68,10 @@ public struct BatchInsertRequest {
     }
 }
 
-/// One row of a ``BatchInsertRequest``, as its `fill` closure sets it: attribute values and
-/// to-one destinations by name, each checked as `ManagedObject.setValue(_:forKey:)` checks
-/// it. A value left unset keeps the attribute's default.
+/// One row of a ``BatchInsertRequest``, as its `fill` closure sets it: attribute values,
+/// to-one destinations and to-many destination lists by name, each checked as
+/// `ManagedObject.setValue(_:forKey:)` checks it. A value left unset keeps the attribute's
+/// default; a to-many left unset has no links.
 public struct BatchInsertRow {
     /// The row's number in its request, from 0.
     public let index: Int

@@ -182,7 +182,8 @@ final class BatchInsertWriter {
         pending.removeAll()
     }
 
-    /// Appends each written row's to-many links, in each list's order. Under `.skip` a row
+    /// Writes each written row's to-many links, in each list's order, many per statement
+    /// where the store can (`linkNewRows`). Under `.skip` a row
     /// whose unique values were stored was left unwritten, so its freshly allocated key has
     /// no row: the store says which keys it holds. (Under `.update` no row has links, and
     /// under `.fail` every row was written or the request failed.)
@@ -195,13 +196,12 @@ final class BatchInsertWriter {
             let keys = links.map(\.key).filter { seen.insert($0).inserted }
             written = Set(try transaction.currentVersions(rootEntity: schema.rootName, keys: keys).keys)
         }
-        for link in links where written?.contains(link.key) ?? true {
-            let name = schema.plans[link.position].name
-            for destination in link.destinations {
-                // Checked with the row: saved, or given its key by the save that writes the rows.
-                guard let other = destination.rowKey else { continue }
-                try transaction.appendLink(entity: schema.name, relationship: name, from: link.key, to: other)
-            }
+        for position in toManyPositions {
+            // Destinations were checked with the row: saved, or given a key by the save that writes the rows.
+            let rows = links.filter { $0.position == position && written?.contains($0.key) ?? true }
+                .map { (own: $0.key, others: $0.destinations.compactMap(\.rowKey)) }
+            guard !rows.isEmpty else { continue }
+            try transaction.linkNewRows(entity: schema.name, relationship: schema.plans[position].name, links: rows)
         }
     }
 

@@ -9,7 +9,8 @@ extension ManagedObjectContext {
     ///
     /// On any failure nothing is written. Registered objects that the rows made stale are
     /// reloaded when next used: those of rows updated under object-trump merging, and
-    /// destinations whose loaded to-many gained rows (unless that to-many has unsaved changes).
+    /// destinations whose loaded to-many gained rows, through a row's to-one or its to-many
+    /// links (unless that to-many has unsaved changes).
     ///
     /// - Returns: the number of the request's rows (each inserted, merged into a stored row
     ///   under `.mergeByPropertyObjectTrump` and `.overwrite`, or skipped for a stored one

@@ -155,6 +155,11 @@ final class SQLiteStoreTransaction: StoreTransaction {
         try store.appendJoinRow(side, own: own, other: other)
     }
 
+    func linkNewRows(entity: String, relationship: String, links: [(own: Int64, others: [Int64])]) throws {
+        guard let side = try side(entity, relationship) else { return }
+        try store.insertJoinRows(side, links: links)
+    }
+
     func removeAllLinks(rootEntity: String, keys: [Int64]) throws {
         guard keepsAnyLinksApart, !keys.isEmpty else { return }
         try flush()

@@ -116,6 +116,37 @@ extension SQLiteStore {
         try statement.run([.integer(own), .integer(other), .integer(own)])
     }
 
+    /// Links new rows to their destinations, many links per statement: each entry's
+    /// `others` in order, which are positions 0, 1, … of an ordered side. Only for rows that
+    /// have no link on `side` yet (a batch insert's rows, just written): a statement a link,
+    /// as `appendJoinRow` writes them, made linking 100,000 rows cost as much as writing them.
+    package func insertJoinRows(_ side: JoinSide, links: [(own: Int64, others: [Int64])]) throws {
+        var names = [sqlIdentifier(side.ownColumn), sqlIdentifier(side.otherColumn)]
+        if let column = side.positionColumn { names.append(sqlIdentifier(column)) }
+        let width = names.count
+        let rowsPerStatement = min(4_000, 32_000 / width)
+        let head = "INSERT INTO \(sqlIdentifier(side.table.name)) (\(names.joined(separator: ", "))) VALUES "
+        let row = "(" + Array(repeating: "?", count: width).joined(separator: ", ") + ")"
+        var arguments: [SQLiteValue] = []
+        arguments.reserveCapacity(rowsPerStatement * width)
+        func write() throws {
+            let count = arguments.count / width
+            guard count > 0 else { return }
+            let statement = try database.cachedStatement(head + repeatElement(row, count: count).joined(separator: ", "))
+            try statement.run(arguments)
+            arguments.removeAll(keepingCapacity: true)
+        }
+        for (own, others) in links {
+            for (position, other) in others.enumerated() {
+                arguments.append(.integer(own))
+                arguments.append(.integer(other))
+                if width == 3 { arguments.append(.integer(Int64(position))) }
+                if arguments.count == rowsPerStatement * width { try write() }
+            }
+        }
+        try write()
+    }
+
     // MARK: - Reading
 
     /// A query for the destination rows linked to `own` through `side`, in the
