@@ -10,17 +10,22 @@ import PersistenceStore
 /// many-to-manys go to their join tables and the order of ordered to-manys to `Z_FOK_`
 /// columns. Rows are written one statement each, as they come. Large binary values of
 /// attributes that allow external storage go to files (see `CoreDataExternalFiles`), which
-/// the store keeps or removes as the save commits or rolls back.
+/// the store keeps or removes as the save commits or rolls back. In a store where Core Data
+/// records its persistent history, each write is noted in `history`, which
+/// `CoreDataStore.performWrite` records in Core Data's tables before the commit.
 final class CoreDataStoreTransaction: StoreTransaction {
     private let store: CoreDataStore
     private var layout: CoreDataLayout { store.layout }
     private var database: Database { store.database }
     /// The files this save writes and the ones it leaves unnamed.
     let externalFiles: CoreDataExternalFiles
+    /// The changes written so far, when Core Data records the store's history.
+    let history: CoreDataHistoryRecorder?
 
     init(store: CoreDataStore) {
         self.store = store
         externalFiles = CoreDataExternalFiles(folder: store.externalFolder)
+        history = store.recordsHistory ? CoreDataHistoryRecorder(path: store.path) : nil
     }
 
     // MARK: - Rows
@@ -67,26 +72,32 @@ final class CoreDataStoreTransaction: StoreTransaction {
         try reportingViolation(tag: tag, object: object) {
             try database.execute(sql, [.integer(key), .integer(entity.number), .integer(1)] + columns.map(\.value))
         }
+        history?.inserted(object.schema, number: entity.number, key: key)
     }
 
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
-        let (table, _) = try tableAndEntity(object.schema)
+        let (table, entity) = try tableAndEntity(object.schema)
         try write(try values(of: object, in: table, positions: positions), table: table, key: key, bumping: true, tag: tag, object: object)
+        history?.updated(object.schema, number: entity.number, key: key, properties: positions.map { object.schema.properties[$0].name })
     }
 
     func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
-        let (table, _) = try tableAndEntity(object.schema)
+        let (table, entity) = try tableAndEntity(object.schema)
         try write(try values(of: object, in: table, positions: nil), table: table, key: key, bumping: true, tag: tag, object: object)
+        history?.updated(object.schema, number: entity.number, key: key, properties: object.schema.properties.filter { !$0.isTransient }.map(\.name))
     }
 
     func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws {
-        let (table, _) = try tableAndEntity(entity)
+        let (table, entry) = try tableAndEntity(entity)
         var columns: [(name: String, value: SQLiteValue)] = []
+        var names: [String] = []
         for (position, value) in values {
             guard case .attribute(let attribute) = entity.properties[position], attribute.isStored else { continue }
             columns.append((CoreDataLayout.columnName(attribute.name), try encode(value, for: attribute, entity: entity.name)))
+            names.append(attribute.name)
         }
         try write(columns, table: table, key: key, bumping: false, tag: 0, object: nil)
+        if !names.isEmpty { history?.updated(entity, number: entry.number, key: key, properties: names) }
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
@@ -94,6 +105,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
         let external = externalColumns(of: table)
         for start in stride(from: 0, to: keys.count, by: 500) {
             let list = keys[start..<min(start + 500, keys.count)].map(String.init).joined(separator: ", ")
+            if history != nil { try noteDeletes(in: table, list: list) }
             if !external.isEmpty {
                 let sql = "SELECT \(external.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_PK IN (\(list))"
                 for row in try database.query(sql) { row.forEach(externalFiles.noteReplaced) }
@@ -102,11 +114,14 @@ final class CoreDataStoreTransaction: StoreTransaction {
         }
     }
 
-    /// Nothing: Core Data keeps tombstones only in its persistent history, which this store
-    /// does not keep.
+    /// Nothing here: Core Data keeps tombstones only in its persistent history, where
+    /// `deleteRows` notes each deleted row with the values it preserves, read from the row.
     func recordTombstone(of object: any SavedObject, key: Int64) throws {}
 
-    func setHistoryAuthor(_ author: String?, contextName: String?) {}
+    func setHistoryAuthor(_ author: String?, contextName: String?) {
+        history?.author = author
+        history?.contextName = contextName
+    }
 
     func rowsPerWrite(entity: String) -> Int { 1 }
 
@@ -347,6 +362,28 @@ final class CoreDataStoreTransaction: StoreTransaction {
             return try externalFiles.write(bytes)
         }
         return try CoreDataValueCodec.encode(value, for: attribute, entity: entity)
+    }
+
+    /// Notes the delete of each row of `table` among the keys `list` in the history, with
+    /// its entity (a sub-entity's own) and the values its entity preserves after deletion,
+    /// read from the row before it goes (see `CoreDataHistoryColumns.tombstoneAttributes`).
+    private func noteDeletes(in table: CoreDataLayout.Table, list: String) throws {
+        var preserved: [String: [String]] = [:]
+        var columns: [String] = []
+        for name in layout.entities[table.rootName]?.schema.hierarchyNames ?? [] {
+            guard let schema = layout.entities[name]?.schema else { continue }
+            let names = CoreDataHistoryColumns.tombstoneAttributes(of: schema).map { CoreDataLayout.columnName($0.name) }
+            preserved[name] = names
+            for column in names where !columns.contains(column) { columns.append(column) }
+        }
+        let sql = "SELECT \((["Z_PK", "Z_ENT"] + columns).map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_PK IN (\(list))"
+        for row in try database.query(sql) {
+            guard let key = row[0].int64Value, let number = row[1].int64Value, let name = layout.entityNames[number],
+                let schema = layout.entities[name]?.schema
+            else { continue }
+            let tombstone = (preserved[name] ?? []).map { column in columns.firstIndex(of: column).map { row[$0 + 2] } ?? .null }
+            history?.deleted(schema, number: number, key: key, tombstone: tombstone)
+        }
     }
 
     /// The columns of `table` whose values may name external files.
