@@ -137,6 +137,33 @@ import Testing
         #expect(try Data(contentsOf: original) == originalBytes)
     }
 
+    /// Moving a page from the graphic novel to a book is an update of the page (its to-one
+    /// `book`) and of both books (their to-many `pages`), each bitmap in its own entity's
+    /// order: Page (book, content, isBookmarked, number) → 80; Book (author, frontCover,
+    /// pages, …) → 20; GraphicNovel (author, frontCover, isBlackAndWhite, pages, …) → 1000.
+    @Test func aRelationshipChangeIsRecordedOnEverySideItChanged() throws {
+        let copy = try CoreDataCorpus.Copy(Self.corpusStore)
+        defer { copy.remove() }
+        let model = try CoreDataStore.storedModel(at: copy.storeURL)
+        let container = try PersistentContainer(model: model, storeURL: copy.storeURL)
+        let context = container.viewContext
+        let token = try container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let page = try context.existingObject(with: Self.id(context, "Page", 1))
+        try page.setValue(try context.existingObject(with: Self.id(context, "Book", 1)), forKey: "book")
+        try context.save()
+        #expect(
+            try CoreDataCorpus.sql(copy.storeURL, "SELECT ZENTITY, ZENTITYPK, hex(ZCOLUMNS) FROM ACHANGE WHERE Z_PK > 126 ORDER BY ZENTITY")
+                == [
+                    [.integer(1), .integer(1), .text("20")], [.integer(2), .integer(3), .text("1000")],
+                    [.integer(4), .integer(1), .text("80")],
+                ])
+        let changes = try context.fetchHistory(after: token).flatMap(\.changes)
+        #expect(
+            Set(changes.map { "\($0.changedObjectID.entityName) \(($0.updatedProperties ?? []).sorted())" })
+                == ["Book [\"pages\"]", "GraphicNovel [\"pages\"]", "Page [\"book\"]"])
+        try container.persistentStoreCoordinator.close()
+    }
+
     /// The ID of row `key` of `entity` in the context's store.
     static func id(_ context: ManagedObjectContext, _ entity: String, _ key: Int64) throws -> ObjectID {
         var request = FetchRequest(entityName: entity)
