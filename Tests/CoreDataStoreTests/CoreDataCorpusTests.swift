@@ -182,7 +182,8 @@ import Testing
         if let edited {
             let table = "Z" + Self.root(of: edited.entity, in: model).uppercased()
             let row = try CoreDataCorpus.row(copy.storeURL, table: table, primaryKey: edited.key)
-            #expect(row["Z" + edited.attribute.uppercased()]?.stringValue == "corpus edit")
+            let editedColumn = Self.columnNames(in: model, numbers: storedNumbers)[edited.entity]?[edited.attribute]
+            #expect(row[editedColumn ?? "Z" + edited.attribute.uppercased()]?.stringValue == "corpus edit")
             let optBefore = try CoreDataCorpus.sql(
                 CoreDataCorpus.folder.appendingPathComponent(name), "SELECT Z_OPT FROM \(table) WHERE Z_PK = \(edited.key)")
             #expect(row["Z_OPT"]?.int64Value == (optBefore.first?.first?.int64Value ?? 0) + 1)
@@ -258,6 +259,39 @@ import Testing
         return (description.parentEntityName.map { relationships(of: $0, in: model) } ?? []) + description.relationships
     }
 
+    /// The column of each entity's stored attributes and to-ones, by entity and property, as
+    /// Core Data names them (worked out here apart from the store's own layout): in entity
+    /// number order, each entity's own properties take `Z<NAME>`, or that with the first
+    /// number not taken (`ZTITLE1`) where another entity of the same table took it; inherited
+    /// ones keep their ancestor's column. (The Apple Notes stores of the corpus have nine
+    /// `account`s in one table: `ZACCOUNT`, `ZACCOUNT1` … `ZACCOUNT8`.)
+    static func columnNames(in model: ManagedObjectModel, numbers: [String: Int64]) -> [String: [String: String]] {
+        func number(_ entity: EntityDescription) -> Int64 {
+            numbers[entity.name] ?? entity.renamingIdentifier.flatMap { numbers[$0] } ?? Int64.max
+        }
+        var columns: [String: [String: String]] = [:]
+        var taken: [String: Set<String>] = [:]
+        for entity in model.entities.sorted(by: { (number($0), $0.name) < (number($1), $1.name) }) {
+            let table = root(of: entity.name, in: model)
+            var own = entity.parentEntityName.flatMap { columns[$0] } ?? [:]
+            let names = entity.attributes.filter { !$0.isTransient }.map(\.name)
+                + entity.relationships.filter { !$0.isTransient && !$0.isToMany }.map(\.name)
+            for name in names where own[name] == nil {
+                let base = "Z" + name.uppercased()
+                var column = base
+                var suffix = 0
+                while taken[table, default: []].contains(column) {
+                    suffix += 1
+                    column = base + String(suffix)
+                }
+                taken[table, default: []].insert(column)
+                own[name] = column
+            }
+            columns[entity.name] = own
+        }
+        return columns
+    }
+
     /// An integer a context gives as a value, as SQLite holds it.
     static func integer(_ value: Any?) -> Int64? {
         switch value {
@@ -277,6 +311,10 @@ import Testing
                 ($0[0].stringValue ?? "", $0[1].int64Value ?? 0)
             })
         let tables = Set(try CoreDataCorpus.sql(storeURL, "SELECT name FROM sqlite_master WHERE type = 'table'").compactMap { $0[0].stringValue })
+        let columnNames = columnNames(in: model, numbers: numbers)
+        func column(_ entity: String, _ property: String) -> String {
+            columnNames[entity]?[property] ?? "Z" + property.uppercased()
+        }
         for entity in model.entities {
             // A migrated store keeps a renamed entity's row under its former name.
             let number = try #require(
@@ -292,7 +330,7 @@ import Testing
                 let row = try CoreDataCorpus.row(storeURL, table: table, primaryKey: key)
                 let place = "\(entity.name) \(key)"
                 for attribute in attributes(of: entity.name, in: model) where !attribute.isTransient {
-                    guard let column = row["Z" + attribute.name.uppercased()] else { continue }
+                    guard let column = row[column(entity.name, attribute.name)] else { continue }
                     let value = object.value(forKey: attribute.name)
                     if column.isNull {
                         #expect(value == nil || value is NSNull, "\(place).\(attribute.name) is nil in its row")
@@ -324,7 +362,7 @@ import Testing
                 for relationship in relationships(of: entity.name, in: model) where !relationship.isTransient {
                     let ids = object.objectIDs(forRelationshipNamed: relationship.name)
                     if !relationship.isToMany {
-                        let column = row["Z" + relationship.name.uppercased()]
+                        let column = row[column(entity.name, relationship.name)]
                         #expect(ids.first?.primaryKey == column?.int64Value, "\(place).\(relationship.name)")
                         continue
                     }
@@ -335,12 +373,13 @@ import Testing
                     if let inverse, !inverse.isToMany {
                         // One-to-many: the destinations' rows point back; ordered ones keep
                         // their order in Z_FOK_<INVERSE>.
-                        let orderColumn = "Z_FOK_" + inverse.name.uppercased()
+                        let inverseColumn = column(relationship.destinationEntityName, inverse.name)
+                        let orderColumn = "Z_FOK_" + inverseColumn.dropFirst()
                         let destinationColumns = Set(
                             try CoreDataCorpus.sql(storeURL, "SELECT name FROM pragma_table_info('\(destinationTable)')").compactMap { $0[0].stringValue })
                         let order = relationship.isOrdered && destinationColumns.contains(orderColumn) ? "\(orderColumn), Z_PK" : "Z_PK"
                         let keys = try CoreDataCorpus.sql(
-                            storeURL, "SELECT Z_PK FROM \(destinationTable) WHERE Z\(inverse.name.uppercased()) = \(key) ORDER BY \(order)"
+                            storeURL, "SELECT Z_PK FROM \(destinationTable) WHERE \(inverseColumn) = \(key) ORDER BY \(order)"
                         ).compactMap { $0[0].int64Value }
                         let read = ids.compactMap(\.primaryKey)
                         #expect((relationship.isOrdered ? read : read.sorted()) == keys, "\(place).\(relationship.name)")

@@ -79,11 +79,12 @@ import Testing
         #expect(strings.map(\.[0]) == (1...Int64(strings.count)).map { .integer($0) })
 
         // One change per object: Core Data's bookkeeping, its change types, the object's own
-        // entity number (GraphicNovel 2, Author 6, Feedback 3), and the written properties
-        // as a bitmap over the entity's non-transient properties sorted by name, first bit
-        // 0x80: Author (age, alias, books) age → 80; Book (author, frontCover, pages,
-        // pagesCount, price, publishedAt, title, uniqueID) title → 02; GraphicNovel (… with
-        // isBlackAndWhite, nine properties, two bytes) title, the eighth → 0100.
+        // entity number (GraphicNovel 2, Author 6, Feedback 3), and the written properties as
+        // a bitmap in the layout Core Data's own updates in the corpus's Notes stores have
+        // (to-ones, then attributes, then to-manys, each sorted by name; first bit 0x80):
+        // Author (age, alias, books) age → 80; Book (author, frontCover, pagesCount, price,
+        // publishedAt, title, uniqueID, pages) title → 04; GraphicNovel (author, frontCover,
+        // isBlackAndWhite, …, title, uniqueID, pages: nine slots, two bytes) title → 0200.
         let changes = try CoreDataCorpus.sql(
             copy.storeURL,
             "SELECT Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS FROM ACHANGE WHERE Z_PK > 126 "
@@ -93,8 +94,8 @@ import Testing
         #expect(
             changes == [
                 [.integer(16001), .null, .integer(0), .integer(3), .integer(4), .integer(2), .null],
-                [.integer(16001), .null, .integer(1), .integer(1), .integer(1), .integer(2), .blob(Data([0x02]))],
-                [.integer(16001), .null, .integer(1), .integer(2), .integer(3), .integer(2), .blob(Data([0x01, 0x00]))],
+                [.integer(16001), .null, .integer(1), .integer(1), .integer(1), .integer(2), .blob(Data([0x04]))],
+                [.integer(16001), .null, .integer(1), .integer(2), .integer(3), .integer(2), .blob(Data([0x02, 0x00]))],
                 [.integer(16001), .null, .integer(1), .integer(6), .integer(1), .integer(2), .blob(Data([0x80]))],
                 [.integer(16001), .null, .integer(2), .integer(3), .integer(2), .integer(2), .null],
             ])
@@ -139,8 +140,8 @@ import Testing
 
     /// Moving a page from the graphic novel to a book is an update of the page (its to-one
     /// `book`) and of both books (their to-many `pages`), each bitmap in its own entity's
-    /// order: Page (book, content, isBookmarked, number) → 80; Book (author, frontCover,
-    /// pages, …) → 20; GraphicNovel (author, frontCover, isBlackAndWhite, pages, …) → 1000.
+    /// order: Page (book and its entity column `Z1_BOOK`, then content, isBookmarked,
+    /// number) → C0; Book (eight slots, `pages` last) → 01; GraphicNovel (nine) → 0080.
     @Test func aRelationshipChangeIsRecordedOnEverySideItChanged() throws {
         let copy = try CoreDataCorpus.Copy(Self.corpusStore)
         defer { copy.remove() }
@@ -154,14 +155,73 @@ import Testing
         #expect(
             try CoreDataCorpus.sql(copy.storeURL, "SELECT ZENTITY, ZENTITYPK, hex(ZCOLUMNS) FROM ACHANGE WHERE Z_PK > 126 ORDER BY ZENTITY")
                 == [
-                    [.integer(1), .integer(1), .text("20")], [.integer(2), .integer(3), .text("1000")],
-                    [.integer(4), .integer(1), .text("80")],
+                    [.integer(1), .integer(1), .text("01")], [.integer(2), .integer(3), .text("0080")],
+                    [.integer(4), .integer(1), .text("C0")],
                 ])
         let changes = try context.fetchHistory(after: token).flatMap(\.changes)
         #expect(
             Set(changes.map { "\($0.changedObjectID.entityName) \(($0.updatedProperties ?? []).sorted())" })
                 == ["Book [\"pages\"]", "GraphicNovel [\"pages\"]", "Page [\"book\"]"])
         try container.persistentStoreCoordinator.close()
+    }
+
+    static let notesStore = "AppleNotesParser-macOS15-NoteStore.sqlite"
+
+    /// Core Data's own updates in the Apple Notes store read with the properties they wrote:
+    /// each edit of a note's body writes `ICNoteData.data`, each bump of a cloud state its
+    /// version and date, a new note joins its folder's `notes` and a new hashtag its account's
+    /// `hashtags`; no update of the 170 reads as unknown (every bit names a property).
+    @Test func coreDatasOwnUpdatesReadWithTheirProperties() throws {
+        let copy = try CoreDataCorpus.Copy(Self.notesStore)
+        defer { copy.remove() }
+        let container = try PersistentContainer(model: try CoreDataStore.storedModel(at: copy.storeURL), storeURL: copy.storeURL)
+        let changes = try container.viewContext.fetchHistory(after: nil as PersistentHistoryToken?).flatMap(\.changes)
+        let byID = Dictionary(uniqueKeysWithValues: changes.map { ($0.changeID, $0) })
+        #expect(byID[24]?.changedObjectID.entityName == "ICNoteData")
+        #expect(byID[24]?.updatedProperties == ["data"])
+        #expect(byID[26]?.changedObjectID.entityName == "ICCloudState")
+        #expect(byID[26]?.updatedProperties == ["currentLocalVersion", "localVersionDate"])
+        #expect(byID[13]?.changedObjectID.entityName == "ICFolder")
+        #expect(byID[13]?.updatedProperties == ["notes"])
+        #expect(byID[19]?.changedObjectID.entityName == "ICAccount")
+        #expect(byID[19]?.updatedProperties == ["hashtags"])
+        let updates = changes.filter { $0.changeType == .update }
+        #expect(updates.count == 170)
+        #expect(updates.allSatisfy { ($0.updatedProperties ?? []).count > 0 })
+        #expect(changes.filter { $0.changeType != .update }.allSatisfy { $0.updatedProperties == nil })
+        try container.persistentStoreCoordinator.close()
+    }
+
+    /// A note's title edited here is recorded as Core Data records its own note updates in
+    /// the same store: a bitmap as long as theirs (nine bytes for ICNote's 71 properties) with
+    /// one bit, which reads back as `title` (the note's own `ZTITLE1`, not the attachment's
+    /// `ZTITLE`); the interned strings keep Core Data's numbering.
+    @Test func aNoteEditedHereIsRecordedLikeCoreDatasOwnNoteUpdates() throws {
+        let copy = try CoreDataCorpus.Copy(Self.notesStore)
+        defer { copy.remove() }
+        let container = try PersistentContainer(model: try CoreDataStore.storedModel(at: copy.storeURL), storeURL: copy.storeURL)
+        let context = container.viewContext
+        let token = try container.persistentStoreCoordinator.currentPersistentHistoryToken()
+        let note = try context.existingObject(with: Self.id(context, "ICNote", 11))
+        #expect(note.value(forKey: "title") as? String == "This note has special formatting")
+        try note.setValue("Edited on Linux", forKey: "title")
+        try context.save()
+        try container.persistentStoreCoordinator.close()
+
+        let coreDatas = try CoreDataCorpus.sql(copy.storeURL, "SELECT DISTINCT length(ZCOLUMNS) FROM ACHANGE WHERE ZENTITY = 11 AND Z_PK <= 250 AND ZCHANGETYPE = 1")
+        let mine = try #require(
+            try CoreDataCorpus.sql(copy.storeURL, "SELECT ZCOLUMNS FROM ACHANGE WHERE ZENTITY = 11 AND Z_PK > 250 AND ZCHANGETYPE = 1").first?.first?.dataValue)
+        #expect(coreDatas == [[.integer(Int64(mine.count))]])
+        #expect(mine.reduce(0) { $0 + $1.nonzeroBitCount } == 1)
+        #expect(try CoreDataCorpus.sql(copy.storeURL, "SELECT ZTITLE, ZTITLE1 FROM ZICCLOUDSYNCINGOBJECT WHERE Z_PK = 11") == [[.null, .text("Edited on Linux")]])
+        #expect(try CoreDataCorpus.sql(copy.storeURL, "SELECT Z_PK, ZNAME FROM ATRANSACTIONSTRING WHERE Z_PK <= 4") == [
+            [.integer(1), .text("712")], [.integer(2), .text("com.apple.Notes")], [.integer(3), .text("Notes")], [.integer(4), .text("ViewContext")],
+        ])
+        let reopened = try PersistentContainer(model: try CoreDataStore.storedModel(at: copy.storeURL), storeURL: copy.storeURL)
+        let recorded = try reopened.viewContext.fetchHistory(after: token).flatMap(\.changes)
+        #expect(recorded.map(\.changedObjectID.entityName) == ["ICNote"])
+        #expect(recorded.first?.updatedProperties == ["title"])
+        try reopened.persistentStoreCoordinator.close()
     }
 
     /// The ID of row `key` of `entity` in the context's store.

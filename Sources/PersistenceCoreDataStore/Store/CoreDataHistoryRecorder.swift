@@ -20,8 +20,9 @@ import PersistenceStore
 ///   the others NULL) with the text columns of the same names left NULL; where a store's
 ///   table has only the text column (older stores), the text;
 /// - an `ATRANSACTIONSTRING` row (`Z_ENT` of `TRANSACTIONSTRING`, `Z_OPT` NULL, `ZNAME`, under
-///   a unique index) for each string not interned yet, in column order, numbered from its
-///   `Z_MAX`: a string already there is reused;
+///   a unique index) for each string not interned yet, in Core Data's order (author, bundle
+///   identifier, process name, context name, as the Notes stores of the corpus number them),
+///   numbered from its `Z_MAX`: a string already there is reused;
 /// - one `ACHANGE` row per object (`Z_ENT` of `CHANGE`, `Z_OPT` NULL, `ZCHANGETYPE` 0 insert,
 ///   1 update, 2 delete, `ZENTITY` the object's own entity number (a sub-entity's: 2 and 6
 ///   there), `ZENTITYPK`, `ZTRANSACTIONID`); `ZCOLUMNS` NULL on inserts (as on all 126
@@ -43,6 +44,9 @@ final class CoreDataHistoryRecorder {
         var key: Int64
         /// The properties an update wrote.
         var properties: Set<String> = []
+        /// The slots of the entity's properties in the `ZCOLUMNS` bitmap (see
+        /// `CoreDataLayout.historySlots(of:)`), for an update.
+        var slots: [String] = []
         /// A delete's preserved values, in `CoreDataHistoryColumns.tombstoneAttributes` order.
         var tombstone: [SQLiteValue] = []
     }
@@ -67,7 +71,7 @@ final class CoreDataHistoryRecorder {
         changes.append(Change(type: .insert, schema: schema, entityNumber: number, key: key))
     }
 
-    func updated(_ schema: EntitySchema, number: Int64, key: Int64, properties: some Sequence<String>) {
+    func updated(_ schema: EntitySchema, number: Int64, key: Int64, slots: [String], properties: some Sequence<String>) {
         let name = RowName(root: schema.rootName, key: key)
         if let place = places[name], var change = changes[place] {
             if change.type == .update {
@@ -77,7 +81,8 @@ final class CoreDataHistoryRecorder {
             return
         }
         places[name] = changes.count
-        changes.append(Change(type: .update, schema: schema, entityNumber: number, key: key, properties: Set(properties)))
+        changes.append(
+            Change(type: .update, schema: schema, entityNumber: number, key: key, properties: Set(properties), slots: slots))
     }
 
     func deleted(_ schema: EntitySchema, number: Int64, key: Int64, tombstone: [SQLiteValue]) {
@@ -106,16 +111,18 @@ final class CoreDataHistoryRecorder {
         // Strings are interned where the store keeps them (and numbers them), else written as text.
         let hasStrings = counters.entries["TRANSACTIONSTRING"] != nil
 
-        // The transaction's strings, interned in column order as Core Data numbers them.
         var names: [String] = ["Z_PK", "Z_ENT", "ZTIMESTAMP"]
         let transactionNumber = counters.next("TRANSACTION")
         var values: [SQLiteValue] = [
             .integer(transactionNumber), .integer(counters.number("TRANSACTION")),
             .real(CoreDataTimestamp.seconds(of: Date())),
         ]
+        // Interned in the order Core Data numbers them in the Notes stores: author, bundle
+        // identifier, process name, context name ("712" 1, "com.apple.Notes" 2, "Notes" 3,
+        // "ViewContext" 4).
         let strings: [(column: String, value: String?)] = [
-            ("AUTHOR", author), ("BUNDLEID", Bundle.main.bundleIdentifier), ("CONTEXTNAME", contextName),
-            ("PROCESSID", ProcessInfo.processInfo.processName),
+            ("AUTHOR", author), ("BUNDLEID", Bundle.main.bundleIdentifier), ("PROCESSID", ProcessInfo.processInfo.processName),
+            ("CONTEXTNAME", contextName),
         ]
         for (column, value) in strings {
             guard let value, !value.isEmpty else { continue }
@@ -139,7 +146,7 @@ final class CoreDataHistoryRecorder {
             if change.type == .update, changeColumns.contains("ZCOLUMNS") {
                 names.append("ZCOLUMNS")
                 values.append(
-                    .blob(CoreDataHistoryColumns.bitmap(of: change.properties, order: CoreDataHistoryColumns.propertyOrder(of: change.schema))))
+                    .blob(CoreDataHistoryColumns.bitmap(of: change.properties, order: change.slots)))
             }
             for (index, value) in change.tombstone.enumerated() {
                 guard changeColumns.contains("ZTOMBSTONE\(index)") else {

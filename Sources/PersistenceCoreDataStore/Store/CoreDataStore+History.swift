@@ -122,7 +122,7 @@ extension CoreDataStore {
         else { return nil }
         var updated: Set<String>?
         if type == .update, let bitmap = row[5].dataValue {
-            updated = CoreDataHistoryColumns.names(in: bitmap, order: CoreDataHistoryColumns.propertyOrder(of: schema))
+            updated = CoreDataHistoryColumns.names(in: bitmap, order: layout.historySlots(of: schema))
         }
         var tombstone: [String: AttributeValue]?
         if type == .delete {

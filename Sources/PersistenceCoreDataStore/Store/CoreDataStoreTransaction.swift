@@ -78,13 +78,17 @@ final class CoreDataStoreTransaction: StoreTransaction {
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
         let (table, entity) = try tableAndEntity(object.schema)
         try write(try values(of: object, in: table, positions: positions), table: table, key: key, bumping: true, tag: tag, object: object)
-        history?.updated(object.schema, number: entity.number, key: key, properties: positions.map { object.schema.properties[$0].name })
+        history?.updated(
+            object.schema, number: entity.number, key: key, slots: layout.historySlots(of: object.schema),
+            properties: positions.map { object.schema.properties[$0].name })
     }
 
     func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
         let (table, entity) = try tableAndEntity(object.schema)
         try write(try values(of: object, in: table, positions: nil), table: table, key: key, bumping: true, tag: tag, object: object)
-        history?.updated(object.schema, number: entity.number, key: key, properties: object.schema.properties.filter { !$0.isTransient }.map(\.name))
+        history?.updated(
+            object.schema, number: entity.number, key: key, slots: layout.historySlots(of: object.schema),
+            properties: object.schema.properties.filter { !$0.isTransient }.map(\.name))
     }
 
     func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws {
@@ -93,11 +97,13 @@ final class CoreDataStoreTransaction: StoreTransaction {
         var names: [String] = []
         for (position, value) in values {
             guard case .attribute(let attribute) = entity.properties[position], attribute.isStored else { continue }
-            columns.append((CoreDataLayout.columnName(attribute.name), try encode(value, for: attribute, entity: entity.name)))
+            columns.append((table.columnName(of: attribute.name, in: entity.name), try encode(value, for: attribute, entity: entity.name)))
             names.append(attribute.name)
         }
         try write(columns, table: table, key: key, bumping: false, tag: 0, object: nil)
-        if !names.isEmpty { history?.updated(entity, number: entry.number, key: key, properties: names) }
+        if !names.isEmpty {
+            history?.updated(entity, number: entry.number, key: key, slots: layout.historySlots(of: entity), properties: names)
+        }
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
@@ -234,7 +240,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
         var arguments: [SQLiteValue] = []
         for (name, value) in zip(constraint, values) {
             guard let attribute = schema.attribute(named: name) else { return nil }
-            conditions.append("\(quoted(CoreDataLayout.columnName(name))) = ?")
+            conditions.append("\(quoted(table.columnName(of: name, in: entity))) = ?")
             arguments.append(try CoreDataValueCodec.encode(value, for: attribute, entity: entity))
         }
         if !schema.ancestors.isEmpty {
@@ -255,7 +261,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
 
     func aggregate(_ derivation: Derivation, members: String, linkedBy link: String, to key: Int64) throws -> AttributeValue {
         guard let schema = layout.entities[members]?.schema, let table = layout.tables[schema.rootName],
-            let index = table.columnIndex[link]
+            let index = table.index(of: link, in: schema.name)
         else { return .null }
         let rows = try store.rows(
             table, where: "\(quoted(table.columns[index].name)) = ?", [.integer(key)],
@@ -303,18 +309,20 @@ final class CoreDataStoreTransaction: StoreTransaction {
     {
         let schema = object.schema
         var result: [(name: String, value: SQLiteValue)] = []
-        let columns: [CoreDataLayout.Column]
+        let indexes: [Int]
         if let positions {
-            columns = positions.compactMap { position in
-                table.columnIndex[schema.properties[position].name].map { table.columns[$0] }
-            }
+            indexes = positions.compactMap { table.index(of: schema.properties[$0].name, in: schema.name) }
         } else {
-            columns = table.columns
+            indexes = Array(table.columns.indices)
         }
-        for column in columns {
+        for index in indexes {
+            let column = table.columns[index]
+            // Another entity's column of the table (its own `title`) is NULL in this row.
+            let isOwn = { (name: String) in table.index(of: name, in: schema.name) == index }
             switch column.kind {
             case .attribute(let attribute):
-                guard let position = schema.propertyIndex[attribute.name], case .value(let value) = object.storedSlot(at: position)
+                guard isOwn(attribute.name), let position = schema.propertyIndex[attribute.name],
+                    case .value(let value) = object.storedSlot(at: position)
                 else {
                     result.append((column.name, .null))
                     continue
@@ -322,7 +330,9 @@ final class CoreDataStoreTransaction: StoreTransaction {
                 result.append((column.name, try encode(value, for: attribute, entity: schema.name)))
             case .toOne(let relationship, let entityColumn):
                 var destination: ObjectID?
-                if let position = schema.propertyIndex[relationship.name], case .toOneFault(let id) = object.storedSlot(at: position) {
+                if isOwn(relationship.name), let position = schema.propertyIndex[relationship.name],
+                    case .toOneFault(let id) = object.storedSlot(at: position)
+                {
                     destination = id
                 }
                 result.append((column.name, destination?.primaryKey.map { .integer($0) } ?? .null))
@@ -372,7 +382,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
         var columns: [String] = []
         for name in layout.entities[table.rootName]?.schema.hierarchyNames ?? [] {
             guard let schema = layout.entities[name]?.schema else { continue }
-            let names = CoreDataHistoryColumns.tombstoneAttributes(of: schema).map { CoreDataLayout.columnName($0.name) }
+            let names = CoreDataHistoryColumns.tombstoneAttributes(of: schema).map { table.columnName(of: $0.name, in: name) }
             preserved[name] = names
             for column in names where !columns.contains(column) { columns.append(column) }
         }
@@ -414,7 +424,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
             guard let object else { throw error }
             var index: Int?
             for (position, constraint) in object.schema.uniquenessConstraints.enumerated() {
-                let columns = constraint.map { CoreDataLayout.columnName($0) }
+                let columns = constraint.map { layout.tables[object.schema.rootName]?.columnName(of: $0, in: object.schema.name) ?? CoreDataLayout.columnName($0) }
                 if columns.allSatisfy({ error.message.contains($0) }) {
                     index = position
                     break
@@ -438,7 +448,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
     private func inverseColumn(_ entity: String, _ relationship: String) -> String? {
         guard let r = layout.entities[entity]?.schema.relationship(named: relationship), let inverse = r.inverseName,
             let destination = layout.entities[r.destinationEntityName], let table = layout.tables[destination.schema.rootName],
-            let index = table.columnIndex[inverse]
+            let index = table.index(of: inverse, in: destination.schema.name)
         else { return nil }
         return table.columns[index].name
     }
