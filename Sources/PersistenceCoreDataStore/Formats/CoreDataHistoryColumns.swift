@@ -13,7 +13,7 @@ import PersistenceModel
 /// `AppleNotesParser-macOS26-NoteStore.sqlite`: 394 updates of 10 entities, 4 to 95 properties, one, two and
 /// three levels deep) and `CoreDataPlus-SampleModel2_V2.sqlite` (126 inserts):
 ///
-/// - `ZCOLUMNS` is NULL on every insert and every delete (all 126 + 80 inserts and 9 deletes).
+/// - `ZCOLUMNS` is NULL on every insert and every delete (the 126, 76 and 91 inserts and 4 and 13 deletes).
 /// - On an update it is a bitmap read most significant bit first (bit 0 is `0x80` of the
 ///   first byte; reading least significant bit first puts bits past the end), one slot per
 ///   stored property of the object's own entity, inherited ones included, in three groups:
