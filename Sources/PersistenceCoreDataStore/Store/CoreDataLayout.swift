@@ -17,7 +17,9 @@ import PersistenceSQLiteStore
 /// - a many-to-many in a join table `Z_<n><NAME>` named after the side of the entity with
 ///   the lower number, with a column `Z_<n><INVERSE>` per side holding that side's `Z_PK`
 ///   (`n` its entity's number), and for an ordered side `Z_FOK_` before the column its order
-///   is kept for.
+///   is kept for;
+/// - a to-many without an inverse, in a store that keeps it so, in a column `Z<n><NAME>` of
+///   the destination's table holding the source row's `Z_PK` (else in a join table).
 struct CoreDataLayout {
     /// A column of a row table, beyond `Z_PK`, `Z_ENT` and `Z_OPT`.
     struct Column {
@@ -91,6 +93,24 @@ struct CoreDataLayout {
     private(set) var entityNames: [Int64: String] = [:]
     /// Join sides by entity and relationship name.
     private(set) var joinSides: [String: [String: JoinSide]] = [:]
+
+    /// A to-many without an inverse kept in a column of its destination's table (see
+    /// `layJoinTables`): each destination row holds the key of the row it belongs to.
+    struct InverseColumn {
+        /// The destination's table.
+        let table: String
+        /// `Z<n><NAME>`.
+        let column: String
+        /// The numbers of the destination entity and its sub-entities.
+        let destinationNumbers: [Int64]
+    }
+
+    /// The to-manys kept in a column of their destination, by entity and relationship name.
+    private(set) var inverseColumns: [String: [String: InverseColumn]] = [:]
+
+    /// The column keeping `entity`'s to-many `relationship`, for one without an inverse that
+    /// the store keeps that way.
+    func inverseColumn(entity: String, relationship: String) -> InverseColumn? { inverseColumns[entity]?[relationship] }
 
     /// Core Data's name for a property's column or an entity's table: `Z` and the name in
     /// upper case.
@@ -246,6 +266,21 @@ struct CoreDataLayout {
                 guard let own = entities[schema.name], let destination = entities[relationship.destinationEntityName] else { continue }
                 let inverse = relationship.inverseName.flatMap { destination.schema.relationship(named: $0) }
                 if let inverse, !inverse.isToMany { continue }
+                // A to-many without an inverse that Core Data keeps in a column of the
+                // destination's table, `Z`, this entity's number and the relationship's name
+                // (`ZCDCARTITEMMODIFIER.Z2MODIFIERS` for CDCartItem.modifiers, and
+                // `Z3ITEMS` in a store SwiftData wrote, both in CartKit's test stores).
+                let destinationTable = Self.columnName(destination.schema.rootName)
+                let inverseColumn = "Z\(own.number)\(relationship.name.uppercased())"
+                if inverse == nil, let storeColumns, storeColumns[destinationTable]?[inverseColumn] != nil,
+                    storeColumns["Z_\(own.number)\(relationship.name.uppercased())"] == nil
+                {
+                    for name in schema.hierarchyNames {
+                        inverseColumns[name, default: [:]][relationship.name] = InverseColumn(
+                            table: destinationTable, column: inverseColumn, destinationNumbers: destination.hierarchyNumbers)
+                    }
+                    continue
+                }
                 // The side of the lower-numbered entity names the table.
                 let inverseName = inverse?.name ?? relationship.name
                 let ownColumn = "Z_\(own.number)\(inverseName.uppercased())"

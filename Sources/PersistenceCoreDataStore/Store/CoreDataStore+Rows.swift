@@ -113,6 +113,9 @@ extension CoreDataStore {
                 + "ON t.Z_PK = j.\(quoted(side.otherColumn)) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
             return try database.query(sql, [.integer(key)]).map { try decode($0, table) }
         }
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship.name) {
+            return try rows(table, where: "\(quoted(kept.column)) = ?", [.integer(key)], entityNumbers: numbers)
+        }
         guard let inverseName = relationship.inverseName, let index = table.index(of: inverseName, in: destination.schema.name) else {
             return []
         }

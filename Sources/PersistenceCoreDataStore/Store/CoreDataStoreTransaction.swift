@@ -136,24 +136,37 @@ final class CoreDataStoreTransaction: StoreTransaction {
     // MARK: - Links
 
     var keepsAnyLinksApart: Bool {
-        !layout.joinSides.isEmpty || layout.tables.values.contains { !$0.orderColumns.isEmpty }
+        !layout.joinSides.isEmpty || !layout.inverseColumns.isEmpty || layout.tables.values.contains { !$0.orderColumns.isEmpty }
     }
 
     func keepsLinksApart(entity: String, relationship: String) -> Bool {
         layout.joinSide(entity: entity, relationship: relationship) != nil || orderedThroughInverse(entity, relationship) != nil
+            || layout.inverseColumn(entity: entity, relationship: relationship) != nil
     }
 
     func removeLinks(entity: String, relationship: String, from own: Int64) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute(
+                "UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = NULL WHERE \(quoted(kept.column)) = ?", [.integer(own)])
+        }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
         try database.execute("DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ?", [.integer(own)])
     }
 
     func removeLinks(entity: String, relationship: String, to other: Int64) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute("UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = NULL WHERE Z_PK = ?", [.integer(other)])
+        }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
         try database.execute("DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.otherColumn)) = ?", [.integer(other)])
     }
 
     func removeLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute(
+                "UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = NULL WHERE Z_PK = ? AND \(quoted(kept.column)) = ?",
+                [.integer(other), .integer(own)])
+        }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
         try database.execute(
             "DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ? AND \(quoted(side.otherColumn)) = ?",
@@ -161,6 +174,10 @@ final class CoreDataStoreTransaction: StoreTransaction {
     }
 
     func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute(
+                "UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = ? WHERE Z_PK = ?", [.integer(own), .integer(other)])
+        }
         if let (table, order) = orderedThroughInverse(entity, relationship) {
             guard let position else { return try appendLink(entity: entity, relationship: relationship, from: own, to: other) }
             try database.execute(
@@ -179,6 +196,9 @@ final class CoreDataStoreTransaction: StoreTransaction {
     }
 
     func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        if layout.inverseColumn(entity: entity, relationship: relationship) != nil {
+            return try setLink(entity: entity, relationship: relationship, from: own, to: other, position: nil)
+        }
         if let (table, order) = orderedThroughInverse(entity, relationship),
             let inverse = inverseColumn(entity, relationship)
         {
@@ -220,6 +240,15 @@ final class CoreDataStoreTransaction: StoreTransaction {
         // One statement per join table side, the keys as one JSON array (no limit on how many).
         guard !keys.isEmpty else { return }
         let list = SQLiteValue.text("[" + keys.map(String.init).joined(separator: ",") + "]")
+        // Destinations of a deleted row's to-manys kept in their own column belong to nothing.
+        var kept: Set<String> = []
+        for name in root.schema.hierarchyNames {
+            for column in (layout.inverseColumns[name] ?? [:]).values where kept.insert(column.table + "." + column.column).inserted {
+                try database.execute(
+                    "UPDATE \(quoted(column.table)) SET \(quoted(column.column)) = NULL WHERE \(quoted(column.column)) IN "
+                        + "(SELECT value FROM json_each(?))", [list])
+            }
+        }
         for (table, column) in columns {
             try database.execute(
                 "DELETE FROM \(quoted(table)) WHERE \(quoted(column)) IN (SELECT value FROM json_each(?))", [list])
