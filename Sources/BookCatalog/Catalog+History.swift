@@ -41,8 +41,8 @@ extension Catalog {
     /// newest first, each with its first `details` books; empty for a catalogue that has
     /// never tracked its history (one that no command has changed since this release).
     ///
-    /// - Throws: ``CatalogHistoryUnavailableError`` for a store Core Data wrote; a store
-    ///   error when the history cannot be read.
+    /// - Throws: ``CatalogHistoryUnavailableError`` for a store Core Data wrote without
+    ///   recording its history; a store error when the history cannot be read.
     public func history(limit: Int, details: Int = 3) throws -> [CatalogHistoryEntry] {
         try requireHistory(for: "show")
         let transactions: [PersistentHistoryTransaction]

@@ -99,7 +99,7 @@ extension Catalog {
     ///   catalogue refuses: the catalogue is then unchanged. ``CatalogHistoryUnavailableError``
     ///   for a store Core Data wrote. Store errors as a save throws them.
     public func undo() throws -> UndoneCommand {
-        try requireHistory(for: "undo")
+        try requireHistory(for: "undo", needsOldValues: true)
         let transactions: [PersistentHistoryTransaction]
         do {
             transactions = try context.fetchHistory(after: nil as PersistentHistoryToken?)

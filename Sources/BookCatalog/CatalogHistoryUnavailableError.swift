@@ -1,19 +1,26 @@
 import Foundation
 import Persistence
 
-/// `books history` or `books undo` on a catalogue in a store Core Data wrote: such a store
-/// keeps no history of the commands that changed it (Core Data's own history, where a store
-/// has one, is read-only here and keeps no old values to undo with), so there is nothing to
-/// show or undo. An empty answer would read as "nothing changed"; the command is refused
-/// instead, the store untouched.
+/// `books history` or `books undo` on a catalogue in a store Core Data wrote without
+/// persistent history: such a store keeps no history of the commands that changed it, so
+/// there is nothing to show or undo; and `books undo` on one whose history Core Data records:
+/// Core Data's history keeps no old values to put back. An empty answer would read as
+/// "nothing changed"; the command is refused instead, the store untouched.
 public struct CatalogHistoryUnavailableError: Error, Sendable, CustomStringConvertible {
     /// The store file.
     public var path: String
     /// What the command would have done: "show" or "undo".
     public var action: String
+    /// Whether Core Data records the store's history (which `books history` shows, but
+    /// which keeps no values to undo with).
+    public var recordsHistory: Bool = false
 
     public var description: String {
-        "\(path) is a store Core Data wrote, which keeps no history of the commands that changed it: "
+        if recordsHistory {
+            return "\(path) is a store Core Data wrote, whose history keeps no old values of what commands changed: "
+                + "there is nothing to \(action) with."
+        }
+        return "\(path) is a store Core Data wrote, which keeps no history of the commands that changed it: "
             + "there is nothing to \(action)."
     }
 }
@@ -26,12 +33,15 @@ extension Catalog {
     }
 
     /// Refuses `action` (`history`'s "show", `undo`'s "undo") on a store that can keep no
-    /// history.
+    /// history: a store Core Data wrote, unless Core Data records its history there and the
+    /// history is only to be shown (it keeps no old values to undo with).
     ///
-    /// - Throws: ``CatalogHistoryUnavailableError`` for a store Core Data wrote.
-    func requireHistory(for action: String) throws {
+    /// - Throws: ``CatalogHistoryUnavailableError`` for such a store.
+    func requireHistory(for action: String, needsOldValues: Bool = false) throws {
         guard isInCoreDataStore else { return }
+        let recordsHistory = (try? context.persistentStoreCoordinator.read { $0.tracksHistory }) ?? false
+        if recordsHistory && !needsOldValues { return }
         throw CatalogHistoryUnavailableError(
-            path: container.storeURL?.path ?? "The catalogue", action: action)
+            path: container.storeURL?.path ?? "The catalogue", action: action, recordsHistory: recordsHistory)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// A store in which Core Data records its persistent history: its own entities in
 /// `Z_PRIMARYKEY` (16001…) do not stop it opening, its history reads as this library's
-/// transactions, and it is never written.
+/// transactions, and a save records its own transaction there.
 @Suite struct CoreDataStoreHistoryTests {
     /// The fixture with Core Data's history tables as real stores have them (`ACHANGE`,
     /// `ATRANSACTION`, `ATRANSACTIONSTRING`, entities 16001–16003) and three transactions:
@@ -84,23 +84,112 @@ import Testing
         #expect(try context.fetchHistory(after: all[1].token).map(\.transactionNumber) == [3])
     }
 
-    @Test func aStoreWhoseHistoryCoreDataRecordsIsNeverWritten() throws {
+    /// The fixture's model with Person's names preserved after deletion (beside its `id`,
+    /// which the model file preserves), and the fixture's `ACHANGE` with a tombstone column
+    /// for each (as Core Data adds them for such a model) when `withColumns`.
+    static func preservingNames(_ fixture: CoreDataFixture, withColumns: Bool) throws -> ManagedObjectModel {
+        let model = try CoreDataStoreReadTests.model()
+        model.entities = model.entities.map { entity in
+            guard entity.name == "Person" else { return entity }
+            var entity = entity
+            entity.attributes = entity.attributes.map { attribute in
+                var attribute = attribute
+                if ["firstName", "lastName"].contains(attribute.name) { attribute.preservesValueInHistoryOnDeletion = true }
+                return attribute
+            }
+            return entity
+        }
+        if withColumns {
+            let database = try Database(path: fixture.storeURL.path)
+            defer { try? database.close() }
+            try database.execute(
+                "ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE0 BLOB; ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE1 BLOB; "
+                    + "ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE2 BLOB")
+        }
+        return model
+    }
+
+    /// A save in a store whose history Core Data records is recorded after Core Data's
+    /// transactions: an update with its written property in `ZCOLUMNS`, a delete with the
+    /// values its entity preserves in `ZTOMBSTONE<n>` (by attribute name: firstName 0, id 1,
+    /// lastName 2, each as its row column holds it), both read back through the history API.
+    @Test func aSaveIsRecordedAfterCoreDatasTransactionsWithTombstones() throws {
         let fixture = try Self.storeWithHistory()
         defer { fixture.remove() }
-        let files = { try ["", "-wal"].map { try? Data(contentsOf: URL(fileURLWithPath: fixture.storeURL.path + $0)) } }
-        let before = try files()
-        let container = try Self.open(fixture)
-        #expect(container.persistentStoreCoordinator.isReadOnly)
+        let model = try Self.preservingNames(fixture, withColumns: true)
+        let container = try PersistentContainer(model: model, storeURL: fixture.storeURL)
+        #expect(!container.persistentStoreCoordinator.isReadOnly)
         let context = container.viewContext
         let car = try #require(try context.fetch(FetchRequest(entityName: "Car", predicate: try FetchPredicate("numberPlate == '117'"))).first)
         try car.setValue("changed", forKey: "model")
-        let error = try #require(throws: CoreDataStoreError.self) { try context.save() }
-        #expect(error.refusesWrites)
-        #expect(error.failureKind == .readOnly)
-        #expect(error.description.contains("persistent history"))
-        #expect(!error.description.contains("\n"))
-        #expect(throws: CoreDataStoreError.self) { try context.deleteHistory(before: Date()) }
+        let person = try #require(try context.fetch(FetchRequest(entityName: "Person", predicate: try FetchPredicate("firstName == 'Alex'"))).first)
+        let personKey = try #require(person.objectID.primaryKey)
+        let storedID = try #require(
+            try CoreDataStoreReadTests.sql(fixture.storeURL, "SELECT ZID FROM ZPERSON WHERE Z_PK = \(personKey)").first?.first)
+        let id = try #require(person.value(forKey: "id") as? UUID)
+        context.delete(person)
+        try context.save()
+
+        let rows = try CoreDataStoreReadTests.sql(
+            fixture.storeURL,
+            "SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZTRANSACTIONID, ZTOMBSTONE0, ZTOMBSTONE1, ZTOMBSTONE2 FROM ACHANGE WHERE Z_PK > 5 "
+                + "ORDER BY ZCHANGETYPE")
+        let carKey = try #require(car.objectID.primaryKey)
+        #expect(rows.map { Array($0[1...6]) } == [
+            [.integer(1), .integer(1), .integer(4), .null, .null, .null],
+            [.integer(2), .integer(4), .integer(4), .text("Alex"), storedID, .text("Rathbun")],
+        ])
+        #expect(try CoreDataStoreReadTests.sql(fixture.storeURL, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT IN (16001, 16002) ORDER BY Z_ENT")
+            == [[.integer(7)], [.integer(4)]])
+        let history = try context.fetchHistory(after: nil as PersistentHistoryToken?)
+        #expect(history.map(\.transactionNumber) == [1, 2, 3, 4])
+        let changes = try #require(history.last).changes
+        let update = try #require(changes.first { $0.changeType == .update })
+        #expect(update.changedObjectID.primaryKey == carKey)
+        #expect(update.updatedProperties == ["model"])
+        let delete = try #require(changes.first { $0.changeType == .delete })
+        #expect(delete.changedObjectID.primaryKey == personKey)
+        #expect(delete.tombstone == ["firstName": .string("Alex"), "id": .uuid(id), "lastName": .string("Rathbun")])
+        // Core Data's updates without a bitmap still read as "unknown".
+        #expect(history[1].changes.first?.updatedProperties == nil)
         try container.persistentStoreCoordinator.close()
-        #expect(try files() == before)
+    }
+
+    /// A model that preserves a value the store's `ACHANGE` has no tombstone column for (a
+    /// model Core Data did not open the store with) cannot have its delete recorded: the
+    /// save is refused in one line, the file as it was.
+    @Test func aDeleteWhoseTombstoneHasNoColumnIsRefusedInOneLine() throws {
+        let fixture = try Self.storeWithHistory()
+        defer { fixture.remove() }
+        let model = try Self.preservingNames(fixture, withColumns: false)
+        let files = { ["", "-wal"].map { try? Data(contentsOf: URL(fileURLWithPath: fixture.storeURL.path + $0)) } }
+        let container = try PersistentContainer(model: model, storeURL: fixture.storeURL)
+        let context = container.viewContext
+        let person = try #require(try context.fetch(FetchRequest(entityName: "Person", predicate: try FetchPredicate("firstName == 'Alex'"))).first)
+        try container.persistentStoreCoordinator.close()
+        let before = files()
+        let reopened = try PersistentContainer(model: model, storeURL: fixture.storeURL)
+        let again = try reopened.viewContext.existingObject(with: person.objectID)
+        reopened.viewContext.delete(again)
+        let error = try #require(throws: CoreDataStoreError.self) { try reopened.viewContext.save() }
+        #expect(error.description.contains("ZTOMBSTONE0"))
+        #expect(!error.description.contains("\n"))
+        try reopened.persistentStoreCoordinator.close()
+        #expect(files() == before)
+    }
+
+    /// Deleting history before a token removes Core Data's transactions and changes before
+    /// it, keeps `Z_MAX` counting, and a token before them reads as expired.
+    @Test func historyIsDeletedAsCoreDataDeletesIt() throws {
+        let fixture = try Self.storeWithHistory()
+        defer { fixture.remove() }
+        let context = try Self.open(fixture).viewContext
+        let all = try context.fetchHistory(after: nil as PersistentHistoryToken?)
+        try context.deleteHistory(before: all[2].token)
+        #expect(try CoreDataStoreReadTests.sql(fixture.storeURL, "SELECT Z_PK FROM ATRANSACTION") == [[.integer(3)]])
+        #expect(try CoreDataStoreReadTests.sql(fixture.storeURL, "SELECT Z_PK FROM ACHANGE") == [[.integer(5)]])
+        #expect(try CoreDataStoreReadTests.sql(fixture.storeURL, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 16002") == [[.integer(3)]])
+        #expect(throws: PersistentHistoryError.expired(deletedThrough: 2)) { try context.fetchHistory(after: all[0].token) }
+        #expect(try context.fetchHistory(after: all[1].token).map(\.transactionNumber) == [3])
     }
 }

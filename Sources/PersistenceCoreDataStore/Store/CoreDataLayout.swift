@@ -17,7 +17,9 @@ import PersistenceSQLiteStore
 /// - a many-to-many in a join table `Z_<n><NAME>` named after the side of the entity with
 ///   the lower number, with a column `Z_<n><INVERSE>` per side holding that side's `Z_PK`
 ///   (`n` its entity's number), and for an ordered side `Z_FOK_` before the column its order
-///   is kept for.
+///   is kept for;
+/// - a to-many without an inverse, in a store that keeps it so, in a column `Z<n><NAME>` of
+///   the destination's table holding the source row's `Z_PK` (else in a join table).
 struct CoreDataLayout {
     /// A column of a row table, beyond `Z_PK`, `Z_ENT` and `Z_OPT`.
     struct Column {
@@ -39,8 +41,23 @@ struct CoreDataLayout {
         let rootName: String
         /// The columns read and written, in a fixed order.
         var columns: [Column] = []
-        /// Each property's column index, by property name.
+        /// Each property's column index, by property name: the column of the first entity
+        /// (by number) that has a property of that name. Use `index(of:in:)` where the
+        /// entity is known: two entities of the table may each declare a property of one name.
         var columnIndex: [String: Int] = [:]
+        /// Each entity's property column indexes, by entity and property name.
+        var entityColumnIndex: [String: [String: Int]] = [:]
+
+        /// The index of the column of `entity`'s `property` in `columns`.
+        func index(of property: String, in entity: String) -> Int? {
+            entityColumnIndex[entity]?[property] ?? columnIndex[property]
+        }
+
+        /// The name of the column of `entity`'s `property` (`Z` and the name in upper case,
+        /// unless another entity of the table took it first).
+        func columnName(of property: String, in entity: String) -> String {
+            index(of: property, in: entity).map { columns[$0].name } ?? CoreDataLayout.columnName(property)
+        }
         /// The ordering columns of to-manys ordered through their inverse to-one: by the
         /// to-one's name, `Z_FOK_<NAME>`.
         var orderColumns: [String: String] = [:]
@@ -77,9 +94,41 @@ struct CoreDataLayout {
     /// Join sides by entity and relationship name.
     private(set) var joinSides: [String: [String: JoinSide]] = [:]
 
+    /// A to-many without an inverse kept in a column of its destination's table (see
+    /// `layJoinTables`): each destination row holds the key of the row it belongs to.
+    struct InverseColumn {
+        /// The destination's table.
+        let table: String
+        /// `Z<n><NAME>`.
+        let column: String
+        /// The numbers of the destination entity and its sub-entities.
+        let destinationNumbers: [Int64]
+    }
+
+    /// The to-manys kept in a column of their destination, by entity and relationship name.
+    private(set) var inverseColumns: [String: [String: InverseColumn]] = [:]
+
+    /// The column keeping `entity`'s to-many `relationship`, for one without an inverse that
+    /// the store keeps that way.
+    func inverseColumn(entity: String, relationship: String) -> InverseColumn? { inverseColumns[entity]?[relationship] }
+
     /// Core Data's name for a property's column or an entity's table: `Z` and the name in
     /// upper case.
     static func columnName(_ name: String) -> String { "Z" + name.uppercased() }
+
+    /// `name`'s column name, `Z` and the name in upper case, with the first number that makes
+    /// it unused in the table (`taken`) when it is used already; the name is then taken.
+    static func freeColumnName(_ name: String, taken: inout Set<String>) -> String {
+        let base = columnName(name)
+        var candidate = base
+        var number = 0
+        while taken.contains(candidate) {
+            number += 1
+            candidate = base + String(number)
+        }
+        taken.insert(candidate)
+        return candidate
+    }
 
     /// The SQL types Core Data declares for each attribute type.
     static func declaredType(_ type: AttributeType) -> String? {
@@ -133,14 +182,27 @@ struct CoreDataLayout {
             var table = Table(name: Self.columnName(root.name), rootName: root.name)
             let existing = storeColumns.map { $0[table.name] }
             if let existing, existing == nil { throw mismatch("the store has no table \(table.name) for \(root.name)") }
-            for name in root.hierarchyNames {
+            // Core Data gives each property its column in entity-number order; a property
+            // declared again in another entity of the table (two sub-entities' `title`s) gets
+            // the name with a number: ZTITLE, ZTITLE1, ZTITLE2 (as in the Apple Notes stores of
+            // the corpus, where ICAttachment's title is ZTITLE, ICNote's ZTITLE1, ICFolder's
+            // ZTITLE2). An inherited property keeps its ancestor's column.
+            var taken: Set<String> = []
+            let hierarchy = root.hierarchyNames.sorted { (numbers[$0] ?? 0, $0) < (numbers[$1] ?? 0, $1) }
+            for name in hierarchy {
                 guard let schema = schemas[name] else { continue }
-                for property in schema.properties where table.columnIndex[property.name] == nil {
+                let parent = schema.ancestors.first.flatMap { schemas[$0] }
+                var own: [String: Int] = [:]
+                for property in schema.properties {
+                    if let parent, parent.propertyIndex[property.name] != nil {
+                        if let inherited = table.entityColumnIndex[parent.name]?[property.name] { own[property.name] = inherited }
+                        continue
+                    }
                     let column: Column
                     switch property {
                     case .attribute(let attribute):
                         guard attribute.isStored else { continue }
-                        column = Column(name: Self.columnName(attribute.name), kind: .attribute(attribute))
+                        column = Column(name: Self.freeColumnName(attribute.name, taken: &taken), kind: .attribute(attribute))
                         if let existing = existing ?? nil {
                             guard let declared = existing[column.name] else {
                                 throw mismatch("\(table.name) has no column \(column.name) for \(schema.name).\(attribute.name)")
@@ -154,33 +216,35 @@ struct CoreDataLayout {
                     case .relationship(let relationship):
                         guard !relationship.isTransient else { continue }
                         guard !relationship.isToMany else { continue }
-                        let key = Self.columnName(relationship.name)
+                        let key = Self.freeColumnName(relationship.name, taken: &taken)
                         var entityColumn: String?
                         let destinationHasSubentities = (schemas[relationship.destinationEntityName]?.hierarchyNames.count ?? 1) > 1
                         if let existing = existing ?? nil {
                             guard existing[key] != nil else {
                                 throw mismatch("\(table.name) has no column \(key) for \(schema.name).\(relationship.name)")
                             }
-                            let suffix = "_" + relationship.name.uppercased()
+                            let suffix = "_" + key.dropFirst()
                             entityColumn = existing.keys.sorted().first { name in
                                 name.hasPrefix("Z") && name.hasSuffix(suffix)
                                     && name.dropFirst().dropLast(suffix.count).allSatisfy(\.isNumber)
                                     && name.count > suffix.count + 1
                             }
                         } else if destinationHasSubentities, let destination = numbers[relationship.destinationEntityName] {
-                            entityColumn = "Z\(destination)_\(relationship.name.uppercased())"
+                            entityColumn = "Z\(destination)_\(key.dropFirst())"
                         }
                         column = Column(name: key, kind: .toOne(relationship, entityColumn: entityColumn))
                         if let inverseName = relationship.inverseName,
                             let inverse = schemas[relationship.destinationEntityName]?.relationship(named: inverseName),
-                            inverse.isToMany, inverse.isOrdered
+                            inverse.isToMany, inverse.isOrdered, table.orderColumns[relationship.name] == nil
                         {
-                            table.orderColumns[relationship.name] = "Z_FOK_" + relationship.name.uppercased()
+                            table.orderColumns[relationship.name] = "Z_FOK_" + key.dropFirst()
                         }
                     }
-                    table.columnIndex[property.name] = table.columns.count
+                    own[property.name] = table.columns.count
+                    if table.columnIndex[property.name] == nil { table.columnIndex[property.name] = table.columns.count }
                     table.columns.append(column)
                 }
+                table.entityColumnIndex[name] = own
             }
             if let existing = existing ?? nil {
                 for order in table.orderColumns.values.sorted() where existing[order] == nil {
@@ -202,6 +266,21 @@ struct CoreDataLayout {
                 guard let own = entities[schema.name], let destination = entities[relationship.destinationEntityName] else { continue }
                 let inverse = relationship.inverseName.flatMap { destination.schema.relationship(named: $0) }
                 if let inverse, !inverse.isToMany { continue }
+                // A to-many without an inverse that Core Data keeps in a column of the
+                // destination's table, `Z`, this entity's number and the relationship's name
+                // (`ZCDCARTITEMMODIFIER.Z2MODIFIERS` for CDCartItem.modifiers, and
+                // `Z3ITEMS` in a store SwiftData wrote, both in CartKit's test stores).
+                let destinationTable = Self.columnName(destination.schema.rootName)
+                let inverseColumn = "Z\(own.number)\(relationship.name.uppercased())"
+                if inverse == nil, let storeColumns, storeColumns[destinationTable]?[inverseColumn] != nil,
+                    storeColumns["Z_\(own.number)\(relationship.name.uppercased())"] == nil
+                {
+                    for name in schema.hierarchyNames {
+                        inverseColumns[name, default: [:]][relationship.name] = InverseColumn(
+                            table: destinationTable, column: inverseColumn, destinationNumbers: destination.hierarchyNumbers)
+                    }
+                    continue
+                }
                 // The side of the lower-numbered entity names the table.
                 let inverseName = inverse?.name ?? relationship.name
                 let ownColumn = "Z_\(own.number)\(inverseName.uppercased())"
@@ -226,6 +305,21 @@ struct CoreDataLayout {
                 }
             }
         }
+    }
+
+    /// The slots of `schema`'s properties in Core Data's history bitmap (`ACHANGE.ZCOLUMNS`,
+    /// see `CoreDataHistoryColumns`): its to-ones with a `Z<n>_` entity column have two.
+    func historySlots(of schema: EntitySchema) -> [String] {
+        var withEntityColumn: Set<String> = []
+        if let table = tables[schema.rootName] {
+            for case .relationship(let relationship) in schema.properties where !relationship.isToMany {
+                guard let index = table.index(of: relationship.name, in: schema.name),
+                    case .toOne(_, let entityColumn) = table.columns[index].kind, entityColumn != nil
+                else { continue }
+                withEntityColumn.insert(relationship.name)
+            }
+        }
+        return CoreDataHistoryColumns.propertyOrder(of: schema, withEntityColumn: withEntityColumn)
     }
 
     /// The join side of `entity`'s `relationship`, for a many-to-many.

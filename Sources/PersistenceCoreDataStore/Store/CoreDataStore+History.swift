@@ -12,10 +12,12 @@ import PersistenceStore
 /// interned strings in `ATRANSACTIONSTRING.ZNAME`, `ZAUTHORTS`/`ZCONTEXTNAMETS`, or in older
 /// stores as text in `ZAUTHOR`/`ZCONTEXTNAME`) and `ACHANGE` (one row an object:
 /// `ZCHANGETYPE` 0 insert, 1 update, 2 delete; `ZENTITY` the entity's `Z_ENT`; `ZENTITYPK`
-/// its row; `ZTRANSACTIONID`). Not read: which properties an update changed (`ZCOLUMNS`, in
-/// an undocumented encoding, so `updatedProperties` is nil: "unknown", as Core Data's own
-/// nil means) and deleted objects' tombstones. History Core Data deleted is told apart by the
-/// first transaction left: a token before it has expired, as in Core Data.
+/// its row; `ZTRANSACTIONID`; an update's written properties in `ZCOLUMNS` and a delete's
+/// preserved values in `ZTOMBSTONE<n>`, laid out as `CoreDataHistoryColumns` says). An
+/// update whose `ZCOLUMNS` is NULL, or names a property past the entity's, has nil
+/// `updatedProperties`: "unknown", as Core Data's own nil means. History Core Data deleted
+/// is told apart by the first transaction left: a token before it has expired, as in Core
+/// Data. A save here records its own transaction (see `CoreDataHistoryRecorder`).
 extension CoreDataStore {
     /// Whether Core Data records its persistent history in the store.
     package var tracksHistory: Bool { recordsHistory }
@@ -30,16 +32,32 @@ extension CoreDataStore {
         return PersistentHistoryToken(storeIdentifier: identifier, transactionNumber: try lastTransactionNumber())
     }
 
-    /// Refused: the history is Core Data's (and CloudKit's, which exports from it); this
-    /// store never writes to a store that records it.
+    /// Deletes the transactions before `bound` and their changes, as Core Data's
+    /// `NSPersistentHistoryChangeRequest.deleteHistory(before:)` does: `Z_PRIMARYKEY.Z_MAX`
+    /// keeps counting and the interned strings stay, so that a token of a deleted
+    /// transaction reads as expired.
+    ///
+    /// - Throws: `PersistentHistoryError` for a store without history, a token of another
+    ///   store or past the last transaction, or a future date.
     package func deleteHistory(before bound: PersistentHistoryBound) throws {
         try checkHistoryIsRecorded()
-        throw CoreDataStoreError.recordsHistory(path: path)
-    }
-
-    /// Throws `CoreDataStoreError.recordsHistory` for a store whose history is Core Data's.
-    func refuseWritesWhereHistoryIsRecorded() throws {
-        if recordsHistory { throw CoreDataStoreError.recordsHistory(path: path) }
+        try database.inTransaction(.immediate) {
+            let condition: (sql: String, argument: SQLiteValue)
+            switch bound {
+            case .token(let token):
+                // Before the token: the transactions it follows, as the SQLite store deletes them.
+                let number = try PersistentHistoryBound.transactionNumber(
+                    of: token, store: identifier, lastTransaction: lastTransactionNumber)
+                condition = ("Z_PK < ?", .integer(number))
+            case .date(let date):
+                try PersistentHistoryBound.check(date)
+                condition = ("ZTIMESTAMP < ?", .real(CoreDataTimestamp.seconds(of: date)))
+            }
+            guard let last = try database.scalar("SELECT max(Z_PK) FROM ATRANSACTION WHERE \(condition.sql)", [condition.argument]).int64Value
+            else { return }
+            try database.execute("DELETE FROM ACHANGE WHERE ZTRANSACTIONID <= ?", [.integer(last)])
+            try database.execute("DELETE FROM ATRANSACTION WHERE Z_PK <= ?", [.integer(last)])
+        }
     }
 
     private func readHistory(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
@@ -57,8 +75,13 @@ extension CoreDataStore {
         }
         guard !transactions.isEmpty else { return [] }
         var changes: [Int64: [PersistentHistoryChange]] = [:]
+        let changeColumns = Set(try database.query("SELECT name FROM pragma_table_info('ACHANGE')").compactMap { $0.first?.textValue })
+        var tombstones: [String] = []
+        while changeColumns.contains("ZTOMBSTONE\(tombstones.count)") { tombstones.append("ZTOMBSTONE\(tombstones.count)") }
+        let bitmap = changeColumns.contains("ZCOLUMNS") ? "ZCOLUMNS" : "NULL"
         for row in try database.query(
-            "SELECT Z_PK, ZTRANSACTIONID, ZCHANGETYPE, ZENTITY, ZENTITYPK FROM ACHANGE WHERE ZTRANSACTIONID > ? ORDER BY Z_PK",
+            "SELECT \((["Z_PK", "ZTRANSACTIONID", "ZCHANGETYPE", "ZENTITY", "ZENTITYPK", bitmap] + tombstones).joined(separator: ", ")) "
+                + "FROM ACHANGE WHERE ZTRANSACTIONID > ? ORDER BY Z_PK",
             [.integer(after)])
         {
             guard let change = historyChange(row), let transaction = row[1].int64Value else { continue }
@@ -87,18 +110,37 @@ extension CoreDataStore {
         }
     }
 
-    /// One `ACHANGE` row as a change; nil for an object of an entity the model does not have
-    /// (Core Data's own) or a change type this library does not know.
+    /// One `ACHANGE` row (`Z_PK`, `ZTRANSACTIONID`, `ZCHANGETYPE`, `ZENTITY`, `ZENTITYPK`,
+    /// `ZCOLUMNS`, `ZTOMBSTONE0`…) as a change; nil for an object of an entity the model does
+    /// not have (Core Data's own) or a change type this library does not know. A preserved
+    /// value that cannot be read as its attribute's type is left out of the tombstone.
     private func historyChange(_ row: [SQLiteValue]) -> PersistentHistoryChange? {
         guard let id = row[0].int64Value, let rawType = row[2].int64Value,
             let type = PersistentHistoryChange.ChangeType(rawValue: Int(rawType)),
             let number = row[3].int64Value, let key = row[4].int64Value,
             let name = layout.entityNames[number], let schema = layout.entities[name]?.schema
         else { return nil }
+        var updated: Set<String>?
+        if type == .update, let bitmap = row[5].dataValue {
+            updated = CoreDataHistoryColumns.names(in: bitmap, order: layout.historySlots(of: schema))
+        }
+        var tombstone: [String: AttributeValue]?
+        if type == .delete {
+            var values: [String: AttributeValue] = [:]
+            for (index, attribute) in CoreDataHistoryColumns.tombstoneAttributes(of: schema).enumerated() where index + 6 < row.count {
+                guard
+                    let value = try? CoreDataValueCodec.decode(
+                        row[index + 6], for: attribute, entity: name, object: "\(name) \(key)", externalFolder: nil, path: path),
+                    !value.isNull
+                else { continue }
+                values[attribute.name] = value
+            }
+            tombstone = values.isEmpty ? nil : values
+        }
         return PersistentHistoryChange(
             changeID: id, changeType: type,
             changedObjectID: ObjectID(scope: idScope(entityName: name, rootName: schema.rootName), key: .permanent(key)),
-            updatedProperties: nil, tombstone: nil)
+            updatedProperties: updated, tombstone: tombstone)
     }
 
     private func checkHistoryIsRecorded() throws {

@@ -87,15 +87,20 @@ extension CoreDataStore: PersistentStore {
     // MARK: Writing
 
     /// Runs `body` in one write transaction; the external files the save wrote are removed
-    /// again if it rolls back, and those its rows no longer name once it commits.
+    /// again if it rolls back, and those its rows no longer name once it commits. Where Core
+    /// Data records the store's history, the save's transaction and changes are recorded in
+    /// its tables last, in the same transaction (see `CoreDataHistoryRecorder`).
     package func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T {
-        try refuseWritesWhereHistoryIsRecorded()
         // A save may write and remove files in `_EXTERNAL_DATA`: never through a link.
         try ExternalDataFiles.refuseLinkedFolders(externalFolder.path)
         let transaction = CoreDataStoreTransaction(store: self)
         let result: T
         do {
-            result = try database.inTransaction(.immediate) { try body(transaction) }
+            result = try database.inTransaction(.immediate) {
+                let result = try body(transaction)
+                try transaction.history?.record(in: database)
+                return result
+            }
         } catch {
             transaction.externalFiles.didRollBack()
             throw error
@@ -125,9 +130,9 @@ extension CoreDataStore: PersistentStore {
     }
 
     /// Stores `value` under `key` in `Z_METADATA`'s property list, every other key (Core
-    /// Data's own among them) kept as it was.
+    /// Data's own among them) kept as it was. Not a change of the persistent history, as in
+    /// Core Data (setting a store's metadata records no transaction).
     package func setApplicationMetadata(_ value: String, forKey key: String) throws {
-        try refuseWritesWhereHistoryIsRecorded()
         try database.inTransaction(.immediate) {
             var entries = try metadata().dictionaryValue ?? [:]
             entries[key] = .string(value)

@@ -59,7 +59,7 @@ extension CoreDataStore {
         for property in schema.properties {
             switch property {
             case .attribute(let attribute):
-                guard attribute.isStored, let index = table.columnIndex[attribute.name] else {
+                guard attribute.isStored, let index = table.index(of: attribute.name, in: schema.name) else {
                     slots.append(.value(attribute.isTransient ? (attribute.defaultValue ?? .null) : .null))
                     continue
                 }
@@ -73,7 +73,7 @@ extension CoreDataStore {
                     slots.append(.toManyFault)
                     continue
                 }
-                guard let index = table.columnIndex[relationship.name], case .toOne(_, let entityColumn) = table.columns[index].kind,
+                guard let index = table.index(of: relationship.name, in: schema.name), case .toOne(_, let entityColumn) = table.columns[index].kind,
                     let destinationKey = values[offsets[index]].int64Value,
                     let destination = layout.entities[relationship.destinationEntityName]
                 else {
@@ -113,7 +113,12 @@ extension CoreDataStore {
                 + "ON t.Z_PK = j.\(quoted(side.otherColumn)) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
             return try database.query(sql, [.integer(key)]).map { try decode($0, table) }
         }
-        guard let inverseName = relationship.inverseName, let index = table.columnIndex[inverseName] else { return [] }
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship.name) {
+            return try rows(table, where: "\(quoted(kept.column)) = ?", [.integer(key)], entityNumbers: numbers)
+        }
+        guard let inverseName = relationship.inverseName, let index = table.index(of: inverseName, in: destination.schema.name) else {
+            return []
+        }
         let column = table.columns[index].name
         let ordering = table.orderColumns[inverseName].map { "\(quoted($0)), Z_PK" } ?? "Z_PK"
         return try rows(table, where: "\(quoted(column)) = ?", [.integer(key)], entityNumbers: numbers, ordering: ordering)

@@ -20,9 +20,9 @@ import PersistenceStore
 ///
 /// Core Data's own entities (numbered above 15000 in `Z_PRIMARYKEY`: its persistent
 /// history's `CHANGE`, `TRANSACTION` and `TRANSACTIONSTRING`, CloudKit's `NSCK…` records)
-/// are not the model's and are not matched against it. A store in which Core Data records
-/// its persistent history is read, history included (see `CoreDataStore+History`), but
-/// not written: see `CoreDataStoreError.recordsHistory(path:)`. Binary values of
+/// are not the model's and are not matched against it. In a store in which Core Data records
+/// its persistent history, the history is read (see `CoreDataStore+History`) and each save
+/// records its transaction there as Core Data does (see `CoreDataHistoryRecorder`). Binary values of
 /// attributes that allow external storage are read from their rows or from
 /// `.<name>_SUPPORT/_EXTERNAL_DATA/`, and written there when large (see
 /// `CoreDataExternalFiles`).
@@ -52,11 +52,10 @@ package final class CoreDataStore {
     let path: String
     /// The store's UUID (`Z_METADATA.Z_UUID`, Core Data's `NSStoreUUID`).
     package let identifier: String
-    /// Whether the store refuses writes: opened read-only, not writable by this process, or
-    /// one in which Core Data records its history (`recordsHistory`).
+    /// Whether the store refuses writes: opened read-only or not writable by this process.
     package let isReadOnly: Bool
     /// Whether Core Data records its persistent history in the store (it has `ATRANSACTION`
-    /// and `ACHANGE`), which this store then reads and never writes.
+    /// and `ACHANGE`): this store then reads it and records each save in it.
     package let recordsHistory: Bool
     /// Whether keyed-archive values pass through as bytes (`Options.passesArchivesThrough`).
     let passesArchivesThrough: Bool
@@ -108,7 +107,7 @@ package final class CoreDataStore {
             try? probe.close()
             throw error
         }
-        isReadOnly = options.readOnly || recordsHistory || !StoreFile.isWritable(path)
+        isReadOnly = options.readOnly || !StoreFile.isWritable(path)
         passesArchivesThrough = options.passesArchivesThrough
         database =
             isReadOnly

@@ -14,7 +14,8 @@ public struct CoreDataStoreError: Error, Sendable, CustomStringConvertible {
     /// Whether the file is an SQLite database without Core Data's bookkeeping tables at all,
     /// rather than a Core Data store that cannot be read.
     public let isNotACoreDataStore: Bool
-    /// Whether the store can be read but not written here (see `recordsHistory(path:)`).
+    /// Whether the store can be read but not written here: a save whose persistent history
+    /// cannot be recorded as Core Data records it (see `CoreDataHistoryRecorder`).
     public let refusesWrites: Bool
 
     package init(path: String?, _ reason: String, isNotACoreDataStore: Bool = false, refusesWrites: Bool = false) {
@@ -22,20 +23,6 @@ public struct CoreDataStoreError: Error, Sendable, CustomStringConvertible {
         self.reason = reason
         self.isNotACoreDataStore = isNotACoreDataStore
         self.refusesWrites = refusesWrites
-    }
-
-    /// A write to a store in which Core Data records its persistent history (`ATRANSACTION`,
-    /// `ACHANGE`; every store an `NSPersistentCloudKitContainer` syncs has them). Core Data
-    /// and CloudKit learn of changes from that history; a change saved here without its
-    /// history entry would never reach them, and the next sync could overwrite it. How Core
-    /// Data encodes an update's changed columns is not documented, so no entry is made up:
-    /// such a store is read (objects and history) but not written.
-    package static func recordsHistory(path: String) -> CoreDataStoreError {
-        CoreDataStoreError(
-            path: path,
-            "Core Data records its persistent history in it (ATRANSACTION), which would not include a change saved "
-                + "here; it is opened read-only",
-            refusesWrites: true)
     }
 
     /// One line naming the file and what is wrong.

@@ -10,17 +10,22 @@ import PersistenceStore
 /// many-to-manys go to their join tables and the order of ordered to-manys to `Z_FOK_`
 /// columns. Rows are written one statement each, as they come. Large binary values of
 /// attributes that allow external storage go to files (see `CoreDataExternalFiles`), which
-/// the store keeps or removes as the save commits or rolls back.
+/// the store keeps or removes as the save commits or rolls back. In a store where Core Data
+/// records its persistent history, each write is noted in `history`, which
+/// `CoreDataStore.performWrite` records in Core Data's tables before the commit.
 final class CoreDataStoreTransaction: StoreTransaction {
     private let store: CoreDataStore
     private var layout: CoreDataLayout { store.layout }
     private var database: Database { store.database }
     /// The files this save writes and the ones it leaves unnamed.
     let externalFiles: CoreDataExternalFiles
+    /// The changes written so far, when Core Data records the store's history.
+    let history: CoreDataHistoryRecorder?
 
     init(store: CoreDataStore) {
         self.store = store
         externalFiles = CoreDataExternalFiles(folder: store.externalFolder)
+        history = store.recordsHistory ? CoreDataHistoryRecorder(path: store.path) : nil
     }
 
     // MARK: - Rows
@@ -67,26 +72,38 @@ final class CoreDataStoreTransaction: StoreTransaction {
         try reportingViolation(tag: tag, object: object) {
             try database.execute(sql, [.integer(key), .integer(entity.number), .integer(1)] + columns.map(\.value))
         }
+        history?.inserted(object.schema, number: entity.number, key: key)
     }
 
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
-        let (table, _) = try tableAndEntity(object.schema)
+        let (table, entity) = try tableAndEntity(object.schema)
         try write(try values(of: object, in: table, positions: positions), table: table, key: key, bumping: true, tag: tag, object: object)
+        history?.updated(
+            object.schema, number: entity.number, key: key, slots: layout.historySlots(of: object.schema),
+            properties: positions.map { object.schema.properties[$0].name })
     }
 
     func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
-        let (table, _) = try tableAndEntity(object.schema)
+        let (table, entity) = try tableAndEntity(object.schema)
         try write(try values(of: object, in: table, positions: nil), table: table, key: key, bumping: true, tag: tag, object: object)
+        history?.updated(
+            object.schema, number: entity.number, key: key, slots: layout.historySlots(of: object.schema),
+            properties: object.schema.properties.filter { !$0.isTransient }.map(\.name))
     }
 
     func setValues(_ values: [(position: Int, value: AttributeValue)], of entity: EntitySchema, key: Int64) throws {
-        let (table, _) = try tableAndEntity(entity)
+        let (table, entry) = try tableAndEntity(entity)
         var columns: [(name: String, value: SQLiteValue)] = []
+        var names: [String] = []
         for (position, value) in values {
             guard case .attribute(let attribute) = entity.properties[position], attribute.isStored else { continue }
-            columns.append((CoreDataLayout.columnName(attribute.name), try encode(value, for: attribute, entity: entity.name)))
+            columns.append((table.columnName(of: attribute.name, in: entity.name), try encode(value, for: attribute, entity: entity.name)))
+            names.append(attribute.name)
         }
         try write(columns, table: table, key: key, bumping: false, tag: 0, object: nil)
+        if !names.isEmpty {
+            history?.updated(entity, number: entry.number, key: key, slots: layout.historySlots(of: entity), properties: names)
+        }
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
@@ -94,6 +111,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
         let external = externalColumns(of: table)
         for start in stride(from: 0, to: keys.count, by: 500) {
             let list = keys[start..<min(start + 500, keys.count)].map(String.init).joined(separator: ", ")
+            if history != nil { try noteDeletes(in: table, list: list) }
             if !external.isEmpty {
                 let sql = "SELECT \(external.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_PK IN (\(list))"
                 for row in try database.query(sql) { row.forEach(externalFiles.noteReplaced) }
@@ -102,11 +120,14 @@ final class CoreDataStoreTransaction: StoreTransaction {
         }
     }
 
-    /// Nothing: Core Data keeps tombstones only in its persistent history, which this store
-    /// does not keep.
+    /// Nothing here: Core Data keeps tombstones only in its persistent history, where
+    /// `deleteRows` notes each deleted row with the values it preserves, read from the row.
     func recordTombstone(of object: any SavedObject, key: Int64) throws {}
 
-    func setHistoryAuthor(_ author: String?, contextName: String?) {}
+    func setHistoryAuthor(_ author: String?, contextName: String?) {
+        history?.author = author
+        history?.contextName = contextName
+    }
 
     func rowsPerWrite(entity: String) -> Int { 1 }
 
@@ -115,24 +136,37 @@ final class CoreDataStoreTransaction: StoreTransaction {
     // MARK: - Links
 
     var keepsAnyLinksApart: Bool {
-        !layout.joinSides.isEmpty || layout.tables.values.contains { !$0.orderColumns.isEmpty }
+        !layout.joinSides.isEmpty || !layout.inverseColumns.isEmpty || layout.tables.values.contains { !$0.orderColumns.isEmpty }
     }
 
     func keepsLinksApart(entity: String, relationship: String) -> Bool {
         layout.joinSide(entity: entity, relationship: relationship) != nil || orderedThroughInverse(entity, relationship) != nil
+            || layout.inverseColumn(entity: entity, relationship: relationship) != nil
     }
 
     func removeLinks(entity: String, relationship: String, from own: Int64) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute(
+                "UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = NULL WHERE \(quoted(kept.column)) = ?", [.integer(own)])
+        }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
         try database.execute("DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ?", [.integer(own)])
     }
 
     func removeLinks(entity: String, relationship: String, to other: Int64) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute("UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = NULL WHERE Z_PK = ?", [.integer(other)])
+        }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
         try database.execute("DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.otherColumn)) = ?", [.integer(other)])
     }
 
     func removeLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute(
+                "UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = NULL WHERE Z_PK = ? AND \(quoted(kept.column)) = ?",
+                [.integer(other), .integer(own)])
+        }
         guard let side = layout.joinSide(entity: entity, relationship: relationship) else { return }
         try database.execute(
             "DELETE FROM \(quoted(side.table)) WHERE \(quoted(side.ownColumn)) = ? AND \(quoted(side.otherColumn)) = ?",
@@ -140,6 +174,10 @@ final class CoreDataStoreTransaction: StoreTransaction {
     }
 
     func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws {
+        if let kept = layout.inverseColumn(entity: entity, relationship: relationship) {
+            return try database.execute(
+                "UPDATE \(quoted(kept.table)) SET \(quoted(kept.column)) = ? WHERE Z_PK = ?", [.integer(own), .integer(other)])
+        }
         if let (table, order) = orderedThroughInverse(entity, relationship) {
             guard let position else { return try appendLink(entity: entity, relationship: relationship, from: own, to: other) }
             try database.execute(
@@ -158,6 +196,9 @@ final class CoreDataStoreTransaction: StoreTransaction {
     }
 
     func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
+        if layout.inverseColumn(entity: entity, relationship: relationship) != nil {
+            return try setLink(entity: entity, relationship: relationship, from: own, to: other, position: nil)
+        }
         if let (table, order) = orderedThroughInverse(entity, relationship),
             let inverse = inverseColumn(entity, relationship)
         {
@@ -199,6 +240,15 @@ final class CoreDataStoreTransaction: StoreTransaction {
         // One statement per join table side, the keys as one JSON array (no limit on how many).
         guard !keys.isEmpty else { return }
         let list = SQLiteValue.text("[" + keys.map(String.init).joined(separator: ",") + "]")
+        // Destinations of a deleted row's to-manys kept in their own column belong to nothing.
+        var kept: Set<String> = []
+        for name in root.schema.hierarchyNames {
+            for column in (layout.inverseColumns[name] ?? [:]).values where kept.insert(column.table + "." + column.column).inserted {
+                try database.execute(
+                    "UPDATE \(quoted(column.table)) SET \(quoted(column.column)) = NULL WHERE \(quoted(column.column)) IN "
+                        + "(SELECT value FROM json_each(?))", [list])
+            }
+        }
         for (table, column) in columns {
             try database.execute(
                 "DELETE FROM \(quoted(table)) WHERE \(quoted(column)) IN (SELECT value FROM json_each(?))", [list])
@@ -219,7 +269,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
         var arguments: [SQLiteValue] = []
         for (name, value) in zip(constraint, values) {
             guard let attribute = schema.attribute(named: name) else { return nil }
-            conditions.append("\(quoted(CoreDataLayout.columnName(name))) = ?")
+            conditions.append("\(quoted(table.columnName(of: name, in: entity))) = ?")
             arguments.append(try CoreDataValueCodec.encode(value, for: attribute, entity: entity))
         }
         if !schema.ancestors.isEmpty {
@@ -240,7 +290,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
 
     func aggregate(_ derivation: Derivation, members: String, linkedBy link: String, to key: Int64) throws -> AttributeValue {
         guard let schema = layout.entities[members]?.schema, let table = layout.tables[schema.rootName],
-            let index = table.columnIndex[link]
+            let index = table.index(of: link, in: schema.name)
         else { return .null }
         let rows = try store.rows(
             table, where: "\(quoted(table.columns[index].name)) = ?", [.integer(key)],
@@ -288,18 +338,20 @@ final class CoreDataStoreTransaction: StoreTransaction {
     {
         let schema = object.schema
         var result: [(name: String, value: SQLiteValue)] = []
-        let columns: [CoreDataLayout.Column]
+        let indexes: [Int]
         if let positions {
-            columns = positions.compactMap { position in
-                table.columnIndex[schema.properties[position].name].map { table.columns[$0] }
-            }
+            indexes = positions.compactMap { table.index(of: schema.properties[$0].name, in: schema.name) }
         } else {
-            columns = table.columns
+            indexes = Array(table.columns.indices)
         }
-        for column in columns {
+        for index in indexes {
+            let column = table.columns[index]
+            // Another entity's column of the table (its own `title`) is NULL in this row.
+            let isOwn = { (name: String) in table.index(of: name, in: schema.name) == index }
             switch column.kind {
             case .attribute(let attribute):
-                guard let position = schema.propertyIndex[attribute.name], case .value(let value) = object.storedSlot(at: position)
+                guard isOwn(attribute.name), let position = schema.propertyIndex[attribute.name],
+                    case .value(let value) = object.storedSlot(at: position)
                 else {
                     result.append((column.name, .null))
                     continue
@@ -307,7 +359,9 @@ final class CoreDataStoreTransaction: StoreTransaction {
                 result.append((column.name, try encode(value, for: attribute, entity: schema.name)))
             case .toOne(let relationship, let entityColumn):
                 var destination: ObjectID?
-                if let position = schema.propertyIndex[relationship.name], case .toOneFault(let id) = object.storedSlot(at: position) {
+                if isOwn(relationship.name), let position = schema.propertyIndex[relationship.name],
+                    case .toOneFault(let id) = object.storedSlot(at: position)
+                {
                     destination = id
                 }
                 result.append((column.name, destination?.primaryKey.map { .integer($0) } ?? .null))
@@ -349,6 +403,28 @@ final class CoreDataStoreTransaction: StoreTransaction {
         return try CoreDataValueCodec.encode(value, for: attribute, entity: entity)
     }
 
+    /// Notes the delete of each row of `table` among the keys `list` in the history, with
+    /// its entity (a sub-entity's own) and the values its entity preserves after deletion,
+    /// read from the row before it goes (see `CoreDataHistoryColumns.tombstoneAttributes`).
+    private func noteDeletes(in table: CoreDataLayout.Table, list: String) throws {
+        var preserved: [String: [String]] = [:]
+        var columns: [String] = []
+        for name in layout.entities[table.rootName]?.schema.hierarchyNames ?? [] {
+            guard let schema = layout.entities[name]?.schema else { continue }
+            let names = CoreDataHistoryColumns.tombstoneAttributes(of: schema).map { table.columnName(of: $0.name, in: name) }
+            preserved[name] = names
+            for column in names where !columns.contains(column) { columns.append(column) }
+        }
+        let sql = "SELECT \((["Z_PK", "Z_ENT"] + columns).map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_PK IN (\(list))"
+        for row in try database.query(sql) {
+            guard let key = row[0].int64Value, let number = row[1].int64Value, let name = layout.entityNames[number],
+                let schema = layout.entities[name]?.schema
+            else { continue }
+            let tombstone = (preserved[name] ?? []).map { column in columns.firstIndex(of: column).map { row[$0 + 2] } ?? .null }
+            history?.deleted(schema, number: number, key: key, tombstone: tombstone)
+        }
+    }
+
     /// The columns of `table` whose values may name external files.
     private func externalColumns(of table: CoreDataLayout.Table) -> [String] {
         table.columns.compactMap { column in
@@ -377,7 +453,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
             guard let object else { throw error }
             var index: Int?
             for (position, constraint) in object.schema.uniquenessConstraints.enumerated() {
-                let columns = constraint.map { CoreDataLayout.columnName($0) }
+                let columns = constraint.map { layout.tables[object.schema.rootName]?.columnName(of: $0, in: object.schema.name) ?? CoreDataLayout.columnName($0) }
                 if columns.allSatisfy({ error.message.contains($0) }) {
                     index = position
                     break
@@ -401,7 +477,7 @@ final class CoreDataStoreTransaction: StoreTransaction {
     private func inverseColumn(_ entity: String, _ relationship: String) -> String? {
         guard let r = layout.entities[entity]?.schema.relationship(named: relationship), let inverse = r.inverseName,
             let destination = layout.entities[r.destinationEntityName], let table = layout.tables[destination.schema.rootName],
-            let index = table.columnIndex[inverse]
+            let index = table.index(of: inverse, in: destination.schema.name)
         else { return nil }
         return table.columns[index].name
     }
