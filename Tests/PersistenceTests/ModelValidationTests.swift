@@ -134,12 +134,18 @@ import Persistence
 
     @Test(arguments: [
         "description", "objectID", "hash", "isDeleted", "managedObjectContext", "entity", "values",
-        "context",
     ])
     func reservedPropertyNames(_ name: String) {
         expectProblem(
             entity { Attribute(name, .string) },
             "E.\(name): collides with ManagedObject's member '\(name)'")
+    }
+
+    /// `context` is no member of `NSManagedObject` (nor of `ManagedObject`): Core Data takes a
+    /// model with such an attribute, and stores it wrote (CartKit's `CDCart.context`) open.
+    @Test func anAttributeNamedContextIsAllowedAsCoreDataAllowsIt() throws {
+        let model = entity { Attribute("context", .string) }
+        #expect(problems(model).isEmpty)
     }
 
     // MARK: - Relationships

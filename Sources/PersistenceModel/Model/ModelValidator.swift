@@ -28,7 +28,7 @@ package struct ModelValidator {
         "description", "debugDescription", "hash", "hashValue", "self", "class", "superclass",
         "isProxy", "copy", "mutableCopy", "init", "zone", "retainCount", "autorelease",
         // The managed object's own state.
-        "entity", "entityName", "objectID", "managedObjectContext", "context", "values",
+        "entity", "entityName", "objectID", "managedObjectContext", "values",
         "isDeleted", "isInserted", "isUpdated", "hasChanges", "isFault", "faultingState",
         "hasPersistentChangedValues", "changedValues", "changedValuesForCurrentEvent",
         "committedValues",
