@@ -5,10 +5,13 @@ extension Catalog {
     /// Adds a book from fields checked as `books edit` checks them (``BookEdit/checked()``):
     /// a title and at least one author are required, every other field is optional.
     ///
+    /// A book with the same title and authors as one the catalogue has is an exact duplicate,
+    /// refused unless `allowingDuplicate` (a second copy, another edition).
+    ///
     /// - Throws: `CatalogInputError` for a missing title or author, or an ISBN another book
-    ///   has (exit 65 at the command line); `ValidationError` if the model refuses a value.
-    ///   Nothing is written unless all is valid.
-    public func add(_ fields: BookEdit.Checked) throws -> Book {
+    ///   has (exit 65 at the command line); ``DuplicateBookError``; `ValidationError` if the
+    ///   model refuses a value. Nothing is written unless all is valid.
+    public func add(_ fields: BookEdit.Checked, allowingDuplicate: Bool = false) throws -> Book {
         guard fields.title != nil else {
             throw CatalogInputError(field: "title", value: "", reason: "a book needs a title")
         }
@@ -16,6 +19,11 @@ extension Catalog {
             throw CatalogInputError(field: "author", value: "", reason: "a book needs at least one author")
         }
         try checkISBN(fields.isbn, of: nil)
+        if !allowingDuplicate, let title = fields.title, let authors = fields.authors,
+            let twin = try bookWithTitle(title, authors: authors)
+        {
+            throw DuplicateBookError(uuid: twin.uuid, title: title, byline: Book.byline(authors))
+        }
         let book = try context.insert(Book.self)
         book.uuid = UUID()
         book.dateAdded = Self.dateAddedNow()
@@ -122,10 +130,33 @@ extension Catalog {
         }
     }
 
+    /// A book with exactly this title and these authors, in this order, if any.
+    func bookWithTitle(_ title: String, authors: [String]) throws -> Book? {
+        let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == %@", title))
+        return try context.fetch(request).lazy.compactMap { $0 as? Book }.first { $0.authorNames == authors }
+    }
+
     /// The book with this ISBN (normalised, ISBN-13), if any.
     public func bookWithISBN(_ isbn: String) throws -> Book? {
         var request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("isbn == %@", isbn))
         request.fetchLimit = 1
         return try context.fetch(request).first as? Book
+    }
+}
+
+/// A book `books add` refused because the catalogue already has one of the same title and
+/// authors: nothing was added.
+public struct DuplicateBookError: Error, Sendable, CustomStringConvertible {
+    /// The book already there.
+    public var uuid: UUID
+    /// The title.
+    public var title: String
+    /// The authors, as a byline.
+    public var byline: String
+
+    /// One line naming the book already there and how to add another copy.
+    public var description: String {
+        "The catalogue already has \(QuotedText.forMessage(title)) by \(QuotedText.forMessage(byline)) "
+            + "(\(uuid.uuidString)); nothing was added (--allow-duplicate adds another copy)."
     }
 }

@@ -119,7 +119,9 @@ enum BooksCommandLine {
                         ?? SearchOptions.defaultLimit,
                     json: parsed[SearchCommand.json]))
         case AddCommand.spec.name:
-            return .add(bookFields(parsed, title: parsed[AddCommand.title] ?? "", authors: parsed[AddCommand.author] ?? []))
+            return .add(
+                bookFields(parsed, title: parsed[AddCommand.title] ?? "", authors: parsed[AddCommand.author] ?? []),
+                allowDuplicate: parsed[AddCommand.allowDuplicate])
         case ShowCommand.spec.name:
             return parsed[ShowCommand.id].flatMap(BookIDPrefix.init).map { .show($0) }
                 ?? .help(helpText(forCommandPath: [ShowCommand.spec.name]))

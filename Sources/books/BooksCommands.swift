@@ -143,6 +143,10 @@ enum AddCommand {
         repeating: "author", valueName: "author", help: "An author's name; repeat for each author, first author first.",
         isRequired: true)
 
+    /// `--allow-duplicate`: add a book of the same title and authors as one already there.
+    static let allowDuplicate = Flag(
+        "allow-duplicate", help: "Add the book even when one of the same title and authors is already there.")
+
     static let spec = CommandSpec(
         name: "add",
         abstract: "Add a book.",
@@ -150,9 +154,10 @@ enum AddCommand {
             Takes every field books edit takes; only the title and an author are required \
             (an unknown date or price is shown as —). The price is a plain number with '.' \
             as decimal separator whatever the locale (12.99); it is kept exactly. Quote the \
-            color: '#' starts a comment in the shell. Prints the new book's UUID.
+            color: '#' starts a comment in the shell. A book of the same title and authors as \
+            one already there is refused unless --allow-duplicate. Prints the new book's UUID.
             """,
-        options: [title, author] + EditCommand.fields)
+        options: [title, author] + EditCommand.fields + [allowDuplicate])
 }
 
 /// `books show <id>`.

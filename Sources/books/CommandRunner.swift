@@ -34,6 +34,7 @@ struct CommandRunner {
         switch error {
         case let error as CatalogInputError: return (error.description, .dataError)
         case let error as InvalidImportRowsError: return (error.description, .dataError)
+        case let error as DuplicateBookError: return (error.description, .dataError)
         // A prefix no book has is a book that is not there, as a whole UUID always was (1);
         // one that several books share is input that says too little (65).
         case let error as BookEditConflictError: return (error.description, .runtimeError)
@@ -103,12 +104,12 @@ struct CommandRunner {
                     "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
                     to: STDERR_FILENO)
             }
-        case .add(let fields):
+        case .add(let fields, let allowDuplicate):
             let book = try beginningTheReadersCatalogue { isNew throws -> Book in
                 let checked = try fields.checked()
                 let catalog = try openCatalog()
                 if isNew { try catalog.declineSampleBooks() }
-                return try catalog.add(checked)
+                return try catalog.add(checked, allowingDuplicate: allowDuplicate)
             }
             try afterChange("the book \(book.uuid.uuidString) was added") {
                 try output.write(book.uuid.uuidString + "\n")

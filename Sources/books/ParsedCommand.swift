@@ -16,7 +16,7 @@ struct ParsedCommand: Equatable, Sendable {
         /// `books search TEXT … [--limit N] [--json]`.
         case search(SearchOptions)
         /// `books add …`.
-        case add(BookEdit)
+        case add(BookEdit, allowDuplicate: Bool)
         /// `books show ID`: a UUID or a prefix of one.
         case show(BookIDPrefix)
         /// `books edit ID --field value…`: the changes as typed.

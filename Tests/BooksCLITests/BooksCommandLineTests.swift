@@ -91,7 +91,7 @@ import Testing
         let command = try parse(
             "add", "--title", "Cien años de soledad", "--author", "Gabriel García Márquez",
             "--date", "2023-02-30", "--price", "19,99", "--color", "red")
-        guard case .add(let book) = command.action else {
+        guard case .add(let book, _) = command.action else {
             Issue.record("expected add, got \(command.action)")
             return
         }
