@@ -138,8 +138,9 @@ public struct CatalogImport: Sendable {
     }
 
     private static func csvEntries(_ data: Data, name: String, into rows: inout Rows) throws -> Format {
-        if let columns = LibraryThingTSV.tabHeader(data) {
-            for line in LibraryThingTSV.tabRows(data) {
+        let tabText = LibraryThingTSV.utf8(data)
+        if let columns = LibraryThingTSV.tabHeader(tabText) {
+            for line in LibraryThingTSV.tabRows(tabText) {
                 rows.add(place: "\(name) row \(line.row)") {
                     try LibraryThingTSV.record(line.fields, row: line.row, columns: columns, file: name)
                 }

@@ -11,9 +11,9 @@ import Persistence
 /// read past). Only `Book Id`, `Title` and `Primary Author` are required: a column missing,
 /// or a cell left blank, is a value LibraryThing does not know, never an error.
 ///
-/// The tab-delimited file has one book a line, fields separated by tabs and never quoted
-/// (LibraryThing writes a line break inside a field as `[Return]`); the CSV file has the
-/// same columns, quoted as CSV is.
+/// The tab-delimited file (UTF-8, or UTF-16 with a byte order mark) has one book a line,
+/// fields separated by tabs and never quoted (LibraryThing writes a line break inside a
+/// field as `[Return]`); the CSV file has the same columns, quoted as CSV is.
 ///
 /// How a row becomes a book:
 /// - `Title`; `Primary Author`, then each `Secondary Author` (separated by `|`), are the
@@ -42,6 +42,16 @@ enum LibraryThingTSV {
     /// Whether `header` is a LibraryThing export's.
     static func recognises(_ header: [String]) -> Bool {
         ["Book Id", "Title", "Primary Author"].allSatisfy(header.contains)
+    }
+
+    /// `data` as UTF-8: text that begins with a UTF-16 byte order mark (as spreadsheets save
+    /// tab-delimited text, "Unicode Text") transcoded, anything else as it is.
+    static func utf8(_ data: Data) -> Data {
+        let littleEndian = data.starts(with: [0xFF, 0xFE])
+        guard littleEndian || data.starts(with: [0xFE, 0xFF]),
+            let text = String(data: data.dropFirst(2), encoding: littleEndian ? .utf16LittleEndian : .utf16BigEndian)
+        else { return data }
+        return Data(text.utf8)
     }
 
     /// The header of a tab-delimited LibraryThing export in `data` (after an optional

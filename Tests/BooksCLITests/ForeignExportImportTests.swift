@@ -250,6 +250,11 @@ import Testing
             .replacingOccurrences(of: "\n", with: "\r\n").utf8)
         let crlf = try sandbox.run(["import", try sandbox.file("windows.tsv", windows)])
         #expect(crlf.stdout == "Imported 4 books (LibraryThing TSV): 0 added, 0 updated, 4 unchanged.\n", "\(crlf)")
+        // So does UTF-16 with its byte order mark, as a spreadsheet saves "Unicode Text".
+        var utf16 = Data([0xFF, 0xFE])
+        for unit in String(decoding: data, as: UTF8.self).utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let unicodeText = try sandbox.run(["import", try sandbox.file("unicode.txt", utf16)])
+        #expect(unicodeText.stdout == "Imported 4 books (LibraryThing TSV): 0 added, 0 updated, 4 unchanged.\n", "\(unicodeText)")
     }
 
     @Test func aLibraryThingCSVExportIsTheSameBooksAsItsTabDelimitedOne() throws {
