@@ -78,13 +78,14 @@ enum HTMLText {
 
     /// The tag that begins at `start` (a `<`): its element's name in lower case, whether it
     /// closes one, and the index after its `>`; nil when `<` does not begin a tag (a letter
-    /// or `/` then a letter must follow, and a `>` must end it) or begins a comment, which
-    /// is skipped whole as a nameless tag.
+    /// or `/` then a letter must follow, and a `>` must end it before any other `<`) or
+    /// begins a comment, which is skipped whole as a nameless tag.
     private static func tag(in text: String, at start: String.Index) -> (String, Bool, String.Index)? {
         var index = text.index(after: start)
         if text[index...].hasPrefix("!--") {
-            guard let end = text.range(of: "-->", range: index..<text.endIndex) else { return nil }
-            return ("!--", false, end.upperBound)
+            // An unclosed comment runs to the end, as a browser reads it.
+            let end = text.range(of: "-->", range: index..<text.endIndex)?.upperBound ?? text.endIndex
+            return ("!--", false, end)
         }
         let closing = index < text.endIndex && text[index] == "/"
         if closing { index = text.index(after: index) }
@@ -94,7 +95,9 @@ enum HTMLText {
         }
         guard index > nameStart, text[nameStart].isLetter else { return nil }
         let name = text[nameStart..<index].lowercased()
-        guard let end = text[index...].firstIndex(of: ">") else { return nil }
+        // A `<` before the `>` means this one began no tag; stopping there keeps the whole
+        // scan linear however many `<` the text has.
+        guard let end = text[index...].firstIndex(where: { $0 == ">" || $0 == "<" }), text[end] == ">" else { return nil }
         return (name, closing, text.index(after: end))
     }
 

@@ -31,6 +31,17 @@ import Testing
         #expect(HTMLText.plainText("<p>&bogus; &#1;</p>") == "&bogus; &#1;")
     }
 
+    /// Text of a hundred thousand `<` that begin no tag, or of unclosed comments, is read in one pass,
+    /// not one pass a `<`.
+    @Test func htmlOfManyUnclosedTagsIsReadInLinearTime() {
+        let start = Date()
+        let text = String(repeating: "<a", count: 100_000)
+        #expect(HTMLText.plainText(text) == text && HTMLText.looksLikeHTML(text) == false)
+        #expect(HTMLText.plainText("a<!-- never closed <p>b") == "a")
+        #expect(HTMLText.looksLikeHTML(String(repeating: "<!--", count: 200_000)))
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
     @Test func languageCodesAndNamesBecomeBCP47Tags() {
         #expect(LanguageCodes.tag(forCode: "eng") == "en")
         #expect(LanguageCodes.tag(forCode: "FRE") == "fr" && LanguageCodes.tag(forCode: "fra") == "fr")
