@@ -64,7 +64,8 @@ enum CalibreJSON {
             case .array(let elements)?:
                 return try elements.map { element in
                     guard case .string(let text) = element else {
-                        throw CatalogInputError(field: field(key), value: element.shortDescription, reason: "expected an array of strings")
+                        throw CatalogInputError(
+                            field: field(key), value: element.shortDescription, reason: "expected an array of strings")
                     }
                     return text
                 }
@@ -90,12 +91,16 @@ enum CalibreJSON {
             authors = CalibreValues.authors(try string("authors"))
         }
         names[.authors] = "authors"
-        let uuid = try string("uuid")
-        set(.uuid, values["uuid"] == nil ? "id" : "uuid",
-            uuid.isEmpty ? CalibreValues.uuid(id: try string("id"), title: text[.title] ?? "", authors: authors.joined(separator: " & ")).uuidString : uuid)
+        var uuid = try string("uuid")
+        if uuid.isEmpty {
+            let byline = authors.joined(separator: " & ")
+            uuid = CalibreValues.uuid(id: try string("id"), title: text[.title] ?? "", authors: byline).uuidString
+        }
+        set(.uuid, values["uuid"] == nil ? "id" : "uuid", uuid)
         let series = try string("series")
         set(.series, "series", series)
-        set(.seriesNumber, "series_index", series.trimmingCharacters(in: .whitespaces).isEmpty ? "" : try string("series_index"))
+        let inSeries = !series.trimmingCharacters(in: .whitespaces).isEmpty
+        set(.seriesNumber, "series_index", inSeries ? try string("series_index") : "")
         set(.publishDate, "pubdate", try CalibreValues.publicationDay(try string("pubdate"), field: field("pubdate")))
         set(.dateAdded, "timestamp", try CalibreValues.instant(try string("timestamp"), field: field("timestamp")))
         var isbn = try string("isbn")

@@ -118,9 +118,9 @@ enum LibraryThingTSV {
             names[field] = column
         }
         let id = cell("Book Id")
-        text[.uuid] = GoodreadsCSV.uuid(
-            forText: id.isEmpty ? "librarything title+author\u{0}\(cell("Title"))\u{0}\(cell("Primary Author"))" : "librarything\u{0}\(id)"
-        ).uuidString
+        let key = id.isEmpty
+            ? "librarything title+author\u{0}\(cell("Title"))\u{0}\(cell("Primary Author"))" : "librarything\u{0}\(id)"
+        text[.uuid] = GoodreadsCSV.uuid(forText: key).uuidString
         names[.uuid] = "Book Id"
         take(.title, "Title")
         var authors = [firstLast(cell("Primary Author"))]
@@ -142,7 +142,8 @@ enum LibraryThingTSV {
             do {
                 take(.rating, "Rating", try CalibreValues.rating(rating, field: field, scale: .halfStars))
             } catch {
-                throw CatalogInputError(field: field, value: rating, reason: "expected a rating from 0.5 to 5 stars in half stars, such as 3.5")
+                throw CatalogInputError(
+                    field: field, value: rating, reason: "expected a rating from 0.5 to 5 stars in half stars, such as 3.5")
             }
         }
         take(.publishDate, "Date")
@@ -154,15 +155,18 @@ enum LibraryThingTSV {
         take(.dateAdded, "Entry Date")
         take(.review, "Review", paragraphs("Review"))
         if cells["Comment"] != nil || cells["Private Comment"] != nil {
-            text[.notes] = [paragraphs("Comment"), paragraphs("Private Comment")].filter { !$0.isEmpty }.joined(separator: "\n\n")
-            names[.notes] = cells["Private Comment"] == nil ? "Comment" : cells["Comment"] == nil ? "Private Comment" : "Comment/Private Comment"
+            text[.notes] = [paragraphs("Comment"), paragraphs("Private Comment")].filter { !$0.isEmpty }
+                .joined(separator: "\n\n")
+            names[.notes] = cells["Private Comment"] == nil
+                ? "Comment" : cells["Comment"] == nil ? "Private Comment" : "Comment/Private Comment"
         }
         let languageColumn = cell("Original Languages").isEmpty ? "Languages" : "Original Languages"
         if cells[languageColumn] != nil {
             let name = cell(languageColumn).split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             guard name.isEmpty || LanguageCodes.tag(forName: name) != nil else {
                 throw CatalogInputError(
-                    field: "\(place): \(languageColumn)", value: name, reason: "expected a language's English name, such as English or French")
+                    field: "\(place): \(languageColumn)", value: name,
+                    reason: "expected a language's English name, such as English or French")
             }
             take(.language, languageColumn, name.isEmpty ? "" : LanguageCodes.tag(forName: name))
         }
@@ -184,9 +188,9 @@ enum LibraryThingTSV {
         let tags = cell("Tags").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             + collections.filter { !statusCollections.contains($0) }
         names[.tags] = "Tags"
+        let givesTags = cells["Tags"] != nil || cells["Collections"] != nil
         return try BookRecord(
-            text: text, authors: authors, tags: cells["Tags"] == nil && cells["Collections"] == nil ? nil : tags.filter { !$0.isEmpty },
-            place: place, names: names)
+            text: text, authors: authors, tags: givesTags ? tags.filter { !$0.isEmpty } : nil, place: place, names: names)
     }
 
     /// "First Last" of LibraryThing's "Last, First": "Le Guin, Ursula K." is "Ursula K. Le
@@ -194,7 +198,8 @@ enum LibraryThingTSV {
     /// name ("Martin Luther King, Jr."); a name without a comma is as it is, and one with
     /// nothing on one side of its comma ("Homer,") is that name.
     static func firstLast(_ name: String) -> String {
-        let parts = name.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = name.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
         let named = parts.filter { !$0.isEmpty }
         if named.count == 1 { return named[0] }  // "Homer," is Homer
         switch parts.count {
