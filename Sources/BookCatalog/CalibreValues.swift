@@ -96,15 +96,19 @@ enum CalibreValues {
         case halfStars
     }
 
-    /// The BCP 47 tag of calibre's first language, an ISO 639-2 code (`eng`, `fra`); empty
-    /// for none or `und`.
+    /// The BCP 47 tag of calibre's first language, an ISO 639-2 code (`eng`, `fra`), or a
+    /// two-letter ISO 639-1 code as it is; empty for none, `und`, `zxx` or `mul`.
     ///
-    /// - Throws: `CatalogInputError` for a code that is not three letters.
+    /// - Throws: `CatalogInputError` for a code that is not two or three letters.
     static func language(_ codes: [String], field: String) throws -> String {
         guard let first = codes.lazy.map({ $0.trimmingCharacters(in: .whitespaces) }).first(where: { !$0.isEmpty }) else {
             return ""
         }
         if first.lowercased() == "und" || first.lowercased() == "zxx" || first.lowercased() == "mul" { return "" }
+        // calibre writes ISO 639-2; a two-letter code (an edited export) is already BCP 47's.
+        if first.count == 2, first.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) {
+            return first.lowercased()
+        }
         guard let tag = LanguageCodes.tag(forCode: first) else {
             throw CatalogInputError(field: field, value: first, reason: "expected an ISO 639-2 language code such as eng or fra")
         }

@@ -54,6 +54,16 @@ import Testing
         #expect(LanguageCodes.tag(forName: "Hawaiian") == "haw" && LanguageCodes.tag(forName: "Elvish") == nil)
     }
 
+    @Test func calibreLanguagesAreTheFirstCodeAsBCP47() throws {
+        func tag(_ codes: [String]) throws -> String { try CalibreValues.language(codes, field: "languages") }
+        #expect(try tag(["eng", "fra"]) == "en" && tag(["", "ger"]) == "de" && tag(["haw"]) == "haw")
+        #expect(try tag([]) == "" && tag(["und"]) == "" && tag(["zxx"]) == "")
+        #expect(try tag(["EN"]) == "en")
+        for bad in ["english", "e", "en-GB", "12"] {
+            #expect(throws: CatalogInputError.self) { try tag([bad]) }
+        }
+    }
+
     @Test func libraryThingNamesAreTurnedRound() {
         #expect(LibraryThingTSV.firstLast("Le Guin, Ursula K.") == "Ursula K. Le Guin")
         #expect(LibraryThingTSV.firstLast("King, Martin Luther, Jr.") == "Martin Luther King, Jr.")
