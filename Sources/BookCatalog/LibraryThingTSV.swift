@@ -22,11 +22,14 @@ import Persistence
 ///   without a comma, such as "Homer", as it is); a name given twice is kept once.
 /// - `ISBN` (`[0156027607]`, in brackets), else the first of `ISBNs`.
 /// - `Rating`, 0.5 to 5 in half stars, is the stars; a half star rounds up (as calibre's).
-/// - `Date` is the publication date: a year (`1937`), or `YYYY-MM` or `YYYY-MM-DD`.
+/// - `Date` is the publication date: a year (`1937`), or `YYYY-MM` or `YYYY-MM-DD`; `?`
+///   is unknown.
 /// - `Publication` ("Mariner Books (2003), Edition: 1st, Paperback, 304 pages") gives the
-///   publisher: the text before its first " (" or, without one, its first comma.
+///   publisher: the text before its first " (" or, without one, its first comma;
+///   "Publisher Unknown" is unknown.
 /// - `Media` is the format; `Page Count` the pages (0 or blank: unknown).
-/// - `Date Read` (`2024-03-01`) is the day read, `Entry Date` when the book was added.
+/// - `Date Read` (`2024-03-01`) is the day read, `Entry Date` (a day, or a day and a time
+///   taken as UTC) when the book was added.
 /// - The status: read with a `Date Read` or in the collection "Read but unowned"; reading in
 ///   "Currently reading" or with a `Date Started` only; to-read in "To read".
 /// - `Tags` (comma-separated), and the `Collections` other than those and "Your library",
@@ -38,11 +41,39 @@ import Persistence
 /// - `Book Id` gives the book a UUID of its own (a hash of the ID, as ``GoodreadsCSV``'s),
 ///   the same at every import, so that importing a newer export updates the books of the
 ///   earlier one. Series and price are unknown.
+///
+/// The CSV LibraryThing exported before (header `'TITLE'`, `'AUTHOR (last, first)'`,
+/// `'PUBLICATION INFO'`, `'RATINGS'`, `'ENTRY DATE'`…, no Book Id) is read the same way,
+/// each column as today's of the same meaning (``currentName(_:)``); its books get UUIDs of
+/// their title and author.
 enum LibraryThingTSV {
     /// Whether `header` is a LibraryThing export's.
     static func recognises(_ header: [String]) -> Bool {
         ["Book Id", "Title", "Primary Author"].allSatisfy(header.contains)
+            || ["TITLE", "AUTHOR (last, first)", "ENTRY DATE"].allSatisfy(header.map(unquoted).contains)
     }
+
+    /// The column of today's export that a column of the export LibraryThing wrote before
+    /// 2020 names: its header is in capitals, each name in single quotes (`'TITLE'`,
+    /// `'AUTHOR (last, first)'`, `'PUBLICATION INFO'`, `'RATINGS'`, `'ENTRY DATE'`…), and it
+    /// has no Book Id (its books get UUIDs of their title and author).
+    static func currentName(_ column: String) -> String {
+        let name = unquoted(column)
+        return legacyNames[name] ?? name
+    }
+
+    private static func unquoted(_ name: String) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count >= 2, trimmed.hasPrefix("'"), trimmed.hasSuffix("'") else { return trimmed }
+        return String(trimmed.dropFirst().dropLast())
+    }
+
+    private static let legacyNames: [String: String] = [
+        "TITLE": "Title", "AUTHOR (last, first)": "Primary Author", "DATE": "Date", "ISBNs": "ISBNs",
+        "PUBLICATION INFO": "Publication", "COMMENT": "Comment", "RATINGS": "Rating", "REVIEWS": "Review",
+        "ENTRY DATE": "Entry Date", "COPIES": "Copies", "SUBJECTS": "Subjects", "COLLECTIONS": "Collections",
+        "TAGS": "Tags", "LCC": "LC Classification", "DDC": "Dewey Decimal",
+    ]
 
     /// `data` as UTF-8: text that begins with a UTF-16 byte order mark (as spreadsheets save
     /// tab-delimited text, "Unicode Text") transcoded, anything else as it is.
@@ -104,7 +135,11 @@ enum LibraryThingTSV {
                 reason: "the row has \(fields.count) fields but the header has \(columns.count)")
         }
         var cells: [String: String] = [:]
-        for (column, value) in zip(columns, fields) where cells[column] == nil { cells[column] = value }
+        var fileNames: [String: String] = [:]  // today's column name → the file's
+        for (column, value) in zip(columns, fields) {
+            let name = currentName(column)
+            if cells[name] == nil { (cells[name], fileNames[name]) = (value, column) }
+        }
         func cell(_ column: String) -> String { (cells[column] ?? "").trimmingCharacters(in: .whitespaces) }
         func paragraphs(_ column: String) -> String {
             GoodreadsCSV.htmlLineBreaks(cell(column).replacingOccurrences(of: "[Return]", with: "\n"))
@@ -115,7 +150,7 @@ enum LibraryThingTSV {
         func take(_ field: BookField, _ column: String, _ value: String? = nil) {
             guard cells[column] != nil else { return }
             text[field] = value ?? cell(column)
-            names[field] = column
+            names[field] = fileNames[column] ?? column
         }
         let id = cell("Book Id")
         let key = id.isEmpty
@@ -137,7 +172,7 @@ enum LibraryThingTSV {
             take(.isbn, "ISBNs", first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "")
         }
         if cells["Rating"] != nil {
-            let field = "\(place): Rating"
+            let field = "\(place): \(fileNames["Rating"] ?? "Rating")"
             let rating = cell("Rating")
             do {
                 take(.rating, "Rating", try CalibreValues.rating(rating, field: field, scale: .halfStars))
@@ -146,13 +181,15 @@ enum LibraryThingTSV {
                     field: field, value: rating, reason: "expected a rating from 0.5 to 5 stars in half stars, such as 3.5")
             }
         }
-        take(.publishDate, "Date")
-        take(.publisher, "Publication", publisher(cell("Publication")))
+        // "?" is LibraryThing's unknown date, "Publisher Unknown" its unknown publisher.
+        take(.publishDate, "Date", cell("Date") == "?" ? "" : cell("Date"))
+        let publisher = publisher(cell("Publication"))
+        take(.publisher, "Publication", publisher == "Publisher Unknown" ? "" : publisher)
         take(.format, "Media")
         let pages = cell("Page Count")
         take(.pages, "Page Count", pages == "0" ? "" : pages)
         take(.dateRead, "Date Read")
-        take(.dateAdded, "Entry Date")
+        take(.dateAdded, "Entry Date", entryDate(cell("Entry Date")))
         take(.review, "Review", paragraphs("Review"))
         if cells["Comment"] != nil || cells["Private Comment"] != nil {
             text[.notes] = [paragraphs("Comment"), paragraphs("Private Comment")].filter { !$0.isEmpty }
@@ -191,6 +228,15 @@ enum LibraryThingTSV {
         let givesTags = cells["Tags"] != nil || cells["Collections"] != nil
         return try BookRecord(
             text: text, authors: authors, tags: givesTags ? tags.filter { !$0.isEmpty } : nil, place: place, names: names)
+    }
+
+    /// An `Entry Date` as the catalogue reads it: a day (`2020-12-24`) as it is, and a day
+    /// and time (`2014-01-21 18:49:25`, as older exports write it, in no stated time zone)
+    /// as that time in UTC; other text as it is, to be refused.
+    static func entryDate(_ text: String) -> String {
+        let parts = text.split(separator: " ")
+        guard parts.count == 2, parts[0].count == 10, parts[1].count == 8 else { return text }
+        return "\(parts[0])T\(parts[1])Z"
     }
 
     /// "First Last" of LibraryThing's "Last, First": "Le Guin, Ursula K." is "Ursula K. Le

@@ -272,6 +272,33 @@ import Testing
         #expect(again.stdout == "Imported 4 books (LibraryThing TSV): 0 added, 0 updated, 4 unchanged.\n", "\(again)")
     }
 
+    /// The CSV LibraryThing exported before its 54-column export: names in capitals and
+    /// single quotes, no Book Id, `?` for an unknown date, "Publisher Unknown", entry dates
+    /// with a time.
+    @Test func anOlderLibraryThingCSVExportIsRecognisedToo() throws {
+        let sandbox = try BooksSandbox()
+        let data = try Self.fixture("librarything_export_legacy.csv")
+        let books = try Self.importAndExport(
+            sandbox, "librarything.csv", data, summary: "Imported 2 books (LibraryThing CSV): 2 added, 0 updated, 0 unchanged.\n")
+        let leGuin = try #require(books["The Left Hand of Darkness"])
+        #expect(leGuin["authors"] as? [String] == ["Ursula K. Le Guin"] && leGuin["rating"] as? Int == 5)
+        #expect(leGuin["isbn"] as? String == "9780441478125" && leGuin["publisher"] as? String == "Ace")
+        #expect(leGuin["publishDate"] as? String == "1969-01-01" && leGuin["notes"] as? String == "Book club pick")
+        #expect(leGuin["dateAdded"] as? String == "2014-01-21T18:49:25Z")
+        #expect(leGuin["tags"] as? [String] == ["classics", "RECOMMENDER:Ana", "sci-fi"])
+        let hours = try #require(books["Book of Hours"])
+        #expect(hours["authors"] as? [String] == ["Anonymous"] && hours["tags"] as? [String] == ["medieval"])
+        #expect(hours["publishDate"] is NSNull && hours["publisher"] is NSNull)
+        #expect(hours["isbn"] is NSNull && hours["rating"] is NSNull)
+        // Without Book Ids the books are found again by their titles and authors.
+        let again = try sandbox.run(["import", try sandbox.file("again.csv", data)])
+        #expect(again.stdout == "Imported 2 books (LibraryThing CSV): 0 added, 0 updated, 2 unchanged.\n", "\(again)")
+        // A bad value is named by the file's own column name.
+        let bad = String(decoding: data, as: UTF8.self).replacingOccurrences(of: ",4.5,", with: ",9,")
+        let refused = try sandbox.run(["import", try sandbox.file("bad.csv", bad)])
+        #expect(refused.status == 65 && refused.stderr.contains("/bad.csv row 2: 'RATINGS' '9'"), "\(refused)")
+    }
+
     @Test(arguments: [
         ("[0441478123]", "[0441478124]", "librarything.tsv row 2: ISBN", "check digit"),
         ("\t4.5\t", "\t4.25\t", "librarything.tsv row 2: Rating", "half stars"),
