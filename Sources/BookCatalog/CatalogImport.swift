@@ -21,6 +21,14 @@ public struct CatalogImport: Sendable {
         case csv = "CSV"
         /// The CSV Goodreads exports.
         case goodreads = "Goodreads CSV"
+        /// The JSON `calibredb list --for-machine` writes.
+        case calibreJSON = "calibre JSON"
+        /// The CSV catalogue calibre writes (`calibredb catalog books.csv`).
+        case calibreCSV = "calibre CSV"
+        /// LibraryThing's tab-delimited export.
+        case libraryThingTSV = "LibraryThing TSV"
+        /// LibraryThing's CSV export.
+        case libraryThingCSV = "LibraryThing CSV"
     }
 
     /// One book of the file and where it is.
@@ -59,8 +67,7 @@ public struct CatalogImport: Sendable {
         // header can begin with neither.
         var rows = Rows()
         if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") {
-            format = .json
-            try Self.jsonEntries(data, name: name, into: &rows)
+            format = try Self.jsonEntries(data, name: name, into: &rows)
         } else {
             format = try Self.csvEntries(data, name: name, into: &rows)
         }
@@ -101,7 +108,7 @@ public struct CatalogImport: Sendable {
 
     // MARK: - Formats
 
-    private static func jsonEntries(_ data: Data, name: String, into rows: inout Rows) throws {
+    private static func jsonEntries(_ data: Data, name: String, into rows: inout Rows) throws -> Format {
         var offset = 0
         var reader = JSONArrayReader(maximumElementSize: SeedEntryReader.maximumEntrySize, maximumDepth: 16) { buffer in
             let count = min(buffer.count, data.count - offset)
@@ -109,6 +116,7 @@ public struct CatalogImport: Sendable {
             offset += count
             return count
         }
+        var format: Format?  // told by the first element: calibre's keys, or the catalogue's
         while true {
             let element: JSONArrayReader.Element
             do {
@@ -120,11 +128,25 @@ public struct CatalogImport: Sendable {
                     reason: "it is not valid JSON (\(error.description))")
             }
             let place = "\(name) entry \(element.index)"
-            rows.add(place: place) { try BookRecord(entry: element.value, place: place) }
+            let calibre = format.map { $0 == .calibreJSON } ?? CalibreJSON.recognises(element.value)
+            format = format ?? (calibre ? .calibreJSON : .json)
+            rows.add(place: place) {
+                calibre ? try CalibreJSON.record(element.value, place: place) : try BookRecord(entry: element.value, place: place)
+            }
         }
+        return format ?? .json
     }
 
     private static func csvEntries(_ data: Data, name: String, into rows: inout Rows) throws -> Format {
+        let tabText = LibraryThingTSV.utf8(data)
+        if let columns = LibraryThingTSV.tabHeader(tabText) {
+            for line in LibraryThingTSV.tabRows(tabText) {
+                rows.add(place: "\(name) row \(line.row)") {
+                    try LibraryThingTSV.record(line.fields, row: line.row, columns: columns, file: name)
+                }
+            }
+            return .libraryThingTSV
+        }
         var reader = CSVReader(data: data)
         func next() throws -> CSVReader.Record? {
             do { return try reader.next() } catch {
@@ -140,6 +162,20 @@ public struct CatalogImport: Sendable {
                 rows.add(place: "\(name) row \(row.row)") { try GoodreadsCSV.record(row, columns: header.fields, file: name) }
             }
             return .goodreads
+        }
+        if CalibreCSV.recognises(header.fields) {
+            while let row = try next() {
+                rows.add(place: "\(name) row \(row.row)") { try CalibreCSV.record(row, columns: header.fields, file: name) }
+            }
+            return .calibreCSV
+        }
+        if LibraryThingTSV.recognises(header.fields) {
+            while let row = try next() {
+                rows.add(place: "\(name) row \(row.row)") {
+                    try LibraryThingTSV.record(row.fields, row: row.row, columns: header.fields, file: name)
+                }
+            }
+            return .libraryThingCSV
         }
         let fields = try CatalogCSV.fields(ofHeader: header, file: name)
         while let row = try next() {

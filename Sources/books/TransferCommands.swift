@@ -6,7 +6,7 @@ import Foundation
 enum ImportCommand {
     /// The file to read, or `-` for standard input.
     static let file = Argument<String>(
-        "file", help: "A JSON or CSV file of books, or a Goodreads export (- for standard input).",
+        "file", help: "A JSON or CSV file of books, or a Goodreads, calibre or LibraryThing export (- for standard input).",
         isPath: true, validate: ValueFormats.storePath)
     /// `--skip-invalid`: import the valid books of a file with invalid ones.
     static let skipInvalid = Flag(
@@ -14,7 +14,7 @@ enum ImportCommand {
 
     static let spec = CommandSpec(
         name: "import",
-        abstract: "Add or update books from a JSON or CSV file, or a Goodreads export.",
+        abstract: "Add or update books from a JSON or CSV file, or a Goodreads, calibre or LibraryThing export.",
         discussion: """
             Reads what books export writes: a JSON array of objects, or CSV whose header row \
             names the fields (uuid, title, authors, publishDate, datePrecision, price, color, \
@@ -23,7 +23,10 @@ enum ImportCommand {
             required, and an earlier release's author column is read as authors). The CSV \
             that Goodreads exports is recognised by its header: its shelves become the \
             status and tags, My Rating the rating (0 is unrated), the publication year the \
-            date (blank: unknown), the series at the end of a title the series. A book the \
+            date (blank: unknown), the series at the end of a title the series. calibre's \
+            exports (calibredb list --for-machine --fields all, and calibredb catalog's CSV) \
+            and LibraryThing's (tab-delimited or CSV) are recognised by their shape too, and \
+            keep each book's UUID (calibre's uuid, a hash of LibraryThing's Book Id). A book the \
             catalogue already has (the same UUID, else the same ISBN) is updated in the \
             fields the file gives, not added again. The whole file is checked first and \
             saved at once: a blank optional field is never an error, and a book with a bad \
