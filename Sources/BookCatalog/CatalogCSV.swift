@@ -31,7 +31,7 @@ enum CatalogCSV {
             guard let field = byName[normalised(name)] else {
                 throw CatalogInputError(
                     field: place, value: name,
-                    reason: "no such field; the columns a CSV file may have are \(BookField.allCases.map(\.rawValue).joined(separator: ", ")) (or a Goodreads export's)")
+                    reason: "no such field; the columns a CSV file may have are \(BookField.allCases.map(\.rawValue).joined(separator: ", ")) (or those of a Goodreads, calibre or LibraryThing export)")
             }
             guard !fields.contains(field) else {
                 throw CatalogInputError(field: place, value: name, reason: "an earlier column has the same field")

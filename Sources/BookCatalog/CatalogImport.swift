@@ -2,9 +2,10 @@ import Foundation
 import Persistence
 
 /// A file of books to import, read and checked whole before the catalogue is touched: a JSON
-/// array of objects (the seed file's format with version 2's fields, as `books export`
-/// writes it), the catalogue's own CSV (``CatalogCSV``), or a Goodreads export
-/// (``GoodreadsCSV``), told apart by their first bytes and header.
+/// array of objects (the seed file's format with every field of the model, as `books
+/// export` writes it), the catalogue's own CSV (``CatalogCSV``), or another catalogue's
+/// export — Goodreads (``GoodreadsCSV``), calibre (``CalibreJSON``, ``CalibreCSV``),
+/// LibraryThing (``LibraryThingTSV``) — told apart by their first bytes, header or keys.
 ///
 /// Every record is checked as `books add` checks a book, and the file as a whole: a record
 /// with the UUID or the ISBN of an earlier one is refused, naming both. Every refused record
