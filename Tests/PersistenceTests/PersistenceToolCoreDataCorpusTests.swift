@@ -59,4 +59,24 @@ import Testing
         #expect((document["LuxuryCar"] as? [Any])?.count == 5)
         #expect(document["ExpensiveSportCar"] == nil)
     }
+
+    /// `store check` does not check Core Data's layout: it says so in one line (exit 1), never
+    /// that a healthy store Core Data wrote is damaged, and leaves the file as it was.
+    @Test func storeCheckSaysItDoesNotCheckCoreDatasLayout() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("corpus-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "CoreDataMigrationRevised-Example_3.sqlite"
+        let store = directory.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: Self.folder.appendingPathComponent(name), to: store)
+        let model = Self.folder.appendingPathComponent("CoreDataMigrationRevised-Example_1")
+        let bundle = try FileManager.default.contentsOfDirectory(atPath: model.path).first { $0.hasSuffix(".xcdatamodeld") }
+        let before = try Data(contentsOf: store)
+        let run = try ToolRun(["store", "check", store.path, "--model", model.appendingPathComponent(try #require(bundle)).path])
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.isEmpty && run.stderrLines.count == 1, "\(run)")
+        #expect(run.stderr.contains("not supported for stores in Core Data's layout"), "\(run)")
+        #expect(!run.stderr.contains("damaged"), "\(run)")
+        #expect(try Data(contentsOf: store) == before)
+    }
 }
