@@ -25,6 +25,9 @@ public struct CodeGenerator: Sendable {
     public let model: ManagedObjectModel
     /// The model's name, for headers and the classes enum: `Books` for `Books.xcdatamodeld`.
     public let modelName: String
+    /// Whether an entity whose Codegen is Manual/None (none set, as in most real models) gets
+    /// a class too, as for "Class Definition": what `model codegen --all` asks.
+    public var generatesManualEntities = false
 
     /// Creates a generator for `model`, called `modelName` in the files it writes.
     public init(model: ManagedObjectModel, modelName: String) {
@@ -121,9 +124,16 @@ public struct CodeGenerator: Sendable {
         """
     }
 
-    /// The Codegen setting of `entity`; nil for Manual/None.
+    /// Whether some entity gets code: its Codegen setting says so, or
+    /// ``generatesManualEntities``.
+    public var generatesAnyEntity: Bool { model.entities.contains { (try? mode(of: $0)) != nil } }
+
+    /// The Codegen setting of `entity`; nil for Manual/None (`.classDefinition` with
+    /// ``generatesManualEntities``).
     func mode(of entity: EntityDescription) throws -> Mode? {
-        guard let value = entity.codeGenerationType, !value.isEmpty else { return nil }
+        guard let value = entity.codeGenerationType, !value.isEmpty else {
+            return generatesManualEntities ? .classDefinition : nil
+        }
         guard let mode = Mode(rawValue: value) else {
             throw CodegenError.unknownCodegen(entity: entity.name, value: value)
         }

@@ -13,7 +13,9 @@ extension ModelCommands {
             Per entity, by its Codegen setting: "Class Definition" (codeGenerationType
             "class") writes <Class>+Class.swift and <Class>+Properties.swift;
             "Category/Extension" ("category") writes only <Class>+Properties.swift, for a
-            class you write; "Manual/None" writes nothing. <Model>+Model.swift lists the
+            class you write; "Manual/None" (no setting, as in most models Xcode did not
+            generate) writes nothing, unless --all, which generates those as "Class
+            Definition"; when no entity is generated this says so. <Model>+Model.swift lists the
             classes for PersistentContainer. Files whose text is unchanged are not rewritten;
             the names of the files written are printed, one per line. A model that does not
             validate exits 65 and writes nothing; an output that cannot be used exits 1; a
@@ -21,7 +23,7 @@ extension ModelCommands {
             """,
         arguments: [path],
         options: [
-            output, version,
+            output, version, all,
         ],
         action: { arguments, output throws(ToolError) in
             guard let directory = arguments[ModelCommands.output] else {
@@ -39,14 +41,25 @@ extension ModelCommands {
             }
             let name = CodeGenerator.modelName(for: URL(fileURLWithPath: arguments[path] ?? ""))
             do {
-                let files = try CodeGenerator(model: model, modelName: name).files()
+                var generator = CodeGenerator(model: model, modelName: name)
+                generator.generatesManualEntities = arguments[all]
+                let files = try generator.files()
                 try GeneratedFile.write(files, to: URL(fileURLWithPath: directory))
                 for file in files { output.print(file.name) }
+                if !generator.generatesAnyEntity {
+                    output.error(
+                        "note: no entity of the model has a Codegen setting (Xcode's Manual/None), so no file was "
+                            + "written; --all generates a class for each")
+                }
             } catch {
                 throw ToolError(code: .runtimeError, message: "error: \(error)")
             }
             return .success
         })
+
+    /// `--all`: entities whose Codegen is Manual/None get a class too.
+    static let all = Flag(
+        "all", help: "Generate a class for every entity, those whose Codegen is Manual/None too (as Class Definition).")
 
     /// `--output <dir>` of `model codegen`.
     static let output = Option<String>(
