@@ -75,6 +75,23 @@ extension SearchQuery.Condition {
             return FetchPredicate.key("series").contains(text, [.caseInsensitive, .diacriticInsensitive])
         case .publisher(let text):
             return FetchPredicate.key("publisher").contains(text, [.caseInsensitive, .diacriticInsensitive])
+        case .status(let status):
+            return FetchPredicate.key("status") == status.rawValue
+        case .rating(let comparison, let value):
+            let rating = FetchPredicate.key("rating")
+            switch comparison {
+            case .equal: return rating == value
+            case .atLeast: return rating >= value
+            case .atMost: return rating <= value
+            case .above: return rating > value
+            case .below: return rating < value
+            }
+        case .language(let tag):
+            let language = FetchPredicate.key("language")
+            return language == tag || language.beginsWith(tag + "-")
+        case .added(let from, let before):
+            let added = FetchPredicate.key("dateAdded")
+            return before.map { added >= from && added < $0 } ?? (added == from)
         case .tag(let name):
             return FetchPredicate.any("tags.canonicalName") == CanonicalText.fold(name)
         case .isbnPrefix(let digits):

@@ -7,7 +7,7 @@ import Persistence
 /// solaris                      every word in the title or the author's name (ranked)
 /// "cien años"                  the words next to each other, in this order
 /// author:lem  title:"cien años"  tag:scifi  isbn:978-0-306  year:1961
-/// series:discworld  publisher:penguin
+/// series:discworld  publisher:penguin  status:read  rating:>=4  language:pt  added:2024-03
 /// -word  -author:lem           books without it
 /// lem OR calvino               either side; binds tighter than the space between terms
 /// ```
@@ -18,12 +18,14 @@ import Persistence
 /// boxes. Every text is folded as the search index folds it (case, accents, `ł`, `ß`…).
 ///
 /// Syntax is only where it cannot be a word a person searches for, so that punctuation
-/// stays literal text: a field prefix is one of the seven names above (`note:x` and
-/// `{title}:` are plain words), `-` excludes only when a word follows it (`-` and `--x` are
+/// stays literal text: a field prefix is one of the eleven names above, `-` excludes only
+/// when a word follows it (`-` and `--x` are
 /// words), and a quote is syntax only at the start of a term or of a field's value
 /// (`rock'n'roll` and `a"b` are words). A malformed query (a quote left open, a field
 /// with no value, `year:abc`, `OR` with nothing on one side) throws ``SearchQueryError``
-/// naming the position.
+/// naming the position; so does a term that looks like a field but names none (`stauts:read`,
+/// letters and `:` then a value), naming the fields, so that a misspelled field never
+/// silently matches nothing (quote it to search for the text: `"re:zero"`).
 ///
 /// Plain words that every match must contain keep the ranking of ``FetchRequest/searchText``
 /// (whole words, then prefixes, then the rest); the other terms are a ``FetchPredicate``, so
@@ -49,6 +51,16 @@ public struct SearchQuery: Sendable, Equatable {
         case series(String)
         /// `publisher:…`: the text occurs in the publisher's name.
         case publisher(String)
+        /// `status:…`: the book has this reading status.
+        case status(ReadingStatus)
+        /// `rating:4`, `rating:>=4`: the book's rating compared with a number (unrated books
+        /// never match).
+        case rating(RatingComparison, Int16)
+        /// `language:pt`: the book's language is this tag or a regional form of it (`pt-BR`).
+        case language(String)
+        /// `added:2024`, `added:2024-03`, `added:2024-03-01`: the book joined the catalogue in
+        /// this period (UTC).
+        case added(from: Date, before: Date?)
         /// `title:…`: the text occurs in the title.
         case title(String)
         /// `tag:…`: the book has a tag of this name.
@@ -61,7 +73,12 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The field names a term may start with, followed by `:`.
     public enum Field: String, Sendable, CaseIterable {
-        case author, title, tag, isbn, year, series, publisher
+        case author, title, tag, isbn, year, series, publisher, status, rating, language, added
+    }
+
+    /// How `rating:` compares: `=` unless the value starts with `>=`, `<=`, `>` or `<`.
+    public enum RatingComparison: String, Sendable, Equatable {
+        case equal = "", atLeast = ">=", atMost = "<=", above = ">", below = "<"
     }
 
     /// The query's groups, all of which must match; a group matches when one of its terms
@@ -101,7 +118,7 @@ extension SearchQuery.Condition {
     var rankingText: String? {
         switch self {
         case .word(let text), .phrase(let text), .author(let text), .title(let text): text
-        case .tag, .isbnPrefix, .year, .series, .publisher: nil
+        case .tag, .isbnPrefix, .year, .series, .publisher, .status, .rating, .language, .added: nil
         }
     }
 }

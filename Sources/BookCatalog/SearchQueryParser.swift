@@ -76,6 +76,12 @@ struct SearchQueryParser {
         if characters[index] == "\"" {
             return SearchQuery.Term(condition: .phrase(try parseQuoted()), isExcluded: isExcluded)
         }
+        if let unknown = unknownFieldPrefix(at: index) {
+            throw error(
+                at: index,
+                "unknown field '\(unknown)'; the fields are \(SearchQuery.Field.allCases.map(\.rawValue).joined(separator: ", ")) "
+                    + "(quote the term to search for its text)")
+        }
         if let field = fieldPrefix(at: index) {
             index += field.rawValue.count + 1
             return SearchQuery.Term(condition: try parseValue(of: field), isExcluded: isExcluded)
@@ -103,6 +109,31 @@ struct SearchQueryParser {
         case .title: return .title(try text())
         case .series: return .series(try text())
         case .publisher: return .publisher(try text())
+        case .status:
+            guard let status = ReadingStatus(rawValue: value.lowercased()) else {
+                throw error(at: start, "expected a status: to-read, reading or read")
+            }
+            return .status(status)
+        case .rating:
+            let comparison = [SearchQuery.RatingComparison.atLeast, .atMost, .above, .below].first { value.hasPrefix($0.rawValue) }
+                ?? .equal
+            let number = value.dropFirst(comparison.rawValue.count)
+            guard number.count == 1, let digit = number.first?.wholeNumberValue, number.first?.isASCII == true,
+                (0...5).contains(digit)
+            else {
+                throw error(at: start, "expected a rating from 0 to 5, such as rating:4 or rating:>=4")
+            }
+            return .rating(comparison, Int16(digit))
+        case .language:
+            guard let tag = try? BookInput.language(value) else {
+                throw error(at: start, "expected a language tag such as language:pt or language:pt-BR")
+            }
+            return .language(tag)
+        case .added:
+            guard let period = try? DateText.parseTypedDate(value, timeZone: Catalog.calendarTimeZone) else {
+                throw error(at: start, "expected a year, a month or a day, such as added:2024 or added:2024-03")
+            }
+            return .added(from: period.start, before: period.end)
         case .tag: return .tag(try text())
         case .isbn:
             guard let digits = Self.isbnPrefix(value) else {
@@ -165,6 +196,17 @@ struct SearchQueryParser {
             if String(characters[position..<end]).lowercased() == name { return field }
         }
         return nil
+    }
+
+    /// The name of a field that is not one, when the text at `position` has the shape of a
+    /// field term: 2 to 20 ASCII letters, `:`, then a value (`stauts:read`, `note:x`).
+    private func unknownFieldPrefix(at position: Int) -> String? {
+        var end = position
+        while end < characters.count, characters[end].isASCII, characters[end].isLetter { end += 1 }
+        guard (2...20).contains(end - position), end + 1 < characters.count, characters[end] == ":",
+            !characters[end + 1].isWhitespace, fieldPrefix(at: position) == nil
+        else { return nil }
+        return String(characters[position..<end])
     }
 
     /// The digits an ISBN-13 starts with, from the typed prefix: hyphens are ignored, and a

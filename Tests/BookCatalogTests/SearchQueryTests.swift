@@ -45,8 +45,35 @@ import Testing
         #expect(try terms("isbn:0-306-40615-2") == [[term(.isbnPrefix("9780306406157"))]])
     }
 
+    /// A term shaped like a field that names none is an error naming the fields, never a
+    /// word that silently matches nothing; quoted, it is the text.
+    @Test(arguments: ["stauts:read", "note:x", "authors:lem", "Rating:5x"])
+    func anUnknownFieldIsAnErrorNamingTheFields(text: String) throws {
+        let error = #expect(throws: SearchQueryError.self) { try SearchQuery(text) }
+        if text != "Rating:5x" {
+            #expect(error?.reason.hasPrefix("unknown field '") == true, "\(String(describing: error))")
+            #expect(error?.reason.contains("author, title, tag, isbn, year, series, publisher, status, rating, language, added") == true)
+            #expect(error?.position == 0)
+        }
+        _ = try SearchQuery("\"\(text)\"")
+    }
+
+    @Test func statusRatingLanguageAndAddedTermsBecomePredicates() throws {
+        #expect(try terms("status:read rating:>=4 language:PT-br added:2024-03") == [
+            [term(.status(.read))], [term(.rating(.atLeast, 4))], [term(.language("pt-BR"))],
+            [term(.added(
+                from: try DateText.parseTypedDate("2024-03", timeZone: Catalog.calendarTimeZone).start,
+                before: try DateText.parseTypedDate("2024-04", timeZone: Catalog.calendarTimeZone).start))],
+        ])
+        let query = try SearchQuery("rating:<3 language:pt")
+        #expect(query.predicate?.description == #"rating < 3 AND (language == "pt" OR language BEGINSWITH "pt-")"#, "\(String(describing: query.predicate))")
+        for bad in ["status:done", "rating:6", "rating:>=x", "language:12", "added:yesterday"] {
+            #expect(throws: SearchQueryError.self, "\(bad)") { try SearchQuery(bad) }
+        }
+    }
+
     @Test(arguments: [
-        "-", "--x", "a-b", "rock'n'roll", "a\"b", "note:x", "{title}:", "authors:x", "or", "Or", "ORx", "%", "_", "a\\b",
+        "-", "--x", "a-b", "rock'n'roll", "a\"b", "{title}:", "x:y", "1984:x", "or", "Or", "ORx", "%", "_", "a\\b",
         "'; DROP TABLE Book; --", "' OR 1=1", "NEAR(a b, 2)", "x:", ":",
     ])
     func punctuationOutsideTheSyntaxIsAWord(text: String) throws {
