@@ -66,6 +66,6 @@ extension CommandRunner {
         let style = BarChart.Style(
             width: BarChart.width(environment: environment, terminalColumns: Terminal.columns(output.fileDescriptor)),
             unicode: !options.ascii && BarChart.localeIsUTF8(environment))
-        try output.write(StatsReport.text(stats, style: style, top: options.top))
+        try output.write(StatsReport.text(stats, style: style))
     }
 }

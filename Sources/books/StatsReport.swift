@@ -6,7 +6,7 @@ import Persistence
 /// for scripts.
 enum StatsReport {
     /// The charts, each after a blank line, under a first line that counts the books.
-    static func text(_ stats: CatalogStats, style: BarChart.Style, top: Int) -> String {
+    static func text(_ stats: CatalogStats, style: BarChart.Style) -> String {
         typealias Row = BarChart.Row
         let years = stats.readYears
         let charts: [(BarChart, String)] = [
@@ -27,9 +27,9 @@ enum StatsReport {
                     Row(label: $0.rating.map { "\($0)/5" } ?? "unrated", value: $0.books)
                 }),
              ""),
-            (BarChart(title: "Top \(top) authors", rows: stats.topAuthors.map { Row(label: $0.name, value: $0.books) }),
+            (BarChart(title: "Top authors", rows: stats.topAuthors.map { Row(label: $0.name, value: $0.books) }),
              "No book has an author."),
-            (BarChart(title: "Top \(top) series", rows: stats.topSeries.map { Row(label: $0.name, value: $0.books) }),
+            (BarChart(title: "Top series", rows: stats.topSeries.map { Row(label: $0.name, value: $0.books) }),
              "No book is in a series (books edit ID --series NAME)."),
         ]
         return "\(CountText.books(stats.bookCount)) in the catalogue.\n"

@@ -60,13 +60,13 @@ import Testing
           1/5      0
           unrated  3 ███████████████████████████████████████████████
 
-        Top 10 authors
+        Top authors
           Terry Pratchett  3 ███████████████████████████████████████
           Stanisław Lem    2 ██████████████████████████
           Anonymous        1 █████████████
           Neil Gaiman      1 █████████████
 
-        Top 10 series
+        Top series
           Discworld  2 █████████████████████████████████████████████
 
         """
@@ -132,13 +132,13 @@ import Testing
           1/5      0
           unrated  3 ###############################################
 
-        Top 10 authors
+        Top authors
           Terry Pratchett  3 #######################################
           Stanisław Lem    2 ##########################
           Anonymous        1 #############
           Neil Gaiman      1 #############
 
-        Top 10 series
+        Top series
           Discworld  2 #############################################
 
         """
@@ -174,7 +174,7 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
         #expect((object["topAuthors"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Terry Pratchett", "Stanisław Lem"])
         let text = try sandbox.run(["stats", "--top", "1"], extra: ["COLUMNS": "60"])
-        #expect(text.stdout.contains("Top 1 authors\n  Terry Pratchett  3 "), "\(text.stdout)")
+        #expect(text.stdout.contains("Top authors\n  Terry Pratchett  3 "), "\(text.stdout)")
         for bad in ["0", "-1", "x", "1001"] {
             let refused = try sandbox.run(["stats", "--top", bad])
             #expect(refused.status == 64 && refused.stdout.isEmpty, "--top \(bad): \(refused)")
