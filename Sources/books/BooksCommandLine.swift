@@ -40,7 +40,7 @@ enum BooksCommandLine {
         subcommands: [
             SeedCommand.spec, ListCommand.spec, SearchCommand.spec, AddCommand.spec,
             ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, ImportCommand.spec, ExportCommand.spec,
-            HistoryCommand.spec, UndoCommand.spec, CheckCommand.spec, CompletionsCommand.spec, ManCommand.spec,
+            StatsCommand.spec, HistoryCommand.spec, UndoCommand.spec, CheckCommand.spec, CompletionsCommand.spec, ManCommand.spec,
         ]
     ).addingExamples(BooksExamples.byCommand)
 
@@ -144,6 +144,11 @@ enum BooksCommandLine {
             return .export(ExportOptions(format: format, output: output))
         case CheckCommand.spec.name:
             return .check
+        case StatsCommand.spec.name:
+            return .stats(
+                StatsOptions(
+                    top: parsed[StatsCommand.top] ?? Catalog.defaultStatsTopCount, ascii: parsed[StatsCommand.ascii],
+                    json: parsed[StatsCommand.json]))
         case HistoryCommand.spec.name:
             return .history(limit: parsed[HistoryCommand.limit] ?? HistoryCommand.defaultLimit)
         case UndoCommand.spec.name:

@@ -49,6 +49,10 @@ enum BooksExamples {
             CommandExample("books export -o books.csv", "Every book, every field, as CSV (the file is replaced only when complete)."),
             CommandExample("books export --format json", "Every book as JSON on standard output."),
         ],
+        "stats": [
+            CommandExample("books stats", "Bar charts: books read per year, by decade, status, rating, author and series."),
+            CommandExample("books stats --json | jq '.booksReadPerYear'", "The same tables as JSON, for scripts."),
+        ],
         "history": [
             CommandExample("books history --limit 3", "The last three commands that changed the catalogue, and what they changed."),
         ],

@@ -143,6 +143,8 @@ struct CommandRunner {
             try export(options)
         case .check:
             try check()
+        case .stats(let options):
+            try stats(options)
         case .history(let limit):
             try history(limit: limit)
         case .undo:

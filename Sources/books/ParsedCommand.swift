@@ -29,6 +29,8 @@ struct ParsedCommand: Equatable, Sendable {
         case export(ExportOptions)
         /// `books check`: check the store for damage.
         case check
+        /// `books stats [--top N] [--ascii] [--json]`: charts of the catalogue.
+        case stats(StatsOptions)
         /// `books history [--limit N]`: the last changes to the catalogue.
         case history(limit: Int)
         /// `books undo`: undo the last command that changed the catalogue.

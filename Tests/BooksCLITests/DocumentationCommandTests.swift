@@ -41,7 +41,7 @@ import Testing
         let sandbox = try BooksSandbox()
         try Data("x".utf8).write(to: sandbox.directory.appendingPathComponent("my-books.json"))
         let cases: [([String], String)] = [
-            (["books", "s"], "search\nseed\nshow"),
+            (["books", "s"], "search\nseed\nshow\nstats"),
             (["books", "completions", ""], "bash\nfish\nzsh"),
             (["books", "list", "--by"], "--by-month"),
             (["books", "--store", "x.sqlite", "list", "--j"], "--json"),
