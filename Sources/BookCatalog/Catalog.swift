@@ -54,19 +54,11 @@ public final class Catalog {
     /// never writes to a catalogue that does not track it yet (or cannot be written).
     public init(storeURL: URL?, tracksHistory: Bool = false) throws {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
-        let bundle = try Self.modelBundleURL()
-        // Whether opening migrates a catalogue file of an earlier model version (a quick read
-        // of its metadata; a new file, a server store or one Core Data wrote is never
-        // migrated here).
-        let migrates = storeURL.map { url in
-            FileManager.default.fileExists(atPath: url.path)
-                && ((try? StoreMigrator(storeURL: url, modelBundle: bundle).plans().isEmpty == false) ?? false)
-        } ?? false
         container = try PersistentContainer(
-            modelBundle: bundle, storeURL: storeURL, classes: BooksModel.classes,
+            modelBundle: try Self.modelBundleURL(), storeURL: storeURL, classes: BooksModel.classes,
             tracksPersistentHistory: tracksHistory)
         context.mergePolicy = .mergeByPropertyObjectTrump
-        if migrates { try fillBylines() }
+        if container.migratedStore { try fillBylines() }
     }
 
     /// Gives the books of a catalogue just migrated from model version 1 or 2 their `byline`,

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 @testable import BookCatalog
 import Persistence
+import PersistenceCoreDataStore
+import PersistenceSQLite
 
 /// A catalogue written by the release before model version 2 (the first `Books.xcdatamodel`)
 /// opens as a version 2 catalogue with every book as it was: migrated on open by lightweight
@@ -240,5 +242,63 @@ import Persistence
         #expect(again.seriesNumber == Decimal(string: "2.5") && again.pages == 288 && again.readCount == 2)
         #expect(again.review == "Line one\nline two")
         #expect(try reopened.search("gaiman").map(\.uuid) == [book.uuid])
+    }
+
+    // MARK: - Core Data's layout
+
+    /// A catalogue in Core Data's layout written with model version 2 (its books copied
+    /// from a version 2 catalogue file, as `persistence-tool store convert` makes one) is
+    /// migrated on open: every book with its author as first of `authors` and its byline,
+    /// the store's UUID kept, the store as it was beside it, and Core Data's bookkeeping
+    /// consistent (each table's `Z_MAX` at its largest `Z_PK`).
+    @Test func aVersion2CatalogueInCoreDatasLayoutIsMigratedOnOpen() throws {
+        let plain = try Self.storeURL()
+        defer { Self.cleanUp(plain) }
+        let written = try Self.writeVersion2Store(at: plain)
+        let v2 = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books 2")
+        let url = plain.deletingLastPathComponent().appendingPathComponent("CoreData.sqlite")
+        do {
+            let source = try PersistentContainer(model: v2, storeURL: plain, readOnly: true)
+            let document = try StoreArchive.exportJSON(from: source.viewContext)
+            try CoreDataStore.create(model: v2, at: url)
+            let target = try PersistentContainer(model: v2, storeURL: url)
+            _ = try StoreArchive.importJSON(Data(document.utf8), into: target.viewContext)
+            try target.persistentStoreCoordinator.close()
+            try source.persistentStoreCoordinator.close()
+        }
+        let uuid = try Self.sql(url, "SELECT Z_UUID FROM Z_METADATA").first?.first?.stringValue
+
+        let catalog = try Catalog(storeURL: url)
+        #expect(catalog.container.migratedStore)
+        #expect(try Self.facts(of: catalog) == written)
+        let seeds = try Catalog.bundledSeedBooks()
+        let first = try #require(seeds.first)
+        let book = try #require(try catalog.existingBook(uuid: first.uuid))
+        #expect(book.authorNames == [first.author] && book.byline == first.author)
+        #expect(book.isbn == "9780306406157" && book.tagNames == ["Clásicos"])
+        #expect(try catalog.search("author:\(first.author.split(separator: " ").last.map(String.init) ?? "")")
+            .contains { $0.uuid == first.uuid })
+        try catalog.container.persistentStoreCoordinator.close()
+
+        #expect(try Self.sql(url, "SELECT Z_UUID FROM Z_METADATA").first?.first?.stringValue == uuid)
+        #expect(FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0.contains("migrating") || $0.contains("partial") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        for row in try Self.sql(url, "SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY WHERE Z_NAME IN ('Book', 'Author')") {
+            let table = "Z" + (row[0].stringValue ?? "").uppercased()
+            #expect(try Self.sql(url, "SELECT max(Z_PK) FROM \(table)").first?.first?.int64Value == row[1].int64Value)
+        }
+        // The copy kept beside it is the version 2 store, still readable with version 2.
+        let before = try PersistentContainer(model: v2, storeURL: URL(fileURLWithPath: url.path + ".pre-migration"), readOnly: true)
+        #expect(try before.viewContext.count(for: FetchRequest(entityName: "Book")) == seeds.count)
+        // Reopened: nothing more to migrate.
+        #expect(try !Catalog(storeURL: url).container.migratedStore)
+    }
+
+    private static func sql(_ url: URL, _ query: String) throws -> [[SQLiteValue]] {
+        let database = try Database(path: url.path, mode: .readOnly)
+        defer { try? database.close() }
+        return try database.query(query)
     }
 }

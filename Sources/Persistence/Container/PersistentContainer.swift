@@ -30,6 +30,11 @@ public final class PersistentContainer: Sendable {
     public let viewContext: ManagedObjectContext
     /// The coordinator of the container's store, shared by its contexts.
     public let persistentStoreCoordinator: PersistentStoreCoordinator
+    /// Whether opening migrated the store from an earlier version of the model (given with
+    /// `migratingFrom`, or the other versions of a model bundle): a file of the SQLite store
+    /// or one in Core Data's layout. An app that keeps values a migration cannot compute (a
+    /// denormalised copy of a relationship's names) brings them up to date when this is true.
+    public let migratedStore: Bool
 
     /// Opens the store at `storeURL` (creating it if the file does not exist), or an
     /// in-memory store when `storeURL` is nil.
@@ -77,12 +82,16 @@ public final class PersistentContainer: Sendable {
             throw ModelError(entity: name, "a class is registered for entity '\(name)', which the model does not have")
         }
         let store: any PersistentStore
+        var migratedStore = false
         if let storeURL, ServerStoreURL.isServer(storeURL) {
             // A store on a server (`postgresql://…`): see `ServerStoreURL`. It migrates a
             // store of an older version inside the transaction that opens it.
             store = try Self.openServerStore(model: model, url: storeURL, options: options, versions: versions)
         } else if let storeURL, CoreDataStore.isCoreDataStore(at: storeURL) {
-            // A store Core Data wrote (its tables say so) opens in Core Data's own layout.
+            // A store Core Data wrote (its tables say so) opens in Core Data's own layout,
+            // migrated first when it was written with an earlier version.
+            migratedStore = try CoreDataStoreMigration.migrateBeforeOpening(
+                storeURL, to: model, versions: versions, readOnly: options.readOnly)
             var coreDataOptions = CoreDataStore.Options()
             coreDataOptions.readOnly = options.readOnly
             coreDataOptions.busyTimeout = options.busyTimeout
@@ -91,7 +100,8 @@ public final class PersistentContainer: Sendable {
         } else {
             // A store written with an older version is migrated before it opens.
             if let storeURL {
-                try SQLiteStore.migrateBeforeOpening(storeURL, to: model, versions: versions, readOnly: options.readOnly)
+                migratedStore = try SQLiteStore.migrateBeforeOpening(
+                    storeURL, to: model, versions: versions, readOnly: options.readOnly)
             }
             store = try SQLiteStore(model: model, url: storeURL, options: options)
         }
@@ -99,6 +109,7 @@ public final class PersistentContainer: Sendable {
         self.model = model
         self.storeURL = storeURL
         self.persistentStoreCoordinator = coordinator
+        self.migratedStore = migratedStore
         self.viewContext = ManagedObjectContext(coordinator: coordinator, classes: classes)
     }
 }

@@ -31,7 +31,7 @@ import Synchronization
 /// Where the folder cannot be opened or locked (a file system without `flock`), the
 /// migration runs without a turn, as it did before: it still checks, under SQLite's write
 /// lock, that the store is at the plans' source (see `StoreMigrator.migrate()`).
-struct MigrationLock {
+package struct MigrationLock {
     private let folder: String
     private let descriptor: Int32
 
@@ -40,7 +40,7 @@ struct MigrationLock {
     private static let holders = Mutex<[String: (thread: pthread_t, depth: Int)]>([:])
 
     /// Waits for the turn at migrating `storeURL`'s folder.
-    init(storeURL: URL) {
+    package init(storeURL: URL) {
         let folder = storeURL.deletingLastPathComponent().standardizedFileURL.path
         self.folder = folder
         let nested = Self.holders.withLock { holders -> Bool in
@@ -71,7 +71,7 @@ struct MigrationLock {
 
     /// Gives the turn to the next thread or process, once the outermost migration of this
     /// thread is done (closing the folder's descriptor releases the `flock`).
-    func release() {
+    package func release() {
         let folder = folder
         let last = Self.holders.withLock { holders -> Bool in
             guard let holder = holders[folder] else { return true }

@@ -393,15 +393,16 @@ extension StoreMigrator {
     /// one of `versions` and not with `model`; an empty database file is left alone, and so
     /// is a store written with none of them: opening then refuses it as the store of another
     /// model, as it would without migration.
-    package static func migrateForOpening(_ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel]) throws {
+    @discardableResult
+    package static func migrateForOpening(_ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel]) throws -> Bool {
         let probe = try StoreFile.openForReading(url.path, busyTimeout: 10)
         let isEmpty = try probe.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table'").int64Value == 0
         try probe.close()
-        if isEmpty { return }
+        if isEmpty { return false }
         do {
-            try StoreMigrator(storeURL: url, destination: model, versions: versions).migrate()
+            return try !StoreMigrator(storeURL: url, destination: model, versions: versions).migrate().isEmpty
         } catch let error as MigrationError where error.kind == .unknownSourceModel {
-            return
+            return false
         }
     }
 }
@@ -439,15 +440,18 @@ extension SQLiteStore {
     /// no versions, the file does not exist, or this process cannot write it (opening then
     /// reads it, or refuses a store of another version).
     ///
+    /// - Returns: whether the store was migrated.
     /// - Throws: `StoreError` for a path that is not a regular file; `MigrationError` when
     ///   the store cannot be migrated (it is left as it was).
+    @discardableResult
     package static func migrateBeforeOpening(
         _ url: URL, to model: ManagedObjectModel, versions: [ManagedObjectModel], readOnly: Bool
-    ) throws {
-        guard !versions.isEmpty, try StoreFile.check(url.path) else { return }
+    ) throws -> Bool {
+        guard !versions.isEmpty, try StoreFile.check(url.path) else { return false }
         guard !readOnly, StoreFile.isWritable(url.path) else {
-            return try StoreMigrator.refuseUnmigrated(url, to: model, versions: versions)
+            try StoreMigrator.refuseUnmigrated(url, to: model, versions: versions)
+            return false
         }
-        try StoreMigrator.migrateForOpening(url, to: model, versions: versions)
+        return try StoreMigrator.migrateForOpening(url, to: model, versions: versions)
     }
 }
