@@ -17,17 +17,20 @@ import PersistenceModel
 /// (known keys, no transient ones): anything the compiler does not recognise is left to
 /// memory, where the evaluator reports it.
 package struct RelationalFetchCompiler {
-    private let layout: any RelationalLayout
-    private let schema: EntitySchema
-    /// The root table's alias.
-    private let alias = "t"
-    private var joins: [String] = []
+    let layout: any RelationalLayout
+    let schema: EntitySchema
+    /// The root table's alias (a subquery's own, inside a to-many's subquery).
+    let alias: String
+    var joins: [String] = []
     private var joinAliases: [String: (alias: String, schema: EntitySchema)] = [:]
-    private var bindings: [RelationalValue] = []
+    var bindings: [RelationalValue] = []
+    /// Subqueries made so far, for unique aliases.
+    var subqueries = 0
 
-    private init(layout: any RelationalLayout, schema: EntitySchema) {
+    init(layout: any RelationalLayout, schema: EntitySchema, alias: String = "t") {
         self.layout = layout
         self.schema = schema
+        self.alias = alias
     }
 
     /// The query for `request` over `layout`, or nil when the layout has no table for its
@@ -105,7 +108,7 @@ package struct RelationalFetchCompiler {
     // MARK: - Key paths
 
     /// Where a key path through to-ones ends.
-    private enum Resolved {
+    enum Resolved {
         /// An attribute's column (qualified) and description.
         case attribute(String, AttributeDescription)
         /// A to-one's destination row, joined: its key column (qualified), NULL when there is
@@ -115,7 +118,7 @@ package struct RelationalFetchCompiler {
 
     /// The column a key path ends at, joining the to-ones before it; nil for an unknown,
     /// transient or to-many step.
-    private mutating func resolve(_ steps: [String]) -> Resolved? {
+    mutating func resolve(_ steps: [String]) -> Resolved? {
         var current = schema
         var currentAlias = alias
         for (index, step) in steps.enumerated() {
@@ -136,7 +139,7 @@ package struct RelationalFetchCompiler {
                 if let existing = joinAliases[path] {
                     currentAlias = existing.alias
                 } else {
-                    let joined = "j\(joinAliases.count)"
+                    let joined = "\(alias)j\(joinAliases.count)"
                     joins.append(
                         "LEFT JOIN \(quotedIdentifier(table)) AS \(quotedIdentifier(joined)) ON "
                             + "\(quotedIdentifier(joined)).\(quotedIdentifier(layout.keyColumn)) = "
@@ -161,12 +164,20 @@ package struct RelationalFetchCompiler {
 
     // MARK: - Comparisons
 
-    private mutating func bind(_ value: RelationalValue) -> String {
+    mutating func bind(_ value: RelationalValue) -> String {
         bindings.append(value)
         return "?"
     }
 
-    private mutating func compile(_ comparison: PredicateNode.Comparison) -> String? {
+    mutating func compile(_ comparison: PredicateNode.Comparison) -> String? {
+        if case .collectionFunction(let function, let collection, let key) = comparison.left {
+            guard comparison.quantifier == nil, function == .count, key.isEmpty, comparison.options.isEmpty else { return nil }
+            return count(collection, comparison.operator, comparison.right)
+        }
+        if case .keyPath(let steps) = comparison.left, let split = toManySplit(steps) {
+            guard let quantifier = comparison.quantifier, let split else { return nil }
+            return quantified(quantifier, split, comparison)
+        }
         guard comparison.quantifier == nil else { return nil }
         var comparison = comparison
         // `5 < price` reads as `price > 5`.
@@ -244,7 +255,7 @@ package struct RelationalFetchCompiler {
 
     /// `lhs op rhs` where a NULL side makes `==` and the orderings false and `!=` true, as
     /// in the evaluator.
-    private static func comparison(_ lhs: String, _ op: PredicateNode.Operator, _ rhs: String) -> String {
+    static func comparison(_ lhs: String, _ op: PredicateNode.Operator, _ rhs: String) -> String {
         switch op {
         case .equalTo: return "coalesce(\(lhs) = \(rhs), 0)"
         case .notEqualTo: return "(NOT coalesce(\(lhs) = \(rhs), 0))"
@@ -287,7 +298,7 @@ package struct RelationalFetchCompiler {
 
 extension AttributeType {
     /// Whether the evaluator reads the attribute's values as numbers.
-    fileprivate var isNumeric: Bool {
+    var isNumeric: Bool {
         switch self {
         case .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean: true
         default: false

@@ -26,6 +26,10 @@ package protocol RelationalLayout {
     /// The column of a stored attribute or of a to-one's key, of `entity`'s table.
     func column(property: String, entity: EntitySchema) -> String?
 
+    /// How the destinations of `entity`'s to-many `relationship` are found from a source
+    /// row's key, or nil when the layout keeps no link SQL can follow.
+    func toManyLink(relationship: String, entity: EntitySchema) -> RelationalToManyLink?
+
     /// The value a column of `attribute` keeps for `literal`, when comparing the column with
     /// it in SQL gives the evaluator's answer (order included, for the ordering operators);
     /// nil otherwise.
@@ -46,4 +50,13 @@ package protocol RelationalLayout {
     /// The SQL folding a string expression as `[c]`, `[d]` or `[cd]` fold in memory
     /// (`PredicateEvaluator.fold`), or nil when the dialect has no such function.
     func folded(_ sql: String, _ options: PredicateNode.Options) -> String?
+}
+
+/// Where a to-many's destinations are linked to their source row.
+package enum RelationalToManyLink: Sendable, Hashable {
+    /// A column of the destination's table holding the source's key (the inverse to-one).
+    case inverseColumn(String)
+    /// A join table: the column holding the source's key, and the one holding the
+    /// destination's.
+    case joinTable(table: String, ownColumn: String, otherColumn: String)
 }

@@ -29,6 +29,19 @@ struct CoreDataRelationalLayout: RelationalLayout {
         return table.columns[index].name
     }
 
+    func toManyLink(relationship name: String, entity: EntitySchema) -> RelationalToManyLink? {
+        if let side = layout.joinSide(entity: entity.name, relationship: name) {
+            return .joinTable(table: side.table, ownColumn: side.ownColumn, otherColumn: side.otherColumn)
+        }
+        guard let relationship = entity.relationship(named: name), relationship.isToMany,
+            let inverse = relationship.inverseName,
+            let destination = model.schemas[relationship.destinationEntityName],
+            destination.relationship(named: inverse)?.isToMany == false,
+            let column = column(property: inverse, entity: destination)
+        else { return nil }
+        return .inverseColumn(column)
+    }
+
     func encoded(_ literal: PredicateLiteral, for attribute: AttributeDescription) -> RelationalValue? {
         switch (attribute.type, literal) {
         // Integers are bound as integers: SQLite compares an INTEGER with a REAL exactly, as
