@@ -48,7 +48,12 @@ package struct RelationalFetchCompiler {
         var residual: [PredicateNode] = []
         if let predicate = request.predicate {
             for term in Self.conjuncts(predicate.expression) {
-                if let sql = compiler.attempt(term) { conditions.append(sql) } else { residual.append(term) }
+                if let sql = compiler.attempt(term) {
+                    conditions.append(sql)
+                } else {
+                    residual.append(term)
+                    if let narrowing = compiler.narrowing(term) { conditions.append(narrowing) }
+                }
             }
         }
         var order: [String] = []
@@ -160,6 +165,57 @@ package struct RelationalFetchCompiler {
             layout.sortsInSQL(attribute)
         else { return nil }
         return column
+    }
+
+    // MARK: - Narrowing
+
+    /// A condition every row passing `term` passes, when `term` compares a column the layout
+    /// narrows approximately (`narrowsApproximately`) with a number: rows whose value is not
+    /// an INTEGER or REAL pass, the others pass when within a relative millionth of a
+    /// millionth of the bound, far beyond any rounding between Decimal and Double. The term
+    /// stays the residual, which decides exactly.
+    mutating func narrowing(_ term: PredicateNode) -> String? {
+        guard case .comparison(var comparison) = term, comparison.quantifier == nil, comparison.options.isEmpty else {
+            return nil
+        }
+        if case .constant = comparison.left, case .keyPath = comparison.right {
+            guard let mirrored = comparison.operator.mirrored, mirrored != .contains else { return nil }
+            swap(&comparison.left, &comparison.right)
+            comparison.operator = mirrored
+        }
+        guard case .keyPath(let steps) = comparison.left, toManySplit(steps) == nil,
+            case .attribute(let column, let attribute)? = resolve(steps), layout.narrowsApproximately(attribute)
+        else { return nil }
+        func number(_ operand: PredicateNode.Operand) -> Double? {
+            guard case .constant(let literal) = operand else { return nil }
+            let value: Double? =
+                switch literal {
+                case .integer(let i): Double(i)
+                case .double(let d): d
+                case .decimal(let d): Double(d.description)
+                default: nil
+                }
+            return value.flatMap { $0.isFinite ? $0 : nil }
+        }
+        func slack(_ v: Double) -> Double { v.magnitude * 1e-12 + 1e-300 }
+        let loose = "typeof(\(column)) NOT IN ('integer', 'real')"
+        switch comparison.operator {
+        case .lessThan, .lessThanOrEqualTo:
+            guard let v = number(comparison.right) else { return nil }
+            return "(\(loose) OR \(column) <= \(bind(.real(v + slack(v)))))"
+        case .greaterThan, .greaterThanOrEqualTo:
+            guard let v = number(comparison.right) else { return nil }
+            return "(\(loose) OR \(column) >= \(bind(.real(v - slack(v)))))"
+        case .equalTo:
+            guard let v = number(comparison.right) else { return nil }
+            return "(\(loose) OR \(column) BETWEEN \(bind(.real(v - slack(v)))) AND \(bind(.real(v + slack(v)))))"
+        case .between:
+            guard case .aggregate(let bounds) = comparison.right, bounds.count == 2, let low = number(bounds[0]),
+                let high = number(bounds[1])
+            else { return nil }
+            return "(\(loose) OR \(column) BETWEEN \(bind(.real(low - slack(low)))) AND \(bind(.real(high + slack(high)))))"
+        default: return nil
+        }
     }
 
     // MARK: - Comparisons

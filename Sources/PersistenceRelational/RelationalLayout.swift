@@ -43,6 +43,12 @@ package protocol RelationalLayout {
     /// values encoded by `encoded(_:for:)`.
     func comparesInSQL(_ attribute: AttributeDescription) -> Bool
 
+    /// Whether `attribute`'s column, which SQL cannot compare exactly, keeps numbers SQL can
+    /// compare approximately (INTEGER or REAL where exact, other values otherwise): a
+    /// comparison with a number is then narrowed in SQL to the rows that could pass it,
+    /// and decided exactly in memory on those.
+    func narrowsApproximately(_ attribute: AttributeDescription) -> Bool
+
     /// The SQL reading a column of `attribute` for comparisons and sorts: the column, or an
     /// expression over it (say, NaN kept as text read as NULL, so that it is unordered).
     func comparedValue(_ column: String, of attribute: AttributeDescription) -> String

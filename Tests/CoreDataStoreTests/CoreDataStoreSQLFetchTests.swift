@@ -17,6 +17,7 @@ import Testing
                 Attribute("n", .integer64)
                 Attribute("count", .integer32)
                 Attribute("name", .string)
+                Attribute("price", .decimal)
                 Relationship("owner", to: "Person", inverse: "items")
                 Relationship("tags", to: "Tag", inverse: "items", toMany: true)
             }
@@ -54,6 +55,7 @@ import Testing
             try item.setValue(Int64(n), forKey: "n")
             try item.setValue(Int64(n * 10), forKey: "count")
             try item.setValue("item \(n)", forKey: "name")
+            try item.setValue(Decimal(n * 10) + Decimal(string: "0.25")!, forKey: "price")
             item.setObject(people[n % 2], forKey: "owner")
             if n % 2 == 0 { item.addObject(even, forKey: "tags") }
         }
@@ -130,5 +132,34 @@ import Testing
         // The people owning an item past 7: the items are read in SQL only.
         let owners = FetchRequest(entityName: "Person", predicate: try FetchPredicate("ANY items.n > 7"))
         #expect(try store.count(for: owners) == 2)
+    }
+
+    /// A decimal comparison, decided in memory (a `DECIMAL` column keeps numbers and text),
+    /// is first narrowed in SQL to the rows that could pass it; a dictionary result of the
+    /// entity's own attributes reads their columns only.
+    @Test func decimalTermsAreNarrowedInSQLAndDictionaryResultsReadOnlyTheirColumns() throws {
+        let (url, remove) = try Self.storeWithOneUnreadableRow()
+        defer { remove() }
+        let store = try CoreDataStore(model: Self.model(), url: url)
+        defer { try? store.close() }
+        let sorted = [SortKey("n")]
+        let cases: [(String, [Int64])] = [
+            ("price < 20.25", [0, 1]),
+            ("price <= 20.25", [0, 1, 2]),
+            ("price == 30.25", [3]),
+            ("price BETWEEN {10.25, 30.25}", [1, 2, 3]),
+            ("40 > price", [0, 1, 2, 3]),
+        ]
+        for (format, expected) in cases {
+            let request = FetchRequest(entityName: "Item", predicate: try FetchPredicate(format), sortDescriptors: sorted)
+            #expect(try Self.serials(store, request) == expected, "\(format)")
+        }
+        var names: [String] = []
+        try store.forEachValues(of: ["name"], FetchRequest(entityName: "Item", sortDescriptors: [SortKey("n", ascending: false)])) {
+            slots in
+            if case .value(.string(let name)) = slots.first { names.append(name) }
+            return true
+        }
+        #expect(names == (0..<10).reversed().map { "item \($0)" })
     }
 }

@@ -71,6 +71,9 @@ struct CoreDataRelationalLayout: RelationalLayout {
 
     func sortsInSQL(_ attribute: AttributeDescription) -> Bool { comparesInSQL(attribute) }
 
+    /// Decimals: their column keeps an INTEGER or a REAL where that is exact.
+    func narrowsApproximately(_ attribute: AttributeDescription) -> Bool { attribute.type == .decimal }
+
     func comparedValue(_ column: String, of attribute: AttributeDescription) -> String {
         switch attribute.type {
         // NaN, kept as the text `NaN`, read as NULL: unordered, as in memory.

@@ -113,7 +113,7 @@ extension CoreDataStore {
     /// The request checked (every key known and stored, before any row is read) and compiled
     /// over Core Data's layout, with the key paths a search compares. A search is answered in
     /// memory, so its request's window is too.
-    private func compiled(_ request: FetchRequest) throws
+    func compiled(_ request: FetchRequest) throws
         -> (table: CoreDataLayout.Table, query: RelationalQuery, searchPaths: [[String]]?)
     {
         guard let entity = layout.entities[request.entityName], let table = layout.tables[entity.schema.rootName] else {
