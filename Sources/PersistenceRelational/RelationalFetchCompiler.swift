@@ -34,8 +34,13 @@ package struct RelationalFetchCompiler {
     }
 
     /// The query for `request` over `layout`, or nil when the layout has no table for its
-    /// entity.
-    package static func compile(_ request: FetchRequest, layout: any RelationalLayout) -> RelationalQuery? {
+    /// entity. With `searchKeyPaths` (the string key paths a search of the request compares),
+    /// the search text narrows the rows in SQL to those where each of its words is in one of
+    /// them, folded as a search folds (`SearchText.matches`); the caller still ranks, and
+    /// checks, the rows in memory.
+    package static func compile(
+        _ request: FetchRequest, layout: any RelationalLayout, searchKeyPaths: [[String]]? = nil
+    ) -> RelationalQuery? {
         guard let schema = layout.model.schemas[request.entityName], let table = layout.tableName(root: schema.rootName)
         else { return nil }
         var compiler = RelationalFetchCompiler(layout: layout, schema: schema)
@@ -55,6 +60,9 @@ package struct RelationalFetchCompiler {
                     if let narrowing = compiler.narrowing(term) { conditions.append(narrowing) }
                 }
             }
+        }
+        if let text = request.searchText, let searchKeyPaths, let narrowing = compiler.searchNarrowing(text, searchKeyPaths) {
+            conditions.append(narrowing)
         }
         var order: [String] = []
         var sortsInSQL = true
@@ -168,6 +176,28 @@ package struct RelationalFetchCompiler {
     }
 
     // MARK: - Narrowing
+
+    /// Each word of the search `text` in one of the fields at `keyPaths` (string attributes,
+    /// through to-ones), folded canonically: "0" for text without a word, which matches
+    /// nothing; nil when a key path is not a string column the dialect can fold.
+    mutating func searchNarrowing(_ text: String, _ keyPaths: [[String]]) -> String? {
+        let words = SearchText(text).words
+        guard !words.isEmpty else { return "0" }
+        var fields: [String] = []
+        for path in keyPaths {
+            guard case .attribute(let column, let attribute)? = resolve(path), attribute.type == .string,
+                let folded = layout.folded(column, [.caseInsensitive, .diacriticInsensitive])
+            else { return nil }
+            fields.append(folded)
+        }
+        var parts: [String] = []
+        for word in words {
+            var alternatives: [String] = []
+            for field in fields { alternatives.append("coalesce(instr(\(field), \(bind(.text(word)))) > 0, 0)") }
+            parts.append("(" + alternatives.joined(separator: " OR ") + ")")
+        }
+        return "(" + parts.joined(separator: " AND ") + ")"
+    }
 
     /// A condition every row passing `term` passes, when `term` compares a column the layout
     /// narrows approximately (`narrowsApproximately`) with a number: rows whose value is not

@@ -16,7 +16,7 @@ import Testing
             Entity("Item") {
                 Attribute("n", .integer64)
                 Attribute("count", .integer32)
-                Attribute("name", .string)
+                Attribute("name", .string, indexedBySpotlight: true)
                 Attribute("price", .decimal)
                 Relationship("owner", to: "Person", inverse: "items")
                 Relationship("tags", to: "Tag", inverse: "items", toMany: true)
@@ -161,5 +161,20 @@ import Testing
             return true
         }
         #expect(names == (0..<10).reversed().map { "item \($0)" })
+    }
+
+    /// A search is narrowed in SQL to the rows holding each of its words (folded as a search
+    /// folds), then ranked in memory on those rows only.
+    @Test func aSearchReadsOnlyTheRowsHoldingItsWords() throws {
+        let (url, remove) = try Self.storeWithOneUnreadableRow()
+        defer { remove() }
+        let store = try CoreDataStore(model: Self.model(), url: url)
+        defer { try? store.close() }
+        var request = FetchRequest(entityName: "Item")
+        request.searchText = "ITÉM 3"
+        #expect(try Self.serials(store, request) == [3])
+        #expect(try store.count(for: request) == 1)
+        request.searchText = "   "
+        #expect(try Self.serials(store, request) == [])
     }
 }

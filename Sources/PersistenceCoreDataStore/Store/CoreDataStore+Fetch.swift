@@ -130,7 +130,9 @@ extension CoreDataStore {
             compiledRequest.fetchLimit = nil
             compiledRequest.fetchOffset = 0
         }
-        guard let query = RelationalFetchCompiler.compile(compiledRequest, layout: CoreDataRelationalLayout(layout: layout, model: model))
+        guard
+            let query = RelationalFetchCompiler.compile(
+                compiledRequest, layout: CoreDataRelationalLayout(layout: layout, model: model), searchKeyPaths: searchPaths)
         else {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
         }
