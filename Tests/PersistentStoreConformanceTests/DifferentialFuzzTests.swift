@@ -41,6 +41,7 @@ import Testing
                         \(factory.name): case \(caseNumber) of DIFFERENTIAL_FUZZ_SEED=\(Self.seed) (library seed \(librarySeed)):
                           \(request.entityName)\(request.includesSubentities ? "" : " (no sub-entities")) WHERE \(format)
                           arguments: \(arguments.map { "\($0.map { "\($0)" } ?? "nil")" })
+                          search: \(request.searchText.map { "\"\($0)\" in \(request.searchKeyPaths)" } ?? "none")
                           sorts: \(request.sortDescriptors.map { "\($0.keyPath) \($0.ascending ? "ASC" : "DESC")" }), \
                         limit \(request.fetchLimit.map(String.init) ?? "none"), offset \(request.fetchOffset)
                           \(mismatch)
@@ -112,11 +113,32 @@ private final class FuzzedStore {
             matched.append(object)
         }
         let walker = PredicateEvaluator(.alwaysTrue)
+        // A search keeps the objects holding each of its words in a searched field, best
+        // ranked first (`SearchText`).
+        var ranks: [ObjectIdentifier: Int] = [:]
+        if let text = request.searchText {
+            let search = SearchText(text)
+            let searched = (request.searchKeyPaths.isEmpty ? ["str", "alt"] : request.searchKeyPaths)
+                .map { $0.split(separator: ".").map(String.init) }
+            matched = try matched.filter { object in
+                let fields = try searched.map { path -> String in
+                    if case .string(let value) = try walker.walk(.object(object), path) { return CanonicalText.fold(value) }
+                    return ""
+                }
+                guard !search.words.isEmpty, search.matches(fields) else { return false }
+                ranks[ObjectIdentifier(object)] = search.rank(fields)
+                return true
+            }
+        }
         let paths = request.sortDescriptors.map { $0.keyPath.split(separator: ".").map(String.init) }
         let decorated = try matched.map { object in
-            (keys: try paths.map { try walker.walk(.object(object), $0) }, key: keys[schema.rootName]?[object.serial] ?? 0, object: object)
+            (
+                rank: ranks[ObjectIdentifier(object)] ?? 0, keys: try paths.map { try walker.walk(.object(object), $0) },
+                key: keys[schema.rootName]?[object.serial] ?? 0, object: object
+            )
         }
         let sorted = decorated.sorted { a, b in
+            if a.rank != b.rank { return a.rank < b.rank }
             for (index, key) in request.sortDescriptors.enumerated() {
                 let order = SortValueOrder.compare(a.keys[index], b.keys[index])
                 if order != .orderedSame { return (order == .orderedAscending) == key.ascending }

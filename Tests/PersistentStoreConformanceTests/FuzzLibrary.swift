@@ -39,7 +39,7 @@ enum FuzzLibrary {
         ManagedObjectModel {
             Entity("Person") {
                 Attribute("n", .integer64)
-                Attribute("name", .string)
+                Attribute("name", .string, indexedBySpotlight: true)
                 Attribute("age", .integer16)
                 Relationship("items", to: "Item", inverse: "owner", toMany: true)
             }
@@ -51,8 +51,8 @@ enum FuzzLibrary {
                 Attribute("dbl", .double)
                 Attribute("flt", .float)
                 Attribute("dec", .decimal)
-                Attribute("str", .string)
-                Attribute("alt", .string)
+                Attribute("str", .string, indexedBySpotlight: true)
+                Attribute("alt", .string, indexedBySpotlight: true)
                 Attribute("flag", .boolean)
                 Attribute("when", .date)
                 Attribute("id", .uuid)

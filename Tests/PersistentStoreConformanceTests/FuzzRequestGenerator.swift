@@ -5,7 +5,7 @@ import PersistenceModel
 /// type with every operator that type takes (`[c]`, `[d]`, `[cd]` on strings), nil, key paths
 /// through the to-one `owner`, `ANY`/`ALL`/`NONE`, `@count` and the other collection
 /// operators over the to-manys, nested `AND`/`OR`/`NOT`; sorts of several keys in both
-/// directions; limits and offsets.
+/// directions; limits and offsets; now and then a search of the indexed strings.
 ///
 /// Each request is written as format text with `%@` arguments and parsed, so that a failing
 /// case prints as a predicate one can paste into a test.
@@ -52,6 +52,11 @@ struct FuzzRequestGenerator {
             sortDescriptors: sorts, fetchLimit: random.chance(40) ? random.int(0...8) : nil)
         request.fetchOffset = random.chance(30) ? random.int(0...6) : 0
         request.includesSubentities = random.chance(80)
+        if entity != "Person" && random.chance(15) {
+            let words = (0..<random.int(0...2)).map { _ in random.chance(50) ? needle() : stringLiteral() }
+            request.searchText = words.joined(separator: " ")
+            request.searchKeyPaths = random.pick([[], ["str"], ["alt", "owner.name"]])
+        }
         return (request, format, arguments)
     }
 
