@@ -37,18 +37,27 @@ let package = Package(
         .target(name: "PersistenceModel"),
         // The store boundary: what a context asks of any store, in the model's terms.
         .target(name: "PersistenceStore", dependencies: ["PersistenceModel"]),
+        // The relational core: a store's layout of a model in tables (`RelationalLayout`) and
+        // the compilation of a fetch request into SQL over it (predicate, key paths through
+        // to-ones, sorts, window, count), exact or left to memory term by term. It writes SQL
+        // text and bindings but opens no database: each store runs them on its connection.
+        .target(name: "PersistenceRelational", dependencies: ["PersistenceModel", "PersistenceStore"]),
         // The SQLite store: schema mapping, row codecs, SQL, search index, external data,
-        // tombstones, migration. The only target that writes SQL.
+        // tombstones, migration. With the relational core and the Core Data and PostgreSQL
+        // stores, the only targets that write SQL.
         .target(
             name: "PersistenceSQLiteStore",
             dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore"]),
         // The SQLite stores Core Data writes (Z tables, Z_METADATA, Z_MODELCACHE), read and
         // written in Core Data's own layout, with the readers of its binary formats. It uses
-        // the SQLite store's file checks and error types (StoreFile, StoreError), not its SQL:
-        // Core Data's encodings differ, so fetches are evaluated in memory.
+        // the SQLite store's file checks and error types (StoreFile, StoreError), not its SQL.
+        // Fetches are compiled by the relational core over Core Data's layout and encodings.
         .target(
             name: "PersistenceCoreDataStore",
-            dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore", "PersistenceSQLiteStore", "CZlib"]),
+            dependencies: [
+                "PersistenceSQLite", "PersistenceModel", "PersistenceStore", "PersistenceRelational",
+                "PersistenceSQLiteStore", "CZlib",
+            ]),
         // The PostgreSQL client library; built and linked only with the PostgreSQL trait.
         .systemLibrary(
             name: "CLibPQ",

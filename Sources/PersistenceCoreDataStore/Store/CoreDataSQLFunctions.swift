@@ -33,6 +33,12 @@ enum CoreDataSQLFunctions {
         try database.createFunction("NSCoreDataToUpper", argumentCount: 1) { arguments in
             mapText(arguments[0]) { $0.uppercased() }
         }
+        // `[c]` (1), `[d]` (2) and `[cd]` (3) folding for compiled fetches, exactly as in
+        // memory (`PredicateEvaluator.fold`): this store's own, not Core Data's.
+        try database.createFunction("predicate_fold", argumentCount: 2) { arguments in
+            guard case .text(let text) = arguments[0], case .integer(let bits) = arguments[1] else { return arguments[0] }
+            return .text(PredicateEvaluator.fold(text, PredicateNode.Options(rawValue: UInt8(truncatingIfNeeded: bits))))
+        }
         for name in [
             "NSCoreDataTriggerUpdateAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
             "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerMergeableString",

@@ -1,10 +1,12 @@
 import Foundation
 import PersistenceModel
+import PersistenceRelational
+import PersistenceSQLite
 import PersistenceStore
 
 /// Fetching: the rows of the request's entities, filtered by its predicate and search text,
-/// and sorted, in memory, with the evaluator and the order every store must reproduce
-/// (`PredicateEvaluator`; nil first, strings by code point, ties by key).
+/// sorted and windowed, in SQL over Core Data's layout where that answers exactly, in memory
+/// otherwise (see `fetchedRows`).
 extension CoreDataStore {
     /// Refuses a table holding a row whose `Z_ENT` names no entity of the table's hierarchy
     /// (a number missing from `Z_PRIMARYKEY`, or none): a fetch that filters by entity
@@ -33,22 +35,22 @@ extension CoreDataStore {
 
     /// The rows `request` fetches, in order, its offset and limit applied.
     ///
+    /// The request is compiled into SQL over Core Data's layout (`RelationalFetchCompiler`
+    /// with `CoreDataRelationalLayout`): the SQL reads only the rows its compiled terms keep,
+    /// in order and windowed where it can; what it cannot answer exactly (the predicate's
+    /// residual terms, a sort key, a search) is done in memory on those rows, with the
+    /// evaluator and the order every store must reproduce (`PredicateEvaluator`,
+    /// `SortValueOrder`; nil first, strings by code point, ties by key).
+    ///
     /// - Throws: `FetchError` for a request that cannot run.
     func fetchedRows(_ request: FetchRequest) throws -> [StoreRow] {
-        guard let entity = layout.entities[request.entityName], let table = layout.tables[entity.schema.rootName] else {
-            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
-        }
-        let sortPaths = try request.sortDescriptors.map { try checkedKeyPath($0.keyPath, from: entity.schema) }
-        if let predicate = request.predicate { try check(predicate.expression, entity: entity.schema) }
-        let searchPaths = try request.searchText.map { _ in try self.searchPaths(request.searchKeyPaths, entity: entity.schema) }
-        let numbers: [Int64]? =
-            !request.includesSubentities ? [entity.number] : entity.schema.ancestors.isEmpty ? nil : entity.hierarchyNumbers
-        if numbers != nil { try refuseUnplacedRows(table) }
-        var rows = try self.rows(table, entityNumbers: numbers)
+        let (table, query, searchPaths) = try compiled(request)
+        let sql = query.selectSQL(columns: selectedColumns(table))
+        var rows = try database.query(sql, query.bindings.map(SQLiteValue.init)).map { try decode($0, table) }
         let graph = RowGraph(store: self)
         let walker = PredicateEvaluator(.alwaysTrue)
-        if let predicate = request.predicate {
-            let evaluator = PredicateEvaluator(predicate)
+        if let residual = query.residual {
+            let evaluator = PredicateEvaluator(FetchPredicate(expression: residual))
             do {
                 rows = try rows.filter { try evaluator.evaluate(graph.subject(for: $0)) }
             } catch let error as FetchPredicateError {
@@ -73,7 +75,8 @@ extension CoreDataStore {
             }
             rows = matched
         }
-        if !request.sortDescriptors.isEmpty || !ranks.isEmpty {
+        if (!query.sortsInSQL && !request.sortDescriptors.isEmpty) || !ranks.isEmpty {
+            let sortPaths = request.sortDescriptors.map { $0.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
             var decorated: [(rank: Int, keys: [PredicateValue], row: StoreRow)] = []
             for row in rows {
                 let subject = graph.subject(for: row)
@@ -90,9 +93,50 @@ extension CoreDataStore {
             }
             rows = decorated.map(\.row)
         }
+        if query.windowInSQL && request.searchText == nil { return rows }
         let start = min(max(request.fetchOffset, 0), rows.count)
         let end = request.fetchLimit.map { min(rows.count, start + max($0, 0)) } ?? rows.count
         return Array(rows[start..<end])
+    }
+
+    /// The number of rows `request` fetches: counted in SQL when SQL answers the whole
+    /// request, else the rows fetched.
+    ///
+    /// - Throws: `FetchError` for a request that cannot run.
+    func fetchedCount(_ request: FetchRequest) throws -> Int {
+        let (_, query, _) = try compiled(request)
+        guard query.windowInSQL, request.searchText == nil else { return try fetchedRows(request).count }
+        let count = try database.scalar(query.countSQL, query.bindings.map(SQLiteValue.init)).int64Value ?? 0
+        return query.windowed(Int(count))
+    }
+
+    /// The request checked (every key known and stored, before any row is read) and compiled
+    /// over Core Data's layout, with the key paths a search compares. A search is answered in
+    /// memory, so its request's window is too.
+    func compiled(_ request: FetchRequest) throws
+        -> (table: CoreDataLayout.Table, query: RelationalQuery, searchPaths: [[String]]?)
+    {
+        guard let entity = layout.entities[request.entityName], let table = layout.tables[entity.schema.rootName] else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        for key in request.sortDescriptors { _ = try checkedKeyPath(key.keyPath, from: entity.schema) }
+        if let predicate = request.predicate { try check(predicate.expression, entity: entity.schema) }
+        let searchPaths = try request.searchText.map { _ in try self.searchPaths(request.searchKeyPaths, entity: entity.schema) }
+        let numbers: [Int64]? =
+            !request.includesSubentities ? [entity.number] : entity.schema.ancestors.isEmpty ? nil : entity.hierarchyNumbers
+        if numbers != nil { try refuseUnplacedRows(table) }
+        var compiledRequest = request
+        if request.searchText != nil {
+            compiledRequest.fetchLimit = nil
+            compiledRequest.fetchOffset = 0
+        }
+        guard
+            let query = RelationalFetchCompiler.compile(
+                compiledRequest, layout: CoreDataRelationalLayout(layout: layout, model: model), searchKeyPaths: searchPaths)
+        else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        return (table, query, searchPaths)
     }
 
     /// Refuses a predicate naming a key the entity does not have, or a transient one,

@@ -13,7 +13,7 @@ extension CoreDataStore: PersistentStore {
     }
 
     package func count(for request: FetchRequest) throws -> Int {
-        try fetchedRows(request).count
+        try fetchedCount(request)
     }
 
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {

@@ -8,12 +8,17 @@ extension CoreDataStore {
     /// The SELECT list of a table: `Z_PK`, `Z_ENT`, `Z_OPT`, then each column (a to-one's
     /// key, then its entity column when it has one), in `Table.columns` order.
     func selectList(_ table: CoreDataLayout.Table) -> String {
+        selectedColumns(table).map(quoted).joined(separator: ", ")
+    }
+
+    /// The names `selectList` lists, in its order, unquoted.
+    func selectedColumns(_ table: CoreDataLayout.Table) -> [String] {
         var names = ["Z_PK", "Z_ENT", "Z_OPT"]
         for column in table.columns {
             names.append(column.name)
             if case .toOne(_, let entityColumn?) = column.kind { names.append(entityColumn) }
         }
-        return names.map(quoted).joined(separator: ", ")
+        return names
     }
 
     /// The rows of `table` matching `condition`, in `ordering` (key order by default).
@@ -38,7 +43,7 @@ extension CoreDataStore {
     ///
     /// - Throws: `CoreDataStoreError` for a `Z_ENT` that names no entity of the table's
     ///   hierarchy; `StoreError.corruptValue` for a value of the wrong type.
-    private func decode(_ values: [SQLiteValue], _ table: CoreDataLayout.Table) throws -> StoreRow {
+    func decode(_ values: [SQLiteValue], _ table: CoreDataLayout.Table) throws -> StoreRow {
         let key = values[0].int64Value ?? 0
         let number = values[1].int64Value ?? 0
         guard let name = layout.entityNames[number], let entity = layout.entities[name], entity.schema.rootName == table.rootName

@@ -15,8 +15,9 @@ import PersistenceStore
 /// `StoreError.incompatibleModel`, the file untouched. A save writes rows as Core Data does
 /// (a new row's `Z_OPT` is 1, each write adds one; keys come from `Z_PRIMARYKEY.Z_MAX` of
 /// the hierarchy's root, which a save advances) and leaves `Z_METADATA` and
-/// `Z_MODELCACHE` as they were. Fetches read the entity's rows and filter and sort them in
-/// memory with `PredicateEvaluator`, whose answers every store must give.
+/// `Z_MODELCACHE` as they were. Fetches are compiled into SQL over Core Data's layout by the
+/// relational core (`CoreDataRelationalLayout`); the terms SQL cannot answer exactly are
+/// evaluated in memory with `PredicateEvaluator`, whose answers every store must give.
 ///
 /// Core Data's own entities (numbered above 15000 in `Z_PRIMARYKEY`: its persistent
 /// history's `CHANGE`, `TRANSACTION` and `TRANSACTIONSTRING`, CloudKit's `NSCK…` records)

@@ -192,6 +192,9 @@ extension PredicateEvaluator {
             default: return .double(sum.doubleValue / Double(numbers.count))
             }
         case .min, .max:
+            // NaN is unordered: it is no collection's least or greatest value, wherever it
+            // stands (as SQL's min and max, which skip it); only NaNs have neither.
+            let values = values.filter { if case .double(let d) = $0 { !d.isNaN } else { true } }
             guard var best = values.first else { return .null }
             let site = Site(
                 comparison: .init(

@@ -132,9 +132,15 @@ extension PredicateSQLCompiler {
                 throw failure("\(function.rawValue) needs numbers, but \(key.joined(separator: ".")) is \(kind.description)")
             }
             let c = column.sql
+            let type = try inner.attributeType(ofKeyPath: key, from: split.destination)
             switch function {
             case .sum:
                 switch kind {
+                // Past Int64 the sum goes on exactly as a decimal, as in memory, where SQL's
+                // sum would fail with "integer overflow".
+                case .integer where type == .integer64:
+                    expression = "decimal_sum(\(c))"
+                    kind = .decimal
                 case .integer, .bool: expression = "coalesce(sum(\(c)), 0)"
                 // Exact, as in memory: canonical Decimal text, compared through DECIMAL.
                 case .decimal: expression = "decimal_sum(\(c))"
@@ -149,8 +155,9 @@ extension PredicateSQLCompiler {
                     expression = "avg(CAST(\(c) AS REAL))"
                     kind = .double
                 }
-            case .min: expression = kind == .decimal ? "min(\(c) COLLATE DECIMAL)" : "min(\(c))"
-            case .max: expression = kind == .decimal ? "max(\(c) COLLATE DECIMAL)" : "max(\(c))"
+            // NaN (stored as text) is skipped as in memory: it is no least or greatest value.
+            case .min: expression = kind == .decimal ? "min(\(c) COLLATE DECIMAL)" : "min(\(kind == .double ? inner.doubleColumnValue(c) : c))"
+            case .max: expression = kind == .decimal ? "max(\(c) COLLATE DECIMAL)" : "max(\(kind == .double ? inner.doubleColumnValue(c) : c))"
             case .count: break
             }
         }

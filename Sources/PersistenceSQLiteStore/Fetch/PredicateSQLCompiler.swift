@@ -164,6 +164,23 @@ package struct PredicateSQLCompiler {
         throw failure("the key path is empty")
     }
 
+    /// The type of the attribute a key path ends at, or nil when it ends at a relationship.
+    func attributeType(ofKeyPath components: [String], from start: EntityMapping) throws -> AttributeType? {
+        var current = start
+        for step in components {
+            guard let position = current.schema.propertyIndex[step] else {
+                throw failure("\(current.schema.name) has no property named '\(QuotedText.excerpt(step))'")
+            }
+            switch current.schema.properties[position] {
+            case .attribute(let a): return a.type
+            case .relationship(let r):
+                guard let next = fetch.schema.entities[r.destinationEntityName] else { return nil }
+                current = next
+            }
+        }
+        return nil
+    }
+
     // MARK: - Operators
 
     mutating func bind(_ value: SQLiteValue) -> String {

@@ -1,0 +1,112 @@
+import PersistenceModel
+
+// To-many key paths: `ANY`/`ALL`/`NONE` and `@count`, as correlated subqueries on the
+// destination's table, linked through the inverse to-one's column or the join table.
+
+extension RelationalFetchCompiler {
+    /// A key path cut at its first to-many relationship.
+    struct ToManySplit {
+        /// The source row's key, in the outer query.
+        var owner: String
+        /// The destination entity.
+        var destination: EntitySchema
+        var link: RelationalToManyLink
+        /// The key path after the to-many.
+        var rest: [String]
+    }
+
+    /// nil when `steps` goes through no to-many; `.some(nil)` when it does but SQL cannot
+    /// follow it (left to memory); else the path cut at its first to-many.
+    mutating func toManySplit(_ steps: [String]) -> ToManySplit?? {
+        var current = schema
+        for (index, step) in steps.enumerated() {
+            guard let position = current.propertyIndex[step],
+                case .relationship(let relationship) = current.properties[position],
+                let destination = layout.model.schemas[relationship.destinationEntityName]
+            else { return nil }
+            if relationship.isToMany {
+                guard !relationship.isTransient, let link = layout.toManyLink(relationship: step, entity: current) else {
+                    return .some(nil)
+                }
+                let owner: String
+                if index == 0 {
+                    owner = "\(quotedIdentifier(alias)).\(quotedIdentifier(layout.keyColumn))"
+                } else {
+                    guard case .toOne(let key)? = resolve(Array(steps[..<index])) else { return .some(nil) }
+                    owner = key
+                }
+                return ToManySplit(owner: owner, destination: destination, link: link, rest: Array(steps[(index + 1)...]))
+            }
+            current = destination
+        }
+        return nil
+    }
+
+    /// A compiler over the destination of `split`, and the subquery's `FROM … WHERE link`
+    /// with `%JOINS%` where the inner compiler's joins go.
+    private mutating func subquery(_ split: ToManySplit) -> (compiler: RelationalFetchCompiler, head: String)? {
+        guard let table = layout.tableName(root: split.destination.rootName) else { return nil }
+        subqueries += 1
+        let inner = RelationalFetchCompiler(layout: layout, schema: split.destination, alias: "\(alias)s\(subqueries)")
+        let a = quotedIdentifier(inner.alias)
+        var restriction = ""
+        if !split.destination.ancestors.isEmpty,
+            let sql = layout.entityRestriction(alias: inner.alias, entityNames: split.destination.hierarchyNames)
+        {
+            restriction = " AND " + sql
+        }
+        let key = quotedIdentifier(layout.keyColumn)
+        switch split.link {
+        case .inverseColumn(let column):
+            return (inner, "FROM \(quotedIdentifier(table)) AS \(a) %JOINS% WHERE \(a).\(quotedIdentifier(column)) = \(split.owner)\(restriction)")
+        case .joinTable(let joinTable, let own, let other):
+            let l = quotedIdentifier(inner.alias + "l")
+            return (
+                inner,
+                "FROM \(quotedIdentifier(joinTable)) AS \(l) JOIN \(quotedIdentifier(table)) AS \(a) ON \(a).\(key) = \(l).\(quotedIdentifier(other)) "
+                    + "%JOINS% WHERE \(l).\(quotedIdentifier(own)) = \(split.owner)\(restriction)"
+            )
+        }
+    }
+
+    /// `ANY`/`ALL`/`NONE` over a to-many key path: whether some, every or no destination
+    /// passes the comparison of its key path after the to-many.
+    mutating func quantified(
+        _ quantifier: PredicateNode.Quantifier, _ split: ToManySplit, _ comparison: PredicateNode.Comparison
+    ) -> String? {
+        guard !split.rest.isEmpty else { return nil }
+        switch comparison.right {
+        case .constant, .aggregate: break
+        default: return nil
+        }
+        guard var (inner, head) = subquery(split) else { return nil }
+        var element = comparison
+        element.quantifier = nil
+        element.left = .keyPath(split.rest)
+        guard let condition = inner.compile(element) else { return nil }
+        let sql = head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " "))
+        bindings += inner.bindings
+        switch quantifier {
+        case .any: return "EXISTS (SELECT 1 \(sql) AND \(condition))"
+        case .all: return "(NOT EXISTS (SELECT 1 \(sql) AND NOT \(condition)))"
+        case .noElement: return "(NOT EXISTS (SELECT 1 \(sql) AND \(condition)))"
+        }
+    }
+
+    /// `collection.@count` compared with a number.
+    mutating func count(_ collection: [String], _ op: PredicateNode.Operator, _ right: PredicateNode.Operand) -> String? {
+        guard case .some(.some(let split)) = toManySplit(collection), split.rest.isEmpty,
+            case .constant(let literal) = right, let (inner, head) = subquery(split)
+        else { return nil }
+        let sql = "(SELECT count(*) " + head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " ")) + ")"
+        switch op {
+        case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: break
+        default: return nil
+        }
+        switch literal {
+        case .integer(let i): return Self.comparison(sql, op, bind(.integer(i)))
+        case .double(let d): return d.isNaN ? (op == .notEqualTo ? "1" : "0") : Self.comparison(sql, op, bind(.real(d)))
+        default: return nil
+        }
+    }
+}
