@@ -61,7 +61,14 @@ struct CommandRunner {
         case let error as any PersistentStoreFailure where error.failureKind == .incompatibleModel:
             return (error.message.replacingOccurrences(of: "\n", with: " "), .dataError)
         case let error as any PersistentStoreFailure where error.failureKind == .damaged:
-            return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
+            // A damaged page met while reading is said as a write's check says it, not as the
+            // statement SQLite was running.
+            if error.message.contains("the store is damaged") {
+                return (String(describing: error).replacingOccurrences(of: "\n", with: " "), .dataError)
+            }
+            return (
+                "The catalogue \(error.path ?? "store") can't be read: the store is damaged (\(error.message)); nothing was "
+                    + "written ('books check' lists what is wrong)", .dataError)
         case let error as CommandFailure: return (error.message, error.code)
         case let error as OutputWriteError: return (error.description, .runtimeError)
         case let error as OutputFileRefusal: return (error.description, .runtimeError)

@@ -227,10 +227,11 @@ import Testing
     }
 
     @Test func aCoreDataStoreOfAnotherModelIsRefusedNamingTheFirstDifference() throws {
-        // Books model version 1: no isbn, tags, … The catalogue opens it with its own model.
         let sandbox = try BooksSandbox()
-        let first = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books")
-        try CoreDataStore.create(model: first, at: sandbox.store)
+        let other = ManagedObjectModel {
+            Entity("Car") { Attribute("plate", .string) }
+        }
+        try CoreDataStore.create(model: other, at: sandbox.store)
         let before = try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted()
         let bytes = try Data(contentsOf: sandbox.store)
         for command in [["list"], ["edit", "a9ef420f", "--rating", "1"], ["search", "x"]] {
@@ -239,9 +240,23 @@ import Testing
             #expect(run.stderrLines.count == 1, "\(run)")
             #expect(
                 run.stderr == "Error: The store \(sandbox.store.path) was written with a different model and can't be "
-                    + "opened with this one (the store has no entity Tag); it was left untouched\n", "\(run)")
+                    + "opened with this one (the store has entity Car (Z_ENT 1), which the model does not have); it was "
+                    + "left untouched\n", "\(run)")
         }
         #expect(try Data(contentsOf: sandbox.store) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.directory.path).sorted() == before)
+    }
+
+    /// A store in Core Data's layout of the catalogue's first model version (no isbn, tags,
+    /// …) is migrated by the first command that opens it, the store as it was kept beside it.
+    @Test func aCoreDataStoreOfTheFirstVersionIsMigratedOnOpen() throws {
+        let sandbox = try BooksSandbox()
+        let first = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books")
+        try CoreDataStore.create(model: first, at: sandbox.store)
+        let run = try sandbox.run(["list"])
+        #expect(run.status == 0, "\(run)")
+        #expect(FileManager.default.fileExists(atPath: sandbox.store.path + ".pre-migration"))
+        #expect(try sandbox.run(["add", "--title", "T", "--author", "A", "--author", "B"]).status == 0)
+        #expect(try sandbox.run(["list", "--fields", "title,authors"]).stdout.contains("T · A & B\n"))
     }
 }

@@ -123,7 +123,7 @@ import PersistenceSQLite
         #expect(add.status == 65, "\(add)")
         #expect(add.stdout == "")
         #expect(add.stderrLines.count == 1, "\(add.stderr)")
-        #expect(add.stderr.contains("the store is damaged") && add.stderr.contains("nothing was written"), "\(add.stderr)")
+        #expect(add.stderr.contains("the store is damaged") && add.stderr.contains("nothing was written"), "<\(add.stderr)>")
         #expect(try Data(contentsOf: sandbox.store) == damaged)
 
         let check = try sandbox.run(["check"])
