@@ -8,6 +8,15 @@ import PersistencePostgreSQLStore
 #endif
 
 extension PersistentContainer {
+    /// Whether opening the server store `store` migrated it from an earlier model version.
+    static func serverStoreMigratedOnOpen(_ store: any PersistentStore) -> Bool {
+        #if PostgreSQL
+        return (store as? PostgreSQLStore)?.migratedOnOpen ?? false
+        #else
+        return false
+        #endif
+    }
+
     /// Opens the store at a server store's URL (see `ServerStoreURL`), with the options an
     /// SQLite store would have been opened with (read-only, history tracking), migrating a
     /// store written with one of `versions` (oldest first) as it opens.

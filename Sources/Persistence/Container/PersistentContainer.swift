@@ -87,6 +87,7 @@ public final class PersistentContainer: Sendable {
             // A store on a server (`postgresql://…`): see `ServerStoreURL`. It migrates a
             // store of an older version inside the transaction that opens it.
             store = try Self.openServerStore(model: model, url: storeURL, options: options, versions: versions)
+            migratedStore = Self.serverStoreMigratedOnOpen(store)
         } else if let storeURL, CoreDataStore.isCoreDataStore(at: storeURL) {
             // A store Core Data wrote (its tables say so) opens in Core Data's own layout,
             // migrated first when it was written with an earlier version.

@@ -20,8 +20,12 @@ import PersistenceStore
 /// key counters, tombstones and history follow renamed entities; the store records the
 /// destination's version hashes. Objects keep their primary keys.
 ///
-/// Changes whose storage moves between a column and a join table, or whose values must be
-/// re-encoded, are refused before anything is written (see `unsupportedStep`).
+/// A to-one that becomes a to-many kept in a join table (a many-to-many, or one without an
+/// inverse, ordered or not: Core Data's "to-one to to-many" lightweight change) keeps its
+/// links: they are copied from the source column into the new join table, each in the first
+/// place of its owner's order, before the column goes. Other changes whose storage moves
+/// between a column and a join table, or whose values must be re-encoded, are refused before
+/// anything is written (see `unsupportedStep`).
 struct PGMigrationExecutor {
     let plan: MigrationPlan
     let connection: PGConnection
@@ -42,6 +46,10 @@ struct PGMigrationExecutor {
     static func unsupportedStep(of plan: MigrationPlan) -> (step: MigrationStep, reason: String)? {
         for step in plan.steps {
             switch step.kind {
+            case .changeCardinality where linksMoveIntoAJoinTable(step, plan: plan):
+                continue
+            case .changeOrdering where linksMoveIntoAJoinTable(step, plan: plan):
+                continue
             case .changeCardinality, .changeOrdering, .changeDestination:
                 return (step, "a relationship's storage changes shape (\(step.detail)), which the PostgreSQL store does not migrate yet")
             case .changeTransformer:
@@ -60,12 +68,26 @@ struct PGMigrationExecutor {
         return nil
     }
 
+    /// Whether `step` changes a relationship kept in a column of the source into one whose
+    /// links the destination keeps in a join table (``copyLinksIntoNewJoinTables()``).
+    private static func linksMoveIntoAJoinTable(_ step: MigrationStep, plan: MigrationPlan) -> Bool {
+        guard let property = step.property,
+            let now = plan.destination.schemas[step.entity]?.relationship(named: property), now.isToMany,
+            PGSchema(model: plan.destination).joinSide(entity: step.entity, relationship: property) != nil,
+            let sourceEntity = plan.sourceEntity(for: step.entity)
+        else { return false }
+        let was = plan.sourcePropertyNames[step.entity]?[property] ?? property
+        guard let before = plan.source.schemas[sourceEntity]?.relationship(named: was) else { return false }
+        return !before.isToMany && !before.isTransient
+    }
+
     func run() throws {
         if let (step, reason) = Self.unsupportedStep(of: plan) {
             throw MigrationError(.cannotInfer, entity: step.entity, property: step.property, reason: reason)
         }
         try dropEntityIndexes()
         try moveTables()
+        try copyLinksIntoNewJoinTables()
         for table in destination.tables.values.sorted(by: { $0.name < $1.name }) where plan.sourceEntity(for: table.name) != nil {
             try reshape(table)
         }
@@ -182,6 +204,45 @@ struct PGMigrationExecutor {
             }
         }
         return nil
+    }
+
+    /// Copies the links of each source to-one that the destination keeps in a join table the
+    /// source did not have, from the to-one's column (in the owner's table, renamed by now,
+    /// its columns not yet) into the join table: the owner's side, the destination's side,
+    /// and position 0 in an ordered relationship (a to-one held one object).
+    private func copyLinksIntoNewJoinTables() throws {
+        for (entity, sides) in destination.joinSides.sorted(by: { $0.key < $1.key }) {
+            for (relationship, side) in sides.sorted(by: { $0.key < $1.key }) {
+                guard (try? sourceJoinTable(of: side.table)) == nil,
+                    let (sourceEntity, was) = sourceProperty(of: relationship, in: entity) ?? ownName(relationship, entity),
+                    let before = plan.source.schemas[sourceEntity]?.relationship(named: was), !before.isToMany,
+                    !before.isTransient, let ownTable = destination.entities[entity]?.table
+                else { continue }
+                var columns = [pgIdentifier(side.ownColumn), pgIdentifier(side.otherColumn)]
+                var values = ["\"_id\"", pgIdentifier(was)]
+                if let position = side.positionColumn, side.isOrdered {
+                    columns.append(pgIdentifier(position))
+                    values.append("0")
+                }
+                // `_entity` still holds the source's names: it is renamed with the columns.
+                var condition = "\(pgIdentifier(was)) IS NOT NULL"
+                if let schema = plan.source.schemas[sourceEntity], source.tables[schema.rootName]?.hasEntityColumn == true {
+                    condition += " AND " + PGSchema.entityCondition(schema.hierarchyNames)
+                }
+                try connection.execute(
+                    "INSERT INTO \(pgIdentifier(side.table.name)) (\(columns.joined(separator: ", "))) "
+                        + "SELECT \(values.joined(separator: ", ")) FROM \(pgIdentifier(ownTable.name)) WHERE \(condition) "
+                        + "ON CONFLICT DO NOTHING")
+            }
+        }
+    }
+
+    /// A property that keeps its name and entity, when `sourceProperty` finds none renamed.
+    private func ownName(_ property: String, _ entity: String) -> (entity: String, property: String)? {
+        guard let sourceEntity = plan.sourceEntity(for: entity),
+            plan.source.schemas[sourceEntity]?.relationship(named: property) != nil
+        else { return nil }
+        return (sourceEntity, property)
     }
 
     // MARK: - Columns

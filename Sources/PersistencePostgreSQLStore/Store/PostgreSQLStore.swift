@@ -58,6 +58,8 @@ package final class PostgreSQLStore {
 
     /// The connection.
     package let connection: PGConnection
+    /// Whether opening migrated the store from one of `Options.modelVersions`.
+    package private(set) var migratedOnOpen = false
     /// The frozen model.
     package let model: ManagedObjectModel
     /// The mapping of the model onto tables.
@@ -193,7 +195,10 @@ package final class PostgreSQLStore {
         }
         let stored = try storedVersionHashes()
         let current = MigrationPlan.recordedVersionHashes(of: model)
-        if stored != current, try migrateIfNeeded(from: stored) { return }
+        if stored != current, try migrateIfNeeded(from: stored) {
+            migratedOnOpen = true
+            return
+        }
         var differences: [String] = []
         for name in Set(stored.keys).union(current.keys).sorted() {
             switch (stored[name], current[name]) {
