@@ -168,12 +168,7 @@ extension BookInput {
 
     /// A number in a series: a plain decimal number ≥ 0 such as 1 or 2.5.
     public static func seriesNumber(_ text: String, field: String = "seriesNumber") throws -> Decimal {
-        let value: Decimal
-        do { value = try DecimalText.plainParse(text) } catch {
-            throw CatalogInputError(field: field, value: text, reason: "expected a number such as 1 or 2.5 (\(error))")
-        }
-        guard value >= 0 else { throw CatalogInputError(field: field, value: text, reason: "a number in a series can't be negative") }
-        return value
+        try nonNegativeDecimal(text, field: field, expected: "a number such as 1 or 2.5", noun: "a number in a series")
     }
 
     /// A number of pages: a whole number from 1 to 100,000.

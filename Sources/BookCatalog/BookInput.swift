@@ -50,11 +50,16 @@ public enum BookInput {
 
     /// A price: a plain decimal number ≥ 0 with `.` as the separator, such as 12.99.
     public static func price(_ text: String, field: String = "price") throws -> Decimal {
+        try nonNegativeDecimal(text, field: field, expected: "a plain decimal number such as 12.99", noun: "a price")
+    }
+
+    /// A plain decimal number ≥ 0 (`.` as the separator), exact.
+    static func nonNegativeDecimal(_ text: String, field: String, expected: String, noun: String) throws -> Decimal {
         let value: Decimal
         do { value = try DecimalText.plainParse(text) } catch {
-            throw CatalogInputError(field: field, value: text, reason: "expected a plain decimal number such as 12.99 (\(error))")
+            throw CatalogInputError(field: field, value: text, reason: "expected \(expected) (\(error))")
         }
-        guard value >= 0 else { throw CatalogInputError(field: field, value: text, reason: "a price can't be negative") }
+        guard value >= 0 else { throw CatalogInputError(field: field, value: text, reason: "\(noun) can't be negative") }
         return value
     }
 

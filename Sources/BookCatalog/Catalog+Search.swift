@@ -27,11 +27,31 @@ extension Catalog {
     ///
     /// - Throws: ``SearchQueryError`` for a malformed query, before the store is read.
     public func forEachSearchResult(_ text: String, limit: Int? = nil, _ body: (Book) throws -> Void) throws {
-        let request = try SearchQuery(text).fetchRequest(limit: limit)
-        try context.forEach(request) { object in
-            if let book = object as? Book { try body(book) }
-            return true
+        try forEachSearchResult(text, matching: nil, order: nil, limit: limit, body)
+    }
+
+    /// The books `search(_:limit:)` finds that also match `predicate` (`books search
+    /// --where`), in rank order, or in a listing's `order` (`--sort`): then every term,
+    /// plain words too, is a condition of the fetch, as `list` sorts (unknown values last).
+    ///
+    /// - Throws: ``SearchQueryError`` for a malformed query, before the store is read.
+    public func forEachSearchResult(
+        _ text: String, matching predicate: FetchPredicate?, order: ListingOrder?, limit: Int?,
+        _ body: (Book) throws -> Void
+    ) throws {
+        let query = try SearchQuery(text)
+        guard let order else {
+            var request = query.fetchRequest(limit: limit)
+            if let predicate { request.predicate = request.predicate.map { $0 && predicate } ?? predicate }
+            try context.forEach(request) { object in
+                if let book = object as? Book { try body(book) }
+                return true
+            }
+            return
         }
+        let conditions = [query.predicateOfEveryTerm, predicate].compactMap { $0 }
+        let all = conditions.dropFirst().reduce(conditions.first) { all, part in all.map { $0 && part } }
+        try forEachBook(matching: all, order: order, limit: limit, body)
     }
 
     /// What a search looks in: the canonical title and the authors' names (the canonical

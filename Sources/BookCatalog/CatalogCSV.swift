@@ -85,4 +85,15 @@ extension CSVReader.Record {
                 reason: "expected \(count) fields as in the header, found \(fields.count)")
         }
     }
+
+    /// The row's cells by the header's column names (a name the header repeats: its first
+    /// column), after checking the row is as wide as the header.
+    ///
+    /// - Throws: `CatalogInputError` naming `place`.
+    func cells(named columns: [String], place: String) throws -> [String: String] {
+        try checkWidth(columns.count, place: place)
+        var cells: [String: String] = [:]
+        for (column, value) in zip(columns, fields) where cells[column] == nil { cells[column] = value }
+        return cells
+    }
 }

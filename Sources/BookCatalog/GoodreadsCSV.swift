@@ -45,9 +45,7 @@ enum GoodreadsCSV {
     /// - Throws: `CatalogInputError` naming the row and Goodreads' column.
     static func record(_ row: CSVReader.Record, columns: [String], file: String) throws -> BookRecord {
         let place = "\(file) row \(row.row)"
-        try row.checkWidth(columns.count, place: place)
-        var cells: [String: String] = [:]
-        for (column, value) in zip(columns, row.fields) where cells[column] == nil { cells[column] = value }
+        let cells = try row.cells(named: columns, place: place)
         func cell(_ column: String) -> String { (cells[column] ?? "").trimmingCharacters(in: .whitespaces) }
 
         var text: [BookField: String] = [:]

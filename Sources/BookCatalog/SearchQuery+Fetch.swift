@@ -26,6 +26,17 @@ extension SearchQuery {
         return texts.isEmpty ? nil : texts.joined(separator: " ")
     }
 
+    /// Every term of the query as one predicate, plain words included (each in the title or
+    /// the authors), for a search sorted otherwise than by rank; nil for no terms.
+    var predicateOfEveryTerm: FetchPredicate? {
+        let conditions = groups.map { group -> FetchPredicate in
+            let alternatives = group.map(\.predicate)
+            return alternatives.dropFirst().reduce(alternatives[0]) { $0 || $1 }
+        }
+        guard let first = conditions.first else { return nil }
+        return conditions.dropFirst().reduce(first) { $0 && $1 }
+    }
+
     /// The conditions ``searchText`` does not already state: every term but the plain words
     /// that stand alone; nil when there are none.
     var predicate: FetchPredicate? {

@@ -29,6 +29,16 @@ struct BookPrinter {
     /// it printed, so that the caller can say on standard error that none matched.
     @discardableResult
     func list(_ catalog: Catalog, predicate: FetchPredicate?, options: ListOptions) throws -> Int {
+        try list(catalog, predicate: predicate, options: options, forEachBook: nil)
+    }
+
+    /// Prints the books `forEachBook` hands over as `options` asks (text, CSV or JSON, its
+    /// fields; by month unless `forEachBook` is given); returns how many it printed.
+    @discardableResult
+    func list(
+        _ catalog: Catalog, predicate: FetchPredicate? = nil, options: ListOptions,
+        forEachBook: (((Book) throws -> Void) throws -> Void)?
+    ) throws -> Int {
         var authors: [ObjectID: String] = [:]
         let fields = options.fields ?? (options.format == .csv ? BookField.csvDefault : nil)
         let needsIDs = options.format == .text || fields?.contains(.id) == true
@@ -51,7 +61,7 @@ struct BookPrinter {
         if options.format == .csv { output.write(CSVWriter.record((fields ?? []).map(\.key))) }
         if options.format == .json { output.write("[") }
         var first = true
-        if options.byMonth {
+        if options.byMonth, forEachBook == nil {
             try catalog.forEachMonth(matching: predicate, order: options.order, limit: options.limit) { section in
                 let title = section.isUnknownDate
                     ? Self.unknownDateHeading : formatter.monthHeading(year: section.year, month: section.month)
@@ -75,7 +85,10 @@ struct BookPrinter {
             }
             if options.format == .json { output.write(first ? "]\n" : "\n]\n") }
         } else {
-            try catalog.forEachBook(matching: predicate, order: options.order, limit: options.limit) { item in
+            let each = forEachBook ?? { body in
+                try catalog.forEachBook(matching: predicate, order: options.order, limit: options.limit, body)
+            }
+            try each { item in
                 book(item, indent: "", first: first)
                 first = false
                 try output.flushIfLarge()

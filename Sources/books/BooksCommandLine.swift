@@ -117,7 +117,12 @@ enum BooksCommandLine {
                     text: (parsed[SearchCommand.text] ?? []).joined(separator: " "),
                     limit: parsed[SearchCommand.limit].map { $0 == 0 ? nil : $0 }
                         ?? SearchOptions.defaultLimit,
-                    json: parsed[SearchCommand.json]))
+                    json: parsed[SearchCommand.json], predicate: parsed[ListCommand.predicate],
+                    order: parsed[ListCommand.sort].flatMap(ListingOrder.Key.init(rawValue:)).map {
+                        ListingOrder(key: $0, reversed: parsed[ListCommand.reverse])
+                    },
+                    formatName: parsed[ListCommand.format].flatMap(ListFormat.init(rawValue:)),
+                    fields: parsed[ListCommand.fields].flatMap { try? BookField.parseList($0).get() }))
         case AddCommand.spec.name:
             return .add(
                 bookFields(parsed, title: parsed[AddCommand.title] ?? "", authors: parsed[AddCommand.author] ?? []),

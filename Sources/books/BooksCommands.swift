@@ -67,7 +67,7 @@ enum ListCommand {
     /// `--sort <key>`: the order of the listing.
     static let sort = Option<String>(
         "sort", valueName: "key", choices: ListingOrder.Key.allCases.map(\.rawValue),
-        help: "Sort by title, author, date (newest first; the default), price or added (newest first).")
+        help: "Sort by title, author (the first), date (newest first; the default), price, added (newest first) or series.")
     /// `--reverse`: the same order, backwards.
     static let reverse = Flag("reverse", help: "Reverse the order.")
     /// `--limit <n>`: print at most N books; 0 prints all.
@@ -88,9 +88,10 @@ enum ListCommand {
         abstract: "List the books in the catalogue.",
         discussion: """
             Books are listed newest first, then by title. --sort title and --sort author go \
-            A to Z ignoring case and accents, --sort price lowest first, --sort added \
-            newest first; ties fall by title, then by UUID, and --reverse turns the whole \
-            order around. With --by-month, months stay newest first (oldest first for \
+            A to Z ignoring case and accents (by the first author), --sort price lowest \
+            first, --sort added newest first, --sort series by series then number; books \
+            whose date, price or series is unknown come last; ties fall by title, then by \
+            UUID, and --reverse turns the whole order around. With --by-month, months stay newest first (oldest first for \
             --sort date --reverse) and the books of each month are sorted; a heading counts \
             the month's books, "March 1961 (2 of 5)" when --limit stops within it. CSV has \
             a header row and no month headings. When no book matches, text output says so \
@@ -123,14 +124,18 @@ enum SearchCommand {
             anywhere.
 
             Also: "two words" next to each other; author:lem, title:"cien años", tag:scifi, \
-            isbn:978-0-306 (the digits it starts with), year:1961; -word or -author:lem for \
+            isbn:978-0-306 (the digits it starts with), year:1961, series:discworld, \
+            publisher:penguin, status:read, rating:>=4, language:pt, added:2024-03; a \
+            misspelled field is refused naming the fields; -word or -author:lem for \
             books without it; OR between terms for either (solaris author:lem OR \
             author:calvino is Solaris by Lem or by Calvino). Matches rank by the words every \
             match must contain; a query without any (year:1961, lem OR calvino) lists its \
-            matches by title.
+            matches by title. --where, --sort (with --reverse), --format and --fields work \
+            as for list: --where narrows the matches, --sort orders them as list does \
+            instead of by rank.
             """,
         arguments: [text],
-        options: [limit, json])
+        options: [limit, json, ListCommand.predicate, ListCommand.sort, ListCommand.reverse, ListCommand.format, ListCommand.fields])
 }
 
 /// `books add --title <title> --author <author> --date <yyyy-mm-dd> --price <price>

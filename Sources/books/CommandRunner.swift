@@ -99,11 +99,36 @@ struct CommandRunner {
             try list(options)
         case .search(let options):
             try argument("search") { try Catalog.checkSearchText(options.text) }
+            if options.json, let format = options.formatName, format != .json {
+                throw CommandFailure(
+                    message: "--json and --format \(format.rawValue) ask for different formats; give one. See 'books help search'.",
+                    code: .usage)
+            }
+            let predicate = try options.predicate.map { text in
+                try argument("--where predicate") { try Catalog.bookPredicate(text) }
+            }
             let printer = printer()
             let catalog = try openSeededCatalog()
-            let (printed, moreMatch) = try printer.search(
-                catalog, query: options.text, limit: options.limit, json: options.json)
-            if printed == 0 && !options.json {
+            var (printed, moreMatch) = (0, false)
+            if options.isPlain {
+                (printed, moreMatch) = try printer.search(
+                    catalog, query: options.text, limit: options.limit, json: options.json)
+            } else {
+                printed = try printer.list(catalog, options: options.listing) { body in
+                    var count = 0
+                    let limit = options.limit.map { $0 < Int.max ? $0 + 1 : $0 }
+                    try catalog.forEachSearchResult(options.text, matching: predicate, order: options.order, limit: limit) {
+                        book in
+                        if let limit = options.limit, count == limit {
+                            moreMatch = true
+                            return
+                        }
+                        count += 1
+                        try body(book)
+                    }
+                }
+            }
+            if printed == 0 && options.format == .text {
                 Terminal.write("No books match \"\(QuotedText.forMessage(options.text))\".\n", to: STDERR_FILENO)
             }
             if moreMatch, let limit = options.limit {

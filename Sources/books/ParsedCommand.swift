@@ -121,6 +121,29 @@ struct SearchOptions: Equatable, Sendable {
     static let defaultLimit = 50
     /// `--json`: print JSON instead of text.
     var json = false
+    /// `--where PREDICATE`: what every match must also satisfy, not yet parsed.
+    var predicate: String?
+    /// `--sort KEY [--reverse]`: the listing's order instead of the rank; nil ranks.
+    var order: ListingOrder?
+    /// `--format text|csv|json`, if given.
+    var formatName: ListFormat?
+    /// `--fields f1,f2,…`, as `list` takes them.
+    var fields: [BookField]?
+
+    /// The output format: `--format`, else JSON for `--json`, else text.
+    var format: ListFormat { formatName ?? (json ? .json : .text) }
+
+    /// Whether the search is printed as it always was: ranked lines, or its JSON objects.
+    var isPlain: Bool { predicate == nil && order == nil && formatName == nil && fields == nil }
+
+    /// The options of a listing that prints the matches as `list` prints books.
+    var listing: ListOptions {
+        var options = ListOptions()
+        options.json = json
+        options.formatName = formatName
+        options.fields = fields
+        return options
+    }
 }
 
 extension ParsedCommand {
