@@ -8,17 +8,21 @@ public struct CatalogHistoryEntry: Sendable {
     public struct BookChange: Sendable {
         /// Inserted, updated or deleted.
         public var type: PersistentHistoryChangeType
-        /// The book's UUID and title as it is now; nil for a book deleted since (the history
-        /// keeps no values of a deleted book: the model preserves none after deletion).
+        /// The book's UUID: as it is now, or as the history kept it when the book was deleted
+        /// (model version 3 preserves a book's UUID and title after deletion); nil for a book
+        /// deleted since whose history keeps neither.
         public var uuid: UUID?
-        /// The title as it is now, if the book is still in the catalogue.
+        /// The title as it is now, or as the history kept it for a deleted book.
         public var title: String?
         /// For an update, the fields written (model names, sorted).
         public var properties: [String]
     }
 
-    /// The transaction's number in the store.
+    /// The number of the command's last transaction in the store.
     public var number: Int64
+    /// The number of its first: a command that saves in batches (a seed of many books) is one
+    /// entry, as `undo` takes it back as one.
+    public var firstNumber: Int64
     /// When it was committed.
     public var timestamp: Date
     /// The command that made it (`books edit`), as its `transactionAuthor` says; nil for a
@@ -51,25 +55,54 @@ extension Catalog {
         } catch PersistentHistoryError.notTracked {
             return []
         }
+        // What the history kept of each deleted book, to name it in every entry.
+        var kept: [ObjectID: [String: AttributeValue]] = [:]
+        for transaction in transactions {
+            for change in transaction.changes where change.changeType == .delete {
+                if let tombstone = change.tombstone { kept[change.changedObjectID] = tombstone }
+            }
+        }
         var entries: [CatalogHistoryEntry] = []
-        for transaction in transactions.reversed() where entries.count < limit {
-            let books = transaction.changes.filter { $0.changedObjectID.entityName == "Book" }
-            guard !books.isEmpty else { continue }
+        var run: [PersistentHistoryTransaction] = []
+        // Newest first; the transactions of one run of a command (its author and context
+        // name, which names the run) are one entry.
+        func close() {
+            guard let last = run.first, let first = run.last else { return }
+            defer { run.removeAll() }
+            let books = run.reversed().flatMap { $0.changes.filter { $0.changedObjectID.entityName == "Book" } }
+            guard !books.isEmpty else { return }
             entries.append(
                 CatalogHistoryEntry(
-                    number: transaction.transactionNumber, timestamp: transaction.timestamp,
-                    command: transaction.author,
-                    undid: transaction.author == Self.undoAuthor ? Self.undoneNumbers(transaction.contextName) : [],
+                    number: last.transactionNumber, firstNumber: first.transactionNumber, timestamp: last.timestamp,
+                    command: last.author,
+                    undid: last.author == Self.undoAuthor ? Self.undoneNumbers(last.contextName) : [],
                     counts: Dictionary(books.map { ($0.changeType, 1) }, uniquingKeysWith: +),
-                    books: books.prefix(details).map { bookChange($0) }))
+                    books: books.prefix(details).map { bookChange($0, kept: kept[$0.changedObjectID]) }))
         }
-        return entries
+        for transaction in transactions.reversed() {
+            if let previous = run.last,
+                previous.author != transaction.author || previous.contextName != transaction.contextName
+                    || transaction.contextName == nil
+            {
+                close()
+                if entries.count >= limit { break }
+            }
+            run.append(transaction)
+        }
+        if entries.count < limit { close() }
+        return Array(entries.prefix(limit))
     }
 
-    private func bookChange(_ change: PersistentHistoryChange) -> CatalogHistoryEntry.BookChange {
+    /// A change to a book, named as the book is now, or as `kept` (its tombstone) says of a
+    /// book deleted since.
+    private func bookChange(_ change: PersistentHistoryChange, kept: [String: AttributeValue]?) -> CatalogHistoryEntry.BookChange {
         let book = try? context.existingObject(with: change.changedObjectID) as? Book
+        var uuid = book?.uuid, title = book?.title
+        if book == nil, let tombstone = kept {
+            if case .uuid(let kept)? = tombstone["uuid"] { uuid = kept }
+            if case .string(let kept)? = tombstone["title"] { title = kept }
+        }
         return CatalogHistoryEntry.BookChange(
-            type: change.changeType, uuid: book?.uuid, title: book?.title,
-            properties: (change.updatedProperties ?? []).sorted())
+            type: change.changeType, uuid: uuid, title: title, properties: (change.updatedProperties ?? []).sorted())
     }
 }

@@ -81,7 +81,8 @@ extension BookPrinter {
             }
             var command = entry.command.map(QuotedText.forDisplay) ?? "another program"
             if !entry.undid.isEmpty { command += " of " + Catalog.transactionList(entry.undid) }
-            text += "#\(entry.number)  \(DateText.formatISO8601(whole))  \(command): \(summary.joined(separator: ", "))\n"
+            let numbers = entry.firstNumber == entry.number ? "#\(entry.number)" : "#\(entry.firstNumber)–\(entry.number)"
+            text += "\(numbers)  \(DateText.formatISO8601(whole))  \(command): \(summary.joined(separator: ", "))\n"
             for change in entry.books {
                 let verb = change.type == .insert ? "added  " : change.type == .update ? "updated" : "deleted"
                 guard let uuid = change.uuid else {
