@@ -294,7 +294,7 @@ struct CommandRunner {
 
     /// Opens the store, creating the default directory (but not a directory the user named).
     /// A directory made here is removed again when the store cannot be opened in it.
-    func openCatalog() throws -> Catalog {
+    func openCatalog(recordingHistory: Bool = false) throws -> Catalog {
         let url = command.storeURL
         let directory = url.deletingLastPathComponent()
         var createdDirectory = false
@@ -305,7 +305,7 @@ struct CommandRunner {
                 (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil
         }
         do {
-            let catalog = try Catalog(storeURL: url, tracksHistory: command.action.changesCatalogue)
+            let catalog = try Catalog(storeURL: url, tracksHistory: recordingHistory || command.action.changesCatalogue)
             catalog.context.transactionAuthor = command.action.commandName.map(Catalog.historyAuthor(command:))
             // The saves of one run share a name, so that undo reverses them together.
             if command.action.changesCatalogue { catalog.context.name = "run \(UUID().uuidString)" }
@@ -348,8 +348,15 @@ struct CommandRunner {
 
     /// Opens the catalogue for a listing or a search, seeding a new one with the sample books
     /// and saying so on standard error: they are a demo, which `books seed --remove` takes out.
+    /// A catalogue created here records its history from the start, so that the seed is its
+    /// first entry ("books seed", which `books undo` takes back).
     func openSeededCatalog() throws -> Catalog {
-        let catalog = try openCatalog()
+        let isNew = !storeExists
+        let catalog = try openCatalog(recordingHistory: isNew)
+        if isNew {
+            catalog.context.transactionAuthor = Catalog.historyAuthor(command: "seed")
+            catalog.context.name = "run \(UUID().uuidString)"
+        }
         let seeded = try catalog.seedSampleBooksIfNew()
         if seeded > 0 {
             Terminal.write(

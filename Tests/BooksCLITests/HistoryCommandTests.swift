@@ -50,11 +50,12 @@ import Testing
         let missing = try sandbox.run(["history"])
         #expect(missing.status == 0 && missing.stdout.isEmpty && missing.stderr.hasPrefix("No changes recorded"), "\(missing)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.store.path))
-        // A listing creates the catalogue with the sample books, and records no history.
+        // A listing creates the catalogue with the sample books, its seed the history's first
+        // entry; reading the history changes nothing.
         #expect(try sandbox.run(["list", "--limit", "1"]).status == 0)
         let before = try Data(contentsOf: sandbox.store)
-        let empty = try sandbox.run(["history"])
-        #expect(empty.status == 0 && empty.stdout.isEmpty && empty.stderr == "No changes recorded yet.\n", "\(empty)")
+        let seeded = try sandbox.run(["history"])
+        #expect(seeded.status == 0 && Self.lines(seeded).first == "#1  books seed: added 459 books", "\(seeded)")
         #expect(try Data(contentsOf: sandbox.store) == before)
     }
 
@@ -74,5 +75,19 @@ import Testing
         let lines = Self.lines(run)
         #expect(lines.first?.hasPrefix("#1–") == true && lines.first?.hasSuffix("books seed: added 579 books") == true, "\(run)")
         #expect(lines.filter { $0.hasPrefix("#") }.count == 1, "\(run)")
+    }
+}
+
+extension HistoryCommandTests {
+    /// The seed a first listing makes is the history's first entry, and undo takes it back.
+    @Test func theFirstAutomaticSeedIsRecorded() throws {
+        let sandbox = try BooksSandbox()
+        let list = try sandbox.run(["list", "--limit", "1"])
+        #expect(list.status == 0, "\(list)")
+        let run = try sandbox.run(["history"])
+        #expect(Self.lines(run).first == "#1  books seed: added 459 books", "\(run)")
+        let undo = try sandbox.run(["undo"])
+        #expect(undo.stdout == "Undid books seed (#1): removed 459 books.\n", "\(undo)")
+        #expect(try sandbox.bookCount() == 0)
     }
 }
