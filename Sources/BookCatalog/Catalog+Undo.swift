@@ -5,6 +5,9 @@ import Persistence
 public enum CatalogUndoError: Error, Sendable, CustomStringConvertible {
     /// No command of this release has changed the catalogue, or every one was undone.
     case nothingToUndo
+    /// No undo is waiting to be redone: none was made, each was redone, or a command changed
+    /// the catalogue after the last one.
+    case nothingToRedo
     /// A book the command changed was changed again since by another command.
     case changedSince(command: String, book: String, by: String)
     /// The history did not keep the values the command replaced (a command of an earlier
@@ -24,6 +27,8 @@ public enum CatalogUndoError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .nothingToUndo:
             return "Nothing to undo: no command has changed the catalogue since it began keeping its history."
+        case .nothingToRedo:
+            return "Nothing to redo: no undo is waiting (a command that changed the catalogue since the last undo ends what can be redone)."
         case .changedSince(let command, let book, let by):
             return "Cannot undo \(command): \(book) was changed since by \(by); nothing was changed."
         case .valuesNotKept(let command):
@@ -66,7 +71,8 @@ public struct UndoneCommand: Sendable {
 //
 // An undo is itself a command in the history (`books undo`, its context named after the
 // transactions it undid). It is not undone by the next `undo`, which walks further back:
-// `undo` twice undoes the last two commands; there is no redo.
+// `undo` twice undoes the last two commands. `books redo` reverses the last undo (see
+// `Catalog+Redo.swift`); a redo is a command like the others, which undo takes back.
 extension Catalog {
     /// The author of an undo's saves.
     static let undoAuthor = historyAuthor(command: "undo")

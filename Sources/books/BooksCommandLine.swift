@@ -40,7 +40,7 @@ enum BooksCommandLine {
         subcommands: [
             SeedCommand.spec, ListCommand.spec, SearchCommand.spec, AddCommand.spec,
             ShowCommand.spec, EditCommand.spec, DeleteCommand.spec, ImportCommand.spec, ExportCommand.spec,
-            StatsCommand.spec, HistoryCommand.spec, UndoCommand.spec, CheckCommand.spec, CompletionsCommand.spec, ManCommand.spec,
+            StatsCommand.spec, HistoryCommand.spec, UndoCommand.spec, RedoCommand.spec, CheckCommand.spec, CompletionsCommand.spec, ManCommand.spec,
         ]
     ).addingExamples(BooksExamples.byCommand)
 
@@ -158,6 +158,8 @@ enum BooksCommandLine {
             return .history(limit: parsed[HistoryCommand.limit] ?? HistoryCommand.defaultLimit)
         case UndoCommand.spec.name:
             return .undo
+        case RedoCommand.spec.name:
+            return .redo
         case CompletionsCommand.spec.name:
             let shell = parsed[CompletionsCommand.shell].flatMap(CompletionScript.Shell.init(rawValue:)) ?? .bash
             return .help(CompletionScript(root: root).script(for: shell))

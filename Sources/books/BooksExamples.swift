@@ -59,6 +59,9 @@ enum BooksExamples {
         "undo": [
             CommandExample("books undo", "Undo the last seed, add, edit, delete or import, in one save."),
         ],
+        "redo": [
+            CommandExample("books redo", "Take back the last undo."),
+        ],
         "check": [
             CommandExample("books check", "Check the catalogue file for damage; exits 1 when it is damaged."),
         ],

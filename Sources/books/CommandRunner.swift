@@ -182,12 +182,14 @@ struct CommandRunner {
         case .undo:
             guard storeExists else { throw CatalogUndoError.nothingToUndo }
             let undone = try openCatalog().undo()
-            var parts: [String] = []
-            if let count = undone.counts[.update] { parts.append("set back \(CountText.books(count))") }
-            if let count = undone.counts[.insert] { parts.append("brought back \(CountText.books(count))") }
-            if let count = undone.counts[.delete] { parts.append("removed \(CountText.books(count))") }
-            let report = "Undid \(undone.command)" + (parts.isEmpty ? "." : ": " + parts.joined(separator: ", ") + ".")
+            let report = Self.report(
+                "Undid", undone, verbs: [.update: "set back", .insert: "brought back", .delete: "removed"])
             try afterChange("the undo was saved") { try output.write(report + "\n") }
+        case .redo:
+            guard storeExists else { throw CatalogUndoError.nothingToRedo }
+            let redone = try openCatalog().redo()
+            let report = Self.report("Redid", redone, verbs: [.update: "changed", .insert: "added", .delete: "removed"])
+            try afterChange("the redo was saved") { try output.write(report + "\n") }
         }
     }
 
@@ -314,6 +316,17 @@ struct CommandRunner {
             if createdDirectory { rmdir(directory.path) }
             throw error
         }
+    }
+
+    /// "Undid books edit (#2): set back 1 book.": what an undo or redo did, its counts in the
+    /// order updated, inserted, deleted.
+    static func report(
+        _ done: String, _ command: UndoneCommand, verbs: [PersistentHistoryChangeType: String]
+    ) -> String {
+        let parts = [PersistentHistoryChangeType.update, .insert, .delete].compactMap { type in
+            command.counts[type].map { "\(verbs[type] ?? "") \(CountText.books($0))" }
+        }
+        return "\(done) \(command.command)" + (parts.isEmpty ? "." : ": " + parts.joined(separator: ", ") + ".")
     }
 
     /// Runs `books add` or `books import`, which begin a new catalogue with the reader's own

@@ -35,7 +35,22 @@ enum UndoCommand {
             is not undone by the next one: undo twice undoes the last two commands; there \
             is no redo. If a book the command changed was changed since by another command, \
             or the history lacks a value to put back, nothing is changed and undo says which \
-            book (exit 1); so it does when there is nothing to undo.
+            book (exit 1); so it does when there is nothing to undo. books redo takes the \
+            last undo back.
+            """)
+}
+
+/// `books redo`.
+enum RedoCommand {
+    static let spec = CommandSpec(
+        name: "redo",
+        abstract: "Redo what the last undo took back.",
+        discussion: """
+            Reverses the last undo in one save, as long as no other command changed the \
+            catalogue after it; redo again for the undo before it. A redo is a command like \
+            the others: undo takes it back. If a book it would change was changed since, \
+            nothing is changed and redo says which (exit 1); so it does when there is \
+            nothing to redo.
             """)
 }
 
@@ -44,7 +59,7 @@ extension ParsedCommand.Action {
     /// persistent history.
     var changesCatalogue: Bool {
         switch self {
-        case .seed, .add, .edit, .delete, .import, .undo: true
+        case .seed, .add, .edit, .delete, .import, .undo, .redo: true
         default: false
         }
     }
@@ -59,6 +74,7 @@ extension ParsedCommand.Action {
         case .delete: "delete"
         case .import: "import"
         case .undo: "undo"
+        case .redo: "redo"
         default: nil
         }
     }

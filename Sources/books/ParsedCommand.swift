@@ -35,6 +35,8 @@ struct ParsedCommand: Equatable, Sendable {
         case history(limit: Int)
         /// `books undo`: undo the last command that changed the catalogue.
         case undo
+        /// `books redo`.
+        case redo
         /// `books help [COMMAND]`, `--help`, `-h`, no subcommand, `books completions SHELL`
         /// or `books man`: print this text to standard output as is (it ends with a newline)
         /// and exit 0.
