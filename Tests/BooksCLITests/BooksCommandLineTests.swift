@@ -166,7 +166,9 @@ import Testing
         #expect(help.hasPrefix("OVERVIEW: Find books by words of their title or author.\n\n"))
         #expect(
             help.contains(
-                "\nUSAGE: books search <text> ... [--limit <n>] [--json] [--store <path>]\n"))
+                "\nUSAGE: books search <text> ... [--limit <n>] [--json] [--where <predicate>]\n"
+                    + "                    [--sort <key>] [--reverse] [--format <format>]\n"
+                    + "                    [--fields <list>] [--store <path>]\n"))
         #expect(help.contains("\nARGUMENTS:\n  <text>                  The words to look for.\n"))
         #expect(help.contains("\n  --limit <n>             Print the best N books (default 50); 0 prints every\n"))
         #expect(help.contains("\n  --store <path>          The catalogue store"))
