@@ -28,8 +28,8 @@ import Persistence
 /// - `Exclusive Shelf` is the status: to-read, currently-reading (reading) or read; another
 ///   exclusive shelf becomes a tag.
 /// - `Bookshelves` are the tags (the exclusive shelves among them aside).
-/// - `My Review` is the review (Goodreads' `<br/>` line breaks as line breaks), `Private
-///   Notes` the notes.
+/// - `My Review` is the review (its HTML read as text: `<br/>` line breaks, tags and
+///   entities), `Private Notes` the notes.
 /// - `Book Id` gives the book a UUID of its own, the same at every import, so that importing
 ///   a newer export updates the books of the earlier one: a number as Goodreads writes it,
 ///   or any other text (an ID of another site, a number past 64 bits), by its bytes; a row
@@ -84,7 +84,7 @@ enum GoodreadsCSV {
         take(.format, "Binding")
         let pages = cell("Number of Pages")
         take(.pages, "Number of Pages", pages == "0" ? "" : pages)
-        take(.review, "My Review", htmlLineBreaks(cells["My Review"] ?? ""))
+        take(.review, "My Review", reviewText(cells["My Review"] ?? ""))
         take(.notes, "Private Notes", cells["Private Notes"])
         let shelf = cell("Exclusive Shelf")
         let status = statuses[shelf]
@@ -96,11 +96,10 @@ enum GoodreadsCSV {
         return try BookRecord(text: text, authors: authors, tags: tags, place: place, names: names)
     }
 
-    /// A review's text with Goodreads' HTML line breaks (`<br/>`, `<br />`, `<br>`) as line
-    /// breaks.
-    static func htmlLineBreaks(_ text: String) -> String {
-        guard text.contains("<br") || text.contains("<BR") else { return text }
-        return text.replacingOccurrences(of: "<br\\s*/?>", with: "\n", options: [.regularExpression, .caseInsensitive])
+    /// A review's text: Goodreads keeps reviews as HTML (`<br/>` line breaks, `<i>`, `&amp;`),
+    /// read as text as calibre's comments are (``HTMLText``); a review without markup as it is.
+    static func reviewText(_ text: String) -> String {
+        HTMLText.looksLikeHTML(text) ? HTMLText.plainText(text) : text
     }
 
     /// The statuses of Goodreads' three exclusive shelves.

@@ -142,7 +142,7 @@ enum LibraryThingTSV {
         }
         func cell(_ column: String) -> String { (cells[column] ?? "").trimmingCharacters(in: .whitespaces) }
         func paragraphs(_ column: String) -> String {
-            GoodreadsCSV.htmlLineBreaks(cell(column).replacingOccurrences(of: "[Return]", with: "\n"))
+            GoodreadsCSV.reviewText(cell(column).replacingOccurrences(of: "[Return]", with: "\n"))
         }
 
         var text: [BookField: String] = [:]

@@ -131,3 +131,27 @@ import Persistence
         #expect(GoodreadsCSV.formulaText("0156027607") == "0156027607")
     }
 }
+
+extension CatalogImportTests {
+    /// Goodreads keeps a review as HTML: read as text, its markup and entities gone, its
+    /// line breaks kept; a review without markup is kept as it is.
+    @Test func aGoodreadsReviewIsReadAsText() {
+        #expect(GoodreadsCSV.reviewText("<i>Dune</i> &amp; more<br/>Next line") == "Dune & more\nNext line")
+        #expect(GoodreadsCSV.reviewText("Plain, with 1 < 2 and a\nline") == "Plain, with 1 < 2 and a\nline")
+    }
+
+    /// A Goodreads title's series: the first of several, a range without a number, other
+    /// parentheses kept in the title.
+    @Test(arguments: [
+        ("The Fellowship of the Ring (The Lord of the Rings, #1)", "The Fellowship of the Ring", "The Lord of the Rings", "1"),
+        ("Guards! Guards! (Discworld, #8; City Watch, #1)", "Guards! Guards!", "Discworld", "8"),
+        ("The Hobbit (Middle-earth Universe, #0.5)", "The Hobbit", "Middle-earth Universe", "0.5"),
+        ("Harry Potter Boxed Set (Harry Potter, #1-7)", "Harry Potter Boxed Set", "Harry Potter", nil),
+        ("Dune (40th Anniversary Edition)", "Dune (40th Anniversary Edition)", nil, nil),
+        ("(#1)", "(#1)", nil, nil),
+    ] as [(String, String, String?, String?)])
+    func aGoodreadsTitleGivesItsSeries(text: String, title: String, series: String?, number: String?) {
+        let parsed = SeriesInTitle(text)
+        #expect(parsed.title == title && parsed.series == series && parsed.number == number, "\(parsed)")
+    }
+}
