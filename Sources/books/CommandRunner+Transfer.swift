@@ -5,7 +5,8 @@ import Persistence
 
 extension CommandRunner {
     /// `books import FILE|-`: the file is read and checked whole before the catalogue is
-    /// opened (a bad one creates nothing and changes nothing), then saved in one save.
+    /// opened (a bad one changes nothing; as the first command it leaves the reader's empty
+    /// catalogue, see `beginningTheReadersCatalogue`), then saved in one save.
     func importBooks(from path: String, skippingInvalid: Bool, intoNewCatalogue isNew: Bool) throws {
         let name = path == "-" ? "standard input" : path
         let data: Data

@@ -14,7 +14,7 @@ extension PersistenceSide {
         var rows = 0
         let seconds = try time {
             for case let book as Book in try container.viewContext.fetch(request) {
-                checksum &+= read(book) &+ book.objectIDs(forRelationshipNamed: "author").count
+                checksum &+= read(book) &+ book.objectIDs(forRelationshipNamed: "authors").count
                 rows += 1
             }
         }
@@ -32,7 +32,7 @@ extension PersistenceSide {
         beforeFetch()
         let books = try container.viewContext.fetch(FetchRequest(entityName: "Book"))
         for case let book as Book in books {
-            checksum &+= read(book) &+ book.objectIDs(forRelationshipNamed: "author").count
+            checksum &+= read(book) &+ book.objectIDs(forRelationshipNamed: "authors").count
         }
         afterFetch()
         withExtendedLifetime(books) {}

@@ -59,7 +59,7 @@ enum WriterProcess {
                 guard let book = try context.existingObject(with: id) as? Book else {
                     throw ChildProcessError(description: "\(id) is not a Book")
                 }
-                book.price += 1
+                book.price = (book.price ?? 0) + 1
                 do {
                     try context.save()
                     saves += 1
