@@ -49,12 +49,7 @@ extension Catalog {
     ///   recording its history; a store error when the history cannot be read.
     public func history(limit: Int, details: Int = 3) throws -> [CatalogHistoryEntry] {
         try requireHistory(for: "show")
-        let transactions: [PersistentHistoryTransaction]
-        do {
-            transactions = try context.fetchHistory(after: nil as PersistentHistoryToken?)
-        } catch PersistentHistoryError.notTracked {
-            return []
-        }
+        guard let transactions = try wholeHistory() else { return [] }
         // What the history kept of each deleted book, to name it in every entry.
         var kept: [ObjectID: [String: AttributeValue]] = [:]
         for transaction in transactions {
@@ -95,6 +90,16 @@ extension Catalog {
 
     /// A change to a book, named as the book is now, or as `kept` (its tombstone) says of a
     /// book deleted since.
+    /// Every transaction of the catalogue's history, oldest first; nil for a catalogue that
+    /// has never tracked it. What `history`, `undo` and `redo` read.
+    func wholeHistory() throws -> [PersistentHistoryTransaction]? {
+        do {
+            return try context.fetchHistory(after: nil as PersistentHistoryToken?)
+        } catch PersistentHistoryError.notTracked {
+            return nil
+        }
+    }
+
     private func bookChange(_ change: PersistentHistoryChange, kept: [String: AttributeValue]?) -> CatalogHistoryEntry.BookChange {
         let book = try? context.existingObject(with: change.changedObjectID) as? Book
         var uuid = book?.uuid, title = book?.title

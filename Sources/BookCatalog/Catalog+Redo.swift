@@ -18,12 +18,7 @@ extension Catalog {
     ///   Core Data wrote; store errors as a save throws them.
     public func redo() throws -> UndoneCommand {
         try requireHistory(for: "redo", needsOldValues: true)
-        let transactions: [PersistentHistoryTransaction]
-        do {
-            transactions = try context.fetchHistory(after: nil as PersistentHistoryToken?)
-        } catch PersistentHistoryError.notTracked {
-            throw CatalogUndoError.nothingToRedo
-        }
+        guard let transactions = try wholeHistory() else { throw CatalogUndoError.nothingToRedo }
         var redone = Set<Int64>()
         for transaction in transactions where transaction.author == Self.redoAuthor {
             redone.formUnion(Self.redoneNumbers(transaction.contextName))

@@ -106,12 +106,7 @@ extension Catalog {
     ///   for a store Core Data wrote. Store errors as a save throws them.
     public func undo() throws -> UndoneCommand {
         try requireHistory(for: "undo", needsOldValues: true)
-        let transactions: [PersistentHistoryTransaction]
-        do {
-            transactions = try context.fetchHistory(after: nil as PersistentHistoryToken?)
-        } catch PersistentHistoryError.notTracked {
-            throw CatalogUndoError.nothingToUndo
-        }
+        guard let transactions = try wholeHistory() else { throw CatalogUndoError.nothingToUndo }
         // Undos, and the transactions they reversed, are out of the picture.
         var cancelled = Set<Int64>()
         for transaction in transactions where transaction.author == Self.undoAuthor {
