@@ -98,44 +98,7 @@ struct CommandRunner {
         case .list(let options):
             try list(options)
         case .search(let options):
-            try argument("search") { try Catalog.checkSearchText(options.text) }
-            if options.json, let format = options.formatName, format != .json {
-                throw CommandFailure(
-                    message: "--json and --format \(format.rawValue) ask for different formats; give one. See 'books help search'.",
-                    code: .usage)
-            }
-            let predicate = try options.predicate.map { text in
-                try argument("--where predicate") { try Catalog.bookPredicate(text) }
-            }
-            let printer = printer()
-            let catalog = try openSeededCatalog()
-            var (printed, moreMatch) = (0, false)
-            if options.isPlain {
-                (printed, moreMatch) = try printer.search(
-                    catalog, query: options.text, limit: options.limit, json: options.json)
-            } else {
-                printed = try printer.list(catalog, options: options.listing) { body in
-                    var count = 0
-                    let limit = options.limit.map { $0 < Int.max ? $0 + 1 : $0 }
-                    try catalog.forEachSearchResult(options.text, matching: predicate, order: options.order, limit: limit) {
-                        book in
-                        if let limit = options.limit, count == limit {
-                            moreMatch = true
-                            return
-                        }
-                        count += 1
-                        try body(book)
-                    }
-                }
-            }
-            if printed == 0 && options.format == .text {
-                Terminal.write("No books match \"\(QuotedText.forMessage(options.text))\".\n", to: STDERR_FILENO)
-            }
-            if moreMatch, let limit = options.limit {
-                Terminal.write(
-                    "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
-                    to: STDERR_FILENO)
-            }
+            try search(options)
         case .add(let fields, let allowDuplicate):
             let book = try beginningTheReadersCatalogue { isNew throws -> Book in
                 let checked = try fields.checked()
@@ -193,18 +156,50 @@ struct CommandRunner {
         }
     }
 
+    /// `books search`: the query, formats and predicate are checked before the store is
+    /// opened. Ranked lines (or their JSON) as always; with `--where`, `--sort`, `--format` or
+    /// `--fields`, printed as `list` prints books.
+    private func search(_ options: SearchOptions) throws {
+        try argument("search") { try Catalog.checkSearchText(options.text) }
+        try checkFormat(json: options.json, format: options.formatName, command: "search")
+        let predicate = try wherePredicate(options.predicate)
+        let printer = printer()
+        let catalog = try openSeededCatalog()
+        var (printed, moreMatch) = (0, false)
+        if options.isPlain {
+            (printed, moreMatch) = try printer.search(
+                catalog, query: options.text, limit: options.limit, json: options.json)
+        } else {
+            printed = try printer.list(catalog, options: options.listing) { body in
+                var count = 0
+                let limit = options.limit.map { $0 < Int.max ? $0 + 1 : $0 }
+                try catalog.forEachSearchResult(options.text, matching: predicate, order: options.order, limit: limit) {
+                    book in
+                    if let limit = options.limit, count == limit {
+                        moreMatch = true
+                        return
+                    }
+                    count += 1
+                    try body(book)
+                }
+            }
+        }
+        if printed == 0 && options.format == .text {
+            Terminal.write("No books match \"\(QuotedText.forMessage(options.text))\".\n", to: STDERR_FILENO)
+        }
+        if moreMatch, let limit = options.limit {
+            Terminal.write(
+                "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
+                to: STDERR_FILENO)
+        }
+    }
+
     /// `books list`: the predicate and dates are checked before the store is opened. When no
     /// book is printed, text output says so on standard error (stdout stays empty, as CSV's
     /// header and JSON's empty array are all they print), exit status 0, as `search` does.
     private func list(_ options: ListOptions) throws {
-        if options.json, let format = options.formatName, format != .json {
-            throw CommandFailure(
-                message: "--json and --format \(format.rawValue) ask for different formats; give one. See 'books help list'.",
-                code: .usage)
-        }
-        var predicate = try options.predicate.map { text in
-            try argument("--where predicate") { try Catalog.bookPredicate(text) }
-        }
+        try checkFormat(json: options.json, format: options.formatName, command: "list")
+        var predicate = try wherePredicate(options.predicate)
         if let dates = try Catalog.publicationPredicate(since: options.since, until: options.until) {
             predicate = predicate.map { $0 && dates } ?? dates
         }
@@ -215,6 +210,20 @@ struct CommandRunner {
             let filtered = options.predicate != nil || options.since != nil || options.until != nil
             Terminal.write(filtered ? "No books match.\n" : "The catalogue has no books.\n", to: STDERR_FILENO)
         }
+    }
+
+    /// Refuses `--json` beside a `--format` other than json (64).
+    private func checkFormat(json: Bool, format: ListFormat?, command: String) throws {
+        if json, let format, format != .json {
+            throw CommandFailure(
+                message: "--json and --format \(format.rawValue) ask for different formats; give one. See 'books help \(command)'.",
+                code: .usage)
+        }
+    }
+
+    /// The `--where` predicate, checked against the catalogue's model (64 when refused).
+    private func wherePredicate(_ text: String?) throws -> FetchPredicate? {
+        try text.map { text in try argument("--where predicate") { try Catalog.bookPredicate(text) } }
     }
 
     /// `books history`: nothing to read is not an error: a note on standard error, exit 0.
