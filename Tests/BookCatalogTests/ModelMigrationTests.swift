@@ -296,6 +296,29 @@ import PersistenceSQLite
         #expect(try !Catalog(storeURL: url).container.migratedStore)
     }
 
+    /// Opened read-only, a store in Core Data's layout of an earlier version is refused in
+    /// one line naming both versions, the file as it was.
+    @Test func aCoreDataStoreOfAnEarlierVersionOpenedReadOnlyIsRefusedNamingTheVersions() throws {
+        let plain = try Self.storeURL()
+        defer { Self.cleanUp(plain) }
+        let bundle = try Catalog.modelBundleURL()
+        let versions = try ManagedObjectModel.versionNames(in: bundle).map { try ManagedObjectModel(contentsOf: bundle, version: $0) }
+        let url = plain.deletingLastPathComponent().appendingPathComponent("CoreData.sqlite")
+        try CoreDataStore.create(model: try ManagedObjectModel(contentsOf: bundle, version: "Books"), at: url)
+        let before = try Data(contentsOf: url)
+        var options = SQLiteStore.Options()
+        options.readOnly = true
+        let error = #expect(throws: MigrationError.self) {
+            try PersistentContainer(
+                model: try Catalog.loadModel(), storeURL: url, classes: [:], options: options, migratingFrom: versions)
+        }
+        #expect(error?.kind == .readOnly, "\(String(describing: error))")
+        let message = error.map { "\($0)" } ?? ""
+        #expect(message.contains("\"1\"") && message.contains("\"3\"") && !message.contains("\n"), "\(message)")
+        #expect(try Data(contentsOf: url) == before)
+        #expect(!FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+    }
+
     private static func sql(_ url: URL, _ query: String) throws -> [[SQLiteValue]] {
         let database = try Database(path: url.path, mode: .readOnly)
         defer { try? database.close() }
