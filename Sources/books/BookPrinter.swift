@@ -129,6 +129,13 @@ struct BookPrinter {
         return (count, moreMatch)
     }
 
+    /// What `books add` prints: the new book's listing line, so the reader sees its ID, title
+    /// and what was understood of the date and price (`Added 72E1DE3E  The Cyberiad — …`).
+    func added(_ book: Book, catalog: Catalog) throws {
+        var authors: [ObjectID: String] = [:]
+        try output.write("Added " + line(book, catalog, try catalog.shortIDs(), &authors) + "\n")
+    }
+
     /// `books show`: one book, a field a line.
     func show(_ book: Book, catalog: Catalog) throws {
         var authors: [ObjectID: String] = [:]

@@ -160,7 +160,8 @@ enum AddCommand {
             (an unknown date or price is shown as —). The price is a plain number with '.' \
             as decimal separator whatever the locale (12.99); it is kept exactly. Quote the \
             color: '#' starts a comment in the shell. A book of the same title and authors as \
-            one already there is refused unless --allow-duplicate. Prints the new book's UUID.
+            one already there is refused unless --allow-duplicate. Prints the new book's \
+            line: its ID, title, author, date and price.
             """,
         options: [title, author] + EditCommand.fields + [allowDuplicate])
 }

@@ -27,7 +27,7 @@ enum BooksExamples {
         "add": [
             CommandExample(
                 "books add --title Ubik --author 'Philip K. Dick' --date 1969-05-01 --price 9",
-                "Add a book and print its UUID; --color '#1E90FF' would give it a cover color (quoted: '#' starts a comment in the shell)."),
+                "Add a book and print its line (ID, title, author, date, price); --color '#1E90FF' would give it a cover color (quoted: '#' starts a comment in the shell)."),
         ],
         "show": [
             CommandExample("books show A9EF420F", "One book, by the ID a listing shows (or any unique prefix)."),

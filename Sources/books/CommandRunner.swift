@@ -100,14 +100,14 @@ struct CommandRunner {
         case .search(let options):
             try search(options)
         case .add(let fields, let allowDuplicate):
-            let book = try beginningTheReadersCatalogue { isNew throws -> Book in
+            let (book, catalog) = try beginningTheReadersCatalogue { isNew throws -> (Book, Catalog) in
                 let checked = try fields.checked()
                 let catalog = try openCatalog()
                 if isNew { try catalog.declineSampleBooks() }
-                return try catalog.add(checked, allowingDuplicate: allowDuplicate)
+                return (try catalog.add(checked, allowingDuplicate: allowDuplicate), catalog)
             }
             try afterChange("the book \(book.uuid.uuidString) was added") {
-                try output.write(book.uuid.uuidString + "\n")
+                try printer().added(book, catalog: catalog)
             }
         case .show(let id):
             let printer = printer()

@@ -13,8 +13,8 @@ import Testing
             "--pages", "288", "--format", "Paperback", "--read", "2021-07-19", "--read-count", "2", "--review", "Funny.",
         ])
         #expect(add.status == 0, "\(add)")
-        let uuid = add.stdout.trimmingCharacters(in: .newlines)
-        let show = try sandbox.run(["show", uuid])
+        #expect(add.stdout == "Added \(add.addedID)  Good Omens — Terry Pratchett & Neil Gaiman · 1990 · —\n", "\(add)")
+        let show = try sandbox.run(["show", add.addedID])
         #expect(show.status == 0, "\(show)")
         for line in [
             "Authors:   Terry Pratchett & Neil Gaiman\n", "Published: 1990\n", "Price:     —\n",
@@ -30,7 +30,7 @@ import Testing
         let sandbox = try BooksSandbox()
         let first = try sandbox.run(["add", "--title", "Solaris", "--author", "Stanisław Lem"])
         #expect(first.status == 0, "\(first)")
-        let uuid = first.stdout.trimmingCharacters(in: .newlines)
+        let uuid = try #require(try sandbox.run(["show", first.addedID]).stdout.split(separator: "\n").first { $0.hasPrefix("UUID:") }?.split(separator: " ").last.map(String.init))
         let before = try Data(contentsOf: sandbox.store)
         let again = try sandbox.run(["add", "--title", "Solaris", "--author", "Stanisław Lem", "--date", "1961"])
         #expect(again.status == 65, "\(again)")

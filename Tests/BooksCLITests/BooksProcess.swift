@@ -35,6 +35,13 @@ struct BooksRun: CustomStringConvertible {
         stderr = run.stderrText
     }
 
+    /// The ID `books add` printed (`Added 72E1DE3E  The Cyberiad — …`), which every command
+    /// taking an ID accepts; empty when it printed no such line.
+    var addedID: String {
+        guard stdout.hasPrefix("Added ") else { return "" }
+        return String(stdout.dropFirst(6).prefix { $0 != " " })
+    }
+
     /// Standard output parsed as a JSON array of objects.
     func jsonObjects() throws -> [[String: Any]] {
         let value = try JSONSerialization.jsonObject(with: stdoutData)

@@ -73,7 +73,7 @@ import PersistenceSQLite
         let sandbox = try BooksSandbox.seeded()
         let add = try sandbox.run(["add", "--title", #"AC\DC "Live" at 'Donington'"#, "--author", "A", "--date", "2020-01-01", "--price", "1"])
         #expect(add.status == 0, "\(add)")
-        let show = try sandbox.run(["show", add.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        let show = try sandbox.run(["show", add.addedID])
         #expect(show.stdout.contains(#"Title:     AC\DC "Live" at 'Donington'"#), "\(show)")
     }
 }

@@ -21,7 +21,7 @@ import Testing
         #expect(try sandbox.run(["edit", "a9ef420f", "--title", "Solaris II", "--price", "9.99"]).status == 0)
         let added = try sandbox.run(["add", "--title", "Nowy", "--author", "Ktoś", "--date", "2020-01-02", "--price", "1"])
         #expect(added.status == 0, "\(added)")
-        let newID = String(added.stdout.prefix(8))
+        let newID = added.addedID
         #expect(try sandbox.run(["delete", newID, "--yes"]).status == 0)
 
         let run = try sandbox.run(["history"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ProcessTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -12,7 +13,7 @@ import Testing
     /// The `sh` block after README's install-test marker, its build line left out (the test
     /// installs what `swift build --build-tests` made) and `bin` and `prefix` set by the test.
     static func installScript(bin: URL, prefix: URL) throws -> String {
-        let text = try String(contentsOf: ReadmeExamplesTests.readme, encoding: .utf8)
+        let text = try String(contentsOf: BuiltProduct.repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let marker = try #require(lines.firstIndex { $0.hasPrefix("<!-- install-test:") })
         #expect(lines[marker + 1] == "```sh")

@@ -7,7 +7,7 @@ import Testing
         let sandbox = try BooksSandbox()
         let add = try sandbox.run(["add", "--title", "Mine", "--author", "Me", "--date", "2020-01-02", "--price", "1"])
         #expect(add.status == 0, "\(add)")
-        let uuid = add.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let uuid = add.addedID
         let delete = try sandbox.run(["delete", uuid, "--yes"])
         #expect(delete.status == 0, "\(delete)")
         let list = try sandbox.run(["list", "--json"])

@@ -211,8 +211,7 @@ import Testing
 
     @Test func anEmptyCatalogueSaysSoAndExitsZero() throws {
         let sandbox = try BooksSandbox()
-        let id = try sandbox.run(["add", "--title", "Gone", "--author", "Nobody"]).stdout
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let id = try sandbox.run(["add", "--title", "Gone", "--author", "Nobody"]).addedID
         #expect(try sandbox.run(["delete", id, "--yes"]).status == 0)
         let run = try sandbox.run(["stats"])
         #expect(run.status == 0 && run.stdout.isEmpty, "\(run)")
