@@ -16,16 +16,16 @@ import Foundation
 /// high nibble, size or count in the low one) and its bytes; an offset table giving each
 /// object's offset; and a 32-byte trailer with the sizes of offsets and object references,
 /// the object count, the top object and the offset table's offset.
-public enum BinaryPropertyList {
+package enum BinaryPropertyList {
     /// The deepest nesting of arrays, sets and dictionaries the reader accepts.
-    public static let maximumDepth = 128
+    package static let maximumDepth = 128
     /// The most values a file may expand to, counting a shared object once per reference:
     /// bounds the work of reading a file made of objects that refer to each other many
     /// times over.
-    public static let maximumValueCount = 4_000_000
+    package static let maximumValueCount = 4_000_000
 
     /// Whether `data` starts with the binary property list header, `bplist00`.
-    public static func isBinaryPropertyList(_ data: Data) -> Bool {
+    package static func isBinaryPropertyList(_ data: Data) -> Bool {
         data.count >= 8 && data.prefix(8).elementsEqual("bplist00".utf8)
     }
 
@@ -33,7 +33,7 @@ public enum BinaryPropertyList {
     ///
     /// - Throws: `CoreDataFormatError` (format `.binaryPropertyList`) naming what is wrong
     ///   and where.
-    public static func read(_ data: Data) throws -> PropertyListValue {
+    package static func read(_ data: Data) throws -> PropertyListValue {
         var reader = try BinaryPropertyListReader(bytes: [UInt8](data))
         return try reader.readTopObject()
     }
@@ -41,7 +41,7 @@ public enum BinaryPropertyList {
     /// Writes `value` as a binary property list, as `PropertyListSerialization` would:
     /// equal strings, numbers and data stored once, dictionary keys in sorted order,
     /// integers in their smallest size.
-    public static func write(_ value: PropertyListValue) -> Data {
+    package static func write(_ value: PropertyListValue) -> Data {
         var writer = BinaryPropertyListWriter()
         return writer.write(value)
     }

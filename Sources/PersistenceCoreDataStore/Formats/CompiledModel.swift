@@ -29,11 +29,11 @@ import PersistenceModel
 /// request templates, fetched properties, fetch indexes, derived attributes' expressions,
 /// composite attributes, configurations, validation predicates. Properties keep the
 /// alphabetical order Xcode writes.
-public enum CompiledModel {
+package enum CompiledModel {
     /// The model in a Z_MODELCACHE value: inflates it, then reads the archive.
     ///
     /// - Throws: `CoreDataFormatError` naming what cannot be read and where.
-    public static func model(fromModelCache data: Data) throws -> ManagedObjectModel {
+    package static func model(fromModelCache data: Data) throws -> ManagedObjectModel {
         try model(fromArchive: try Inflate.decompress(data))
     }
 
@@ -41,7 +41,7 @@ public enum CompiledModel {
     ///
     /// - Throws: `CoreDataFormatError` naming the object, class and field that cannot be
     ///   read.
-    public static func model(fromArchive data: Data) throws -> ManagedObjectModel {
+    package static func model(fromArchive data: Data) throws -> ManagedObjectModel {
         let archive: KeyedArchive
         do { archive = try KeyedArchive(data: data) } catch let error as CoreDataFormatError {
             throw CoreDataFormatError(
@@ -56,20 +56,20 @@ public enum CompiledModel {
     /// Core Data itself, which rebuilds the cache when it finds none.
     ///
     /// - Throws: `CoreDataFormatError` if compressing fails.
-    public static func modelCache(for model: ManagedObjectModel) throws -> Data {
+    package static func modelCache(for model: ManagedObjectModel) throws -> Data {
         try Deflate.compress(try archive(of: model))
     }
 
     /// The keyed archive of `model` as an `NSManagedObjectModel` (Z_MODELCACHE inflated).
     ///
     /// - Throws: `CoreDataFormatError` if a value cannot be archived.
-    public static func archive(of model: ManagedObjectModel) throws -> Data {
+    package static func archive(of model: ManagedObjectModel) throws -> Data {
         var writer = CompiledModelWriter(model: model)
         return try writer.write()
     }
 
     /// Core Data's numeric attribute types (`NSAttributeType`) and ours.
-    public static let attributeTypes: [Int64: AttributeType] = [
+    package static let attributeTypes: [Int64: AttributeType] = [
         0: .undefined, 100: .integer16, 200: .integer32, 300: .integer64, 400: .decimal,
         500: .double,
         600: .float, 700: .string, 800: .boolean, 900: .date, 1000: .binaryData, 1100: .uuid,
@@ -78,17 +78,17 @@ public enum CompiledModel {
     ]
 
     /// Core Data's numeric attribute type (`NSAttributeType`) for one of ours.
-    public static func attributeTypeCode(_ type: AttributeType) -> Int64 {
+    package static func attributeTypeCode(_ type: AttributeType) -> Int64 {
         attributeTypes.first { $0.value == type }?.key ?? 0
     }
 
     /// Core Data's numeric delete rule (`NSDeleteRule`) for one of ours.
-    public static func deleteRuleCode(_ rule: DeleteRule) -> Int64 {
+    package static func deleteRuleCode(_ rule: DeleteRule) -> Int64 {
         deleteRules.first { $0.value == rule }?.key ?? 1
     }
 
     /// Core Data's numeric delete rules (`NSDeleteRule`) and ours.
-    public static let deleteRules: [Int64: DeleteRule] = [
+    package static let deleteRules: [Int64: DeleteRule] = [
         0: .noAction, 1: .nullify, 2: .cascade, 3: .deny,
     ]
 }

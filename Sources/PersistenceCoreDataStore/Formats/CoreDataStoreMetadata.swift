@@ -12,13 +12,13 @@ import PersistenceModel
 /// version identifiers) and `_NSAutoVacuumLevel` (`"2"`). The store's UUID is in the
 /// `Z_UUID` column beside the property list, not in it. An app's own metadata keys sit in the
 /// same dictionary: keep them when writing it back.
-public enum CoreDataStoreMetadata {
+package enum CoreDataStoreMetadata {
     /// The `NSPersistenceFrameworkVersion` written for new stores: the one of the Core Data
     /// that wrote the fixture store.
-    public static let persistenceFrameworkVersion: Int64 = 1044
+    package static let persistenceFrameworkVersion: Int64 = 1044
 
     /// The metadata Core Data writes for a new SQLite store of `model`.
-    public static func propertyList(for model: ManagedObjectModel) -> PropertyListValue {
+    package static func propertyList(for model: ManagedObjectModel) -> PropertyListValue {
         let hashes = CoreDataVersionHash.entityHashes(of: model)
         return .dictionary([
             "NSStoreType": .string("SQLite"),
@@ -35,7 +35,7 @@ public enum CoreDataStoreMetadata {
 
     /// The entity version hashes stored in `metadata`, by entity name; empty when it has
     /// none.
-    public static func versionHashes(in metadata: PropertyListValue) -> [String: Data] {
+    package static func versionHashes(in metadata: PropertyListValue) -> [String: Data] {
         guard
             case .dictionary(let entries)? = metadata.dictionaryValue?["NSStoreModelVersionHashes"]
         else {
@@ -47,7 +47,7 @@ public enum CoreDataStoreMetadata {
     /// The first way `model` differs from the model whose hashes `metadata` stores, as a
     /// sentence naming the entity; `nil` when Core Data would open the store with the model
     /// (every entity's version hash is equal). Entities are checked in name order.
-    public static func firstDifference(
+    package static func firstDifference(
         between metadata: PropertyListValue, and model: ManagedObjectModel
     ) -> String? {
         let stored = versionHashes(in: metadata)

@@ -27,10 +27,10 @@ import PersistenceModel
 /// Names are compared as Foundation's `compare:` does, by UTF-16 code units. Not covered
 /// (absent from the fixtures, so not checked): derived and composite attributes, whose
 /// hashes may include more.
-public enum CoreDataVersionHash {
+package enum CoreDataVersionHash {
     /// The version hash of every entity of `model`, by entity name, as Core Data stores them
     /// in `NSStoreModelVersionHashes`.
-    public static func entityHashes(of model: ManagedObjectModel) -> [String: Data] {
+    package static func entityHashes(of model: ManagedObjectModel) -> [String: Data] {
         var hashes: [String: Data] = [:]
         for entity in model.entities where hashes[entity.name] == nil {
             hashes[entity.name] = entityHash(entity, in: model)
@@ -40,14 +40,14 @@ public enum CoreDataVersionHash {
 
     /// The version hash of `entity`, which belongs to `model` (its superentities are looked
     /// up there).
-    public static func entityHash(_ entity: EntityDescription, in model: ManagedObjectModel) -> Data
+    package static func entityHash(_ entity: EntityDescription, in model: ManagedObjectModel) -> Data
     {
         entityHash(entity, in: model, visited: [])
     }
 
     /// Core Data's `NSStoreModelVersionHashesDigest` for a set of entity hashes: Base64 of
     /// SHA-512 over each name and hash in name order.
-    public static func versionHashesDigest(_ hashes: [String: Data]) -> String {
+    package static func versionHashesDigest(_ hashes: [String: Data]) -> String {
         var bytes: [UInt8] = []
         for name in hashes.keys.sorted(by: precedes) {
             bytes.append(contentsOf: name.utf8)
@@ -57,7 +57,7 @@ public enum CoreDataVersionHash {
     }
 
     /// The version hash of an attribute.
-    public static func attributeHash(_ attribute: AttributeDescription) -> Data {
+    package static func attributeHash(_ attribute: AttributeDescription) -> Data {
         var hasher = SHA256()
         hasher.update(
             propertyHash(
@@ -72,7 +72,7 @@ public enum CoreDataVersionHash {
     }
 
     /// The version hash of a relationship declared by the entity named `entityName`.
-    public static func relationshipHash(
+    package static func relationshipHash(
         _ relationship: RelationshipDescription, declaredBy entityName: String
     ) -> Data {
         var hasher = SHA256()

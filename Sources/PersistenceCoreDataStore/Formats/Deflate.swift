@@ -3,12 +3,12 @@ import Foundation
 
 /// Compresses bytes into a raw DEFLATE stream (RFC 1951, no header), the form of Core
 /// Data's Z_MODELCACHE, with the system zlib; `Inflate` reads it back.
-public enum Deflate {
+package enum Deflate {
     /// The raw DEFLATE stream of `data`, at zlib's default compression level.
     ///
     /// - Throws: `CoreDataFormatError` (format `.deflate`) for more than 2 GiB of bytes, or if
     ///   zlib fails, which it does only when out of memory.
-    public static func compress(_ data: Data) throws -> Data {
+    package static func compress(_ data: Data) throws -> Data {
         guard data.count <= Int(UInt32.max) / 2 else {
             throw CoreDataFormatError(
                 .deflate, at: "", "\(data.count) bytes are more than zlib compresses at once")

@@ -7,9 +7,9 @@ import Foundation
 /// The output is limited: a stream that would expand beyond `maximumOutputSize` bytes (a
 /// "DEFLATE bomb": DEFLATE reaches about 1,000 to 1 on repeated bytes) is refused before it
 /// is written out, and so is a truncated stream or one with invalid codes.
-public enum Inflate {
+package enum Inflate {
     /// The default limit on the decompressed size: 64 MiB, far above any compiled model.
-    public static let defaultMaximumOutputSize = 64 << 20
+    package static let defaultMaximumOutputSize = 64 << 20
 
     /// The bytes a raw DEFLATE stream decompresses to.
     ///
@@ -18,7 +18,7 @@ public enum Inflate {
     ///   - maximumOutputSize: the most bytes the stream may expand to.
     /// - Throws: `CoreDataFormatError` (format `.deflate`) when the stream is invalid,
     ///   truncated, expands beyond `maximumOutputSize`, or is larger than 4 GiB.
-    public static func decompress(_ data: Data, maximumOutputSize: Int = defaultMaximumOutputSize)
+    package static func decompress(_ data: Data, maximumOutputSize: Int = defaultMaximumOutputSize)
         throws -> Data
     {
         guard data.count <= Int(UInt32.max) else {

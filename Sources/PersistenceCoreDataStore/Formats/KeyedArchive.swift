@@ -14,31 +14,31 @@ import PersistenceModel
 /// through property-list classes (an array that contains itself), nesting deeper than
 /// `maximumDepth` or more than `maximumValueCount` values is a `CoreDataFormatError` naming
 /// the object, its class and the field.
-public struct KeyedArchive: Sendable {
+package struct KeyedArchive: Sendable {
     /// The deepest nesting of archived collections the decoder follows.
-    public static let maximumDepth = 128
+    package static let maximumDepth = 128
     /// The most values one decoding may produce, counting a shared object once per reference.
-    public static let maximumValueCount = 1_000_000
+    package static let maximumValueCount = 1_000_000
 
     /// The archiver's name, `NSKeyedArchiver`.
-    public let archiverName: String
+    package let archiverName: String
     /// The archive's objects; references are indexes into this array.
-    public let objects: [PropertyListValue]
+    package let objects: [PropertyListValue]
     /// The top-level objects by key (`root` for Core Data's values and models).
-    public let top: [String: UInt64]
+    package let top: [String: UInt64]
 
     /// Reads an archive's structure from the bytes of a binary property list.
     ///
     /// - Throws: `CoreDataFormatError` when the bytes are not a binary property list or not a
     ///   keyed archive.
-    public init(data: Data) throws {
+    package init(data: Data) throws {
         try self.init(propertyList: try BinaryPropertyList.read(data))
     }
 
     /// Reads an archive's structure from its property list.
     ///
     /// - Throws: `CoreDataFormatError` when the property list is not a keyed archive.
-    public init(propertyList: PropertyListValue) throws {
+    package init(propertyList: PropertyListValue) throws {
         guard case .dictionary(let archive) = propertyList else {
             throw Self.error(
                 at: "the top level", "\(propertyList.kindWithArticle), not an archive dictionary")
@@ -70,14 +70,14 @@ public struct KeyedArchive: Sendable {
     /// Decodes the archive at `data` from its `root` object.
     ///
     /// - Throws: `CoreDataFormatError` naming what cannot be decoded.
-    public static func decode(_ data: Data) throws -> ArchivedValue {
+    package static func decode(_ data: Data) throws -> ArchivedValue {
         try KeyedArchive(data: data).decodeRoot()
     }
 
     /// The UID of the top-level object named `key` (`root` by default).
     ///
     /// - Throws: `CoreDataFormatError` when `$top` has no such key.
-    public func topUID(_ key: String = "root") throws -> UInt64 {
+    package func topUID(_ key: String = "root") throws -> UInt64 {
         guard let uid = top[key] else { throw Self.error(at: "$top", "no '\(key)' object") }
         return uid
     }
@@ -86,7 +86,7 @@ public struct KeyedArchive: Sendable {
     ///
     /// - Throws: `CoreDataFormatError` naming the object, class and field that cannot be
     ///   decoded.
-    public func decodeRoot() throws -> ArchivedValue {
+    package func decodeRoot() throws -> ArchivedValue {
         try decodeValue(at: try topUID())
     }
 
@@ -95,7 +95,7 @@ public struct KeyedArchive: Sendable {
     ///
     /// - Throws: `CoreDataFormatError` naming the object, class and field that cannot be
     ///   decoded.
-    public func decodeValue(at uid: UInt64) throws -> ArchivedValue {
+    package func decodeValue(at uid: UInt64) throws -> ArchivedValue {
         var session = KeyedArchiveDecoding(archive: self)
         return try session.decode(uid, from: "UID \(uid)").value
     }
@@ -104,7 +104,7 @@ public struct KeyedArchive: Sendable {
     /// value (a number, a string) is taken as it is; a missing field is `nil`.
     ///
     /// - Throws: `CoreDataFormatError` naming the object, its class and the field.
-    public func decodeField(_ key: String, of object: ArchivedObject) throws -> ArchivedValue? {
+    package func decodeField(_ key: String, of object: ArchivedObject) throws -> ArchivedValue? {
         guard let field = object.fields[key] else { return nil }
         var session = KeyedArchiveDecoding(archive: self)
         return try session.decodeInline(
@@ -116,7 +116,7 @@ public struct KeyedArchive: Sendable {
     ///
     /// - Throws: `CoreDataFormatError` when the UID is out of range or names no object of a
     ///   class (a bare string or number, a class description).
-    public func object(at uid: UInt64) throws -> ArchivedObject {
+    package func object(at uid: UInt64) throws -> ArchivedObject {
         guard uid < UInt64(objects.count) else {
             throw Self.error(at: "UID \(uid)", "not one of the \(objects.count) objects")
         }
@@ -161,7 +161,7 @@ public struct KeyedArchive: Sendable {
     ///
     /// - Throws: `CoreDataFormatError` when the archive cannot be decoded or no transformer
     ///   is registered for the class; the transformer's error when it refuses the bytes.
-    public static func transformedValue(from data: Data) throws -> Any {
+    package static func transformedValue(from data: Data) throws -> Any {
         let archive = try KeyedArchive(data: data)
         let value = try archive.decodeRoot()
         guard case .object(let object) = value else { return value.foundationValue }

@@ -11,19 +11,19 @@ import Foundation
 /// `NS.objects`, `NSDictionary` with `NS.keys` and `NS.objects`, `NSNull`). An
 /// `ArchivedObject` is written with its class chain and its fields, which must all be
 /// inline values (no `.uid`), as in an archived color.
-public struct KeyedArchiveEncoder {
+package struct KeyedArchiveEncoder {
     private var objects: [PropertyListValue] = [.string("$null")]
     private var classes: [[String]: UInt64] = [:]
     private var inline: [PropertyListValue: UInt64] = [:]
 
     /// Creates an encoder.
-    public init() {}
+    package init() {}
 
     /// The archive of `value`, as its `root` object.
     ///
     /// - Throws: `CoreDataFormatError` when an `ArchivedObject` has a field that refers to
     ///   another object (a `.uid`), which cannot be written without its archive.
-    public static func encode(_ value: ArchivedValue) throws -> Data {
+    package static func encode(_ value: ArchivedValue) throws -> Data {
         var encoder = KeyedArchiveEncoder()
         let root = try encoder.add(value)
         return encoder.archive(top: ["root": root])
@@ -32,7 +32,7 @@ public struct KeyedArchiveEncoder {
     /// Adds `value` to the archive's objects, and gives its UID.
     ///
     /// - Throws: `CoreDataFormatError` as `encode(_:)` does.
-    public mutating func add(_ value: ArchivedValue) throws -> UInt64 {
+    package mutating func add(_ value: ArchivedValue) throws -> UInt64 {
         switch value {
         case .null:
             return append(["$class": .uid(classUID(["NSNull", "NSObject"]))])
@@ -86,7 +86,7 @@ public struct KeyedArchiveEncoder {
     }
 
     /// The archive's bytes, with `top` as its top-level objects.
-    public func archive(top: [String: UInt64]) -> Data {
+    package func archive(top: [String: UInt64]) -> Data {
         BinaryPropertyList.write(
             .dictionary([
                 "$archiver": .string("NSKeyedArchiver"),
