@@ -43,189 +43,21 @@ extension ManagedObjectContext {
             }
             return try saveIntoParent()
         }
-        let pending = changed.values.filter { $0.hasChanges }
-        guard !pending.isEmpty || !batches.isEmpty else { return }
-        let writers = try batches.map { try BatchInsertWriter($0, context: self) }
-        // Inserted objects in insertion order, so that keys follow it (deterministic stores).
-        // Sorted on precomputed numbers: reading `objectID` in the comparator copied the ID
-        // (three strings retained and released) n log n times.
-        var inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
-            .sorted { $0.0 < $1.0 }.map(\.1)
-        // Every inserted object, for undoing a failed save: some are merged into others below.
-        let insertedBeforeSave = inserted
-        var deleted = pending.filter { $0.isDeleted }
-        // In table and key order, so that the writes walk each table, its indexes and its
-        // search index in order rather than at random: updating 10,000 of 100,000 books took
-        // 258 ms so against 337 ms in the context's (hash) order.
-        var updated = pending.filter { !$0.isInserted && !$0.isDeleted }
-            .map { (root: $0.schema.rootName, key: $0.objectID.primaryKey ?? 0, object: $0) }
-            .sorted { ($0.root, $0.key) < ($1.root, $1.key) }.map(\.object)
-        // One array of the objects whose rows are written: each `inserted + updated` made a
-        // new one, retaining every object (registered objects' counts live in side tables,
-        // where a retain is several times dearer).
-        var saved = inserted + updated
-        for object in saved { object.willSave() }
-        for object in saved { try DerivedValues.compute(object) }
-        // Saved objects whose derived values read the changed ones (`books.@sum.price`) and
-        // so changed too (never inserted ones: those are in the save already).
-        let dependents = try DerivedValues.recomputeDependents(of: saved, deleted: deleted, in: self)
-        if !dependents.isEmpty {
-            updated += dependents
-            saved += dependents
-        }
-
-        var failures: [ValidationFailure] = []
-        for object in saved {
-            let objectFailures = ObjectValidator.failures(of: object)
-            if !objectFailures.isEmpty { failures += objectFailures }
-        }
-        for object in deleted { failures += ObjectValidator.denyFailures(of: object) }
-        if !failures.isEmpty { throw ValidationError(failures: failures) }
-        // Two objects of the save with the same unique values fail it here, before the store
-        // is touched; under store-trump and rollback merging, which merge such an insert
-        // away, after version conflicts are resolved (a merge may change the values).
-        let skippingUnchanged = inserted.isEmpty
-        if !mergePolicy.keepsStoredRows {
-            _ = try checkUniquenessInMemory(inserted: inserted, updated: updated, skippingUnchanged: skippingUnchanged)
-        }
-        // Inserted objects merged into another object of the save or a stored row, of which
-        // nothing is written (store-trump and rollback merging).
-        var inMemoryDuplicates: [InMemoryDuplicate] = []
-        var duplicates: [Duplicate] = []
-
-        var trumped: [ObjectID] = []
-        // Objects whose rows another context deleted, which the merge policy lets go.
-        var gone: [ManagedObject] = []
-        // Whether `.rollback` undid the delete of an object whose row changed.
-        var restoredDeletes = false
-        // The merged objects' states before, put back if the save fails after all.
-        var beforeMerging: [ConflictSnapshot] = []
-        let rowCount = saved.count + deleted.count + batches.reduce(0) { $0 + $1.count }
-        // A failed save leaves no key behind: the objects are still unsaved.
+        guard let plan = try SavePlan(context: self, batches: batches) else { return }
+        try plan.prepare()
+        try plan.validate()
         do {
-            try persistentStoreCoordinator.performWrite(rowCount: rowCount) { store, transaction in
-                transaction.setHistoryAuthor(transactionAuthor, contextName: name)
-                // Optimistic locking, before anything is written: rows changed or deleted
-                // since their objects read them are resolved by the merge policy (or the
-                // save throws, leaving store and context as they were).
-                let conflicts = try versionConflicts(among: updated + deleted, in: transaction)
-                if !conflicts.isEmpty {
-                    gone = try resolve(conflicts, reading: store, undo: &beforeMerging)
-                    if !gone.isEmpty {
-                        let left = Set(gone.map(ObjectIdentifier.init))
-                        updated.removeAll { left.contains(ObjectIdentifier($0)) }
-                        deleted.removeAll { left.contains(ObjectIdentifier($0)) }
-                    }
-                    // Under `.rollback` an object may have nothing left to write, and a
-                    // deleted one may be deleted no more.
-                    updated.removeAll { !$0.hasChanges }
-                    restoredDeletes = deleted.contains { !$0.isDeleted }
-                    deleted.removeAll { !$0.isDeleted }
-                }
-                // A row whose version was set to its limit by hand cannot be bumped: refused
-                // before anything is written (SQLite would store the sum as a REAL).
-                if let spent = updated.first(where: { $0.rowVersion == Int64.max }) {
-                    throw RowVersionExhaustedError(object: spent.objectID.description)
-                }
-                if mergePolicy.keepsStoredRows {
-                    inMemoryDuplicates = try checkUniquenessInMemory(
-                        inserted: inserted, updated: updated, skippingUnchanged: skippingUnchanged)
-                    duplicates = inMemoryDuplicates.map { Duplicate(object: $0.object, row: nil) }
-                    leaveOut(duplicates, from: &inserted)
-                }
-                try allocateKeys(for: inserted, in: transaction)
-                if mergePolicy.adoptsExistingRows { trumped = try adoptExistingRows(inserted, in: transaction) }
-                if mergePolicy.keepsStoredRows {
-                    let stored = try mergeIntoExistingRows(inserted, sparing: deleted, in: transaction)
-                    leaveOut(stored, from: &inserted)
-                    duplicates += stored
-                    // What links to an object merged into another of the save links to its row.
-                    for duplicate in inMemoryDuplicates { duplicate.object.savingKey = duplicate.original.rowKey }
-                }
-                if !conflicts.isEmpty || !duplicates.isEmpty { saved = inserted + updated }
-                let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
-                try reportingConflicts(inserted) {
-                    for (tag, object) in inserted.enumerated() {
-                        guard let key = object.savingKey else { continue }
-                        if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
-                            try transaction.overwrite(object, key: key, tag: tag)
-                        } else {
-                            try transaction.insert(object, key: key, tag: tag, onConflict: .fail)
-                        }
-                    }
-                    try transaction.flush()
-                }
-                // Only the changed columns are written, not the whole row.
-                try reportingConflicts(updated) {
-                    for (tag, object) in updated.enumerated() {
-                        guard let key = object.objectID.primaryKey else { continue }
-                        try transaction.update(object, key: key, positions: object.changedPositions(), tag: tag)
-                    }
-                    try transaction.flush()
-                }
-                // Deleted rows go many per statement, in key order.
-                var deletions: [String: [Int64]] = [:]
-                for object in deleted {
-                    guard let key = object.objectID.primaryKey else { continue }
-                    try transaction.recordTombstone(of: object, key: key)
-                    deletions[object.schema.rootName, default: []].append(key)
-                }
-                for (rootEntity, keys) in deletions.sorted(by: { $0.key < $1.key }) {
-                    try transaction.deleteRows(rootEntity: rootEntity, keys: keys.sorted())
-                }
-                try writeLinks(deleted: deleted, skipping: duplicates.map(\.object), in: transaction)
-                for writer in writers { try writer.write(in: transaction) }
-                if !trumped.isEmpty { try readVersions(ofTrumping: inserted, in: transaction) }
+            try persistentStoreCoordinator.performWrite(rowCount: plan.rowCount) { store, transaction in
+                try plan.write(to: store, in: transaction)
             }
         } catch {
-            for object in insertedBeforeSave {
-                object.savingKey = nil
-                object.rowVersion = 0
-            }
-            for snapshot in beforeMerging { snapshot.restore() }
+            plan.undoFailedWrite()
             throw error
         }
-        let updatedIDs = Set(updated.map(\.objectID)).union(trumped)
-        didSave(inserted: inserted, saved: saved, deleted: deleted, trumped: trumped)
-        settle(duplicates)
-        // Another context's delete stands: the object reads nil rather than a row that is
-        // gone, and relationships that held it read the store again when next used.
-        if !gone.isEmpty {
-            for object in gone { discard(object) }
-            refaultRelationships(holding: Set(gone.map(ObjectIdentifier.init)))
-        }
-        // A delete undone under `.rollback` may have left loaded to-manys without the object.
-        if restoredDeletes {
-            for case let object? in registry.values.map(\.object) where !object.isFault { resetRelationshipFaults(object) }
-        }
-        refreshObjects(staleAfter: writers)
-        announce(
-            ContextDidSave(
-                insertedObjectIDs: Set(inserted.map(\.objectID)), updatedObjectIDs: updatedIDs,
-                deletedObjectIDs: Set(deleted.map(\.objectID)), contextName: name, origin: ObjectIdentifier(self)))
+        plan.finish()
     }
 
-    // MARK: - Steps
-
-    /// Removes merged objects from the save's inserted ones.
-    private func leaveOut(_ duplicates: [Duplicate], from inserted: inout [ManagedObject]) {
-        guard !duplicates.isEmpty else { return }
-        let merged = Set(duplicates.map { ObjectIdentifier($0.object) })
-        inserted.removeAll { merged.contains(ObjectIdentifier($0)) }
-    }
-
-    private func allocateKeys(for inserted: [ManagedObject], in transaction: any StoreTransaction) throws {
-        let byTable = Dictionary(grouping: inserted) { $0.schema.rootName }
-        for (table, objects) in byTable.sorted(by: { $0.key < $1.key }) {
-            var next = try transaction.allocateKeys(rootEntity: table, count: objects.count)
-            // In insertion order, so that rows (and to-manys read by `_id`) keep it: `inserted`
-            // is sorted by insertion number, and grouping keeps each group in that order.
-            for object in objects {
-                object.savingKey = next
-                next += 1
-            }
-        }
-    }
+    // MARK: - What the plan asks of the context
 
     /// Runs `body`, which writes `objects` with their indexes as tags, and reports a
     /// uniqueness constraint the store refused as a conflict naming the object and values.
@@ -240,7 +72,7 @@ extension ManagedObjectContext {
         }
     }
 
-    private func didSave(inserted: [ManagedObject], saved: [ManagedObject], deleted: [ManagedObject], trumped: [ObjectID]) {
+    func didSave(inserted: [ManagedObject], saved: [ManagedObject], deleted: [ManagedObject], trumped: [ObjectID]) {
         // Each update bumped its row's version once (see `StoreTransaction.update`).
         for object in saved where !object.isInserted && object.rowVersion > 0 { object.rowVersion += 1 }
         var replaced: Set<ObjectIdentifier> = []
