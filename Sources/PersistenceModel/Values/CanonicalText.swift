@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The canonical form of text: what `canonical:(x)` derivations store, what the `[cd]`
 /// predicate modifier compares, and what search matches against.
@@ -431,11 +432,8 @@ private final class FoldBlock: Sendable {
 ///
 /// The blocks that titles in European languages touch most have their own lazily
 /// initialised constants (thread-safe and lock-free once built); any other block is built
-/// into `blocks` under `lock`.
-///
-/// `@unchecked Sendable`: the only mutable state, `blocks`, is read and written with `lock`
-/// held, and the tables it hands out are immutable.
-private final class FoldBlockCache: @unchecked Sendable {
+/// into `blocks`, which a mutex guards.
+private final class FoldBlockCache: Sendable {
     package static let shared = FoldBlockCache()
 
     private static let latin1 = FoldBlock(index: 0x00)
@@ -447,8 +445,7 @@ private final class FoldBlockCache: @unchecked Sendable {
     private static let greekExtended = FoldBlock(index: 0x1F)
     private static let punctuation = FoldBlock(index: 0x20)
 
-    private let lock = NSLock()
-    private var blocks = [FoldBlock?](repeating: nil, count: 0x110000 >> 8)
+    private let blocks = Mutex([FoldBlock?](repeating: nil, count: 0x110000 >> 8))
 
     /// The table of block `index`, built now if this is its first use.
     func block(_ index: Int) -> FoldBlock {
@@ -463,11 +460,11 @@ private final class FoldBlockCache: @unchecked Sendable {
         case 0x20: return Self.punctuation
         default: break
         }
-        lock.lock()
-        defer { lock.unlock() }
-        if let block = blocks[index] { return block }
-        let block = FoldBlock(index: index)
-        blocks[index] = block
-        return block
+        return blocks.withLock { blocks in
+            if let block = blocks[index] { return block }
+            let block = FoldBlock(index: index)
+            blocks[index] = block
+            return block
+        }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
 
 /// Compiled regular expressions by pattern, for `MATCHES` wherever it is evaluated: a
 /// store's (the SQLite store's `regexp` function; SQLite has no REGEXP of its own) and
 /// attribute validation's. Patterns match the whole text, as `MATCHES` does in a predicate.
-package final class RegularExpressionCache: @unchecked Sendable {
+package final class RegularExpressionCache: Sendable {
     /// A cache shared by validation.
     package static let shared = RegularExpressionCache()
 
@@ -16,11 +17,16 @@ package final class RegularExpressionCache: @unchecked Sendable {
     /// An empty cache.
     package init() {}
 
-    private let lock = NSLock()
-    private var cache: [String: NSRegularExpression] = [:]
-    private var failure: RegularExpressionTooSlow?
+    /// What the cache keeps, behind one mutex.
+    private struct State {
+        var cache: [String: NSRegularExpression] = [:]
+        var failure: RegularExpressionTooSlow?
+        var compilations = 0
+    }
+
+    private let state = Mutex(State())
     /// How many patterns were compiled, for tests that check the cache keeps them.
-    private(set) var compilations = 0
+    var compilations: Int { state.withLock { $0.compilations } }
 
     /// Whether `text` matches `pattern` in full, within ``RegularExpressionBudget``.
     ///
@@ -38,7 +44,7 @@ package final class RegularExpressionCache: @unchecked Sendable {
             match = try RegularExpressionBudget.firstMatch(
                 of: regex, in: text, options: [.anchored], pattern: shownPattern ?? pattern)
         } catch {
-            lock.withLock { failure = error }
+            state.withLock { $0.failure = error }
             throw error
         }
         guard let match else { return false }
@@ -48,26 +54,26 @@ package final class RegularExpressionCache: @unchecked Sendable {
     /// The last match abandoned past the budget since the last call, which clears it: the
     /// SQLite store turns a statement that failed in its `regexp` function back into this.
     package func takeFailure() -> RegularExpressionTooSlow? {
-        lock.withLock {
-            defer { failure = nil }
-            return failure
+        state.withLock { state in
+            defer { state.failure = nil }
+            return state.failure
         }
     }
 
     private func expression(_ pattern: String) throws -> NSRegularExpression {
-        lock.lock()
-        defer { lock.unlock() }
-        if let cached = cache[pattern] { return cached }
-        do {
-            let regex = try NSRegularExpression(pattern: pattern)
-            compilations += 1
-            // Emptied when full rather than evicting one by one: a query whose patterns fit
-            // compiles each once.
-            if cache.count >= Self.capacity { cache.removeAll() }
-            cache[pattern] = regex
-            return regex
-        } catch {
-            throw InvalidRegularExpression(pattern: pattern)
+        try state.withLock { state in
+            if let cached = state.cache[pattern] { return cached }
+            do {
+                let regex = try NSRegularExpression(pattern: pattern)
+                state.compilations += 1
+                // Emptied when full rather than evicting one by one: a query whose patterns
+                // fit compiles each once.
+                if state.cache.count >= Self.capacity { state.cache.removeAll() }
+                state.cache[pattern] = regex
+                return regex
+            } catch {
+                throw InvalidRegularExpression(pattern: pattern)
+            }
         }
     }
 }
