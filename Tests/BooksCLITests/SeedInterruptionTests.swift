@@ -113,13 +113,14 @@ import PersistenceSQLite
         // A first part of the one large batch has been committed on its own, and the seed
         // is writing the next (without the time bound, the batch is one transaction of a
         // minute or more in a debug build, and this wait fails).
-        let landed = Self.waitForBooks(moreThan: 459, in: sandbox.store, while: process, seconds: 20)
-        #expect(landed, "the seed committed nothing of its large batch within 20 s")
+        let landed = Self.waitForBooks(moreThan: 459, in: sandbox.store, while: process, seconds: 60)
+        #expect(landed, "the seed committed nothing of its large batch within 60 s")
         guard landed else { return }
         #expect(process.isRunning, "the seed ended before the writer ran: the test proved nothing")
-        let started = Date()
         let add = try sandbox.run(["add", "--title", "Waited", "--author", "A", "--date", "2001-02-03", "--price", "1"])
         #expect(add.status == 0, "\(add)")
-        #expect(Date().timeIntervalSince(started) < 8, "the writer waited \(Date().timeIntervalSince(started)) s")
+        // Had the writer waited for the whole batch, the seed, which ends with it, would be
+        // over: the order of events proves it, whatever the machine's speed.
+        #expect(process.isRunning, "the writer waited until the seed's one large batch was written")
     }
 }

@@ -5,8 +5,9 @@ import Testing
 @testable import PersistenceContext
 @testable import PersistenceStore
 
-/// The fast paths the benchmarks forced (issue #9) mean what the slow ones meant.
-@Suite struct HotPathTests {
+/// The fast paths (UUID text, stored slots, in-memory uniqueness, unloaded inverses,
+/// streaming) answer exactly what the plain ways of doing the same work answer.
+@Suite struct FastPathEquivalenceTests {
     @Test func uuidTextParsesTheCanonicalFormInEitherCase() throws {
         for _ in 0..<200 {
             let uuid = UUID()
