@@ -38,8 +38,8 @@ public final class Book: ManagedObject {
     /// The position of `publishDate` in the current model version's `Book`, the one the
     /// generated `publishDate` getter reads (a test keeps the two the same).
     ///
-    /// Read by position because looking the name up in a dictionary for every book was a
-    /// twentieth of grouping 100,000 books by month. Under a model version with another
+    /// Read by position because looking the name up in a dictionary for every book shows in
+    /// grouping a large catalogue by month. Under a model version with another
     /// position the value is still found, by name.
     package static let publishDatePosition = 13
 

@@ -7,8 +7,8 @@ extension Catalog {
     /// The longest, roughly, that a seed keeps one write transaction open, in seconds.
     ///
     /// Another process's write waits for the seed's transaction to end (for up to the
-    /// store's busy timeout, 10 s); a transaction of 150,000 books took longer than that, and
-    /// the other writer failed with "database is locked". See ``SeedPace``.
+    /// store's busy timeout, 10 s); a transaction of a large batch can take longer than that,
+    /// and the other writer then fails with "database is locked". See ``SeedPace``.
     public static let defaultSeedTransactionTimeLimit = 1.0
 
     /// Adds the books of `file`, then `syntheticCount` synthetic books (``SyntheticBooks``),

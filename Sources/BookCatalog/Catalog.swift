@@ -11,9 +11,8 @@ public final class Catalog {
     public static let calendarTimeZone = TimeZone(secondsFromGMT: 0) ?? TimeZone.current
 
     /// Books per transaction when seeding, unless told otherwise: five full insert
-    /// statements of 4,000 rows. Seeding 100,000 books took 1.70 s in batches of 5,000 and
-    /// 1.43 s in batches of 20,000 (fewer commits, search index merges and odd-sized
-    /// statements), for 5 MB more memory; 50,000 saved only 0.03 s more, for 10 MB more.
+    /// statements of 4,000 rows. Larger batches make fewer commits, search index merges and
+    /// odd-sized statements, for a little more memory; beyond this size they gain little.
     public static let defaultSeedBatchSize = 20_000
 
     /// The container: model, store and context.
@@ -180,7 +179,7 @@ public final class Catalog {
     /// as it was.
     ///
     /// The books are written as batch rows (`BatchInsertRequest`), not objects: a seed's
-    /// books are not read back, and an object per book cost half of seeding 100,000. They go
+    /// books are not read back, and an object per book would be much of a seed's work. They go
     /// through the same derived values, validation and uniqueness checks as a saved object.
     /// A book whose UUID is stored is skipped, never overwritten: the save merges by
     /// store trump (`InsertConflictAction.skip`), so a sample book the user rated, tagged or

@@ -32,8 +32,8 @@ public final class CatalogFormatter {
     private let symbols: NumberSymbols
     private var monthHeadings: [Int: String] = [:]
     /// Days already written by ``day(_:)``, by their instant: a listing writes the same
-    /// publication days many times, and ICU's formatting was a sixth of listing 100,000
-    /// books. Emptied when it reaches `dayCacheLimit`, so that memory stays bounded.
+    /// publication days many times, and ICU's formatting is a large share of a long
+    /// listing. Emptied when it reaches `dayCacheLimit`, so that memory stays bounded.
     private var days: [Date: String] = [:]
     private static let dayCacheLimit = 4_096
 

@@ -61,13 +61,13 @@ public struct ColorToDataTransformer: ValueTransforming {
         guard let color = value as? Color else {
             throw ValueTransformerError(attribute: "Book.color", transformerName: Self.name, reason: "expected a Color, got \(type(of: value))")
         }
-        // From a tuple's bytes: an array literal cost an allocation per book saved.
+        // From a tuple's bytes: an array literal costs an allocation per book saved.
         return withUnsafeBytes(of: (UInt8(1), color.red, color.green, color.blue, color.alpha)) { Data($0) }
     }
 
     /// Decodes bytes written by `transformedValue(_:)`.
     public func reverseTransformedValue(_ data: Data) throws -> Any {
-        // Read in place: copying the bytes into an array cost an allocation per fetched book.
+        // Read in place: copying the bytes into an array costs an allocation per fetched book.
         let color = data.withUnsafeBytes { bytes -> Color? in
             guard bytes.count == 5, bytes[0] == 1 else { return nil }
             return Color(red: bytes[1], green: bytes[2], blue: bytes[3], alpha: bytes[4])

@@ -54,8 +54,7 @@ public struct ShortIDs: Sendable {
 
     /// The first `digits` hexadecimal digits of `uuid`, uppercase, with hyphens where a
     /// UUID's text has them unless `hyphens` is false; written from the UUID's bytes (going
-    /// through `uuidString` and filtering its characters was a sixth of listing 100,000
-    /// books).
+    /// through `uuidString` and filtering its characters is a large share of a long listing).
     static func text(of uuid: UUID, digits: Int, hyphens: Bool = true) -> String {
         withUnsafeBytes(of: uuid.uuid) { bytes in
             String(unsafeUninitializedCapacity: digits + 4) { text in
@@ -113,8 +112,8 @@ public struct ShortIDs: Sendable {
 
 extension Catalog {
     /// The short IDs of every book in the catalogue; one pass over the books' UUIDs in UUID
-    /// order, read as dictionary rows (no book object is made: making 100,000 to read their
-    /// UUIDs was a fifth of listing them).
+    /// order, read as dictionary rows (no book object is made: making an object per book
+    /// only to read its UUID is a large share of a long listing).
     public func shortIDs() throws -> ShortIDs {
         var ids = ShortIDs()
         let request = FetchRequest(entityName: "Book", sortDescriptors: [SortKey("uuid")])

@@ -17,8 +17,8 @@ public enum SyntheticBooks {
         "Nowak", "Åberg", "García", "Dvořáková", "Müller", "Nguyễn", "Yılmaz", "Þórsdóttir", "Lefèvre", "Smith",
     ]
 
-    /// Every price a synthetic book can have, 1.00…50.98, made once: `Decimal` division
-    /// took about 4 µs, a tenth of seeding a book.
+    /// Every price a synthetic book can have, 1.00…50.98, made once: `Decimal` division is
+    /// slow enough to be a noticeable share of seeding a book.
     private static let prices: [Decimal] = (100..<5_099).map { Decimal($0) / 100 }
 
     /// The synthetic book number `index` (0-based).

@@ -18,8 +18,8 @@ public struct ObjectID: Sendable, Hashable, CustomStringConvertible {
     /// They live in one shared object, so that an ID is a reference and a key: IDs made by
     /// one read, or by a store for one entity (`PersistentStore.idScope(entityName:rootName:)`),
     /// share one scope. Every object holds its ID and every unloaded to-one holds its
-    /// destination's; three strings each made an ID 57 bytes with three retains per copy,
-    /// and fetching 100,000 books copied two IDs per book.
+    /// destination's, and a fetch copies two IDs per object: three strings in each ID would
+    /// make every copy larger and cost three retains.
     @usableFromInline package final class Scope: Sendable {
         let entityName: String
         let rootName: String

@@ -8,7 +8,7 @@ import PersistenceModel
 /// knowing objects: a store makes only the `value`, `toOneFault` and `toManyFault` cases (a
 /// `StoredSlot`, whose object type `NoObject` has no instances); a context adds the loaded
 /// `toOne` and `toMany` cases. A row's slots become an object's slots without a copy (see
-/// `PropertySlots.adopted(by:)`): converting each row's slots cost more than decoding them.
+/// `PropertySlots.adopted(by:)`): converting each row's slots costs more than decoding them.
 @usableFromInline package enum PropertySlot<Object: AnyObject> {
     /// An attribute's value.
     case value(AttributeValue)

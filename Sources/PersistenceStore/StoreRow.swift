@@ -6,7 +6,7 @@ import PersistenceModel
 package struct StoreRow {
     /// The row's entity (a sub-entity's own for a sub-entity's row). The schema alone, not
     /// its `EntityMapping`: a row is copied on its way to its object, and the mapping's
-    /// table, SQL and plans cost a retain each per copy (3% of grouping 100,000 books).
+    /// table, SQL and plans would cost a retain each per copy.
     @usableFromInline package let schema: EntitySchema
     /// The row's `_id`.
     @usableFromInline package let primaryKey: Int64

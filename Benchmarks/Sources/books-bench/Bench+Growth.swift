@@ -5,7 +5,8 @@ import RawSQLite
 
 /// Issue #27's growth rows: fetch all, month sections and search at each of `--growth`'s
 /// store sizes (10k, 100k, 1M by default), so that linear growth shows as a flat cost per
-/// book (or per match), and the one-letter search that once grew quadratically.
+/// book (or per match), and a search that grows quadratically (a one-letter term's can)
+/// stands out.
 extension Bench {
     /// Every growth workload at every size, then one row per workload and side.
     mutating func growthWorkload() throws {

@@ -93,7 +93,7 @@ enum PersistenceSide {
             let books = try container.viewContext.fetch(FetchRequest(entityName: "Book"))
             for case let book as Book in books {
                 // A byte of the UUID, as the raw side reads a byte of each text: hashing it
-                // (SipHash) timed the benchmark's checksum, not the fetch.
+                // (SipHash) would time the benchmark's checksum, not the fetch.
                 checksum &+= Int(book.uuid.uuid.0) &+ book.title.utf8.count
                 checksum &+= (book.canonicalTitle?.utf8.count ?? 0) &+ Int(book.publishDate?.timeIntervalSince1970 ?? 0)
                 checksum &+= book.price?.isZero ?? true ? 0 : 1

@@ -211,7 +211,7 @@ public struct BatchInsertRow {
         guard let position = schema.propertyIndex[key] else {
             throw refusal(key, "\(schema.name) has no property named '\(key)'")
         }
-        // The plan, not the description: copying a `SchemaProperty` per value cost more than setting it.
+        // The plan, not the description: copying a `SchemaProperty` per value costs more than setting it.
         if case .derivedAttribute = schema.plans[position].kind, case .attribute(let attribute) = schema.properties[position] {
             throw refusal(key, "it is derived from '\(attribute.derivationExpression ?? "")' and computed on save")
         }

@@ -12,7 +12,7 @@ import PersistenceStore
 /// them, and writes those whose values changed (and, in turn, what derives from those).
 ///
 /// Walking back needs inverses: a derivation through a relationship without one is
-/// recomputed only when its own object is saved, as before. Batch inserts make no objects;
+/// recomputed only when its own object is saved. Batch inserts make no objects;
 /// `BatchInsertWriter` recomputes aggregates over the rows it writes itself.
 extension DerivedValues {
     /// A derivation that reads through relationships: the relationships it walks from its

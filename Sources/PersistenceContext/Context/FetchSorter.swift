@@ -28,8 +28,8 @@ struct FetchSorter {
     }
 
     /// Ties fall in the store's order: saved objects by key, then unsaved ones in insertion
-    /// order. A pair, not one number: `1e18 + n` as a Double stepped by 128, so unsaved
-    /// objects inserted close together tied and came out in hash order.
+    /// order. A pair, not one number: `1e18 + n` as a Double steps by 128, so unsaved
+    /// objects inserted close together would tie and come out in hash order.
     private static func tieOrder(_ id: ObjectID) -> (Int, Int64, UInt64) {
         switch id.key {
         case .permanent(let key): return (0, key, 0)

@@ -202,7 +202,7 @@ extension ManagedObject {
     package func inverseAdd(_ source: ManagedObject, key: String, isNew: Bool = false) {
         guard let position = schema.propertyIndex[key] else { return }
         // The plan, not `relationship(at:)`: copying the RelationshipDescription out of the
-        // schema per added object cost more than the append.
+        // schema per added object costs more than the append.
         let plan = schema.plans[position]
         if plan.kind == .toMany {
             fireFaultIfNeeded()

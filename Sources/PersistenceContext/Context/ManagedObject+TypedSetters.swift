@@ -6,8 +6,8 @@ import PersistenceStore
 /// value costs no name lookup and no `Any` coercion.
 ///
 /// `self["title"] = newValue` hashes the name, boxes the value in `Any`, casts it back by
-/// the attribute's type and copies the `SchemaProperty` out of the schema: about a fifth of
-/// inserting a book was spent there. These setters check the position against the entity's
+/// the attribute's type and copies the `SchemaProperty` out of the schema, a large share of
+/// inserting a book. These setters check the position against the entity's
 /// `PropertyPlan`s instead (the name at that position, and the attribute's type), and store
 /// the value directly. When the check fails (a hand-written call with a stale position, a
 /// Swift type that is not the attribute's own) they take the checked path of

@@ -57,8 +57,8 @@ open class ManagedObject {
     /// The context the object belongs to; nil once the object is deleted and saved, or its
     /// context is reset or gone.
     ///
-    /// Not a weak reference: a weak one gave the context a side table, which sent every
-    /// retain and release of the context down the runtime's slow path (and cost one atomic
+    /// Not a weak reference: a weak one gives the context a side table, which sends every
+    /// retain and release of the context down the runtime's slow path (and costs one atomic
     /// operation per object made). The context instead sets this to nil in every object that
     /// refers to it before it goes (see `ManagedObjectContext.detachAll()`).
     @exclusivity(unchecked) public package(set) unowned var managedObjectContext: ManagedObjectContext?
@@ -68,7 +68,7 @@ open class ManagedObject {
     /// `slots`, `committedSlots`, `rowVersion`, the ID, the context, the flags,
     /// `staleTransients` and `extras` are read on every attribute access, fetched row, change
     /// or object's end, and the run-time exclusivity check of each read (a thread-local access
-    /// set) was a tenth of fetching 100,000 books and reading their attributes. The checks are
+    /// set) is a noticeable share of a fetch that reads every attribute. The checks are
     /// off for these: only this module writes them, and no access to them spans a call out
     /// (none is passed `inout` or modified across a closure that runs user code; user code
     /// such as `awakeFromFetch()` and `didChangeValue(forKey:)` runs between accesses), so no
@@ -136,7 +136,7 @@ open class ManagedObject {
     /// fetched, inserted or rolled back, and again after one of the attributes it depends on
     /// changes, as Core Data's "Handling Different Data Types" sample does by hand with
     /// `primitiveValue(forKey:)`. Nothing is computed for objects whose transient is never
-    /// read: fetching 100,000 books no longer computes 100,000 month IDs. The computed value
+    /// read: a fetch of many books computes no month ID until one is read. The computed value
     /// counts as fetched, not as a change; setting the transient yourself keeps your value
     /// until a dependency changes.
     ///

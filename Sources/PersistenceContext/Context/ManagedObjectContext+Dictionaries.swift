@@ -6,8 +6,8 @@ extension ManagedObjectContext {
     /// The key paths a dictionary result reads straight from the store: `keys`, or every
     /// attribute of the entity when empty. Nil when the objects must be read instead: a key
     /// path the store does not hold (a transient, a to-many, a sub-entity's property, an
-    /// unknown key, which then fails as before), or every attribute of an entity whose
-    /// sub-entities' objects have attributes of their own.
+    /// unknown key, which then fails as a fetch of objects does), or every attribute of an
+    /// entity whose sub-entities' objects have attributes of their own.
     func storedKeyPaths(_ request: FetchRequest, _ keys: [String]) -> [String]? {
         guard let entity = model.schema(for: request.entityName) else { return nil }
         let keyPaths: [String]

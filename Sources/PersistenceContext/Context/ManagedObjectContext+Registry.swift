@@ -5,8 +5,8 @@ extension ManagedObjectContext {
     ///
     /// The entry does not keep the object alive, and costs no weak reference: the object
     /// removes it in its `deinit` (see `unregister(_:identity:)`). A weak entry per object
-    /// cost a side-table allocation, and dead entries had to be swept out: about 20% of
-    /// fetching 100,000 books went to the registry.
+    /// would cost a side-table allocation, and dead entries would have to be swept out, a
+    /// large share of a big fetch.
     func register(_ object: ManagedObject, as id: ObjectID) {
         // The object finds its entry by its own ID when it goes: under another ID, the
         // entry would outlive it.

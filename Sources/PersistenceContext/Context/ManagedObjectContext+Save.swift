@@ -87,7 +87,7 @@ extension ManagedObjectContext {
             }
         }
         // Re-keying removes an entry for each one it adds, so the registry does not grow here
-        // (reserving room first only rehashed it: a quarter of this function, by profile).
+        // (reserving room first would only rehash it).
         for object in inserted {
             guard let key = object.savingKey else { continue }
             object.savingKey = nil

@@ -6,7 +6,7 @@ import Observation
 /// A fetched object that is read and let go uses none of it: to-many membership caches,
 /// inverse edits to unloaded to-many relationships, the key a running save gives an insert,
 /// the results of fetched properties and the Observation registrar. Stored in the object,
-/// they took 56 bytes of each of the 100,000 objects a large fetch makes; here they take one
+/// they would take room in each of the many objects a large fetch makes; here they take one
 /// optional reference.
 package final class ObjectExtras {
     /// See `ManagedObject.memberships`.

@@ -5,9 +5,9 @@ import PersistenceStore
 /// Entries are `RegistryEntry`s: they neither retain nor weakly reference their objects, which
 /// remove their own entries as they go (see `ManagedObjectContext.unregister(_:identity:)`).
 /// Entries are kept per root entity and store, keyed by the row's primary key (or an unsaved
-/// object's number): a fetch of 100,000 books then hashes one integer per row into a table
-/// of 16-byte entries, where a table keyed by whole `ObjectID`s (three strings and a key,
-/// 64 bytes) spent about 15% of the fetch on hashing, probing, growing and tearing down.
+/// object's number): a fetch then hashes one integer per row into a table of 16-byte
+/// entries, where a table keyed by whole `ObjectID`s (three strings and a key, 64 bytes)
+/// spends a large share of the fetch on hashing, probing, growing and tearing down.
 struct ObjectRegistry {
     /// One root entity's objects of one store.
     private struct Table {

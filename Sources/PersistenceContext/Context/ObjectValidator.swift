@@ -11,7 +11,7 @@ struct ObjectValidator {
     /// The failures of an inserted or updated object.
     ///
     /// The object is walked through its entity's `PropertyPlan`s: most properties need only
-    /// a nil check, and copying each `SchemaProperty` out of the schema cost more than the
+    /// a nil check, and copying each `SchemaProperty` out of the schema costs more than the
     /// checks. The full descriptions are read only for the few properties with rules.
     ///
     /// Every property is still checked for nil (Core Data validates the whole object on
@@ -189,7 +189,7 @@ struct ObjectValidator {
     }
 
     /// `value` and `text` are only evaluated when a bound is set (the text only when one
-    /// fails): converting and formatting every valid number cost more than the check.
+    /// fails): converting and formatting every valid number costs more than the check.
     private static func checkNumber(
         _ value: @autoclosure () -> Decimal, _ text: @autoclosure () -> String, _ minimum: Decimal?, _ maximum: Decimal?,
         _ fail: (ValidationFailure.Rule, String, String) -> Void

@@ -3,17 +3,17 @@ import PersistenceStore
 /// Registry entries keyed by 64-bit numbers (a row's primary key, or an unsaved object's
 /// number): an open-addressing hash table with linear probing.
 ///
-/// A fetch of 100,000 books adds an entry per book and each book removes its own as it goes,
-/// so these operations sit on the hottest path there is. `Dictionary` hashes every key with
-/// SipHash: hashing, probing and growing were about a tenth of such a fetch. Here a key's
-/// home bucket is a multiplicative (Fibonacci) hash, a multiply and a shift.
+/// A large fetch adds an entry per object and each object removes its own as it goes, so
+/// these operations sit on the hottest path there is. `Dictionary` hashes every key with
+/// SipHash, and its hashing, probing and growing are a noticeable share of such a fetch. Here a
+/// key's home bucket is a multiplicative (Fibonacci) hash, a multiply and a shift.
 ///
-/// A key's home keeps the cache in mind without trusting the keys' order. An earlier home
-/// kept every run of consecutive keys in consecutive buckets; but keys the store hands out
-/// are dense, and while the table was smaller than their range, whole blocks of them landed
-/// on the same stretch of buckets: one run thousands of entries long, which every insert into
-/// its middle shifted. A search, which registers its rows in rank order rather than key
-/// order, became quadratic (a descending walk worst of all). A home scattered for every key
+/// A key's home keeps the cache in mind without trusting the keys' order. Keeping every run
+/// of consecutive keys in consecutive buckets would not do: keys the store hands out are
+/// dense, and while the table is smaller than their range, whole blocks of them land on the
+/// same stretch of buckets: one run thousands of entries long, which every insert into its
+/// middle shifts. A search, which registers its rows in rank order rather than key order,
+/// would be quadratic (a descending walk worst of all). A home scattered for every key
 /// keeps runs short in any order, but then each of a fetch's rows touches a cache line of its
 /// own (the table of 100,000 books is two megabytes), in the lookup and again in the removal.
 /// So keys are scattered in aligned groups of sixteen: sixteen consecutive keys (a group)
@@ -135,8 +135,8 @@ struct RegistryTable {
 
     /// As `find(_:)`, growing the table first when one more entry would fill it past seven
     /// eighths. Ordered (Robin Hood) probing keeps searches short at that load; a table grown
-    /// at three quarters was three eighths full after each growth, and 100,000 books took
-    /// 262,144 buckets (42 bytes a book).
+    /// at three quarters would be three eighths full after each growth, and so larger for the
+    /// same entries.
     private mutating func probe(for key: UInt64) -> (index: Int, found: Bool) {
         if (count + 1) * 8 > buckets.count * 7 { grow() }
         return find(key)

@@ -5,18 +5,18 @@ import PersistenceStore
 /// The values of one uniqueness constraint of one object, as a dictionary key: how a save
 /// finds two changed objects with the same unique values before touching the store.
 ///
-/// Values are hashed as themselves rather than through their text descriptions, which made
-/// checking a 100k-object save cost as much as writing its rows.
+/// Values are hashed as themselves rather than through their text descriptions, which would
+/// make checking a large save cost as much as writing its rows.
 struct UniquenessKey: Hashable {
     /// The constraint of one table (root entity), numbered by the save (see
-    /// `UniquenessGroups`): hashing the table's and keys' names per object cost more than
-    /// the values.
+    /// `UniquenessGroups`): hashing the table's and keys' names per object costs more than
+    /// hashing the values.
     let group: Int
     /// The constraint's first value.
     let first: Value
     /// The other values, in the constraint's order: empty, and so not allocated, for the
-    /// usual one-key constraint (an array per object was most of a save's uniqueness check:
-    /// made, hashed and freed 100,000 times).
+    /// usual one-key constraint (an array per object, made, hashed and freed for every object
+    /// saved, would be most of a save's uniqueness check).
     let rest: [Value]
 
     init(group: Int, values: [AttributeValue]) {

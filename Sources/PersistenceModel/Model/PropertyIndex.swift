@@ -6,7 +6,7 @@
 /// UTF-8 length and first and last bytes) with each property's, and the name itself only
 /// where they agree. Names that match only under Unicode canonical equivalence (a precomposed
 /// and a decomposed "é") have different bytes, and a name that is no property's is missed by
-/// the scan too: both are settled by the dictionary, as before.
+/// the scan too: both are settled by the dictionary.
 package struct PropertyIndex: Sendable {
     private let names: [String]
     private let signatures: [UInt32]

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Days and timestamps as text, by arithmetic: no `DateFormatter` (about 20 µs a call on
-/// Linux) and no `Calendar` in these paths.
+/// Days and timestamps as text, by arithmetic: no `DateFormatter` (slow on Linux, and these
+/// paths run for every value listed or read) and no `Calendar` in these paths.
 ///
 /// - ``parseDay(_:timeZone:)`` / ``formatDay(_:timeZone:)``: a calendar day `YYYY-MM-DD`
 ///   in the proleptic Gregorian calendar, as the instant it starts in a time zone.

@@ -13,7 +13,7 @@ import Foundation
 /// A sum beyond `Decimal`'s range (about 3.4 × 10¹⁶⁵ in magnitude) is an
 /// error, ``DecimalSumError``, never a NaN passed on. The average is the sum divided by the
 /// count with `Decimal` division, which keeps 38 significant digits and drops the rest
-/// (measured on Linux: -2 / 3 is `-0.66666666666666666666666666666666666666`).
+/// (on Linux, -2 / 3 is `-0.66666666666666666666666666666666666666`).
 package struct DecimalSum: Sendable {
     /// The sum of the terms added so far; 0 when there are none.
     package private(set) var total = Decimal(0)

@@ -453,10 +453,10 @@ private struct DecimalMagnitude {
 /// Reads sign, exponent and significand straight from a `Decimal`'s memory.
 ///
 /// Foundation on Linux makes the fields of `Decimal` internal, and its only public way to
-/// the digits, `description`, costs about 2 µs. The layout of swift-foundation's `Decimal`
-/// is 8 bits of exponent, 4 bits of length (high nibble), a sign bit and a compact bit,
-/// 18 reserved bits, then eight 16-bit words of significand, least significant first. It
-/// is verified once against known values; if it ever differs, ``parts(of:)`` returns nil
+/// the digits, `description`, builds a string per value. The layout of swift-foundation's
+/// `Decimal` is 8 bits of exponent, 4 bits of length (high nibble), a sign bit and a compact
+/// bit, 18 reserved bits, then eight 16-bit words of significand, least significant first.
+/// It is verified once against known values; if it ever differs, ``parts(of:)`` returns nil
 /// and callers take the slow, exact `description` path instead.
 private enum DecimalLayout {
     /// Whether this process's `Decimal` has the layout described above.

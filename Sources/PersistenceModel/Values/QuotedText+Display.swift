@@ -22,8 +22,8 @@ extension QuotedText {
     }
 
     /// Whether `text` holds a scalar `isDisplayControl` names, told from its UTF-8 bytes
-    /// (every listing line asks twice, and decoding each scalar was a twentieth of listing
-    /// 100,000 books): C0 controls and DEL are single bytes, C1 controls `C2 80`…`C2 9F`,
+    /// (every listing line asks twice, so decoding each scalar would show in a long
+    /// listing): C0 controls and DEL are single bytes, C1 controls `C2 80`…`C2 9F`,
     /// the bidirectional formatting characters `E2 80 8E`, `E2 80 8F`, `E2 80 AA`…`E2 80 AE`
     /// and `E2 81 A6`…`E2 81 A9`. A continuation byte is never mistaken for a lead byte.
     package static func containsDisplayControl(_ text: String) -> Bool {

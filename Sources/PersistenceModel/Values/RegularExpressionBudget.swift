@@ -5,24 +5,24 @@ import Foundation
 /// ``firstMatch(of:in:options:pattern:)``.
 ///
 /// ICU, which is `NSRegularExpression` on Linux, backtracks: a pattern such as
-/// `(.*){1,32000}b` or `(a+)+b` does exponential work on an ordinary 40-character value (over
-/// a second each, minutes for a query over a few hundred books), and a pattern comes from a
-/// command line, a predicate or a model file. Compiling such a pattern is cheap (measured:
-/// `((.*){1,32000}){1,32000}` in microseconds; ICU does not unroll counted loops), so the
+/// `(.*){1,32000}b` or `(a+)+b` does exponential work on an ordinary 40-character value (too
+/// long for one value, let alone for a query over many books), and a pattern comes from a
+/// command line, a predicate or a model file. Compiling such a pattern is cheap (ICU does not
+/// unroll counted loops, so even `((.*){1,32000}){1,32000}` compiles at once), so the
 /// bound is on matching alone.
 ///
 /// Why steps and not a deadline or a static check of the pattern:
 /// - Foundation exposes no time limit (ICU's `uregex_setTimeLimit`), but with
 ///   `.reportProgress` it installs ICU's match callback (`uregex_setMatchCallback`), which
 ///   ICU calls every 10,000 steps of its matcher *inside* a single match; setting `stop`
-///   there makes ICU abandon the match (measured: `(.*){1,32000}b` against 40 characters
-///   stops within a millisecond of the limit). Counting those reports is a step budget.
+///   there makes ICU abandon the match (a runaway match stops at the first report past the
+///   limit). Counting those reports is a step budget.
 /// - Steps, unlike a clock, do not depend on the machine's load: the same query over the
 ///   same data succeeds or fails the same way every time.
 /// - A static bound on the pattern (nested or large counted repetition) refuses good
 ///   patterns and misses bad ones (`(a|aa)*b`); the step budget is exact about what it bounds.
 ///
-/// The budget (10 million steps, some 0.2–0.5 s) is far above what ordinary patterns take:
+/// The budget (10 million steps) is far above what ordinary patterns take:
 /// `.*(foo|bar).*baz.*` against a megabyte of text takes about 2 million steps, and a
 /// title-sized value a few hundred; a match under 10,000 steps is never even reported.
 package enum RegularExpressionBudget {

@@ -9,8 +9,8 @@ package enum TransformableCodec {
     /// - Throws: `ValueTransformerError` naming `entity.attribute` when the value cannot be
     ///   encoded (no such transformer, the transformer refuses it, not Encodable).
     package static func encode(_ value: Any, attribute: AttributeDescription, entity: String) throws -> Data {
-        // Only errors name the attribute: building the name for every value was an
-        // allocation per book saved.
+        // Only errors name the attribute: building the name for every value would be an
+        // allocation per object saved.
         var name: String { "\(entity).\(attribute.name)" }
         if let bytes = value as? TransformableBytes { return bytes.data }
         if let transformerName = attribute.valueTransformerName {

@@ -2,8 +2,8 @@ import Foundation
 
 /// UUIDs as text, read without Foundation's parser.
 ///
-/// `UUID(uuidString:)` on Linux goes through `sscanf`, which made reading the `uuid`
-/// column the largest single cost of fetching 100k books. The store writes the canonical
+/// `UUID(uuidString:)` on Linux goes through `sscanf`, slow enough to make reading the
+/// `uuid` column the largest single cost of a large fetch. The store writes the canonical
 /// form (`E621E1F8-C36C-495A-93FC-0C247A3E6E5F`), so that is parsed by hand here; anything
 /// else falls back to Foundation and means what it always meant.
 package enum UUIDText {
@@ -73,8 +73,8 @@ package enum UUIDText {
     /// `uuid` in the canonical form the store writes: 36 characters, upper-case hex digits,
     /// the same text as `uuid.uuidString`.
     ///
-    /// Written by hand: `uuidString` on Linux goes through `snprintf`, about 3% of seeding
-    /// 100,000 books (each book's UUID is encoded for its row and for the object-trump probe).
+    /// Written by hand: `uuidString` on Linux goes through `snprintf`, a visible part of
+    /// seeding (each book's UUID is encoded for its row and for the object-trump probe).
     package static func format(_ uuid: UUID) -> String {
         let digits: StaticString = "0123456789ABCDEF"
         return withUnsafeBytes(of: uuid.uuid) { bytes in

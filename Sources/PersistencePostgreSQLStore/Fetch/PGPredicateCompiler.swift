@@ -23,7 +23,7 @@ import PersistenceStore
 /// `lowercase:(x)` (for `[c]`) attribute of it, compared against the constant folded the same
 /// way.
 ///
-/// **Left to memory** (the whole request then runs as before: candidate rows read, the
+/// **Left to memory** (the whole request then runs in memory: candidate rows read, the
 /// predicate evaluated by `PredicateEvaluator`): `MATCHES` (ICU's regular expressions are
 /// not PostgreSQL's), `[d]` alone and `[c]`/`[cd]` without a stored folded copy, key paths
 /// through to-many relationships, `ANY`/`ALL`/`NONE`, `SUBQUERY` and collection operators

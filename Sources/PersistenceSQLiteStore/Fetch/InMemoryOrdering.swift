@@ -144,7 +144,7 @@ struct InMemoryOrdering {
     /// Sorts `entries` by their words: a least-significant-digit radix sort, a byte a pass,
     /// skipping a byte all the words share (one counting pass finds them all). A word is a
     /// fixed-width integer, so a pass per byte puts n rows in order in about 8n steps, where
-    /// comparing them took n log n comparisons of two entries each.
+    /// comparing them takes n log n comparisons of two entries each.
     private static func sortByPrefix(_ entries: inout [Entry]) {
         let count = entries.count
         guard count > 64 else { return entries.sort { $0.prefix < $1.prefix } }

@@ -288,8 +288,8 @@ package struct PredicateSQLCompiler {
         default: throw mismatch(target, literal, op)
         }
         // Bound first: a method call's receiver is read before its arguments, so binding
-        // inside the call's arguments appended to a shared copy of `arguments`, copying the
-        // whole array once per comparison (a chain of 10,000 copied 50 million values).
+        // inside the call's arguments would append to a shared copy of `arguments`, copying
+        // the whole array once per comparison: quadratic in a long chain of comparisons.
         let placeholder = bind(value)
         return comparison(lhs, op, placeholder, suffix: suffix)
     }

@@ -6,9 +6,10 @@ import PersistenceStore
 ///
 /// A search orders by rank (``SearchText``), then by the request's sort keys, then by
 /// primary key. The plain plan finds every match in the trigram index, ranks each and sorts
-/// them: cheap for a selective term, but a 4-letter piece of a common word matches 9% of a
-/// million books, and ranking 90,000 rows (a row lookup, the author join, the rank function
-/// each) cost 170 ms for 50 of them. When matches are that dense, the best `offset + limit`
+/// them: cheap for a selective term, but a 4-letter piece of a common word matches a large
+/// part of a big catalogue, and ranking every one of those rows (a row lookup, the author
+/// join, the rank function each) costs far more than the few asked for. When matches are
+/// that dense, the best `offset + limit`
 /// rows are found instead by:
 ///
 /// 1. **Tiers from the index.** The best tier `t` whose better rows (rank < t) the index can
@@ -18,7 +19,7 @@ import PersistenceStore
 /// 2. **A walk in sort order.** The rows that meet the predicate, in the request's order
 ///    (the first sort key's index, or the table for no sort key), each tested for the match
 ///    and ranked, until `offset + limit` rows of rank ≤ t are seen, at most
-///    ``visitedRowLimit`` rows. With 9% of the rows matching, that is a few hundred rows.
+///    ``visitedRowLimit`` rows. With matches that dense, that is a few hundred rows.
 /// 3. **The request itself, on those rows.** The rows of both steps are a superset of the
 ///    answer: every row better than `t` is in step 1's set, and the rest of the answer are
 ///    the first rows of rank t in sort order, all seen by step 2. The request runs with its

@@ -29,7 +29,7 @@ import Synchronization
 /// rather than wait for itself.
 ///
 /// Where the folder cannot be opened or locked (a file system without `flock`), the
-/// migration runs without a turn, as it did before: it still checks, under SQLite's write
+/// migration runs without a turn: it still checks, under SQLite's write
 /// lock, that the store is at the plans' source (see `StoreMigrator.migrate()`).
 package struct MigrationLock {
     private let folder: String

@@ -2,8 +2,8 @@ import PersistenceSQLite
 
 /// A row's table columns, each found once (`Statement.column(at:)`) with its storage class
 /// read, for everything that reads the row: the sort keys kept for an in-memory ordering,
-/// then the decode plan. Both used to ask SQLite for each column's class and then its value
-/// by index, finding the column again for each question.
+/// then the decode plan, so that neither asks SQLite for each column's class and then its
+/// value by index, finding the column again for each question.
 ///
 /// One buffer serves a whole read: `load` refills it for each row. The values are valid until
 /// the statement steps.

@@ -106,7 +106,7 @@ package struct RowDecodePlan: Sendable {
 
     /// The plan for one read of many rows from `store`: each transformable attribute's
     /// transformer looked up and each to-one's ID scope made now, not per row. Looking
-    /// transformers up per row took the registry's lock 100,000 times to fetch 100,000 books.
+    /// transformers up per row would take the registry's lock once for every row fetched.
     /// An attribute whose transformer is not registered is read through `RowCodec.decode`,
     /// which passes its bytes through (see `RowCodec`).
     func resolved(for store: SQLiteStore) -> RowDecodePlan {

@@ -8,9 +8,8 @@ extension SQLiteStore {
     /// `insertRows(_:_:)`): 4,000, or fewer for a table so wide that 4,000 rows would pass
     /// SQLite's limit of 32,766 bound parameters.
     ///
-    /// Each statement ends with an FTS5 flush (one index segment to merge later), a tenth
-    /// of seeding 100,000 books at 500 rows per statement. The statement's text stays under
-    /// 100 KB.
+    /// Each statement ends with an FTS5 flush (one index segment to merge later), so fewer,
+    /// larger statements flush less. The statement's text stays under 100 KB.
     package static func rowsPerInsert(_ mapping: EntityMapping) -> Int {
         max(1, min(4_000, 32_000 / parametersPerRow(mapping.table)))
     }

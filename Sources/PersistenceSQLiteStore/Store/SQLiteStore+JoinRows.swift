@@ -49,7 +49,7 @@ extension SQLiteStore {
 
     /// Removes every link of the rows `primaryKeys` of `rootTable`, on either side of every
     /// join table: what deleting objects does. One statement per join table side and
-    /// `KeyList` of keys: deleting 10,000 books one statement each was a statement a book.
+    /// `KeyList` of keys, rather than a statement per deleted object.
     package func deleteJoinRows(rootTable: String, primaryKeys: [Int64]) throws {
         let chunks = KeyList.chunks(of: primaryKeys)
         for (table, column) in schema.joinTables(touching: rootTable) {
@@ -119,7 +119,8 @@ extension SQLiteStore {
     /// Links new rows to their destinations, many links per statement: each entry's
     /// `others` in order, which are positions 0, 1, … of an ordered side. Only for rows that
     /// have no link on `side` yet (a batch insert's rows, just written): a statement a link,
-    /// as `appendJoinRow` writes them, made linking 100,000 rows cost as much as writing them.
+    /// as `appendJoinRow` writes them, would make linking the rows cost as much as writing
+    /// them.
     package func insertJoinRows(_ side: JoinSide, links: [(own: Int64, others: [Int64])]) throws {
         var names = [sqlIdentifier(side.ownColumn), sqlIdentifier(side.otherColumn)]
         if let column = side.positionColumn { names.append(sqlIdentifier(column)) }

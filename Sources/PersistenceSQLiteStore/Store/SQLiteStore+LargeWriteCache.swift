@@ -17,10 +17,10 @@ extension SQLiteStore {
     /// `largeWriteRowThreshold` rows, when it is smaller; pass the result to
     /// `restorePageCache(_:)` once the save is over.
     ///
-    /// Why: with SQLite's default 2 MB cache, a 100,000-row insert fills the cache with
-    /// dirty index pages (the UNIQUE, title and search indexes), spills them to the WAL and
-    /// reads them back as later rows land on the same pages: preads and WAL frame lookups
-    /// were about a tenth of the insert workload's profile. What is written, and when it
+    /// Why: with SQLite's default 2 MB cache, a large insert fills the cache with dirty
+    /// index pages (the UNIQUE, title and search indexes), spills them to the WAL and reads
+    /// them back as later rows land on the same pages, in preads and WAL frame lookups that
+    /// a large enough cache avoids. What is written, and when it
     /// is committed, does not change; memory grows by at most the cache while the save runs
     /// and is given back when the setting is restored.
     ///
@@ -62,9 +62,9 @@ extension SQLiteStore {
     ///
     /// Each save of such a load may be a batch below the large-save threshold, so the cache
     /// is raised once for the whole load: with SQLite's default 2 MB cache, each batch of a
-    /// 100,000-row load read back index pages an earlier batch had just written, and the WAL
-    /// was copied into the store every 4 MB. What is written, and when it is committed, does
-    /// not change.
+    /// large load would read back index pages an earlier batch had just written, and the WAL
+    /// would be copied into the store every 4 MB. What is written, and when it is committed,
+    /// does not change.
     ///
     /// - Throws: `SQLiteError` when a setting cannot be read or changed; whatever `body`
     ///   throws.

@@ -115,8 +115,8 @@ extension SQLiteStore {
     ///
     /// Many rows a statement, because the search index's delete trigger runs under a
     /// statement savepoint, at which FTS5 writes its pending changes as a new segment and
-    /// does merge work: deleting 10,000 books one statement each flushed 10,000 times, and
-    /// 500 a statement still 20 times. A bigger statement's journal (in memory) holds every
+    /// does merge work, once per statement: one statement a row would flush once per row.
+    /// A bigger statement's journal (in memory) holds every
     /// page it changes, so the statements stay bounded; `Benchmarks/RESULTS.md` has both
     /// sides of the trade measured.
     package func deleteRows(table: String, primaryKeys: [Int64]) throws {

@@ -22,17 +22,15 @@ import PersistenceSQLite
 /// content is a view `_search_<Table>_content` that gives each row's indexed form, computed
 /// with built-in SQL functions only when every indexed attribute already holds canonical
 /// text (a `canonical:(x)` derivation, as `Book.canonicalTitle`), else through
-/// `canonical()`. Measured on 200,000
-/// synthetic titles here, a plain FTS table (with its own copy of the text) was 25% slower to
-/// fill and 23% larger than external content; a contentless table was as small and as fast,
-/// but cannot be rebuilt from the table or checked against it, which external content can
-/// (`'rebuild'`, `'integrity-check'`).
+/// `canonical()`. A plain FTS table (with its own copy of the text) is slower to fill and
+/// larger than external content; a contentless table is as small and as fast, but cannot be
+/// rebuilt from the table or checked against it, which external content can (`'rebuild'`,
+/// `'integrity-check'`).
 ///
-/// **Cost, measured here** (2 shared cores, CPU time): keeping the index adds about 40 µs
-/// per synthetic book to a one-save insert of 100,000 books (about +55%), and the index takes
-/// 88 MB of a 295 MB store of 1,000,000 books. In return a 4-character term found in 300 of
-/// those books is answered, ranked, in about 1 ms, against 650 ms for folding every title at
-/// query time (`title CONTAINS[cd]`) and 300 ms for `instr` over the stored canonical column.
+/// **Cost.** Keeping the index makes every insert dearer and the store larger; in return a
+/// selective term is answered, ranked, from the index, where folding every title at query
+/// time (`title CONTAINS[cd]`) or `instr` over the stored canonical column reads every row
+/// (`Benchmarks/RESULTS.md` has the figures).
 ///
 /// **Kept in step by triggers** on the table (`_search_<Table>_insert`, `_update`,
 /// `_delete`), so that the index changes inside the very statement, hence the very
