@@ -80,7 +80,7 @@ import PersistenceModel
         ) { _, payload in
             while !isStored(position) { position += 1 }
             defer { position += 1 }
-            return payload.store(unsafeBitCast(array[position], to: PropertySlot<NoObject>.self))
+            return payload.store(array[position].erased)
         }
         self.init(count: count, presence: presence, storage: storage)
     }
@@ -168,18 +168,16 @@ extension PropertySlots: RandomAccessCollection, MutableCollection {
 
     /// The slot at `position`; `.value(.null)` where none is stored.
     ///
-    /// The storage reads and writes slots as `StoredSlot`s whatever `Object` is: a
-    /// `PropertySlot`'s layout does not depend on its class (each case's payload is a value,
-    /// an ID, or a reference, an optional reference or an array of references to an
-    /// object), so the two are cast to each other as they are.
+    /// The storage reads and writes slots as `StoredSlot`s whatever `Object` is (see
+    /// `SlotErasure.swift` for why the two are the same bits).
     @inlinable
     package subscript(position: Int) -> PropertySlot<Object> {
         @inline(__always) get {
             guard let index = storedIndex(of: position) else { return .value(.null) }
-            return unsafeBitCast(storage.slot(at: index), to: PropertySlot<Object>.self)
+            return storage.slot(at: index).typed(as: Object.self)
         }
         set {
-            let slot = unsafeBitCast(newValue, to: PropertySlot<NoObject>.self)
+            let slot = newValue.erased
             if let index = storedIndex(of: position) {
                 let isUnique = isKnownUniquelyReferenced(&storage)
                 if isUnique, slot.kind.payloadSize <= storage.layout.room(at: index) {
