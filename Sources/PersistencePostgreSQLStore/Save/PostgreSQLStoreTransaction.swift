@@ -4,8 +4,12 @@ import PersistenceModel
 import PersistenceStore
 
 /// The writes of one save in one transaction of a PostgreSQL store (see `StoreTransaction`):
-/// each write one statement with bound parameters, sent at once (nothing is buffered, so a
-/// refused write is named by the statement that failed).
+/// statements with bound parameters. New rows of one table are buffered and written many per
+/// statement (`INSERT … VALUES (…), (…)`, at most `rowsPerWrite` rows), so a save of many
+/// objects is a few round trips, not one a row; anything else the transaction does first
+/// writes what is buffered, so statements reach the server in the order they were asked for.
+/// A buffered row the server refuses for a unique value is named by its tag: the rows of the
+/// refused statement are written again one by one, under a savepoint, up to that row.
 ///
 /// Optimistic locking: `currentVersions` reads the rows' `_opt` with `FOR UPDATE`, so the
 /// versions a save checks stay current until it commits. Upserts are `INSERT … ON
@@ -13,7 +17,16 @@ import PersistenceStore
 /// same unique values at the same moment.
 final class PostgreSQLStoreTransaction: StoreTransaction {
     private let store: PostgreSQLStore
-    private var connection: PGConnection { store.connection }
+    /// The connection, once the buffered rows are written: every statement but theirs goes
+    /// through here.
+    private var connection: PGConnection {
+        get throws {
+            try flush()
+            return store.connection
+        }
+    }
+    /// New rows waiting to be written together.
+    private var pending: PendingInserts?
     /// The changes written so far: recorded in the persistent history when the store
     /// tracks it, and sent to other processes at the commit (see `notifySave`).
     private(set) var changes = PGHistoryRecorder()
@@ -67,18 +80,19 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         }
         names += table.columns.map { pgIdentifier($0.name) }
         parameters += values
-        let marks = parameters.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
-        var sql = "INSERT INTO \(pgIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))"
         switch onConflict {
-        case .fail:
-            try reportingViolation(tag: tag, schema: entity.schema) { try connection.execute(sql, parameters) }
-            changes.inserted(entity: entity.schema.name, root: table.name, key: key)
-        case .skip:
-            sql += " ON CONFLICT DO NOTHING RETURNING \"_id\""
-            if try connection.scalar(sql, parameters) != nil {
-                changes.inserted(entity: entity.schema.name, root: table.name, key: key)
+        case .fail, .skip:
+            if let batch = pending,
+                batch.entity.schema.name != entity.schema.name || batch.onConflict != onConflict
+                    || batch.rows.count >= rowsPerWrite(entity: entity.schema.name)
+            {
+                try flush()
             }
+            if pending == nil { pending = PendingInserts(entity: entity, names: names, onConflict: onConflict) }
+            pending?.rows.append(PendingInserts.Row(key: key, tag: tag, parameters: parameters))
         case .update:
+            let marks = parameters.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
+            let sql = "INSERT INTO \(pgIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))"
             // The stored row a constraint finds takes the new values and keeps its key.
             for constraint in entity.schema.uniquenessConstraints {
                 let constraintValues = constraint.map { name in table.columnPositions[name].map { values[$0] } ?? .null }
@@ -170,9 +184,54 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         changes.contextName = contextName
     }
 
-    func rowsPerWrite(entity: String) -> Int { 1 }
+    /// As many rows as fit a statement's 65,535 parameters, at most 1,000: past that a
+    /// statement's text and the server's planning grow faster than round trips shrink.
+    func rowsPerWrite(entity: String) -> Int {
+        guard let mapping = store.schema.entities[entity] else { return 1 }
+        let parametersPerRow = mapping.table.columns.count + 2
+        return max(1, min(1_000, 65_535 / parametersPerRow))
+    }
 
-    func flush() throws {}
+    /// Writes the buffered rows: one statement, or for rows that may only be skipped, one
+    /// statement that returns the keys it wrote, so that only those enter the history.
+    func flush() throws {
+        guard let batch = pending else { return }
+        pending = nil
+        guard !batch.rows.isEmpty else { return }
+        let connection = store.connection
+        let table = batch.entity.table
+        let (sql, parameters) = batch.statement()
+        switch batch.onConflict {
+        case .skip:
+            let written = try connection.query(sql + " ON CONFLICT DO NOTHING RETURNING \"_id\"", parameters)
+            for case let key? in written.map({ $0.first.flatMap { $0 }.flatMap { Int64($0) } }) {
+                changes.inserted(entity: batch.entity.schema.name, root: table.name, key: key)
+            }
+        case .fail, .update:
+            if batch.entity.schema.uniquenessConstraints.isEmpty {
+                try connection.execute(sql, parameters)
+            } else {
+                try connection.execute("SAVEPOINT \"rows\"")
+                do {
+                    try connection.execute(sql, parameters)
+                    try connection.execute("RELEASE SAVEPOINT \"rows\"")
+                } catch let error as PostgreSQLError where error.isUniqueViolation {
+                    // Which row: the same rows again, one a statement, until the one refused.
+                    try connection.execute("ROLLBACK TO SAVEPOINT \"rows\"")
+                    for row in batch.rows {
+                        let single = PendingInserts(entity: batch.entity, names: batch.names, onConflict: .fail, rows: [row])
+                        let (rowSQL, rowParameters) = single.statement()
+                        try reportingViolation(tag: row.tag, schema: batch.entity.schema) {
+                            try connection.execute(rowSQL, rowParameters)
+                        }
+                    }
+                }
+            }
+            for row in batch.rows {
+                changes.inserted(entity: batch.entity.schema.name, root: table.name, key: row.key)
+            }
+        }
+    }
 
     // MARK: - Links
 
@@ -305,6 +364,38 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     }
 
     // MARK: - Internals
+
+    /// New rows of one entity, written by one `INSERT … VALUES (…), (…)`.
+    private struct PendingInserts {
+        struct Row {
+            var key: Int64
+            /// The caller's number for the row, to name it when the server refuses it.
+            var tag: Int
+            var parameters: [PGValue]
+        }
+
+        var entity: PGSchema.Entity
+        /// The quoted columns, `_id` (and `_entity`) first.
+        var names: [String]
+        var onConflict: InsertConflictAction
+        var rows: [Row] = []
+
+        /// The statement and its parameters, `$1` … numbered row after row.
+        func statement() -> (String, [PGValue]) {
+            var parameters: [PGValue] = []
+            parameters.reserveCapacity(rows.count * names.count)
+            var tuples: [String] = []
+            tuples.reserveCapacity(rows.count)
+            for row in rows {
+                let first = parameters.count + 1
+                parameters += row.parameters
+                tuples.append("(" + (first..<first + row.parameters.count).map { "$\($0)" }.joined(separator: ", ") + ")")
+            }
+            let sql = "INSERT INTO \(pgIdentifier(entity.table.name)) (\(names.joined(separator: ", "))) VALUES "
+                + tuples.joined(separator: ", ")
+            return (sql, parameters)
+        }
+    }
 
     private func mapping(_ schema: EntitySchema) throws -> PGSchema.Entity {
         guard let entity = store.schema.entities[schema.name] else {

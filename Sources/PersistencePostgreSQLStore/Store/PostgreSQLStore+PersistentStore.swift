@@ -99,6 +99,7 @@ extension PostgreSQLStore: PersistentStore {
             if !tracksHistory { tracksHistory = try storeTracksHistory() }
             let transaction = PostgreSQLStoreTransaction(store: self)
             let result = try body(transaction)
+            try transaction.flush()
             if tracksHistory { try recordHistory(transaction.changes) }
             try notifySave(transaction.changes)
             return result
