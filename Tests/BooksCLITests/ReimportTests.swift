@@ -206,6 +206,12 @@ import Testing
         // conflicts and makes the same changes again.
         let again = try sandbox.run(["import", newer])
         #expect(again.stdout == first.stdout, "\(again)")
+        // Undone and redone, the import is back with what it kept: the file has nothing new.
+        #expect(try sandbox.run(["undo"]).status == 0)
+        let redo = try sandbox.run(["redo"])
+        #expect(redo.stdout == "Redid books import (#6): changed 2 books.\n", "\(redo)")
+        let after = try sandbox.run(["import", newer])
+        #expect(after.stdout == "Imported 2 books (Goodreads CSV): 0 added, 0 updated, 2 unchanged.\n", "\(after)")
     }
 
     /// A seed, a delete, its undo, a re-import of the catalogue's own export with one rating
