@@ -86,6 +86,36 @@ import Testing
         #expect(again.stdout == "Imported 2 books (Goodreads CSV): 0 added, 0 updated, 2 unchanged.\n", "\(again)")
     }
 
+    /// calibre's JSON and CSV are one source: the same merge, a conflict named with the
+    /// values as the catalogue has them (calibre's 8 of 10 is 4 stars).
+    @Test func aNewerCalibreExportKeepsTheReadersEditsToo() throws {
+        let sandbox = try BooksSandbox()
+        let uuid = "11111111-2222-4333-8444-555555555555"
+        func write(_ name: String, rating: Int, tags: String, publisher: String) throws -> String {
+            let json = """
+                [{"id": 1, "uuid": "\(uuid)", "title": "Songs", "authors": "Paul Simon", "rating": \(rating), \
+                "tags": [\(tags)], "publisher": "\(publisher)"}]
+                """
+            let url = sandbox.directory.appendingPathComponent(name)
+            try Data(json.utf8).write(to: url)
+            return url.path
+        }
+        let first = try write("first.json", rating: 6, tags: "\"music\"", publisher: "Columbia")
+        #expect(try sandbox.run(["import", first]).stdout == "Imported 1 book (calibre JSON): 1 added, 0 updated, 0 unchanged.\n")
+        #expect(try sandbox.run(["edit", "11111111", "--rating", "5", "--tag", "-music"]).status == 0)
+        let newer = try write("newer.json", rating: 8, tags: "\"music\", \"folk\"", publisher: "Legacy")
+        let run = try sandbox.run(["import", newer])
+        #expect(
+            run.stdoutLines == [
+                "Imported 1 book (calibre JSON): 0 added, 1 updated, 0 unchanged; 1 conflict kept yours (--prefer-file takes the file's).",
+                "Conflict: 11111111 \"Songs\", rating: kept yours (5); the file changed it from 3 to 4.",
+                "",
+            ], "\(run)")
+        let book = try #require(try Self.books(sandbox)["Songs"])
+        #expect(book["rating"] as? Int == 5 && book["publisher"] as? String == "Legacy", "\(book)")
+        #expect(book["tags"] as? [String] == ["folk"], "\(book)")
+    }
+
     @Test func preferFileTakesTheFilesValueOnlyWhereBothChanged() throws {
         let (sandbox, newer, _, kindred) = try Self.editedAfterImport()
         let run = try sandbox.run(["import", "--prefer-file", newer])
