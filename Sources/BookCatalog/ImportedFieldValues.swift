@@ -54,11 +54,13 @@ public struct ImportedFieldValues: Sendable, Equatable {
         texts[.tags].map { Set($0.split(separator: "\n").map { CanonicalText.fold(String($0)) }) }
     }
 
-    /// The values as stored: a JSON object, keys sorted.
+    /// The values as stored: a JSON object, keys sorted by their bytes, on one line.
+    ///
+    /// Written by hand, not through `JSONSerialization`, whose sorted keys compare by locale
+    /// and took a third of re-importing 5,000 unchanged books.
     var json: String {
-        let object = Dictionary(uniqueKeysWithValues: texts.map { ($0.key.rawValue, $0.value) })
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        let members = texts.map { ($0.key.rawValue, $0.value) }.sorted { $0.0 < $1.0 }
+        return "{" + members.map { JSONValue.quoted($0) + ":" + JSONValue.quoted($1) }.joined(separator: ",") + "}"
     }
 
     /// The values a stored JSON object gives; a key that names no field, or a value that is
@@ -66,9 +68,9 @@ public struct ImportedFieldValues: Sendable, Equatable {
     /// object gives none: that book is then imported as if for the first time.
     init(json: String) {
         texts = [:]
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return }
-        for (key, value) in object {
-            if let field = BookField(rawValue: key), Self.kept(field), let text = value as? String { texts[field] = text }
+        guard case .object(let members)? = try? JSONValue.parse(Data(json.utf8), maximumDepth: 4) else { return }
+        for (key, value) in members {
+            if let field = BookField(rawValue: key), Self.kept(field), case .string(let text) = value { texts[field] = text }
         }
     }
 }
