@@ -7,7 +7,7 @@ extension Catalog {
     /// A book is already in the catalogue when one has its UUID, or else its ISBN; it is
     /// updated in the fields the file gives (``BookRecord/provided``), keeping its UUID.
     /// Tags are found by their canonical name ("SciFi" is the tag "scifi" if that exists)
-    /// and made when new; a tag no book has any more is deleted. The books are looked up
+    /// and made when new. The books are looked up
     /// before anything changes, a few hundred UUIDs or ISBNs a query; a field is set only
     /// when its value differs, so a book the file gives as it is stays unchanged.
     ///
