@@ -67,8 +67,10 @@ extension Catalog {
             let books = run.reversed().flatMap { $0.changes.filter { $0.changedObjectID.entityName == "Book" } }
             // A command that changed no book but what an import keeps of one (a re-import
             // whose every change the reader's edits kept out) is still one: undo takes it back.
-            let keptImport = run.contains { $0.changes.contains { $0.changedObjectID.entityName == "ImportedValues" } }
-            guard !books.isEmpty || keptImport else { return }
+            func keptImport() -> Bool {
+                run.contains { $0.changes.contains { $0.changedObjectID.entityName == "ImportedValues" } }
+            }
+            guard !books.isEmpty || keptImport() else { return }
             entries.append(
                 CatalogHistoryEntry(
                     number: last.transactionNumber, firstNumber: first.transactionNumber, timestamp: last.timestamp,
