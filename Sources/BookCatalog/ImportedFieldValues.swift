@@ -22,10 +22,14 @@ public struct ImportedFieldValues: Sendable, Equatable {
     }
 
     /// The values `record` gives in the fields it provides (its UUID aside, which is the
-    /// book's identity, and its date precision, which the date's text carries).
+    /// book's identity, and its date precision, which the date's text carries). A blank
+    /// date added is not kept: the import did not set it blank but to the day of the import
+    /// (see `Catalog.importBooks`), so a later file's date is not a change the reader made.
     init(_ record: BookRecord) {
         var texts: [BookField: String] = [:]
-        for field in record.provided where Self.kept(field) { texts[field] = Self.text(field, of: record) }
+        for field in record.provided where Self.kept(field) && (field != .dateAdded || record.dateAdded != nil) {
+            texts[field] = Self.text(field, of: record)
+        }
         self.texts = texts
     }
 

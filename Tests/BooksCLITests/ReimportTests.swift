@@ -116,6 +116,23 @@ import Testing
         #expect(book["tags"] as? [String] == ["folk"], "\(book)")
     }
 
+    /// A book imported without a date added gets the day of the import; a newer export that
+    /// gives one is not a conflict with it (the reader cannot edit the date added), it is
+    /// taken.
+    @Test func aDateAddedTheFirstFileLackedIsTakenFromANewerOne() throws {
+        let sandbox = try BooksSandbox()
+        let header = "Book Id,Title,Author,My Rating,Date Added,Exclusive Shelf\r\n"
+        let first = sandbox.directory.appendingPathComponent("first.csv")
+        try Data((header + "1001,Dune,Frank Herbert,4,,read\r\n").utf8).write(to: first)
+        #expect(try sandbox.run(["import", first.path]).status == 0)
+        let newer = sandbox.directory.appendingPathComponent("newer.csv")
+        try Data((header + "1001,Dune,Frank Herbert,4,2019/01/05,read\r\n").utf8).write(to: newer)
+        let run = try sandbox.run(["import", newer.path])
+        #expect(run.stdout == "Imported 1 book (Goodreads CSV): 0 added, 1 updated, 0 unchanged.\n", "\(run)")
+        let dune = try #require(try Self.books(sandbox)["Dune"])
+        #expect((dune["dateAdded"] as? String)?.hasPrefix("2019-01-05") == true, "\(dune)")
+    }
+
     @Test func preferFileTakesTheFilesValueOnlyWhereBothChanged() throws {
         let (sandbox, newer, _, kindred) = try Self.editedAfterImport()
         let run = try sandbox.run(["import", "--prefer-file", newer])
