@@ -82,13 +82,12 @@ extension CommandRunner {
     }
 
     /// A field's value in a conflict's line: `none` when empty, authors (one a line) joined
-    /// by `, `, text with control characters escaped (a note's line break reads `\n`), cut
-    /// to 60 characters.
+    /// by `, `, cut to 60 characters, then with control characters escaped (a note's line
+    /// break reads `\n`, in quotes), so that an escape is never cut in two.
     static func shownValue(_ text: String, _ field: BookCatalog.BookField) -> String {
         guard !text.isEmpty else { return "none" }
         let oneLine = field == .authors ? text.replacingOccurrences(of: "\n", with: ", ") : text
-        let line = QuotedText.forDisplay(oneLine)
-        return line.count > 60 ? String(line.prefix(59)) + "…" : line
+        return QuotedText.forDisplay(oneLine.count > 60 ? String(oneLine.prefix(59)) + "…" : oneLine)
     }
 
     /// `books export [--format F] [-o FILE]`: to standard output, or to a file that is

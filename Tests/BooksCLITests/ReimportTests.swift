@@ -133,6 +133,27 @@ import Testing
         #expect((dune["dateAdded"] as? String)?.hasPrefix("2019-01-05") == true, "\(dune)")
     }
 
+    /// A conflict's values are shown on its one line: a line break escaped, a long text cut.
+    @Test func aConflictShowsLongAndMultiLineValuesOnOneLine() throws {
+        let sandbox = try BooksSandbox()
+        let uuid = "0B1C2D3E-4F50-4617-8899-AABBCCDDEEFF"
+        func write(_ name: String, notes: String) throws -> String {
+            let entry: [String: Any] = ["uuid": uuid, "title": "T", "authors": ["A"], "notes": notes]
+            let url = sandbox.directory.appendingPathComponent(name)
+            try JSONSerialization.data(withJSONObject: [entry]).write(to: url)
+            return url.path
+        }
+        #expect(try sandbox.run(["import", try write("first.json", notes: "short")]).status == 0)
+        #expect(try sandbox.run(["edit", "0b1c2d3e", "--notes", "mine"]).status == 0)
+        let long = "Line one\nline two " + String(repeating: "x", count: 80)
+        let run = try sandbox.run(["import", try write("newer.json", notes: long)])
+        let cut = String(long.prefix(59)).replacingOccurrences(of: "\n", with: "\\n")
+        #expect(
+            run.stdoutLines.dropFirst().first
+                == "Conflict: 0B1C2D3E \"T\", notes: kept yours (mine); the file changed it from short to \"\(cut)…\".",
+            "\(run)")
+    }
+
     @Test func preferFileTakesTheFilesValueOnlyWhereBothChanged() throws {
         let (sandbox, newer, _, kindred) = try Self.editedAfterImport()
         let run = try sandbox.run(["import", "--prefer-file", newer])
