@@ -46,9 +46,10 @@ enum ImportCommand {
             field the file changed and you did not takes the file's, and a field both \
             changed keeps yours and is named (one line a book and field), or takes the \
             file's with --prefer-file. Tags merge: a book gains the file's new tags and \
-            never loses one. A book no import of the source gave values to yet takes the \
-            file's, as before. --dry-run shows what would be added, updated and kept, and \
-            writes nothing.
+            never loses one. A book no import of the source gave values to yet (a first \
+            import, or one by a release before this kept them) takes the file's, as \
+            before. --dry-run shows what would be added, updated and kept, and writes \
+            nothing.
             """,
         arguments: [file],
         options: [skipInvalid, preferFile, dryRun])
