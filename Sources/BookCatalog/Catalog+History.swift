@@ -65,7 +65,12 @@ extension Catalog {
             guard let last = run.first, let first = run.last else { return }
             defer { run.removeAll() }
             let books = run.reversed().flatMap { $0.changes.filter { $0.changedObjectID.entityName == "Book" } }
-            guard !books.isEmpty else { return }
+            // A command that changed no book but what an import keeps of one (a re-import
+            // whose every change the reader's edits kept out) is still one: undo takes it back.
+            func keptImport() -> Bool {
+                run.contains { $0.changes.contains { $0.changedObjectID.entityName == "ImportedValues" } }
+            }
+            guard !books.isEmpty || keptImport() else { return }
             entries.append(
                 CatalogHistoryEntry(
                     number: last.transactionNumber, firstNumber: first.transactionNumber, timestamp: last.timestamp,

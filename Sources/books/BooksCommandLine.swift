@@ -140,7 +140,12 @@ enum BooksCommandLine {
                     ids: (parsed[DeleteCommand.ids] ?? []).compactMap(BookIDPrefix.init),
                     predicate: parsed[DeleteCommand.predicate], assumeYes: parsed[DeleteCommand.yes]))
         case ImportCommand.spec.name:
-            return parsed[ImportCommand.file].map { .import(file: $0, skipInvalid: parsed[ImportCommand.skipInvalid]) }
+            return parsed[ImportCommand.file].map {
+                .import(
+                    ImportOptions(
+                        file: $0, skipInvalid: parsed[ImportCommand.skipInvalid],
+                        preferFile: parsed[ImportCommand.preferFile], dryRun: parsed[ImportCommand.dryRun]))
+            }
                 ?? .help(helpText(forCommandPath: [ImportCommand.spec.name]))
         case ExportCommand.spec.name:
             let output = parsed[ExportCommand.output]

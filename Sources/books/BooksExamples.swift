@@ -44,6 +44,9 @@ enum BooksExamples {
         "import": [
             CommandExample("books import goodreads_library_export.csv", "Bring in a Goodreads export: shelves become status and tags."),
             CommandExample("cat books.json | books import -", "Add or update the books of a JSON file read from standard input."),
+            CommandExample(
+                "books import --dry-run goodreads_library_export.csv",
+                "What a newer export would change (your edits since the last one are kept), writing nothing."),
         ],
         "export": [
             CommandExample("books export -o books.csv", "Every book, every field, as CSV (the file is replaced only when complete)."),

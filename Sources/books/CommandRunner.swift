@@ -130,9 +130,11 @@ struct CommandRunner {
             }
         case .delete(let options):
             try delete(options)
-        case .import(let file, let skipInvalid):
-            try beginningTheReadersCatalogue { isNew in
-                try importBooks(from: file, skippingInvalid: skipInvalid, intoNewCatalogue: isNew)
+        case .import(let options):
+            if options.dryRun {
+                try importBooks(options, intoNewCatalogue: false)
+            } else {
+                try beginningTheReadersCatalogue { isNew in try importBooks(options, intoNewCatalogue: isNew) }
             }
         case .export(let options):
             try export(options)

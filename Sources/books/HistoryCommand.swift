@@ -59,7 +59,9 @@ extension ParsedCommand.Action {
     /// persistent history.
     var changesCatalogue: Bool {
         switch self {
-        case .seed, .add, .edit, .delete, .import, .undo, .redo: true
+        case .seed, .add, .edit, .delete, .undo, .redo: true
+        // A dry run writes nothing: it does not begin the history either.
+        case .import(let options): !options.dryRun
         default: false
         }
     }
@@ -98,6 +100,7 @@ extension BookPrinter {
             var command = entry.command.map(QuotedText.forDisplay) ?? "another program"
             if !entry.undid.isEmpty { command += " of " + Catalog.transactionList(entry.undid) }
             let numbers = entry.firstNumber == entry.number ? "#\(entry.number)" : "#\(entry.firstNumber)–\(entry.number)"
+            if summary.isEmpty { summary = ["changed no book"] }
             text += "\(numbers)  \(DateText.formatISO8601(whole))  \(command): \(summary.joined(separator: ", "))\n"
             for change in entry.books {
                 let verb = change.type == .insert ? "added  " : change.type == .update ? "updated" : "deleted"

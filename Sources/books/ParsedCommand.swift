@@ -23,8 +23,8 @@ struct ParsedCommand: Equatable, Sendable {
         case edit(BookIDPrefix, BookEdit)
         /// `books delete ID… [--where P] [--yes]`.
         case delete(DeleteOptions)
-        /// `books import FILE`.
-        case `import`(file: String, skipInvalid: Bool)
+        /// `books import FILE [--skip-invalid] [--prefer-file] [--dry-run]`.
+        case `import`(ImportOptions)
         /// `books export [--format F] [-o FILE]`.
         case export(ExportOptions)
         /// `books check`: check the store for damage.
@@ -97,6 +97,19 @@ struct DeleteOptions: Equatable, Sendable {
     var predicate: String?
     /// `--yes`: delete without asking.
     var assumeYes = false
+}
+
+/// The options of `books import`.
+struct ImportOptions: Equatable, Sendable {
+    /// The file, or `-` for standard input.
+    var file: String
+    /// `--skip-invalid`: import the valid books of a file with invalid ones.
+    var skipInvalid = false
+    /// `--prefer-file`: where the reader and the file both changed a field since the last
+    /// import of the file's source, take the file's value.
+    var preferFile = false
+    /// `--dry-run`: say what the import would do, and write nothing.
+    var dryRun = false
 }
 
 /// The options of `books export`.

@@ -11,6 +11,13 @@ enum ImportCommand {
     /// `--skip-invalid`: import the valid books of a file with invalid ones.
     static let skipInvalid = Flag(
         "skip-invalid", help: "Import the valid books of a file with invalid ones, and name each one skipped.")
+    /// `--prefer-file`: in a conflict, take the file's value.
+    static let preferFile = Flag(
+        "prefer-file",
+        help: "Where you and the file both changed a field since the last import of its source, take the file's value.")
+    /// `--dry-run`: say what would change, write nothing.
+    static let dryRun = Flag(
+        "dry-run", help: "Show what the import would add, update and find in conflict, and write nothing.")
 
     static let spec = CommandSpec(
         name: "import",
@@ -32,9 +39,20 @@ enum ImportCommand {
             saved at once: a blank optional field is never an error, and a book with a bad \
             value refuses the file, naming every such book (one a line), unless \
             --skip-invalid imports the others.
+
+            Importing a newer export of the same source (Goodreads, calibre, LibraryThing, \
+            or books' own export) keeps what you changed in books since: the catalogue keeps \
+            the values each import gave, so a field the file did not change keeps yours, a \
+            field the file changed and you did not takes the file's, and a field both \
+            changed keeps yours and is named (one line a book and field), or takes the \
+            file's with --prefer-file. Tags merge: a book gains the file's new tags and \
+            never loses one. A book no import of the source gave values to yet (a first \
+            import, or one by a release before this kept them) takes the file's, as \
+            before. --dry-run shows what would be added, updated and kept, and writes \
+            nothing.
             """,
         arguments: [file],
-        options: [skipInvalid])
+        options: [skipInvalid, preferFile, dryRun])
 }
 
 /// `books export [--format csv|json] [-o <file>]`.

@@ -314,9 +314,85 @@ import PersistenceSQLite
         }
         #expect(error?.kind == .readOnly, "\(String(describing: error))")
         let message = error.map { "\($0)" } ?? ""
-        #expect(message.contains("\"1\"") && message.contains("\"3\"") && !message.contains("\n"), "\(message)")
+        #expect(message.contains("\"1\"") && message.contains("\"4\"") && !message.contains("\n"), "\(message)")
         #expect(try Data(contentsOf: url) == before)
         #expect(!FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+    }
+
+    // MARK: - Version 3 to version 4
+
+    /// Writes the sample books into a new store with model version 3, as `books` of the
+    /// release before version 4 did: authors through `authors`, with bylines.
+    private static func writeVersion3Store(at url: URL) throws -> Set<BookFacts> {
+        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
+        let v3 = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books 3")
+        #expect(v3.entity(named: "ImportedValues") == nil)
+        let container = try PersistentContainer(model: v3, storeURL: url)
+        let context = container.viewContext
+        var authors: [String: ManagedObject] = [:]
+        var facts: Set<BookFacts> = []
+        for seed in try Catalog.bundledSeedBooks() {
+            let book = try context.insertObject(forEntityName: "Book")
+            try book.setValue(seed.uuid, forKey: "uuid")
+            try book.setValue(seed.title, forKey: "title")
+            try book.setValue(seed.publishDate, forKey: "publishDate")
+            try book.setValue(seed.price, forKey: "price")
+            try book.setValue(seed.color, forKey: "color")
+            try book.setValue(seed.author, forKey: "byline")
+            let author = try authors[seed.author] ?? context.insertObject(forEntityName: "Author")
+            try author.setValue(seed.author, forKey: "name")
+            authors[seed.author] = author
+            try book.setValue([author], forKey: "authors")
+            facts.insert(
+                BookFacts(
+                    uuid: seed.uuid, title: seed.title, author: seed.author, publishDate: seed.publishDate,
+                    price: seed.price, color: seed.color?.hex))
+        }
+        try context.save()
+        try container.persistentStoreCoordinator.close()
+        return facts
+    }
+
+    /// A version 3 catalogue, in the library's layout and in Core Data's, is migrated on
+    /// open to version 4 with every book, and then keeps what an import gave its books.
+    @Test(arguments: [false, true])
+    func aVersion3CatalogueIsMigratedToVersion4AndKeepsImportedValues(coreDataLayout: Bool) throws {
+        let plain = try Self.storeURL()
+        defer { Self.cleanUp(plain) }
+        let written = try Self.writeVersion3Store(at: plain)
+        var url = plain
+        if coreDataLayout {
+            let v3 = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books 3")
+            url = plain.deletingLastPathComponent().appendingPathComponent("CoreData.sqlite")
+            let source = try PersistentContainer(model: v3, storeURL: plain, readOnly: true)
+            let document = try StoreArchive.exportJSON(from: source.viewContext)
+            try CoreDataStore.create(model: v3, at: url)
+            let target = try PersistentContainer(model: v3, storeURL: url)
+            _ = try StoreArchive.importJSON(Data(document.utf8), into: target.viewContext)
+            try target.persistentStoreCoordinator.close()
+            try source.persistentStoreCoordinator.close()
+        }
+        let catalog = try Catalog(storeURL: url)
+        #expect(catalog.container.migratedStore)
+        #expect(try Self.facts(of: catalog) == written)
+        #expect(FileManager.default.fileExists(atPath: url.path + ".pre-migration"))
+
+        // A books export of one book with its rating changed: imported, its values kept.
+        let first = try #require(written.first)
+        let entry: [String: Any] = [
+            "uuid": first.uuid.uuidString, "title": first.title, "authors": [first.author ?? ""], "rating": 4,
+        ]
+        let data = try JSONSerialization.data(withJSONObject: [entry])
+        let result = try catalog.importBooks(try CatalogImport(data: data, name: "books.json"))
+        #expect(result.updated == 1)
+        try catalog.container.persistentStoreCoordinator.close()
+
+        let reopened = try Catalog(storeURL: url)
+        #expect(!reopened.container.migratedStore)
+        let kept = try reopened.importedValues(of: .books, forBooks: [first.uuid])
+        let values = ImportedFieldValues(json: try #require(kept[first.uuid]).fieldValues)
+        #expect(values.texts == [.title: first.title, .authors: first.author ?? "", .rating: "4"])
+        #expect(try reopened.existingBook(uuid: first.uuid)?.rating == 4)
     }
 
     private static func sql(_ url: URL, _ query: String) throws -> [[SQLiteValue]] {

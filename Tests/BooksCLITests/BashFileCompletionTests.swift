@@ -56,6 +56,6 @@ struct BashFileCompletionTests {
     @Test func aLeadingDashIsSafe() throws {
         let sandbox = try Self.sandbox()
         #expect(try Self.complete(["books", "import", "./-"], in: sandbox) == "<./-dash.json>\n")
-        #expect(try Self.complete(["books", "import", "-"], in: sandbox) == "<--help>\n<--skip-invalid>\n<--store>\n<-h>\n")
+        #expect(try Self.complete(["books", "import", "-"], in: sandbox) == "<--dry-run>\n<--help>\n<--prefer-file>\n<--skip-invalid>\n<--store>\n<-h>\n")
     }
 }

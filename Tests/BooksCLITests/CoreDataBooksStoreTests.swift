@@ -100,7 +100,7 @@ import Testing
         let database = try Database(path: sandbox.store.path, mode: .readOnly)
         defer { try? database.close() }
         let keys = try database.query("SELECT Z_NAME, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT")
-        #expect(keys.map { $0.map(\.description).joined(separator: " ") } == ["'Author' 2", "'Book' 4", "'Tag' 2"])
+        #expect(keys.map { $0.map(\.description).joined(separator: " ") } == ["'Author' 2", "'Book' 4", "'ImportedValues' 0", "'Tag' 2"])
         #expect(try database.scalar("SELECT count(*) FROM Z_METADATA").int64Value == 1)
         #expect(try database.scalar("SELECT length(Z_CONTENT) > 0 FROM Z_MODELCACHE").int64Value == 1)
         #expect(try database.scalar("SELECT count(*) FROM ZBOOK WHERE Z_OPT = 1").int64Value == 4)

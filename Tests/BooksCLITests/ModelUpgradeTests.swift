@@ -82,7 +82,7 @@ import Testing
             #expect(run.status == 1 && run.stdout.isEmpty, "\(arguments): \(run)")
             #expect(
                 run.stderr == "Error: The store \(sandbox.store.path) was written with model version \"1\" and must be "
-                    + "migrated to \"3\" before this release can open it, but it is read-only here; nothing was changed: "
+                    + "migrated to \"4\" before this release can open it, but it is read-only here; nothing was changed: "
                     + "open it once where it can be written, or copy it to a writable folder\n", "\(run)")
         }
         #expect(try Data(contentsOf: sandbox.store) == before)

@@ -15,6 +15,7 @@ import Testing
         #expect(
             result.stdout
                 == "Author+Class.swift\nAuthor+Properties.swift\nBook+Properties.swift\n"
+                + "ImportedValues+Class.swift\nImportedValues+Properties.swift\n"
                 + "Tag+Class.swift\nTag+Properties.swift\nBooks+Model.swift\n")
         let author = try String(
             contentsOf: output.appendingPathComponent("Author+Class.swift"), encoding: .utf8)
@@ -23,8 +24,8 @@ import Testing
             contentsOf: output.appendingPathComponent("Book+Properties.swift"), encoding: .utf8)
         #expect(book.contains("extension Book {") && !book.contains("class Book"))
         #expect(book.contains("public var color: Color? {"))
-        // The current version, 3: version 2's attributes, the to-many of tags, and the
-        // ordered to-many of authors.
+        // The current version, 4: version 2's attributes, the to-many of tags, and version
+        // 3's ordered to-many of authors (version 4 adds an entity, ImportedValues).
         #expect(book.contains("public var isbn: String? {") && book.contains("public var tags: Set<Tag> {"))
         #expect(book.contains("public var authors: [Author] {") && book.contains("public var seriesNumber: Decimal? {"))
     }
