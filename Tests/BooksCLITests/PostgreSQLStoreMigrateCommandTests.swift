@@ -28,15 +28,15 @@ struct PostgreSQLStoreMigrateCommandTests {
         #expect(dryRun.stdoutText.hasPrefix("Migration from model version 1 to 2:\n"))
         #expect(dryRun.stdoutText.contains("  Book.isbn: new optional attribute; existing objects have no value\n"))
         #expect(dryRun.stdoutText.hasSuffix(
-            "Dry run: the data fits model version 3; the migration was rolled back and the store was not changed.\n"))
+            "Dry run: the data fits model version 4; the migration was rolled back and the store was not changed.\n"))
         let stillVersion1 = try Self.tool(["store", "export", url, "--model", bundle, "--version", "Books"])
         #expect(stillVersion1.status == 0, "the store still opens with version 1: \(stillVersion1.stderrText)")
 
         let migrate = try Self.tool(["store", "migrate", url, "--model", bundle])
         #expect(migrate.status == 0, "\(migrate.stderrText)")
-        #expect(migrate.stdoutText.hasSuffix("No values will be lost.\nMigrated \(url) to model version 3 in one transaction.\n"))
+        #expect(migrate.stdoutText.hasSuffix("No values will be lost.\nMigrated \(url) to model version 4 in one transaction.\n"))
         let again = try Self.tool(["store", "migrate", url, "--model", bundle])
-        #expect(again.stdoutText == "\(url) is already at model version 3; nothing to migrate.\n")
+        #expect(again.stdoutText == "\(url) is already at model version 4; nothing to migrate.\n")
         let exported = try Self.tool(["store", "export", url, "--model", bundle])
         #expect(exported.status == 0 && exported.stdoutText.contains("Ficciones"), "\(exported.stderrText)")
     }

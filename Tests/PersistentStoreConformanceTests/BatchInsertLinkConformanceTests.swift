@@ -194,6 +194,29 @@ import Testing
         #expect(try Self.fresh(subject).count(for: FetchRequest(entityName: "Volume")) == 1)
     }
 
+    /// A save of many new objects (more than a store writes in one statement) in which one
+    /// deep in the save repeats a stored unique value: the conflict names that object, and
+    /// nothing of the save is written.
+    @Test(arguments: StoreFactories.all)
+    func aSavedObjectRefusedDeepInALargeSaveIsNamedAndNothingIsWritten(_ factory: StoreFactory) throws {
+        let (subject, writers, _) = try Self.stocked(factory)
+        try subject.insert("Volume", ["code": "v2"])
+        try subject.context.save()
+        let before = try Self.linksFromDestinations(subject)
+        var objects: [ManagedObject] = []
+        for index in 0..<2_500 {
+            let volume = try subject.insert("Volume", ["code": index == 2_100 ? "v2" : "n\(index)"])
+            try volume.setValue([writers[index % 4]], forKey: "writers")
+            objects.append(volume)
+        }
+        let error = try #require(throws: ConstraintConflictError.self) { try subject.context.save() }
+        #expect(error.keys == ["code"] && error.values.count == 1 && error.values[0].contains("v2"), "\(error)")
+        #expect(error.object == objects[2_100].objectID.description, "the refused object is named: \(error)")
+        #expect(try Self.stored(subject).keys.sorted() == ["v2"])
+        #expect(try Self.linksFromDestinations(subject) == before)
+        #expect(subject.context.hasChanges, "the context keeps the save's changes")
+    }
+
     @Test(arguments: StoreFactories.all)
     func rowsThatMayUpdateStoredOnesCannotSetLinks(_ factory: StoreFactory) throws {
         let (subject, writers, _) = try Self.stocked(factory)

@@ -42,17 +42,30 @@ extension PostgreSQLStore {
             [.double(Date().timeIntervalSince1970), recorder.author.map { .text(PGRowCodec.escape($0)) } ?? .null,
              recorder.contextName.map { .text(PGRowCodec.escape($0)) } ?? .null]
         ).flatMap { Int64($0) } ?? 0
-        for change in recorder.changes {
-            var properties = PGValue.null
-            if change.type == .update {
-                let names = try JSONSerialization.data(withJSONObject: change.properties.sorted())
-                properties = .text(String(decoding: names, as: UTF8.self))
+        // Every change in one statement a chunk, its columns as arrays (an update's property
+        // names as JSON text, '' for none; a tombstone's key, 0 for none).
+        for chunk in stride(from: 0, to: recorder.changes.count, by: 10_000) {
+            let changes = recorder.changes[chunk..<min(chunk + 10_000, recorder.changes.count)]
+            var types: [Int64] = [], entities: [String] = [], keys: [Int64] = []
+            var properties: [String] = [], tombstones: [Int64] = []
+            for change in changes {
+                types.append(Int64(change.type.rawValue))
+                entities.append(change.entity)
+                keys.append(change.key)
+                if change.type == .update {
+                    let names = try JSONSerialization.data(withJSONObject: change.properties.sorted())
+                    properties.append(String(decoding: names, as: UTF8.self))
+                } else {
+                    properties.append("")
+                }
+                tombstones.append(change.tombstone ?? 0)
             }
             try connection.execute(
                 "INSERT INTO \"_historyChange\" (\"transactionID\", \"changeType\", entity, \"objectKey\", properties, tombstone) "
-                    + "VALUES ($1, $2, $3, $4, $5, $6)",
-                [.integer(number), .integer(Int64(change.type.rawValue)), .text(change.entity), .integer(change.key),
-                 properties, change.tombstone.map(PGValue.integer) ?? .null])
+                    + "SELECT $1, t, e, k, NULLIF(p, ''), NULLIF(s, 0) "
+                    + "FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bigint[]) WITH ORDINALITY AS c(t, e, k, p, s, n) ORDER BY n",
+                [.integer(number), .integerArray(types), .textArray(entities), .integerArray(keys),
+                 .textArray(properties), .integerArray(tombstones)])
         }
     }
 

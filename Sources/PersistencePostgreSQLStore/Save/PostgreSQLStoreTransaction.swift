@@ -291,6 +291,33 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             [.integer(own), .integer(other)])
     }
 
+    /// Every link of the new rows in one statement: the columns as three arrays, unnested
+    /// (a rows' links are a list of destinations each, in order, so positions count from 0).
+    func linkNewRows(entity: String, relationship: String, links: [(own: Int64, others: [Int64])]) throws {
+        guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
+        var owns: [Int64] = []
+        var others: [Int64] = []
+        var positions: [Int64] = []
+        for (own, destinations) in links {
+            for (position, other) in destinations.enumerated() {
+                owns.append(own)
+                others.append(other)
+                positions.append(Int64(position))
+            }
+        }
+        guard !owns.isEmpty else { return }
+        var names = [pgIdentifier(side.ownColumn), pgIdentifier(side.otherColumn)]
+        var parameters: [PGValue] = [.integerArray(owns), .integerArray(others)]
+        if let column = side.positionColumn {
+            names.append(pgIdentifier(column))
+            parameters.append(.integerArray(positions))
+        }
+        let arrays = parameters.indices.map { "$\($0 + 1)::bigint[]" }.joined(separator: ", ")
+        try connection.execute(
+            "INSERT INTO \(pgIdentifier(side.table.name)) (\(names.joined(separator: ", "))) SELECT * FROM unnest(\(arrays))",
+            parameters)
+    }
+
     func removeAllLinks(rootEntity: String, keys: [Int64]) throws {
         guard !keys.isEmpty else { return }
         // One statement per join table side, the keys as one array parameter.
