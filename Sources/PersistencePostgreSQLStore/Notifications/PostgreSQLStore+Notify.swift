@@ -1,5 +1,6 @@
 #if PostgreSQL
 import Foundation
+import Synchronization
 import PersistenceStore
 
 // Change propagation between processes: a save that commits sends, on the store's channel,
@@ -142,11 +143,10 @@ final class PGSaveListener: RemoteSaveObservation, @unchecked Sendable {
 }
 
 /// A flag set once, read from any thread.
-final class AtomicFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
+final class AtomicFlag: Sendable {
+    private let value = Atomic<Bool>(false)
 
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
+    var isSet: Bool { value.load(ordering: .acquiring) }
+    func set() { value.store(true, ordering: .releasing) }
 }
 #endif
