@@ -47,16 +47,22 @@ let package = Package(
         // stores, the only targets that write SQL.
         .target(
             name: "PersistenceSQLiteStore",
+            dependencies: ["PersistenceSQLite", "PersistenceSQLiteFiles", "PersistenceModel", "PersistenceStore"]),
+        // What both SQLite-file stores (their own layout and Core Data's) share about the file
+        // and not its tables: the checks of a store's path (StoreFile), the errors of a store
+        // file (StoreError), the folder of external binary data, quoted identifiers.
+        .target(
+            name: "PersistenceSQLiteFiles",
             dependencies: ["PersistenceSQLite", "PersistenceModel", "PersistenceStore"]),
         // The SQLite stores Core Data writes (Z tables, Z_METADATA, Z_MODELCACHE), read and
-        // written in Core Data's own layout, with the readers of its binary formats. It uses
-        // the SQLite store's file checks and error types (StoreFile, StoreError), not its SQL.
+        // written in Core Data's own layout, with the readers of its binary formats. It shares
+        // the file checks and errors of SQLite-file stores, not the SQLite store's layout or SQL.
         // Fetches are compiled by the relational core over Core Data's layout and encodings.
         .target(
             name: "PersistenceCoreDataStore",
             dependencies: [
-                "PersistenceSQLite", "PersistenceModel", "PersistenceStore", "PersistenceRelational",
-                "PersistenceSQLiteStore", "CZlib",
+                "PersistenceSQLite", "PersistenceSQLiteFiles", "PersistenceModel", "PersistenceStore",
+                "PersistenceRelational", "CZlib",
             ]),
         // The PostgreSQL client library; built and linked only with the PostgreSQL trait.
         .systemLibrary(
@@ -81,7 +87,7 @@ let package = Package(
             name: "Persistence",
             dependencies: [
                 "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore",
-                "PersistenceCoreDataStore",
+                "PersistenceSQLiteFiles", "PersistenceCoreDataStore",
                 .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // What the three executables share about being a command-line tool: declared options read

@@ -5,6 +5,7 @@
 @_exported import PersistenceStore
 @_exported import PersistenceContext
 @_exported import PersistenceSQLiteStore
+@_exported import PersistenceSQLiteFiles
 @_exported import PersistenceCoreDataStore
 
 /// Persistence: a Core Data–style object graph and persistence library over SQLite.

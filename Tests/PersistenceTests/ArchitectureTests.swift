@@ -51,12 +51,22 @@ import Testing
         let statement = try Regex(#""\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|BEGIN|COMMIT)\s"#)
         let offenders = try Self.swiftFiles().filter { file in
             ![
-                "PersistenceSQLite", "PersistenceRelational", "PersistenceSQLiteStore", "PersistenceCoreDataStore",
-                "PersistencePostgreSQLStore",
+                "PersistenceSQLite", "PersistenceSQLiteFiles", "PersistenceRelational", "PersistenceSQLiteStore",
+                "PersistenceCoreDataStore", "PersistencePostgreSQLStore",
             ].contains(file.target)
                 && file.text.split(separator: "\n").contains { line in
                     !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && line.contains(statement)
                 }
+        }
+        #expect(offenders.map(\.path) == [])
+    }
+
+    /// The Core Data store shares the SQLite-file checks and errors (PersistenceSQLiteFiles)
+    /// and the relational core with the SQLite store, never the SQLite store itself.
+    @Test func theStoresDependOnNoOtherStore() throws {
+        let stores = ["PersistenceSQLiteStore", "PersistenceCoreDataStore", "PersistencePostgreSQLStore"]
+        let offenders = try Self.swiftFiles().filter { file in
+            stores.contains(file.target) && stores.contains { $0 != file.target && file.text.contains("import \($0)\n") }
         }
         #expect(offenders.map(\.path) == [])
     }

@@ -16,7 +16,8 @@ import Testing
 
     /// The modules `Persistence` re-exports, whose public symbols are its surface.
     static let reexported = [
-        "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore", "PersistenceCoreDataStore",
+        "PersistenceModel", "PersistenceStore", "PersistenceContext", "PersistenceSQLiteStore", "PersistenceSQLiteFiles",
+        "PersistenceCoreDataStore",
     ]
 
     @Test func thePublicSurfaceIsTheListCheckedIn() throws {

@@ -5,6 +5,7 @@ import PersistenceStore
 import PersistenceSQLiteStore
 import PersistenceCoreDataStore
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// A model, a store and a context in one: the way an app opens its data.
 ///

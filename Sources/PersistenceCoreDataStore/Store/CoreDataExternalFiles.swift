@@ -1,7 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceSQLiteStore
+import PersistenceSQLiteFiles
 
 /// The files of one save's binary values kept outside their rows, as Core Data keeps them:
 /// in `.<store name>_SUPPORT/_EXTERNAL_DATA/` beside the store, one file per value, named by

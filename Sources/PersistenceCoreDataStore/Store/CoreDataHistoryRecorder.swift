@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// What one save in a store where Core Data records its persistent history changed, gathered
 /// as `CoreDataStoreTransaction` writes and recorded in Core Data's own tables just before

@@ -1,7 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceSQLiteStore
+import PersistenceSQLiteFiles
 
 /// How Core Data lays a model out in an SQLite store, worked out from the model and checked
 /// against the store's own tables (`Z_PRIMARYKEY` and `PRAGMA table_info`):

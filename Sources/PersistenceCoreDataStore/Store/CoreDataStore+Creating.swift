@@ -1,7 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceSQLiteStore
+import PersistenceSQLiteFiles
 
 /// Making a new, empty store in Core Data's layout for a model.
 extension CoreDataStore {

@@ -3,6 +3,7 @@ import PersistenceModel
 import PersistenceRelational
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// Fetching: the rows of the request's entities, filtered by its predicate and search text,
 /// sorted and windowed, in SQL over Core Data's layout where that answers exactly, in memory

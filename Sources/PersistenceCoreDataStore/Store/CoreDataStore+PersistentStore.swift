@@ -1,8 +1,8 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceSQLiteStore
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// The Core Data store as a context sees it (see `PersistentStore`).
 extension CoreDataStore: PersistentStore {

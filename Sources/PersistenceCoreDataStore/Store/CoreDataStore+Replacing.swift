@@ -1,6 +1,6 @@
 import Foundation
 import PersistenceSQLite
-import PersistenceSQLiteStore
+import PersistenceSQLiteFiles
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// Reading rows of Core Data's tables as `StoreRow`s.
 extension CoreDataStore {

@@ -1,7 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceSQLiteStore
+import PersistenceSQLiteFiles
 
 extension CoreDataStore {
     /// The model Core Data compiled into the store at `url` (its `Z_MODELCACHE`), read

@@ -3,6 +3,7 @@ import PersistenceModel
 import PersistenceRelational
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// Dictionary results (`forEachValues`): the columns asked for, read in SQL.
 extension CoreDataStore {

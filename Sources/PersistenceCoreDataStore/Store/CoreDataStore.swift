@@ -1,8 +1,8 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceSQLiteStore
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// A store in the SQLite file Core Data itself writes (`NSSQLiteStoreType`): the same
 /// `PersistentStore` as `SQLiteStore`, on Core Data's layout (see `CoreDataLayout`), so that

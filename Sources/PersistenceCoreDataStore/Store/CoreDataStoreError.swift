@@ -1,4 +1,5 @@
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// A Core Data store whose rows or bookkeeping tables cannot be read as Core Data writes
 /// them (a row whose `Z_ENT` names no entity, a `Z_PRIMARYKEY` row that is not a number, a

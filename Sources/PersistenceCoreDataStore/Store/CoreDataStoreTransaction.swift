@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// The writes of one save in a Core Data store (see `StoreTransaction`), in Core Data's
 /// layout: a new row's `Z_OPT` is 1 and every later write of it adds one; keys come from

@@ -1,7 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
-import PersistenceSQLiteStore
+import PersistenceSQLiteFiles
 
 /// Attribute values as Core Data keeps them in its SQLite columns, exactly, and back.
 ///

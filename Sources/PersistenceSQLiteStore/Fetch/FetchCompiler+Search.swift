@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// The SQL of a fetch request's `searchText`: a condition and a rank to order by.
 package struct SearchSQL {
     /// The condition objects must meet: every word in one of the searched attributes.

@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// Turns a fetch request into the store's SQL pieces: the table, the entity restriction,
 /// joins for key paths through to-one relationships, and the ORDER BY list.
 package struct FetchCompiler {

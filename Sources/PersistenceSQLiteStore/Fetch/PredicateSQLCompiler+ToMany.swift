@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 // To-many key paths: `ANY`/`ALL`/`NONE` and collection operators as correlated subqueries on
 // the destination table, joined through the inverse to-one column or the relationship's join

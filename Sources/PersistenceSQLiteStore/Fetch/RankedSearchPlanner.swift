@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// Answers a limited search (``FetchRequest/searchText`` with a `fetchLimit`) of a common
 /// term without ranking every match.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// The values a change of the persistent history replaced (`PersistentHistoryChange.previousValues`),
 /// beyond Core Data's history: kept in `_historyChange.previousValues` as a JSON object from

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// Recomputes derived attributes after a migration's tables are rebuilt, with the same
 /// rules as a save (`DerivedValues`): the canonical, lowercase and uppercase forms of a

@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// Where a source relationship's links are, as rows of one set-aside table aliased `j`:
 /// the `own` column holds the key of the object that has the relationship, `other` the key
 /// of its destination. A to-one keeps them in the owner's row, a to-many with a to-one

@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// Optional → required without a default value (an attribute, or a to-one relationship): as
 /// in Core Data, the migration fails only when an object has no value. The check runs on
 /// the rebuilt tables inside the migration's transaction, after dangling references are

@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// Re-encoding of transformable values whose value transformer changed
 /// (`MigrationStep.Kind.changeTransformer`), in the migration's transaction: a value that
 /// cannot be re-encoded rolls everything back.

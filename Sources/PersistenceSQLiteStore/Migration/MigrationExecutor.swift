@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// Runs one `MigrationPlan` on an open database, inside the caller's transaction.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// The external-data files (see `ExternalDataStore`) a migration reads and writes when it
 /// re-encodes values that are kept in files beside the store.

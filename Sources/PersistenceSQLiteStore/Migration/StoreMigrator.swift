@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// Migrates a store file from the model version that wrote it to a newer one, by
 /// lightweight migration.

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 // What a batch insert needs to keep derived aggregates (`@count`, `@sum` over a to-many)
 // of the rows its rows link to up to date.

@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceSQLiteFiles
 
 /// Encodes attribute values into SQLite values and decodes them back, exactly.
 ///
@@ -122,15 +123,3 @@ package enum RowCodec {
 
 }
 
-extension SQLiteValue {
-    /// The SQLite storage class's name, for messages: NULL, INTEGER, REAL, TEXT or BLOB.
-    package var typeName: String {
-        switch self {
-        case .null: return "NULL"
-        case .integer: return "INTEGER"
-        case .real: return "REAL"
-        case .text: return "TEXT"
-        case .blob: return "BLOB"
-        }
-    }
-}

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// How a row of one entity becomes an object's slots, worked out once per entity when the
 /// store schema is built: for each property position, which column to read and how.

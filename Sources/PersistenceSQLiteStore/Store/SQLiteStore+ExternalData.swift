@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// The result of comparing a store's external data files with its rows.
 package struct ExternalDataCheck: Sendable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 // The reads behind Core Data's tools for large fetches, each one statement (per 512 keys)
 // where the protocol's defaults read once per object: a batch of faults by key, a to-many

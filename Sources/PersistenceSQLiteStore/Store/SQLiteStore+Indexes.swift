@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 extension SQLiteStore {
     /// Creates the model's plain (non-unique) indexes that the store lacks: a store made
     /// before an attribute was marked `indexed` or a fetch index was added gets them on its

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 extension SQLiteStore {
     /// How many rows of `mapping`'s table one INSERT statement writes (see

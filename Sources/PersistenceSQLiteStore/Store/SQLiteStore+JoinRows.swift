@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 // Reading and writing the rows of join tables (see `JoinTableMapping`). Call the writing
 // functions inside a write transaction.

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// The SQLite store as a context sees it: fetch requests compiled to SQL here, rows read by
 /// key, to-many relationships read through their foreign keys or join tables.

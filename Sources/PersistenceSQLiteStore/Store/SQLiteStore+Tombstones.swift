@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 extension SQLiteStore {
     /// Records the values of attributes marked "preserve after deletion" when an object is

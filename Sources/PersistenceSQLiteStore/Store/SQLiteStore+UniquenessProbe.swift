@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 extension SQLiteStore {
     /// Whether any row of `mapping`'s hierarchy holds one of the given value tuples in its

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 extension SQLiteStore {
     /// How many rows one multi-row UPDATE of `columnCount` columns writes (see

@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceSQLiteFiles
 
 extension SQLiteStore {
     /// Before the first write of this connection, and under its write lock, checks the

@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// Row versions for optimistic locking (Core Data's `Z_OPT`): each table of rows has an
 /// `_opt` column, 1 for a new row and one more at each write of it (an update, or an insert

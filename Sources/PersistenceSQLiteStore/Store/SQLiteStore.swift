@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// A persistent store in an SQLite file (or in memory) for one model.
 ///
@@ -320,14 +321,6 @@ package final class SQLiteStore {
         try database.execute(
             "INSERT INTO _metadata (key, value) VALUES (?, ?) "
                 + "ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .text(value)])
-    }
-}
-
-extension SQLiteValue {
-    /// The text of a TEXT value, else nil.
-    package var textValue: String? {
-        if case .text(let t) = self { return t }
-        return nil
     }
 }
 

@@ -1,5 +1,6 @@
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceSQLiteFiles
 /// The full-text search index of one table: the store's stand-in for Spotlight.
 ///
 /// Every table whose entities have attributes marked "Index in Spotlight"

@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// The value check of `StoreCheck`: every stored value of every row read as its attribute's
 /// type, against the model's rules a row can break on its own.

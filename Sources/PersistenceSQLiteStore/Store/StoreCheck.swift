@@ -2,6 +2,7 @@ import Foundation
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 
 /// What is wrong with a store file, if anything: SQLite's own integrity check, then the
 /// store's consistency with its model.

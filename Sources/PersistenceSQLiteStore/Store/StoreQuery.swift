@@ -1,5 +1,6 @@
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceSQLiteFiles
 
 /// What to read from one table: the SQL pieces a fetch compiles to.
 package struct StoreQuery {

@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// A join table: the links of a to-many relationship that cannot live in a to-one column.
 ///
 /// A to-many relationship uses a join table when it is stored (not transient) and any of

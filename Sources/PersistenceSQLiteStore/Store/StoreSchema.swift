@@ -1,6 +1,7 @@
 import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
+import PersistenceSQLiteFiles
 /// How a model maps onto SQLite tables: one table per root entity (single-table inheritance),
 /// one column per stored attribute and per to-one relationship of every entity in the
 /// hierarchy, named after the model's own names so the store reads well in the `sqlite3`

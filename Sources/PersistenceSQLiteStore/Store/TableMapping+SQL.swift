@@ -1,5 +1,6 @@
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceSQLiteFiles
 extension TableMapping {
     /// `INSERT INTO "T" ("_id"[, "_entity"], "c1", …) VALUES (?, …)` for a table of these
     /// columns (see `insertSQL`).
