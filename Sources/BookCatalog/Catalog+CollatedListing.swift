@@ -2,17 +2,14 @@ import Foundation
 import Persistence
 
 extension Catalog {
-    /// How many books a collated listing reads back at a time, in its order.
-    static let collatedListingBatch = 500
-
     /// ``forEachBook(matching:order:limit:_:)`` for a listing by text under a collation (see
     /// ``ListingOrder/textCollation``): the order is the user's language's, which no store's
     /// SQL gives, so each part of the listing (books whose key is known, then the others) is
-    /// read first as the few values its order needs (``CollatedListingRow``), sorted here,
-    /// and its books then read back `collatedListingBatch` at a time in that order.
+    /// read first, each book kept only as its key (``CollatedListingRow``), sorted here, and its books then read back one at a time by
+    /// object ID (the primary key) in that order.
     ///
-    /// Memory holds a row per matching book (its sort keys, title and UUID), not the books:
-    /// the same order from every store (SQLite, Core Data's layout, PostgreSQL).
+    /// Memory holds a key and an object ID per matching book, not the
+    /// books: the same order from every store (SQLite, Core Data's layout, PostgreSQL).
     func forEachCollatedBook(
         matching predicate: FetchPredicate?, order: ListingOrder, collation: TextCollation, limit: Int?,
         _ body: (Book) throws -> Void
@@ -21,27 +18,25 @@ extension Catalog {
         for part in order.parts(of: predicate) where remaining > 0 {
             var request = FetchRequest(entityName: "Book")
             request.predicate = part
-            var rows: [CollatedListingRow] = []
-            try context.forEachDictionary(request, properties: CollatedListingRow.properties) { values in
-                if let row = CollatedListingRow(values, key: order.key, collation: collation) { rows.append(row) }
+            var bytes: [UInt8] = []
+            var ends: [Int] = []
+            var ids: [ObjectID] = []
+            try context.forEach(request) { object in
+                if let book = object as? Book {
+                    CollatedListingRow.key(of: book, for: order.key, collation: collation, into: &bytes)
+                    ends.append(bytes.count)
+                    ids.append(book.objectID)
+                }
                 return true
             }
-            let reversed = order.reversed
-            rows.sort { CollatedListingRow.precedes($0, $1, reversed: reversed) }
-            if rows.count > remaining { rows.removeLast(rows.count - remaining) }
-            var start = 0
-            while start < rows.count, remaining > 0 {
-                let uuids = rows[start..<min(start + Self.collatedListingBatch, rows.count)].map(\.uuid)
-                start += uuids.count
-                let fetched = try context.fetch(
-                    FetchRequest(entityName: "Book", predicate: try FetchPredicate("uuid IN %@", uuids)))
-                var books: [UUID: Book] = [:]
-                for case let book as Book in fetched { books[book.uuid] = book }
-                for uuid in uuids where remaining > 0 {
-                    guard let book = books[uuid] else { continue }
-                    remaining -= 1
-                    try body(book)
-                }
+            let positions = CollatedListingRow.sortedPositions(bytes: bytes, ends: ends, reversed: order.reversed)
+            bytes = []
+            for position in positions where remaining > 0 {
+                let id = ids[position]
+                // A book deleted by another process since the first read is not listed.
+                guard let book = try? context.existingObject(with: id) as? Book else { continue }
+                remaining -= 1
+                try body(book)
             }
         }
     }

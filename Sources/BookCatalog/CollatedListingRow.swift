@@ -1,91 +1,92 @@
 import Foundation
 
 /// One book's place in a listing sorted by text (`--sort title|author|series`) under the
-/// user's ``TextCollation``: the sort keys of its texts, computed once, and the values that
-/// break ties.
+/// user's ``TextCollation``: one key of bytes, computed once, that compares as bytes in the
+/// listing's order.
 ///
 /// The order is the store's order for these keys, with text collated: the key's text (the
 /// title, its leading article skipped; the byline; the series, its article skipped), for a
 /// series its number, then the title collated, then the title as typed (case and all, by its
-/// UTF-8 bytes), then the UUID. `reversed` turns all of it around, tie-breakers included.
+/// UTF-8 bytes), then the UUID. Reversing the comparison turns all of it around,
+/// tie-breakers included.
+///
+/// The parts are joined into one key so that sorting compares bytes (`memcmp`) and moves
+/// nothing but positions: each part's zero bytes are written as 0x00 0x01 and each part ends
+/// with 0x00 0x00, which sorts before anything that continues it.
 struct CollatedListingRow {
-    /// The sort key of the key's text.
-    var key: [UInt8]
-    /// The book's number in its series, for `--sort series`; nil otherwise.
-    var number: Decimal?
-    /// The sort key of the title (empty when the title is the key).
-    var titleKey: [UInt8]
-    /// The title as typed.
-    var title: String
-    /// The book's UUID.
-    var uuid: UUID
-
     /// The keys listings by text sort on; the others keep the store's order.
     static let collatedKeys: Set<ListingOrder.Key> = [.title, .author, .series]
 
-    /// The properties a row is made of, as a dictionary fetch names them.
-    static let properties = ["uuid", "title", "byline", "series", "seriesNumber"]
-
-    init(
-        key: ListingOrder.Key, collation: TextCollation, uuid: UUID, title: String, byline: String?,
-        series: String?, seriesNumber: Decimal?
+    /// The bytes of the row's key.
+    static func key(
+        for key: ListingOrder.Key, collation: TextCollation, uuid: UUID, title: String, byline: String?,
+        series: String?, seriesNumber: Decimal?, into bytes: inout [UInt8]
     ) {
-        self.uuid = uuid
-        self.title = title
         switch key {
         case .author:
-            self.key = collation.sortKey(byline ?? "")
-            titleKey = collation.sortKey(title: title)
+            append(collation.sortKey(byline ?? ""), to: &bytes)
+            append(collation.sortKey(title: title), to: &bytes)
         case .series:
-            self.key = collation.sortKey(title: series ?? "")
-            number = seriesNumber
-            titleKey = collation.sortKey(title: title)
+            append(collation.sortKey(title: series ?? ""), to: &bytes)
+            append(number: seriesNumber, to: &bytes)
+            append(collation.sortKey(title: title), to: &bytes)
         default:
-            self.key = collation.sortKey(title: title)
-            titleKey = []
+            append(collation.sortKey(title: title), to: &bytes)
         }
+        append(title.utf8, to: &bytes)
+        append(uuid.uuidString.utf8, to: &bytes)
     }
 
-    /// The row of a fetched dictionary (see ``properties``); nil without a UUID.
-    init?(_ values: [String: Any], key: ListingOrder.Key, collation: TextCollation) {
-        guard let uuid = values["uuid"] as? UUID else { return nil }
-        self.init(
-            key: key, collation: collation, uuid: uuid, title: values["title"] as? String ?? "",
-            byline: values["byline"] as? String, series: values["series"] as? String,
-            seriesNumber: values["seriesNumber"] as? Decimal)
+    /// The key of a book.
+    static func key(of book: Book, for key: ListingOrder.Key, collation: TextCollation, into bytes: inout [UInt8]) {
+        self.key(
+            for: key, collation: collation, uuid: book.uuid, title: book.title, byline: book.byline,
+            series: book.series, seriesNumber: book.seriesNumber, into: &bytes)
     }
 
-    /// The row of a book.
-    init(_ book: Book, key: ListingOrder.Key, collation: TextCollation) {
-        self.init(
-            key: key, collation: collation, uuid: book.uuid, title: book.title, byline: book.byline,
-            series: book.series, seriesNumber: book.seriesNumber)
-    }
-
-    /// Whether `a` comes before `b`: ascending unless `reversed`.
-    static func precedes(_ a: CollatedListingRow, _ b: CollatedListingRow, reversed: Bool) -> Bool {
-        let order = compare(a, b)
-        return order == .orderedSame ? false : (order == .orderedAscending) != reversed
-    }
-
-    private static func compare(_ a: CollatedListingRow, _ b: CollatedListingRow) -> ComparisonResult {
-        var order = bytes(a.key, b.key)
-        if order != .orderedSame { return order }
-        switch (a.number, b.number) {
-        case (nil, nil): break
-        case (nil, _): return .orderedAscending
-        case (_, nil): return .orderedDescending
-        case (let x?, let y?): if x != y { return x < y ? .orderedAscending : .orderedDescending }
+    /// The positions of `count` rows whose keys lie one after another in `bytes` (row `i`
+    /// from `ends[i - 1]`, or 0, to `ends[i]`), in the order of their keys: ascending, or
+    /// descending when `reversed`. Equal keys (never two books: the UUID is in the key) keep
+    /// their order.
+    static func sortedPositions(bytes: [UInt8], ends: [Int], reversed: Bool) -> [Int] {
+        var positions = Array(ends.indices)
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            ends.withUnsafeBufferPointer { ends in
+                func compare(_ a: Int, _ b: Int) -> Int {
+                    let aStart = a == 0 ? 0 : ends[a - 1], bStart = b == 0 ? 0 : ends[b - 1]
+                    let aCount = ends[a] - aStart, bCount = ends[b] - bStart
+                    let order = memcmp(base + aStart, base + bStart, min(aCount, bCount))
+                    return order != 0 ? Int(order) : aCount - bCount
+                }
+                positions.sort { a, b in
+                    let order = compare(a, b)
+                    return reversed ? order > 0 : order < 0
+                }
+            }
         }
-        order = bytes(a.titleKey, b.titleKey)
-        if order != .orderedSame { return order }
-        order = bytes(a.title.utf8, b.title.utf8)
-        if order != .orderedSame { return order }
-        return bytes(a.uuid.uuidString.utf8, b.uuid.uuidString.utf8)
+        return positions
     }
 
-    private static func bytes<C: Collection<UInt8>>(_ a: C, _ b: C) -> ComparisonResult {
-        if a.elementsEqual(b) { return .orderedSame }
-        return a.lexicographicallyPrecedes(b) ? .orderedAscending : .orderedDescending
+    // MARK: - Internals
+
+    /// Appends one part of a key: its zero bytes escaped, then the terminator.
+    private static func append<C: Sequence<UInt8>>(_ part: C, to bytes: inout [UInt8]) {
+        for byte in part {
+            bytes.append(byte)
+            if byte == 0 { bytes.append(1) }
+        }
+        bytes.append(0)
+        bytes.append(0)
+    }
+
+    /// Appends a series number: none first (as SQL sorts nil first), then numbers in order
+    /// (as a Double, its bits arranged so that they compare as bytes).
+    private static func append(number: Decimal?, to bytes: inout [UInt8]) {
+        guard let number else { return append([0], to: &bytes) }
+        let value = NSDecimalNumber(decimal: number).doubleValue
+        let bits = value.bitPattern
+        let ordered = value.sign == .minus ? ~bits : bits | (1 << 63)
+        append([1] + (0..<8).map { UInt8(truncatingIfNeeded: ordered >> (56 - 8 * $0)) }, to: &bytes)
     }
 }

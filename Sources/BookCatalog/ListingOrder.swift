@@ -95,16 +95,22 @@ public struct ListingOrder: Sendable, Equatable {
     func sort(_ books: inout [Book]) {
         let unknownLast = unknownLastKeyPath
         if let collation = textCollation {
-            var rows = books.map { (CollatedListingRow($0, key: key, collation: collation), $0) }
-            let reversed = reversed
-            rows.sort { a, b in
-                if let keyPath = unknownLast {
-                    let (aUnknown, bUnknown) = (a.1.value(forKey: keyPath) == nil, b.1.value(forKey: keyPath) == nil)
-                    if aUnknown != bUnknown { return bUnknown }
-                }
-                return CollatedListingRow.precedes(a.0, b.0, reversed: reversed)
+            // Books whose key is unknown last, then the collated order of each group.
+            var groups: [[Book]] = [[], []]
+            for book in books {
+                let unknown = unknownLast.map { book.value(forKey: $0) == nil } ?? false
+                groups[unknown ? 1 : 0].append(book)
             }
-            books = rows.map(\.1)
+            books = []
+            for group in groups {
+                var bytes: [UInt8] = []
+                var ends: [Int] = []
+                for book in group {
+                    CollatedListingRow.key(of: book, for: key, collation: collation, into: &bytes)
+                    ends.append(bytes.count)
+                }
+                books += CollatedListingRow.sortedPositions(bytes: bytes, ends: ends, reversed: reversed).map { group[$0] }
+            }
             return
         }
         let keys = sortKeys

@@ -112,6 +112,10 @@ public struct TextCollation: Sendable, Equatable {
     /// article ending in an apostrophe followed by anything), case ignored.
     static func droppingArticle(_ text: String, articles: [String]) -> Substring {
         let trimmed = text.drop { $0.isWhitespace }
+        // Most titles begin with none of the articles' first letters: no more work for them.
+        guard let first = trimmed.first?.lowercased().first,
+            articles.contains(where: { $0.first == first })
+        else { return trimmed }
         for article in articles {
             let elided = article.hasSuffix("'")
             let stem = elided ? String(article.dropLast()) : article
