@@ -200,4 +200,19 @@ import Testing
         #expect(search.status == 0, "\(search)")
         #expect(search.stdout.split(separator: "\n").map(String.init) == Self.swedishAuthors, "\(search)")
     }
+
+    /// A store in Core Data's layout gives the same collated order as the catalogue's own:
+    /// the order is made by the catalogue, not by a store's SQL.
+    @Test func aCoreDataLayoutStoreListsInTheSameOrder() throws {
+        let expected = ["El Aleph", "Cyberiada", "Ficciones", "Solaris"]
+        for sandbox in [try CoreDataBooksStoreTests.coreDataSandbox(), try CoreDataBooksStoreTests.persistenceSandbox()] {
+            #expect(try Self.listed(sandbox, "title", ["--sort", "title"], lang: "es_ES.UTF-8") == expected)
+            #expect(
+                try Self.listed(sandbox, "title", ["--sort", "title", "--reverse", "--limit", "2"], lang: "es_ES.UTF-8")
+                    == ["Solaris", "Ficciones"])
+            #expect(
+                try Self.listed(sandbox, "title", ["--sort", "title"], lang: "C")
+                    == ["Cyberiada", "El Aleph", "Ficciones", "Solaris"])
+        }
+    }
 }
