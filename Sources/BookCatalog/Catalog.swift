@@ -278,11 +278,15 @@ public final class Catalog {
     }
 
     /// Books in `order` (by default newest first, then by title; books whose key is unknown
-    /// last), streamed one at a time.
+    /// last), streamed one at a time; by text under a collation, sorted here first (see
+    /// ``forEachCollatedBook(matching:order:collation:limit:_:)``).
     public func forEachBook(
         matching predicate: FetchPredicate? = nil, order: ListingOrder = ListingOrder(), limit: Int? = nil,
         _ body: (Book) throws -> Void
     ) throws {
+        if let collation = order.textCollation {
+            return try forEachCollatedBook(matching: predicate, order: order, collation: collation, limit: limit, body)
+        }
         var remaining = limit ?? Int.max
         for part in order.parts(of: predicate) where remaining > 0 {
             var request = FetchRequest(entityName: "Book", sortDescriptors: order.sortKeys)

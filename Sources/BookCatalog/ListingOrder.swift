@@ -12,6 +12,12 @@ import Persistence
 /// runs over the same books always print them in the same order (titles compare as people
 /// read them, except in the default order by date, which keeps earlier releases' order). `reversed` turns the
 /// whole order around, tie-breakers included: the same list, backwards.
+///
+/// With a ``collation`` (the user's locale's, see ``UserEnvironment/collation``), titles,
+/// authors and series sort as the user's language orders them, leading articles of titles
+/// and series skipped ("The Hobbit" under H in English): see ``TextCollation``. Without one
+/// (the C locale) text sorts by its canonical form's bytes, in the store. Ties of the other
+/// keys fall by the canonical title in either case.
 public struct ListingOrder: Sendable, Equatable {
     /// What a listing sorts by.
     public enum Key: String, CaseIterable, Sendable {
@@ -22,12 +28,21 @@ public struct ListingOrder: Sendable, Equatable {
     public var key: Key
     /// Whether the order is turned around.
     public var reversed: Bool
+    /// How text is ordered: nil for the store's order (the C locale).
+    public var collation: TextCollation?
 
-    /// The order of `key`, turned around when `reversed`; by default, today's listing order
-    /// (newest first, then by title).
-    public init(key: Key = .date, reversed: Bool = false) {
+    /// The order of `key`, turned around when `reversed`, text collated by `collation`; by
+    /// default, today's listing order (newest first, then by title).
+    public init(key: Key = .date, reversed: Bool = false, collation: TextCollation? = nil) {
         self.key = key
         self.reversed = reversed
+        self.collation = collation
+    }
+
+    /// The collation a listing by this key sorts its text with in memory: nil when the
+    /// store's order is the listing's (no collation, or a key that is not text).
+    var textCollation: TextCollation? {
+        CollatedListingRow.collatedKeys.contains(key) ? collation : nil
     }
 
     /// The sort keys a fetch uses: the key in its direction, then the tie-breakers.
@@ -78,8 +93,27 @@ public struct ListingOrder: Sendable, Equatable {
     /// in SQL: an unknown key last, then nil first when ascending, text by its UTF-8 bytes
     /// (SQLite's BINARY collation), numbers and dates by value.
     func sort(_ books: inout [Book]) {
-        let keys = sortKeys
         let unknownLast = unknownLastKeyPath
+        if let collation = textCollation {
+            // Books whose key is unknown last, then the collated order of each group.
+            var groups: [[Book]] = [[], []]
+            for book in books {
+                let unknown = unknownLast.map { book.value(forKey: $0) == nil } ?? false
+                groups[unknown ? 1 : 0].append(book)
+            }
+            books = []
+            for group in groups {
+                var bytes: [UInt8] = []
+                var ends: [Int] = []
+                for book in group {
+                    CollatedListingRow.key(of: book, for: key, collation: collation, into: &bytes)
+                    ends.append(bytes.count)
+                }
+                books += CollatedListingRow.sortedPositions(bytes: bytes, ends: ends, reversed: reversed).map { group[$0] }
+            }
+            return
+        }
+        let keys = sortKeys
         books.sort { a, b in
             if let keyPath = unknownLast {
                 let (aUnknown, bUnknown) = (a.value(forKey: keyPath) == nil, b.value(forKey: keyPath) == nil)

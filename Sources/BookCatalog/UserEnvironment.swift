@@ -7,7 +7,8 @@ import Foundation
 /// does, and passes the result explicitly to every formatter:
 ///
 /// - each category uses `LC_ALL`, else its own variable (`LC_TIME` for dates and month
-///   names, `LC_MONETARY` for prices, `LC_NUMERIC` for other numbers), else `LANG`; an
+///   names, `LC_MONETARY` for prices, `LC_NUMERIC` for other numbers, `LC_COLLATE` for the
+///   order of text, see ``TextCollation``), else `LANG`; an
 ///   empty variable counts as unset, as POSIX says;
 /// - a value such as `fr_FR.UTF-8`, `de_DE.utf8`, `ja_JP` or `en_US.UTF-8@euro` becomes the
 ///   locale identifier `fr_FR`, `de_DE`, `ja_JP`, `en_US` (the codeset is dropped: output is
@@ -28,6 +29,12 @@ public struct UserEnvironment: Sendable, Equatable {
     public var numericLocale: Locale
     /// The time zone for dates (`TZ`, else the system's).
     public var timeZone: TimeZone
+    /// The locale whose rules order text in listings (`LC_ALL`, `LC_COLLATE`, `LANG`).
+    public var collationLocale: Locale
+
+    /// How listings sort titles, authors and series: the collation of ``collationLocale``;
+    /// nil in the C and POSIX locales, whose order is the store's.
+    public var collation: TextCollation? { TextCollation(localeIdentifier: collationLocale.identifier) }
 
     /// The identifier used for the C and POSIX locales.
     public static let posixLocaleIdentifier = "en_US_POSIX"
@@ -44,18 +51,22 @@ public struct UserEnvironment: Sendable, Equatable {
         timeLocale = locale("LC_TIME")
         monetaryLocale = locale("LC_MONETARY")
         numericLocale = locale("LC_NUMERIC")
+        collationLocale = locale("LC_COLLATE")
         timeZone = Self.timeZone(tz: environment["TZ"])
     }
 
     /// Creates an environment from explicit values (for tests and for callers that already
-    /// know what they want).
+    /// know what they want); text is ordered as in `collationLocale`, by default the C
+    /// locale's (the store's order).
     public init(
-        timeLocale: Locale, monetaryLocale: Locale, numericLocale: Locale, timeZone: TimeZone
+        timeLocale: Locale, monetaryLocale: Locale, numericLocale: Locale, timeZone: TimeZone,
+        collationLocale: Locale = Locale(identifier: UserEnvironment.posixLocaleIdentifier)
     ) {
         self.timeLocale = timeLocale
         self.monetaryLocale = monetaryLocale
         self.numericLocale = numericLocale
         self.timeZone = timeZone
+        self.collationLocale = collationLocale
     }
 
     // MARK: - Locale names
@@ -87,11 +98,11 @@ public struct UserEnvironment: Sendable, Equatable {
         }.keys.sorted()
     }
 
-    /// The first unusable locale name in effect for the categories `books` formats with
-    /// (time, money, numbers), with the variable it came from; `nil` when all are usable.
-    /// A command says so once and formats as in the C locale.
+    /// The first unusable locale name in effect for the categories `books` formats and sorts
+    /// with (time, money, numbers, text order), with the variable it came from; `nil` when
+    /// all are usable. A command says so once and formats and sorts as in the C locale.
     public static func unusableLocaleInEffect(in environment: [String: String]) -> (variable: String, value: String)? {
-        for category in ["LC_TIME", "LC_MONETARY", "LC_NUMERIC"] {
+        for category in ["LC_TIME", "LC_MONETARY", "LC_NUMERIC", "LC_COLLATE"] {
             guard let variable = ["LC_ALL", category, "LANG"].first(where: { !(environment[$0] ?? "").isEmpty }),
                 let value = environment[variable]
             else { continue }

@@ -34,7 +34,8 @@ enum BooksCommandLine {
         discussion: """
             The catalogue is one SQLite file, created and seeded with the bundled books on \
             first use. Month names, dates and prices follow LC_ALL, LC_TIME, LC_MONETARY and \
-            LANG; times follow TZ.
+            LANG; the order of titles, authors and series LC_ALL, LC_COLLATE and LANG; times \
+            follow TZ.
             """,
         options: [store, Flag("version", help: "Show the version.")],
         subcommands: [

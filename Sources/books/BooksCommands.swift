@@ -88,7 +88,9 @@ enum ListCommand {
         abstract: "List the books in the catalogue.",
         discussion: """
             Books are listed newest first, then by title. --sort title and --sort author go \
-            A to Z ignoring case and accents (by the first author), --sort price lowest \
+            A to Z ignoring case and accents (by the first author), in the order of the \
+            alphabet of LC_ALL, LC_COLLATE or LANG (sv: Å, Ä, Ö after Z), leading articles \
+            of titles and series skipped (The Hobbit under H in English), --sort price lowest \
             first, --sort added newest first, --sort series by series then number; books \
             whose date, price or series is unknown come last; ties fall by title, then by \
             UUID, and --reverse turns the whole order around. With --by-month, months stay newest first (oldest first for \

@@ -95,9 +95,11 @@ struct CommandRunner {
             try output.write("books \(BooksCommandLine.version)\n")
         case .seed(let options):
             try seed(options)
-        case .list(let options):
+        case .list(var options):
+            options.order.collation = collation
             try list(options)
-        case .search(let options):
+        case .search(var options):
+            options.order?.collation = collation
             try search(options)
         case .add(let fields, let allowDuplicate):
             let (book, catalog) = try beginningTheReadersCatalogue { isNew throws -> (Book, Catalog) in
@@ -271,6 +273,10 @@ struct CommandRunner {
                 + (result.problems.count == 1 ? "problem" : "problems") + " found.",
             code: .runtimeError)
     }
+
+    /// How listings order text: the collation of the user's `LC_ALL`, `LC_COLLATE` or `LANG`
+    /// (none in the C locale, nor for a name that is not a usable locale).
+    var collation: TextCollation? { UserEnvironment(environment: environment).collation }
 
     /// A printer for the user's locale; says once on standard error when a locale variable
     /// in effect names no usable locale, which is then the C locale's formatting.

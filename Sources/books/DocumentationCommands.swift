@@ -37,7 +37,9 @@ enum ManCommand {
             BOOKS_STORE: the store file when --store is not given; else XDG_DATA_HOME/books/Books.sqlite, \
             else ~/.local/share/books/Books.sqlite.
 
-            LC_ALL, LC_TIME, LC_MONETARY, LANG: month names, dates and prices; TZ: times. \
+            LC_ALL, LC_TIME, LC_MONETARY, LANG: month names, dates and prices; LC_ALL, LC_COLLATE, \
+            LANG: the order of titles, authors and series (the language's alphabet, leading \
+            articles skipped; the C locale sorts by the folded text's bytes); TZ: times. \
             NO_COLOR: no colors even on a terminal.
             """
         ),
