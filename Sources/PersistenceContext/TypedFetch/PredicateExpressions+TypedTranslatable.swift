@@ -329,16 +329,32 @@ extension TypedPredicateTranslator {
     func stringComparison(
         _ base: TypedTerm, _ op: PredicateNode.Operator, _ text: TypedTerm, in expression: Any
     ) throws -> TypedTerm {
-        guard case .path(let path) = base, !path.isToMany, case .constant(let value) = text else {
+        func string(_ value: Any?) throws -> String {
+            switch PredicateLiteral.unwrapped(value) {
+            case let text as String: return text
+            case let text as Substring: return String(text)
+            default: throw unsupported(expression, "it compares a value that is not text")
+            }
+        }
+        guard case .constant(let value) = text else {
             throw unsupported(expression, "a store compares a String attribute with constant text only")
         }
-        let string: String
-        switch PredicateLiteral.unwrapped(value) {
-        case let text as String: string = text
-        case let text as Substring: string = String(text)
-        default: throw unsupported(expression, "it compares a value that is not text")
+        let needle = try string(value)
+        switch base {
+        case .path(let path) where !path.isToMany:
+            return .condition(.comparison(.init(.keyPath(path.components), op, .constant(.string(needle)))))
+        case .coalesced(let path, let fallback):
+            // `(title ?? "x").contains(t)`: the attribute's test, or, without a value, the
+            // fallback's, which is known now.
+            let substitute = try string(fallback)
+            let fallbackPasses =
+                op == .beginsWith ? substitute.starts(with: needle) : substitute.firstRange(of: needle) != nil
+            let test = PredicateNode.comparison(.init(.keyPath(path.components), op, .constant(.string(needle))))
+            guard fallbackPasses else { return .condition(test) }
+            return .condition(.or([test, .comparison(.init(.keyPath(path.components), .equalTo, .constant(.null)))]))
+        default:
+            throw unsupported(expression, "a store compares a String attribute with constant text only")
         }
-        return .condition(.comparison(.init(.keyPath(path.components), op, .constant(.string(string)))))
     }
 }
 
