@@ -50,13 +50,28 @@ import Testing
         #expect(try context.fetchCount(FetchDescriptor<Car>(predicate: #Predicate { $0.model != nil })) == 4)
     }
 
+    @Test func aHandWrittenSubclassOfAGeneratedClassNamesItsOwnKeyPaths() throws {
+        let container = try openContainer("SampleModel.xcdatamodeld", classes: GeneratedClassesTests.sampleClasses)
+        let context = container.viewContext
+        for (plate, limited) in [("X-1", true), ("X-2", false)] {
+            let car = try context.insert(ExpensiveSportCar.self)
+            (car.numberPlate, car.isLimitedEdition) = (plate, limited)
+        }
+        try context.save()
+        let limited = try context.fetch(
+            FetchDescriptor<ExpensiveSportCar>(
+                predicate: #Predicate { $0.isLimitedEdition }, sortBy: [SortDescriptor(\.numberPlate)]))
+        #expect(limited.map(\.numberPlate) == ["X-1"])
+    }
+
     @Test func aKeyPathNoTableNamesIsAnErrorNamingIt() throws {
         let container = try openContainer("SampleModel.xcdatamodeld", classes: GeneratedClassesTests.sampleClasses)
-        let descriptor = FetchDescriptor<ExpensiveSportCar>(predicate: #Predicate { $0.isLimitedEdition })
+        // ExpensiveSportCar names its own key paths but not the inherited `model`.
+        let descriptor = FetchDescriptor<ExpensiveSportCar>(predicate: #Predicate { $0.model == "Delta" })
         let error = try #require(throws: TypedPredicateTranslationError.self) {
             try container.viewContext.fetch(descriptor)
         }
         #expect(error.root == "ExpensiveSportCar")
-        #expect(error.description.contains("names no property"))
+        #expect(error.description.contains("a key path from ExpensiveSportCar to Optional<String> names no property"))
     }
 }

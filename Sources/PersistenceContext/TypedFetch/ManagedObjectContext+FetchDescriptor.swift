@@ -113,7 +113,7 @@ extension ManagedObjectContext {
     static func propertyName<T: ManagedObject>(_ keyPath: PartialKeyPath<T>, purpose: String) throws -> String {
         guard let name = KeyPathTableCache().table(for: T.self)[keyPath] else {
             throw TypedPredicateTranslationError(
-                root: "\(T.self)", expression: "\(keyPath)",
+                root: "\(T.self)", expression: TypedPredicateTranslator.name(ofKeyPath: keyPath),
                 reason: "a key path to \(purpose) must name a property of \(T.self) (a key path through a "
                     + "relationship is not one): generate the class with persistence-codegen or list the key "
                     + "path in its propertyNamesByKeyPath")

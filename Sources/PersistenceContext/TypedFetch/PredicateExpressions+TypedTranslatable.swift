@@ -40,10 +40,17 @@ extension PredicateExpressions.KeyPath: TypedTranslatable {
             if !path.isToMany, keyPath == \String.isEmpty as AnyKeyPath {
                 return .condition(.comparison(.init(.keyPath(path.components), .equalTo, .constant(.string("")))))
             }
+            let named = TypedPredicateTranslator.name(ofKeyPath: keyPath)
+            if path.isToMany {
+                throw translator.unsupported(
+                    self,
+                    "\(named): of a to-many relationship only count and isEmpty translate; test its elements "
+                        + "with contains(where:) or allSatisfy")
+            }
             throw translator.unsupported(
                 self,
-                "the key path \(keyPath) of \(Root.Output.self) names no property of its entity: generate the class "
-                    + "with persistence-codegen or list the key path in its propertyNamesByKeyPath")
+                "\(named) names no property of its entity: generate the class with persistence-codegen or "
+                    + "list the key path in its propertyNamesByKeyPath")
         case .filtered(let collection, let test):
             if let type = Root.Output.self as? any ToManyRelationshipValue.Type {
                 if keyPath == type.countKeyPath { return .filteredCount(collection, test) }
@@ -53,7 +60,9 @@ extension PredicateExpressions.KeyPath: TypedTranslatable {
             }
             throw translator.unsupported(self, "of a filter's result only count and isEmpty are known")
         default:
-            throw translator.unsupported(self, "the key path \(keyPath) is applied to a value a store does not keep")
+            throw translator.unsupported(
+                self,
+                "\(TypedPredicateTranslator.name(ofKeyPath: keyPath)) is applied to a value a store does not keep")
         }
     }
 }

@@ -16,7 +16,9 @@
 ///
 /// Swift inherits a conformance, and a subclass cannot declare it again: the table of the
 /// topmost conforming class therefore lists the key paths of its subclasses too
-/// (`\Shelf.name` beside `\Item.name`), as the generated tables do.
+/// (`\Shelf.name` beside `\Item.name`), as the generated tables do; a hand-written
+/// subclass of a generated class names its own key paths by overriding
+/// `ManagedObject.additionalPropertyNamesByKeyPath`.
 public protocol PropertyKeyPathNaming: AnyObject {
     /// The entity's property name for each key path of the class (and of its subclasses)
     /// that reads one: `[\Book.title: "title", \Book.authors: "authors"]`.

@@ -12,7 +12,7 @@ public struct TypedPredicateTranslationError: Error, Sendable, CustomStringConve
     /// The class fetched.
     public var root: String
     /// The expression that does not translate, as Foundation names its type
-    /// (`PredicateExpressions.IntDivision`) or the key path (`\Book.summary`).
+    /// (`PredicateExpressions.IntDivision`) or the key path (`a key path from Book to Optional<String>`).
     public var expression: String
     /// Why, and what to write instead.
     public var reason: String

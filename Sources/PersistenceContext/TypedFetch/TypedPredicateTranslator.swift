@@ -140,6 +140,16 @@ struct TypedPredicateTranslator {
         TypedPredicateTranslationError(root: rootName, expression: Self.name(of: expression), reason: reason)
     }
 
+    /// A key path as an error names it: as Swift writes it (`\Book.title`) when Swift can,
+    /// else by its types (`a key path from Book to Optional<String>`), since a computed
+    /// property's key path prints as an address.
+    static func name(ofKeyPath keyPath: AnyKeyPath) -> String {
+        let text = "\(keyPath)"
+        guard text.contains("<computed") else { return text }
+        let type = Swift.type(of: keyPath)
+        return "a key path from \(type.rootType) to \(type.valueType)"
+    }
+
     /// `PredicateExpressions.Filter` for a `Filter<…>`.
     static func name(of expression: Any) -> String {
         let full = String(describing: type(of: expression))
@@ -148,7 +158,8 @@ struct TypedPredicateTranslator {
     }
 }
 
-/// Each class's ``PropertyKeyPathNaming`` table, read once per translation.
+/// Each class's ``PropertyKeyPathNaming`` table with its
+/// `ManagedObject.additionalPropertyNamesByKeyPath`, read once per translation.
 final class KeyPathTableCache {
     private var tables: [ObjectIdentifier: [AnyKeyPath: String]] = [:]
 
@@ -156,7 +167,10 @@ final class KeyPathTableCache {
     func table(for type: Any.Type) -> [AnyKeyPath: String] {
         let key = ObjectIdentifier(type)
         if let table = tables[key] { return table }
-        let table = (type as? any PropertyKeyPathNaming.Type)?.propertyNamesByKeyPath ?? [:]
+        var table = (type as? any PropertyKeyPathNaming.Type)?.propertyNamesByKeyPath ?? [:]
+        if let objectType = type as? ManagedObject.Type {
+            table.merge(objectType.additionalPropertyNamesByKeyPath) { $1 }
+        }
         tables[key] = table
         return table
     }
