@@ -15,7 +15,10 @@ import PersistenceModel
 /// attributes and relationships (see `AttributeCode` and `RelationshipCode` for the types),
 /// and a typed key per property (`Book.title`, a `PropertyKey<Book, String>`) for
 /// predicates and sort keys; `context.fetch(Book.self, where: Book.title == "x")` is the
-/// typed fetch. A `<Model>+Model.swift` file lists the classes, to register with
+/// typed fetch. The topmost generated class of each hierarchy also gets a
+/// `PropertyKeyPathNaming` table of its own and its generated subclasses' key paths, so that
+/// `FetchDescriptor<Book>(predicate: #Predicate { $0.title == "x" })` runs in a store. A
+/// `<Model>+Model.swift` file lists the classes, to register with
 /// `PersistentContainer(model:storeURL:classes:)`.
 ///
 /// The output depends only on the model: the same model gives the same bytes, entities in
