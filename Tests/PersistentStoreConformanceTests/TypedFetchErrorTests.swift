@@ -36,6 +36,10 @@ import Testing
         let twoKeyPaths = try Self.refusal(
             FetchDescriptor<TypedBook>(predicate: #Predicate { $0.n + $0.n > 4 }), in: context)
         #expect(twoKeyPaths.expression == "PredicateExpressions.Arithmetic")
+        let largest = Int64.max
+        let overflow = try Self.refusal(
+            FetchDescriptor<TypedBook>(predicate: #Predicate { $0.n - 5 > largest }), in: context)
+        #expect(overflow.reason.contains("overflows Int64"))
     }
 
     @Test func toManyConditionsThatNeedASubqueryAreErrors() throws {
