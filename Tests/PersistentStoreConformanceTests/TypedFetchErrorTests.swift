@@ -75,6 +75,24 @@ import Testing
         #expect(throws: FetchError.self) { try context.fetch(throughRelationship) }
     }
 
+    @Test func anInMemoryEvaluationRunsOnlyWhenAskedFor() throws {
+        let (container, _) = try Self.library()
+        let context = container.viewContext
+        var descriptor = FetchDescriptor<TypedBook>(
+            predicate: #Predicate { $0.n % 3 == 0 }, sortBy: [SortDescriptor(\.n, order: .reverse)])
+        _ = try Self.refusal(descriptor, in: context)
+        descriptor.fetchOffset = 1
+        descriptor.fetchLimit = 4
+        let evaluated = try context.fetch(descriptor, evaluatingPredicateInMemory: true)
+        #expect(evaluated.map(\.n) == [36, 33, 30, 27])
+        descriptor.predicate = #Predicate { $0.n < 10 }
+        #expect(
+            try context.fetch(descriptor, evaluatingPredicateInMemory: true).map(\.n)
+                == context.fetch(descriptor).map(\.n))
+        descriptor.fetchLimit = -1
+        #expect(throws: FetchError.self) { try context.fetch(descriptor, evaluatingPredicateInMemory: true) }
+    }
+
     @Test func aNegativeWindowIsAnError() throws {
         let (container, _) = try Self.library()
         var descriptor = FetchDescriptor<TypedBook>()

@@ -22,12 +22,14 @@ import Foundation
 /// `isEmpty`, and `… ? … : …`. Anything else (a product of two key paths, `filter { … }.count
 /// > 2`, a condition inside `contains(where:)` joined with `&&`) is a
 /// ``TypedPredicateTranslationError`` naming the expression, never a silent evaluation in
-/// memory. Key paths are named by ``PropertyKeyPathNaming``.
+/// memory (ask for one with `fetch(_:evaluatingPredicateInMemory:)`). Key paths are named by
+/// ``PropertyKeyPathNaming``.
 ///
 /// Foundation on Linux has no `localizedStandardContains` nor `caseInsensitiveCompare` in
 /// `#Predicate`, and no `.localizedStandard` string comparator: a `SortDescriptor` of a
 /// string (`.lexical` or the default) sorts in the store's string order, as a ``SortKey``
-/// does.
+/// does. `SortDescriptor` needs a `Comparable` value, which `Bool` is not: sort by a Bool
+/// attribute with a ``SortKey``. Not `Sendable`: Swift's key paths are not.
 public struct FetchDescriptor<T: ManagedObject> {
     /// The condition objects must meet; nil for every object of the class's entity (and its
     /// sub-entities).

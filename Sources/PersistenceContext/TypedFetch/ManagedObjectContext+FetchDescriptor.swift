@@ -21,6 +21,29 @@ extension ManagedObjectContext {
         return try fetch(request).map { try typed($0, of: request) }
     }
 
+    /// The objects a typed descriptor selects, with its predicate run in memory by
+    /// Foundation's `Predicate.evaluate` when `evaluatingPredicateInMemory` is true: for a
+    /// predicate no store can run (`$0.pages % 2 == 0`), asked for explicitly, never as a
+    /// fallback. The store sorts and reads every object of the entity; the predicate, then
+    /// the offset and limit, apply to them in memory. False is ``fetch(_:)-(FetchDescriptor<T>)``.
+    ///
+    /// - Throws: as ``fetch(_:)-(FetchDescriptor<T>)``, and whatever the predicate's
+    ///   evaluation throws (a forced unwrap of nil).
+    public func fetch<T: ManagedObject>(
+        _ descriptor: FetchDescriptor<T>, evaluatingPredicateInMemory: Bool
+    ) throws -> [T] {
+        guard evaluatingPredicateInMemory, let predicate = descriptor.predicate else { return try fetch(descriptor) }
+        var everything = descriptor
+        everything.predicate = nil
+        // The window is checked as the store would check it, then applied to the matches.
+        _ = try fetchRequest(for: everything)
+        everything.fetchLimit = nil
+        everything.fetchOffset = nil
+        let matching = try fetch(everything).filter { try predicate.evaluate($0) }
+        let window = matching.dropFirst(descriptor.fetchOffset ?? 0)
+        return Array(descriptor.fetchLimit.map { window.prefix($0) } ?? window)
+    }
+
     /// The number of objects a typed descriptor selects (SwiftData's `fetchCount(_:)`),
     /// its limit and offset included; no object is made when there are no unsaved changes.
     ///
