@@ -123,6 +123,12 @@ extension TypedFetchConformanceTests {
             book("key path minus", #Predicate { $0.n - 5 <= 10 }, "n <= 15"),
             book("constant minus key path", #Predicate { 50 - $0.n < 20 }, "n > 30"),
             book("negated key path", #Predicate { -$0.n > -4 }, "n < 4"),
+            book("key path times", #Predicate { $0.n * 2 > 7 }, "n > 3.5"),
+            book("key path times, at most", #Predicate { 3 * $0.n <= 20 }, "n <= 6"),
+            book("key path times a negative", #Predicate { $0.n * -2 < -30 }, "n > 15"),
+            book("key path times, equal", #Predicate { $0.n * 2 == 14 }, "n == 7"),
+            book("key path times, never equal", #Predicate { $0.n * 2 == 15 }, "FALSEPREDICATE"),
+            book("optional double times", #Predicate { $0.rating.flatMap { $0 * 2 } == 9 }, "rating == 4.5"),
             book("true constant", #Predicate { _ in true }, "TRUEPREDICATE"),
             book("conditional on a constant", #Predicate { flag ? $0.n < 3 : $0.n > 3 }, "n < 3"),
             book(

@@ -26,9 +26,11 @@ import Testing
     @Test func anExpressionNoStoreRunsIsAnErrorNamingIt() throws {
         let (container, _) = try Self.library()
         let context = container.viewContext
-        let product = try Self.refusal(FetchDescriptor<TypedBook>(predicate: #Predicate { $0.n * 2 > 4 }), in: context)
+        let product = try Self.refusal(FetchDescriptor<TypedBook>(predicate: #Predicate { $0.n * $0.n > 4 }), in: context)
         #expect(product.expression == "PredicateExpressions.Arithmetic")
         #expect(product.description.hasPrefix("Can't translate a typed fetch of TypedBook: PredicateExpressions.Arithmetic: "))
+        let zero = try Self.refusal(FetchDescriptor<TypedBook>(predicate: #Predicate { $0.n * 0 > 4 }), in: context)
+        #expect(zero.reason.contains("multiplied by zero"))
         let division = try Self.refusal(FetchDescriptor<TypedBook>(predicate: #Predicate { $0.n / 2 > 4 }), in: context)
         #expect(division.expression == "PredicateExpressions.IntDivision")
         let remainder = try Self.refusal(FetchDescriptor<TypedBook>(predicate: #Predicate { $0.n % 2 == 0 }), in: context)

@@ -15,11 +15,11 @@ import Foundation
 /// (``FetchPredicate``), so that every store compiles it into its query and the in-memory
 /// evaluator answers it for unsaved changes, exactly as a predicate string would be. What
 /// translates: key paths (through to-one relationships, optional or forced), constants and
-/// captured values, `==` `!=` `<` `<=` `>` `>=`, `&&` `||` `!`, `+` `-` and unary `-` between
+/// captured values, `==` `!=` `<` `<=` `>` `>=`, `&&` `||` `!`, `+` `-` `*` and unary `-` of
 /// a key path and constants, `??`, `!= nil`, `flatMap`, `String`'s `contains(_:)`,
 /// `starts(with:)` and `isEmpty`, membership in a captured array (`names.contains($0.title)`)
 /// or range, to-many `contains(where:)`, `allSatisfy`, `filter { … }.isEmpty`, `count` and
-/// `isEmpty`, and `… ? … : …`. Anything else (a product of two key paths, `filter { … }.count
+/// `isEmpty`, and `… ? … : …`. Anything else (`$0.pages % 2`, a sum of two key paths, `filter { … }.count
 /// > 2`, a condition inside `contains(where:)` joined with `&&`) is a
 /// ``TypedPredicateTranslationError`` naming the expression, never a silent evaluation in
 /// memory (ask for one with `fetch(_:evaluatingPredicateInMemory:)`). Key paths are named by

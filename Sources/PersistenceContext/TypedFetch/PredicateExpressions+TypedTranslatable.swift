@@ -233,9 +233,17 @@ extension PredicateExpressions.Arithmetic: TypedTranslatable {
             return try translator.shift(right, in: self, decreasing: true) { x in
                 try ExactArithmetic.difference(c, x, as: Output.self)
             }
+        case (.multiply, _, .constant(let c)), (.multiply, .constant(let c), _):
+            let base = if case .constant = left { right } else { left }
+            guard let factor = c as? Output else { throw translator.unsupported(self, "its factor is not a \(Output.self)") }
+            let negative: Bool
+            do { negative = try ExactArithmetic.isNegative(factor) } catch { throw translator.unsupported(self, "\(error)") }
+            return try translator.shift(base, in: self, decreasing: negative) { x in
+                try ExactArithmetic.quotient(x, factor)
+            }
         default:
             throw translator.unsupported(
-                self, "a store compares a key path plus or minus constants only, not a product or two key paths")
+                self, "a store compares a key path plus, minus or times constants only, not two key paths")
         }
     }
 }
