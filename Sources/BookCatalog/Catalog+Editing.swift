@@ -50,9 +50,9 @@ extension Catalog {
 
     /// The author with this exact name, if any.
     public func existingAuthor(named name: String) throws -> Author? {
-        var request = FetchRequest(entityName: "Author", predicate: try FetchPredicate("name == %@", name))
-        request.fetchLimit = 1
-        return try context.fetch(request).first as? Author
+        var descriptor = FetchDescriptor<Author>(predicate: #Predicate { $0.name == name })
+        descriptor.fetchLimit = 1
+        return try context.fetch(descriptor).first
     }
 }
 
@@ -132,15 +132,15 @@ extension Catalog {
 
     /// A book with exactly this title and these authors, in this order, if any.
     func bookWithTitle(_ title: String, authors: [String]) throws -> Book? {
-        let request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("title == %@", title))
-        return try context.fetch(request).lazy.compactMap { $0 as? Book }.first { $0.authorNames == authors }
+        let descriptor = FetchDescriptor<Book>(predicate: #Predicate { $0.title == title })
+        return try context.fetch(descriptor).first { $0.authorNames == authors }
     }
 
     /// The book with this ISBN (normalised, ISBN-13), if any.
     public func bookWithISBN(_ isbn: String) throws -> Book? {
-        var request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("isbn == %@", isbn))
-        request.fetchLimit = 1
-        return try context.fetch(request).first as? Book
+        var descriptor = FetchDescriptor<Book>(predicate: #Predicate { $0.isbn == isbn })
+        descriptor.fetchLimit = 1
+        return try context.fetch(descriptor).first
     }
 }
 

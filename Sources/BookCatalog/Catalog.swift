@@ -271,10 +271,9 @@ public final class Catalog {
 
     /// The book with this UUID, if the catalogue has it.
     public func existingBook(uuid: UUID) throws -> Book? {
-        var request = FetchRequest(entityName: "Book")
-        request.predicate = try FetchPredicate("uuid == %@", uuid)
-        request.fetchLimit = 1
-        return try context.fetch(request).first as? Book
+        var descriptor = FetchDescriptor<Book>(predicate: #Predicate { $0.uuid == uuid })
+        descriptor.fetchLimit = 1
+        return try context.fetch(descriptor).first
     }
 
     /// Books in `order` (by default newest first, then by title; books whose key is unknown

@@ -15,7 +15,10 @@ import PersistenceModel
 /// attributes and relationships (see `AttributeCode` and `RelationshipCode` for the types),
 /// and a typed key per property (`Book.title`, a `PropertyKey<Book, String>`) for
 /// predicates and sort keys; `context.fetch(Book.self, where: Book.title == "x")` is the
-/// typed fetch. A `<Model>+Model.swift` file lists the classes, to register with
+/// typed fetch. The topmost generated class of each hierarchy also gets a
+/// `PropertyKeyPathNaming` table of its own and its generated subclasses' key paths, so that
+/// `FetchDescriptor<Book>(predicate: #Predicate { $0.title == "x" })` runs in a store. A
+/// `<Model>+Model.swift` file lists the classes, to register with
 /// `PersistentContainer(model:storeURL:classes:)`.
 ///
 /// The output depends only on the model: the same model gives the same bytes, entities in
@@ -177,8 +180,11 @@ public struct CodeGenerator: Sendable {
             if mode == .classDefinition {
                 sections.append(Section(fileName: "\(name)+Class.swift", body: classBody(entity)))
             }
-            sections.append(
-                Section(fileName: "\(name)+Properties.swift", body: try propertiesBody(entity, schemas: schemas)))
+            var body = try propertiesBody(entity, schemas: schemas)
+            if let naming = try keyPathNamingBody(entity, generated: generated.map(\.0)) {
+                body += "\n" + naming
+            }
+            sections.append(Section(fileName: "\(name)+Properties.swift", body: body))
         }
         guard !generated.isEmpty else { return [] }
         sections.append(
@@ -254,6 +260,52 @@ public struct CodeGenerator: Sendable {
         }
         guard !parts.isEmpty else { return "extension \(owner) {}\n" }
         return "extension \(owner) {\n" + parts.joined(separator: "\n\n") + "\n}\n"
+    }
+
+    /// The `PropertyKeyPathNaming` conformance of `entity`'s class, when no ancestor's
+    /// generated class declares it (Swift inherits a conformance and refuses a second one):
+    /// a table of the key paths of every generated class below it in the hierarchy, each with
+    /// its own generated properties and those it inherits from generated ancestors, so that
+    /// `#Predicate<Shelf> { $0.label == "x" }` finds `\Shelf.label`. Nil for a class below
+    /// a generated one, or with no property.
+    private func keyPathNamingBody(_ entity: EntityDescription, generated: [EntityDescription]) throws -> String? {
+        let generatedNames = Set(generated.map(\.name))
+        func ancestors(of entity: EntityDescription) -> [EntityDescription] {
+            var chain: [EntityDescription] = []
+            var next = entity.parentEntityName.flatMap { model.entity(named: $0) }
+            while let parent = next, !chain.contains(where: { $0.name == parent.name }) {
+                chain.append(parent)
+                next = parent.parentEntityName.flatMap { model.entity(named: $0) }
+            }
+            return chain
+        }
+        guard !ancestors(of: entity).contains(where: { generatedNames.contains($0.name) }) else { return nil }
+        let family = generated.filter { $0.name == entity.name || ancestors(of: $0).contains { $0.name == entity.name } }
+        var rows: [String] = []
+        for member in family {
+            let owner = className(of: member)
+            let sources = [member] + ancestors(of: member).filter { generatedNames.contains($0.name) }
+            for source in sources {
+                let attributes = try source.attributes.filter { try AttributeCode($0, entity: source.name) != nil }
+                for name in attributes.map(\.name) + source.relationships.map(\.name) {
+                    rows.append("            \\\(owner).\(SwiftName.identifier(name)): \"\(name)\",")
+                }
+            }
+        }
+        guard !rows.isEmpty else { return nil }
+        let name = className(of: entity)
+        return """
+            extension \(name): PropertyKeyPathNaming {
+                /// The property each key path reads, for `#Predicate` and `SortDescriptor` in a
+                /// `FetchDescriptor`.
+                public static var propertyNamesByKeyPath: [AnyKeyPath: String] {
+                    [
+            \(rows.joined(separator: "\n"))
+                    ]
+                }
+            }
+
+            """
     }
 
     private func classesBody(_ entities: [EntityDescription]) -> String {

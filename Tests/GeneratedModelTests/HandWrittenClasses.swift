@@ -27,6 +27,12 @@ public final class ExpensiveSportCar: SportCar {
         get { value(forKey: "isLimitedEdition", default: false) }
         set { self["isLimitedEdition"] = newValue }
     }
+
+    /// Its own key paths, for typed fetches: the generated table (on `Car`) knows only the
+    /// generated classes' key paths.
+    public override class var additionalPropertyNamesByKeyPath: [AnyKeyPath: String] {
+        [\ExpensiveSportCar.isLimitedEdition: "isLimitedEdition", \ExpensiveSportCar.numberPlate: "numberPlate"]
+    }
 }
 
 /// The custom class of `Car.color`.

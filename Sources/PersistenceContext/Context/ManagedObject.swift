@@ -145,6 +145,13 @@ open class ManagedObject {
     /// as soon as the object is fetched, inserted or changed instead.
     open class var computedTransients: [String: [String]] { [:] }
 
+    /// The property names of key paths of a hand-written subclass's own properties, for typed
+    /// fetches, beside its ``PropertyKeyPathNaming`` table: override it in a subclass of a
+    /// generated class, which inherits the generated table's conformance and cannot declare
+    /// another (`[\ExpensiveSportCar.isLimitedEdition: "isLimitedEdition"]`). Empty by
+    /// default.
+    open class var additionalPropertyNamesByKeyPath: [AnyKeyPath: String] { [:] }
+
     /// Computes the value of a transient listed in `computedTransients`, from the object's
     /// other values (read them through the usual getters); nil for no value.
     ///

@@ -220,6 +220,7 @@ extension ManagedObjectContext {
         guard let schema = model.schema(for: request.entityName) else {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
         }
+        guard request.includesPendingChanges else { return [] }
         let included = { (name: String) in request.includesSubentities ? schema.includes(name) : name == schema.name }
         var candidates = changed.values.filter { $0.hasChanges && included($0.entityName) }
         // A child context's fetch finds the objects its parent inserted and has not saved.

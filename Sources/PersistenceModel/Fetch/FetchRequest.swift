@@ -6,6 +6,11 @@ public struct FetchRequest: Sendable {
     public var predicate: FetchPredicate?
     /// Whether objects of the entity's sub-entities are included (the default).
     public var includesSubentities = true
+    /// Whether the context's unsaved inserts and changes count (Core Data's
+    /// `includesPendingChanges`; the default). False answers from the store's saved rows
+    /// alone: unsaved inserted objects are not found, and changed ones match and sort by
+    /// their saved values. Deleted objects are left out either way.
+    public var includesPendingChanges = true
     /// The sort keys, most significant first. Ties keep store order (by primary key).
     public var sortDescriptors: [SortKey]
     /// At most this many objects; nil for all.

@@ -63,7 +63,7 @@ extension PredicateLiteral {
     /// Converts a scalar Swift value, or returns `nil` when its type is not accepted.
     ///
     /// Optionals nested inside `Any` are unwrapped; `NSNull` is `.null`.
-    static func from(scalar value: Any?) -> PredicateLiteral? {
+    package static func from(scalar value: Any?) -> PredicateLiteral? {
         guard let value = unwrapped(value) else { return .null }
         switch value {
         case let v as String: return .string(v)
@@ -109,13 +109,13 @@ extension PredicateLiteral {
     }
 
     /// The dynamic type name of an argument, for error messages.
-    static func typeName(of value: Any?) -> String {
+    package static func typeName(of value: Any?) -> String {
         guard let value = unwrapped(value) else { return "nil" }
         return String(describing: type(of: value))
     }
 
     /// Removes any level of `Optional` hidden inside an `Any`.
-    static func unwrapped(_ value: Any?) -> Any? {
+    package static func unwrapped(_ value: Any?) -> Any? {
         guard var current = value else { return nil }
         while true {
             let mirror = Mirror(reflecting: current)
