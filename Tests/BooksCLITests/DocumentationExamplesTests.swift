@@ -183,7 +183,7 @@ import Testing
     @Test func everyDocumentIsFound() {
         #expect(Self.documents.contains("README.md"))
         #expect(Self.documents.contains { $0.hasPrefix("docs/guide/") })
-        #expect(Self.documents.contains { $0.hasPrefix("docs/library/") })
+        #expect(Self.documents.contains { $0.hasPrefix("docs/Persistence.docc/") })
     }
 
     @Test func theConventionIsReadAsDocumented() throws {

@@ -3,7 +3,7 @@ import ProcessTestSupport
 import Testing
 
 /// The library's public surface — what `import Persistence` gives an app — is the list
-/// checked in as `docs/library/public-api.txt`, one declaration a line: a change to it shows in the
+/// checked in as `docs/public-api.txt`, one declaration a line: a change to it shows in the
 /// diff of the change that makes it, and nothing becomes public by accident (internal formats
 /// and helpers are `package`, which the tools and tests of this package still see).
 ///
@@ -12,7 +12,7 @@ import Testing
 /// re-exports). After an intended change, write the new list with
 /// `PERSISTENCE_UPDATE_API=1 swift test --filter PublicAPITests`.
 @Suite struct PublicAPITests {
-    static let digest = BuiltProduct.repositoryRoot.appendingPathComponent("docs/library/public-api.txt")
+    static let digest = BuiltProduct.repositoryRoot.appendingPathComponent("docs/public-api.txt")
 
     /// The modules `Persistence` re-exports, whose public symbols are its surface.
     static let reexported = [
@@ -36,7 +36,7 @@ import Testing
         #expect(
             added.isEmpty && removed.isEmpty,
             """
-            The public API differs from docs/library/public-api.txt (if intended: \
+            The public API differs from docs/public-api.txt (if intended: \
             PERSISTENCE_UPDATE_API=1 swift test --filter PublicAPITests).
             Added:
             \(added.prefix(40).joined(separator: "\n"))
@@ -52,11 +52,30 @@ import Testing
         }
     }
 
-    /// Each public symbol as `kind path: declaration`, sorted.
-    static func publicSymbols() throws -> [String] {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString)")
+    /// The DocC catalogue (`docs/Persistence.docc`: the library's guide as articles, and the
+    /// symbols' reference from their doc comments) builds without a warning: every symbol
+    /// link in a doc comment resolves, every parameter of the documented initializers is
+    /// described, every article is reachable.
+    @Test func theDocumentationCatalogueBuildsWithoutWarnings() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("docc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let graphs = work.appendingPathComponent("symbol-graphs")
+        try Self.writeSymbolGraphs(to: graphs)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "docc", "convert", BuiltProduct.repositoryRoot.appendingPathComponent("docs/Persistence.docc").path,
+            "--additional-symbol-graph-dir", graphs.path, "--output-path", work.appendingPathComponent("out").path,
+            "--fallback-display-name", "Persistence", "--fallback-bundle-identifier", "org.books.Persistence",
+            "--warnings-as-errors",
+        ]
+        let run = try ChildProcess.run(process)
+        #expect(run.status == 0, "docc: \(run.stdoutText)\(run.stderrText)")
+    }
+
+    /// The symbol graphs of `Persistence` and the modules it re-exports, public symbols only.
+    static func writeSymbolGraphs(to output: URL) throws {
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: output) }
         let products = try BuiltProduct.executable(named: "persistence-tool").deletingLastPathComponent()
         let root = BuiltProduct.repositoryRoot
         let process = Process()
@@ -71,6 +90,13 @@ import Testing
         ]
         let run = try ChildProcess.run(process)
         guard run.status == 0 else { throw SymbolGraphFailed(message: run.stderrText) }
+    }
+
+    /// Each public symbol as `kind path: declaration`, sorted.
+    static func publicSymbols() throws -> [String] {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: output) }
+        try writeSymbolGraphs(to: output)
         var lines: Set<String> = []
         for file in try FileManager.default.contentsOfDirectory(atPath: output.path) where file.hasSuffix(".symbols.json") {
             let data = try Data(contentsOf: output.appendingPathComponent(file))

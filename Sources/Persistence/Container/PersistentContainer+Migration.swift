@@ -10,6 +10,9 @@ extension PersistentContainer {
     /// transaction).
     ///
     /// - Parameters:
+    ///   - model: the current model, which the store has once it is opened.
+    ///   - storeURL: the store's file, or nil for a store in memory.
+    ///   - classes: the `ManagedObject` subclass for each entity that has one.
     ///   - versions: the model versions the store may have been written with, oldest first
     ///     (`model` may be among them).
     ///   - tracksPersistentHistory: as in `init(model:storeURL:classes:readOnly:tracksPersistentHistory:)`;

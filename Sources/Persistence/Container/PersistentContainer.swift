@@ -48,6 +48,8 @@ public final class PersistentContainer: Sendable {
     /// whose file SQLite finds damaged refuses its first save.
     ///
     /// - Parameters:
+    ///   - model: the model the store is written with.
+    ///   - storeURL: the store's file (created when missing), or nil for a store in memory.
     ///   - classes: the `ManagedObject` subclass for each entity that has one.
     ///   - readOnly: open an existing store without writing to it; a save then throws
     ///     `SQLiteError` with `isReadOnly`.
@@ -56,6 +58,7 @@ public final class PersistentContainer: Sendable {
     ///     `PersistentStoreCoordinator.history(after:)`. A store created before history
     ///     existed gains its tables, its rows untouched; a store that tracks history once
     ///     keeps tracking it, whoever opens it next.
+    ///
     /// A store Core Data wrote (an app's `.sqlite` copied from a Mac or a device) is told by
     /// its tables and opened in Core Data's own layout (see `CoreDataStore`): it is never
     /// migrated, and keeps no persistent history.

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Comparisons accept only values of the key's type, so `Book.price < "cheap"` does not
 /// compile. For a to-many relationship, `Value` is the destination's class: compare its
-/// elements with ``any``, ``all`` or ``none`` (`Author.books.any.appending(...)`) or count them.
+/// elements with ``any(_:)``, ``all(_:)`` or ``none(_:)`` (`Author.books.any(Book.title)`) or count them.
 public struct PropertyKey<Root, Value>: Sendable, Hashable, CustomStringConvertible {
     /// The key path as written in a predicate: a property name, or names joined by dots.
     public let keyPath: String

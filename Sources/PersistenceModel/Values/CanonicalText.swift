@@ -15,7 +15,7 @@ import Synchronization
 ///    width space and joiners, variation selectors, byte order mark) are removed, so that a
 ///    hidden soft hyphen never splits a word.
 /// 3. **Latin letters that do not decompose** are replaced by their base letters, see
-///    ``latinBaseLetters`` (`ł` → `l`, `ø` → `o`, `æ` → `ae`, `ß` → `ss`, `þ` → `th`, …).
+///    `latinBaseLetters` (`ł` → `l`, `ø` → `o`, `æ` → `ae`, `ß` → `ss`, `þ` → `th`, …).
 /// 4. **Compatibility decomposition** (NFKD): full-width forms, ligatures, superscripts and
 ///    other compatibility characters become their plain letters (`Ａ` → `A`, `ﬁ` → `fi`,
 ///    `①` → `1`, `™` → `TM`, `…` → `...`), and accented letters split into base letter plus

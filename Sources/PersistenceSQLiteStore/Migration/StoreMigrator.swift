@@ -110,7 +110,7 @@ public struct StoreMigrator {
     ///   (the store is then as it was); `SQLiteError` when the file cannot be written.
     ///
     /// Migrations of one store by several processes (two `books` commands opening a store of
-    /// the previous release at once) take turns (see ``MigrationLock``): the plans are read
+    /// the previous release at once) take turns (see `MigrationLock`): the plans are read
     /// once the turn has come, so the second finds the store migrated and does nothing.
     @discardableResult
     public func migrate() throws -> [MigrationPlan] {
