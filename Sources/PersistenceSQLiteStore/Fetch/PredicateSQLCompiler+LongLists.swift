@@ -62,7 +62,8 @@ extension PredicateSQLCompiler {
         var parts: [String] = []
         for group in groups {
             let list = bind(.text("[" + group.values.joined(separator: ",") + "]"))
-            parts.append("coalesce(\(group.lhs)\(group.suffix) IN (SELECT value FROM json_each(\(list))), 0)")
+            let member = "\(group.lhs)\(group.suffix) IN (SELECT value FROM json_each(\(list)))"
+            parts.append(negated ? "coalesce(\(member), 0)" : "(\(member))")
         }
         // Compiled after the lists, so that their values are bound in the order of the SQL.
         for item in others { parts.append(try compare(target, .equalTo, options, item)) }

@@ -104,6 +104,8 @@ extension PredicateSQLCompiler {
         var elementComparison = comparison
         elementComparison.quantifier = nil
         elementComparison.left = .keyPath(split.rest)
+        // ALL is NOT EXISTS … AND NOT condition: the condition is negated there.
+        inner.negated = quantifier == .all
         let condition = try inner.condition(for: .comparison(elementComparison))
         let sql = head.replacingOccurrences(of: "%JOINS%", with: inner.fetch.joins.joined(separator: " "))
         arguments += inner.arguments

@@ -19,6 +19,11 @@ package struct PredicateSQLCompiler {
     package internal(set) var arguments: [SQLiteValue] = []
     /// Subqueries made so far, for unique aliases.
     var nextSubquery = 0
+    /// Whether the condition being compiled is under a `NOT`, where a comparison must be
+    /// false, never NULL, for a NULL operand (NOT NULL is NULL, where the evaluator's NOT
+    /// false is true). Elsewhere SQLite's NULL reads as false, so a comparison stays the bare
+    /// `column = ?` that an index can answer, not `coalesce(column = ?, 0)`, which it cannot.
+    var negated = false
 
     /// Prepares to compile predicates over the entity `fetch` was made for.
     package init(fetch: FetchCompiler) {
@@ -39,7 +44,11 @@ package struct PredicateSQLCompiler {
         case .or(let children):
             guard !children.isEmpty else { return "0" }
             return Self.balanced(try Self.gatheringLists(children, or: true).map { try condition(for: $0) }, "OR")
-        case .not(let child): return "(NOT \(try condition(for: child)))"
+        case .not(let child):
+            let outer = negated
+            negated = true
+            defer { negated = outer }
+            return "(NOT \(try condition(for: child)))"
         case .comparison(let comparison): return try compile(comparison)
         }
     }
@@ -295,12 +304,14 @@ package struct PredicateSQLCompiler {
     }
 
     /// `lhs op rhs` where a NULL side makes `==` and the orderings false and `!=` true, as
-    /// in the evaluator.
+    /// in the evaluator (under a `NOT` spelled out with `coalesce`; see ``negated``).
     func comparison(_ lhs: String, _ op: PredicateNode.Operator, _ rhs: String, suffix: String = "") -> String {
         switch op {
-        case .equalTo: return "coalesce(\(lhs) = \(rhs)\(suffix), 0)"
+        case .equalTo: return negated ? "coalesce(\(lhs) = \(rhs)\(suffix), 0)" : "(\(lhs) = \(rhs)\(suffix))"
         case .notEqualTo: return "(NOT coalesce(\(lhs) = \(rhs)\(suffix), 0))"
-        default: return "coalesce(\(lhs) \(op.rawValue) \(rhs)\(suffix), 0)"
+        default:
+            return negated
+                ? "coalesce(\(lhs) \(op.rawValue) \(rhs)\(suffix), 0)" : "(\(lhs) \(op.rawValue) \(rhs)\(suffix))"
         }
     }
 
