@@ -19,15 +19,7 @@ extension ManagedObjectContext {
         limit: Int? = nil
     ) throws -> [T] {
         let request = try fetchRequest(for: type, where: predicate, sortedBy: sortKeys, limit: limit)
-        return try fetch(request).map { object in
-            guard let typed = object as? T else {
-                throw FetchError(
-                    entity: request.entityName,
-                    reason: "a fetched \(object.entityName) is a \(Swift.type(of: object)), not a "
-                        + "\(type); register a subclass of \(type) for \(object.entityName)")
-            }
-            return typed
-        }
+        return try fetch(request).map { try typed($0, of: request) }
     }
 
     /// The number of objects of a registered class's entity that match `predicate`.

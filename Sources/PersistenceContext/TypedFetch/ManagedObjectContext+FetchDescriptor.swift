@@ -111,7 +111,7 @@ extension ManagedObjectContext {
     // MARK: - Internals
 
     /// `object` as a `T`, or an error saying which class was registered instead.
-    private func typed<T: ManagedObject>(_ object: ManagedObject, of request: FetchRequest) throws -> T {
+    func typed<T: ManagedObject>(_ object: ManagedObject, of request: FetchRequest) throws -> T {
         guard let typed = object as? T else {
             throw FetchError(
                 entity: request.entityName,
