@@ -83,6 +83,8 @@ extension RelationalFetchCompiler {
         var element = comparison
         element.quantifier = nil
         element.left = .keyPath(split.rest)
+        // ALL is NOT EXISTS … AND NOT condition: the condition is negated there.
+        inner.negated = quantifier == .all
         guard let condition = inner.compile(element) else { return nil }
         let sql = head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " "))
         bindings += inner.bindings
@@ -104,8 +106,8 @@ extension RelationalFetchCompiler {
         default: return nil
         }
         switch literal {
-        case .integer(let i): return Self.comparison(sql, op, bind(.integer(i)))
-        case .double(let d): return d.isNaN ? (op == .notEqualTo ? "1" : "0") : Self.comparison(sql, op, bind(.real(d)))
+        case .integer(let i): return comparison(sql, op, bind(.integer(i)))
+        case .double(let d): return d.isNaN ? (op == .notEqualTo ? "1" : "0") : comparison(sql, op, bind(.real(d)))
         default: return nil
         }
     }

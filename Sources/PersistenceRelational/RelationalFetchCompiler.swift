@@ -26,6 +26,11 @@ package struct RelationalFetchCompiler {
     var bindings: [RelationalValue] = []
     /// Subqueries made so far, for unique aliases.
     var subqueries = 0
+    /// Whether the condition being compiled is under a `NOT`, where a comparison must be
+    /// false, never NULL, for a NULL operand (NOT NULL is NULL, where the evaluator's NOT
+    /// false is true). Elsewhere NULL reads as false, so a comparison stays the bare
+    /// `column = ?` an index can answer, not `coalesce(column = ?, 0)`, which it cannot.
+    var negated = false
 
     init(layout: any RelationalLayout, schema: EntitySchema, alias: String = "t") {
         self.layout = layout
@@ -113,7 +118,11 @@ package struct RelationalFetchCompiler {
                 parts.append(part)
             }
             return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
-        case .not(let child): return condition(child).map { "(NOT \($0))" }
+        case .not(let child):
+            let outer = negated
+            negated = true
+            defer { negated = outer }
+            return condition(child).map { "(NOT \($0))" }
         case .comparison(let comparison): return compile(comparison)
         }
     }
@@ -334,18 +343,18 @@ package struct RelationalFetchCompiler {
             // NaN is unordered: equal to nothing, unequal to everything, nil included.
             if case .double(let d) = literal, d.isNaN, attribute.type.isNumeric { return op == .notEqualTo ? "1" : "0" }
             guard let value = layout.encoded(literal, for: attribute) else { return nil }
-            return Self.comparison(layout.comparedValue(column, of: attribute), op, bind(value))
+            return comparison(layout.comparedValue(column, of: attribute), op, bind(value))
         default: return nil
         }
     }
 
     /// `lhs op rhs` where a NULL side makes `==` and the orderings false and `!=` true, as
-    /// in the evaluator.
-    static func comparison(_ lhs: String, _ op: PredicateNode.Operator, _ rhs: String) -> String {
+    /// in the evaluator (under a `NOT` spelled out with `coalesce`; see ``negated``).
+    func comparison(_ lhs: String, _ op: PredicateNode.Operator, _ rhs: String) -> String {
         switch op {
-        case .equalTo: return "coalesce(\(lhs) = \(rhs), 0)"
+        case .equalTo: return negated ? "coalesce(\(lhs) = \(rhs), 0)" : "(\(lhs) = \(rhs))"
         case .notEqualTo: return "(NOT coalesce(\(lhs) = \(rhs), 0))"
-        default: return "coalesce(\(lhs) \(op.rawValue) \(rhs), 0)"
+        default: return negated ? "coalesce(\(lhs) \(op.rawValue) \(rhs), 0)" : "(\(lhs) \(op.rawValue) \(rhs))"
         }
     }
 
@@ -360,7 +369,7 @@ package struct RelationalFetchCompiler {
         let needle = RelationalValue.text(PredicateEvaluator.fold(text, options))
         switch op {
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            return Self.comparison(lhs, op, bind(needle))
+            return comparison(lhs, op, bind(needle))
         case .contains: return "coalesce(instr(\(lhs), \(bind(needle))) > 0, 0)"
         case .beginsWith: return "coalesce(instr(\(lhs), \(bind(needle))) = 1, 0)"
         case .endsWith:
