@@ -5,8 +5,8 @@ extension Catalog {
     /// ``forEachBook(matching:order:limit:_:)`` for a listing by text under a collation (see
     /// ``ListingOrder/textCollation``): the order is the user's language's, which no store's
     /// SQL gives, so each part of the listing (books whose key is known, then the others) is
-    /// read first, each book kept only as its key (``CollatedListingRow``), sorted here, and its books then read back one at a time by
-    /// object ID (the primary key) in that order.
+    /// read first, each book kept only as its key (``CollatedListingRow``), sorted here, and
+    /// its books then read back one at a time by object ID (the primary key) in that order.
     ///
     /// Memory holds a key and an object ID per matching book, not the
     /// books: the same order from every store (SQLite, Core Data's layout, PostgreSQL).
@@ -33,8 +33,11 @@ extension Catalog {
             bytes = []
             for position in positions where remaining > 0 {
                 let id = ids[position]
-                // A book deleted by another process since the first read is not listed.
-                guard let book = try? context.existingObject(with: id) as? Book else { continue }
+                // A book deleted by another process since the first read is not listed; any
+                // other failure to read it fails the listing.
+                let object: ManagedObject
+                do { object = try context.existingObject(with: id) } catch is ObjectAccessError { continue }
+                guard let book = object as? Book else { continue }
                 remaining -= 1
                 try body(book)
             }
