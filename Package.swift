@@ -47,7 +47,9 @@ let package = Package(
         // stores, the only targets that write SQL.
         .target(
             name: "PersistenceSQLiteStore",
-            dependencies: ["PersistenceSQLite", "PersistenceSQLiteFiles", "PersistenceModel", "PersistenceStore"]),
+            dependencies: [
+                "PersistenceSQLite", "PersistenceSQLiteFiles", "PersistenceModel", "PersistenceStore", "PersistenceRelational",
+            ]),
         // What both SQLite-file stores (their own layout and Core Data's) share about the file
         // and not its tables: the checks of a store's path (StoreFile), the errors of a store
         // file (StoreError), the folder of external binary data, quoted identifiers.

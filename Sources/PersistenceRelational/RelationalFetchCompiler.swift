@@ -376,16 +376,7 @@ package struct RelationalFetchCompiler {
             let a = bind(needle), b = bind(needle), c = bind(needle)
             return "coalesce(length(\(lhs)) >= length(\(a)) AND substr(\(lhs), length(\(lhs)) - length(\(b)) + 1) = \(c), 0)"
         case .like:
-            var glob = ""
-            for token in PredicateEvaluator.likeTokens(text, options) {
-                switch token {
-                case .anyRun: glob += "*"
-                case .anyOne: glob += "?"
-                case .scalar(let s) where s == "*" || s == "?" || s == "[": glob += "[\(s)]"
-                case .scalar(let s): glob.unicodeScalars.append(s)
-                }
-            }
-            return "coalesce(\(lhs) GLOB \(bind(.text(glob))), 0)"
+            return "coalesce(\(lhs) GLOB \(bind(.text(LikePattern.glob(text, options: options)))), 0)"
         default: return nil
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PersistenceModel
+import PersistenceRelational
 import PersistenceSQLite
 import PersistenceStore
 
@@ -336,16 +337,7 @@ package struct PredicateSQLCompiler {
             let a = bind(needle), b = bind(needle), c = bind(needle)
             return "coalesce(length(\(column)) >= length(\(a)) AND substr(\(column), length(\(column)) - length(\(b)) + 1) = \(c), 0)"
         case .like:
-            var glob = ""
-            for token in PredicateEvaluator.likeTokens(text, options) {
-                switch token {
-                case .anyRun: glob += "*"
-                case .anyOne: glob += "?"
-                case .scalar(let s) where s == "*" || s == "?" || s == "[": glob += "[\(s)]"
-                case .scalar(let s): glob.unicodeScalars.append(s)
-                }
-            }
-            return "coalesce(\(column) GLOB \(bind(.text(glob))), 0)"
+            return "coalesce(\(column) GLOB \(bind(.text(LikePattern.glob(text, options: options)))), 0)"
         default:
             // Validate as the evaluator does, then anchor so that alternation matches in full.
             do { _ = try RegexCache().regex(for: text, options: options) } catch let error as FetchPredicateError {
