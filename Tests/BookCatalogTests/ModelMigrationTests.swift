@@ -31,14 +31,17 @@ import PersistenceSQLite
         var color: String?
     }
 
-    /// Writes the sample books into a new store with the first model version, as `books`
-    /// of the previous release did (objects of the plain `ManagedObject` class: that
-    /// release's generated `Book` had none of version 2's properties).
-    private static func writeVersion1Store(at url: URL) throws -> Set<BookFacts> {
+    /// Writes the sample books into a new store with an earlier model version, as `books` of
+    /// that release did (objects of the plain `ManagedObject` class: that release's generated
+    /// `Book` had none of the later properties): version 1 (`"Books"`) links each book to its
+    /// author through the to-one `author`; version 3 (`"Books 3"`) through `authors`, with
+    /// the byline. `absentEntity` is the entity the version must not have yet.
+    private static func writeStore(at url: URL, version: String, absentEntity: String) throws -> Set<BookFacts> {
         ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
-        let v1 = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books")
-        #expect(v1.entity(named: "Tag") == nil)
-        let container = try PersistentContainer(model: v1, storeURL: url)
+        let model = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: version)
+        #expect(model.entity(named: absentEntity) == nil)
+        let linksAuthorsInOrder = model.entity(named: "Book")?.relationship(named: "authors") != nil
+        let container = try PersistentContainer(model: model, storeURL: url)
         let context = container.viewContext
         var authors: [String: ManagedObject] = [:]
         var facts: Set<BookFacts> = []
@@ -52,14 +55,24 @@ import PersistenceSQLite
             let author = try authors[seed.author] ?? context.insertObject(forEntityName: "Author")
             try author.setValue(seed.author, forKey: "name")
             authors[seed.author] = author
-            try book.setValue(author, forKey: "author")
+            if linksAuthorsInOrder {
+                try book.setValue(seed.author, forKey: "byline")
+                try book.setValue([author], forKey: "authors")
+            } else {
+                try book.setValue(author, forKey: "author")
+            }
             facts.insert(
                 BookFacts(
                     uuid: seed.uuid, title: seed.title, author: seed.author, publishDate: seed.publishDate,
                     price: seed.price, color: seed.color?.hex))
         }
         try context.save()
+        try container.persistentStoreCoordinator.close()
         return facts
+    }
+
+    private static func writeVersion1Store(at url: URL) throws -> Set<BookFacts> {
+        try writeStore(at: url, version: "Books", absentEntity: "Tag")
     }
 
     private static func facts(of catalog: Catalog) throws -> Set<BookFacts> {
@@ -321,36 +334,8 @@ import PersistenceSQLite
 
     // MARK: - Version 3 to version 4
 
-    /// Writes the sample books into a new store with model version 3, as `books` of the
-    /// release before version 4 did: authors through `authors`, with bylines.
     private static func writeVersion3Store(at url: URL) throws -> Set<BookFacts> {
-        ValueTransformers.register(ColorToDataTransformer(), forName: ColorToDataTransformer.name)
-        let v3 = try ManagedObjectModel(contentsOf: try Catalog.modelBundleURL(), version: "Books 3")
-        #expect(v3.entity(named: "ImportedValues") == nil)
-        let container = try PersistentContainer(model: v3, storeURL: url)
-        let context = container.viewContext
-        var authors: [String: ManagedObject] = [:]
-        var facts: Set<BookFacts> = []
-        for seed in try Catalog.bundledSeedBooks() {
-            let book = try context.insertObject(forEntityName: "Book")
-            try book.setValue(seed.uuid, forKey: "uuid")
-            try book.setValue(seed.title, forKey: "title")
-            try book.setValue(seed.publishDate, forKey: "publishDate")
-            try book.setValue(seed.price, forKey: "price")
-            try book.setValue(seed.color, forKey: "color")
-            try book.setValue(seed.author, forKey: "byline")
-            let author = try authors[seed.author] ?? context.insertObject(forEntityName: "Author")
-            try author.setValue(seed.author, forKey: "name")
-            authors[seed.author] = author
-            try book.setValue([author], forKey: "authors")
-            facts.insert(
-                BookFacts(
-                    uuid: seed.uuid, title: seed.title, author: seed.author, publishDate: seed.publishDate,
-                    price: seed.price, color: seed.color?.hex))
-        }
-        try context.save()
-        try container.persistentStoreCoordinator.close()
-        return facts
+        try writeStore(at: url, version: "Books 3", absentEntity: "ImportedValues")
     }
 
     /// A version 3 catalogue, in the library's layout and in Core Data's, is migrated on
