@@ -91,8 +91,9 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             if pending == nil { pending = PendingInserts(entity: entity, names: names, onConflict: onConflict) }
             pending?.rows.append(PendingInserts.Row(key: key, tag: tag, parameters: parameters))
         case .update:
-            let marks = parameters.indices.map { "$\($0 + 1)" }.joined(separator: ", ")
-            let sql = "INSERT INTO \(pgIdentifier(table.name)) (\(names.joined(separator: ", "))) VALUES (\(marks))"
+            let (sql, _) = PendingInserts(
+                entity: entity, names: names, onConflict: .update, rows: [.init(key: key, tag: tag, parameters: parameters)]
+            ).statement()
             // The stored row a constraint finds takes the new values and keeps its key.
             for constraint in entity.schema.uniquenessConstraints {
                 let constraintValues = constraint.map { name in table.columnPositions[name].map { values[$0] } ?? .null }
