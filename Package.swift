@@ -126,13 +126,42 @@ let package = Package(
         // A context on a store of books obeying commands on stdin: the second process of the
         // tests that edit one book from two processes. Test-only, so not a product.
         .executableTarget(name: "context-editor", dependencies: ["Persistence"], path: "Tests/ContextEditor"),
+        // Fixtures the library's test targets share: models built in code, temporary stores,
+        // the real model files, runs of the built persistence-tool.
+        .target(
+            name: "PersistenceTestSupport",
+            dependencies: ["Persistence", "PersistenceModel", "PersistenceSQLite", "PersistenceSQLiteStore", "ProcessTestSupport"],
+            path: "Tests/PersistenceTestSupport"),
+        // One test target a module (Tests/<Module>Tests); `PersistenceTests` holds what is about
+        // the package as a whole: its architecture, its public API, a smoke test of the umbrella.
         .testTarget(
             name: "PersistenceTests",
+            dependencies: ["Persistence", "PersistenceContext", "ProcessTestSupport"]),
+        .testTarget(
+            name: "PersistenceModelTests",
+            dependencies: [
+                "Persistence", "PersistenceModel", "PersistenceTestSupport", "ProcessTestSupport", "persistence-tool",
+            ]),
+        .testTarget(name: "PersistenceSQLiteTests", dependencies: ["Persistence", "PersistenceSQLite"]),
+        .testTarget(
+            name: "PersistenceSQLiteStoreTests",
             dependencies: [
                 "Persistence", "PersistenceModel", "PersistenceContext", "PersistenceSQLite", "PersistenceSQLiteStore",
-                "persistence-tool", "context-editor",
-                "ProcessTestSupport",
+                "PersistenceTestSupport", "ProcessTestSupport", "persistence-tool",
             ]),
+        .testTarget(
+            name: "PersistenceContextTests",
+            dependencies: [
+                "Persistence", "PersistenceModel", "PersistenceContext", "PersistenceStore", "PersistenceSQLite",
+                "PersistenceSQLiteStore", "PersistenceTestSupport", "ProcessTestSupport", "context-editor",
+                "persistence-tool",
+            ]),
+        .testTarget(
+            name: "PersistenceToolTests",
+            dependencies: [
+                "Persistence", "PersistenceSQLite", "PersistenceTestSupport", "ProcessTestSupport", "persistence-tool",
+            ]),
+        .testTarget(name: "ProcessTestSupportTests", dependencies: ["ProcessTestSupport"]),
         // The contract of PersistentStore, checked against every store through the protocol
         // alone: a new store joins by one line in StoreFactories.swift.
         .testTarget(
@@ -154,7 +183,7 @@ let package = Package(
                 .target(name: "PersistencePostgreSQLStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         .testTarget(
-            name: "CoreDataStoreTests",
+            name: "PersistenceCoreDataStoreTests",
             dependencies: [
                 "Persistence", "PersistenceModel", "PersistenceStore", "PersistenceCoreDataStore", "PersistenceSQLite",
             ]),
@@ -166,7 +195,7 @@ let package = Package(
                 "PersistenceCoreDataStore",
             ]),
         .testTarget(
-            name: "GeneratedModelTests",
+            name: "PersistenceCodegenTests",
             dependencies: ["Persistence", "PersistenceSQLite", "PersistenceCodegen", "ProcessTestSupport"],
             resources: [
                 .copy("Models/Moody.xcdatamodel"), .copy("Models/SampleModel.xcdatamodeld"),

@@ -78,4 +78,23 @@ import Testing
         }
         #expect(offenders.map(\.path) == [])
     }
+
+    /// Tests live by module, as `Tests/<Module>Tests` (a module of `Sources`, or a test-support
+    /// module of `Tests`); the suites that check several modules at once say so by name here.
+    @Test func everyTestTargetIsNamedForTheModuleItTests() throws {
+        let tests = Self.sources.deletingLastPathComponent().appendingPathComponent("Tests")
+        let acrossModules: Set = [
+            "PersistentStoreConformanceTests",  // every store, through the PersistentStore protocol
+            "BooksCLITests",  // the built `books` and `persistence-tool`, as a user runs them
+            "FuzzTests",  // the catalogue and the stores, with generated input
+        ]
+        func key(_ name: String) -> String { name.lowercased().replacingOccurrences(of: "-", with: "") }
+        let modules = Set(
+            try FileManager.default.contentsOfDirectory(atPath: Self.sources.path).map(key)
+                + FileManager.default.contentsOfDirectory(atPath: tests.path).map(key))
+        let offenders = try FileManager.default.contentsOfDirectory(atPath: tests.path).filter { name in
+            name.hasSuffix("Tests") && !acrossModules.contains(name) && !modules.contains(key(String(name.dropLast(5))))
+        }
+        #expect(offenders.sorted() == [])
+    }
 }
