@@ -76,7 +76,7 @@ package protocol PersistentStore: AnyObject {
     /// that knows how many rows will come before the first does tells `expecting`, so that
     /// the caller makes room for them at once rather than growing as they come. Has a default
     /// implementation (`forEachRow(_:_:)`, telling nothing).
-    func forEachRowToKeep(
+    func forEachRowForArray(
         _ request: FetchRequest, expecting: (Int) -> Void, _ body: (consuming StoreRow) throws -> Bool
     ) throws
 

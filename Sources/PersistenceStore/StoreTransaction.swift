@@ -59,11 +59,11 @@ package protocol StoreTransaction: AnyObject {
     // MARK: Links kept apart from rows
 
     /// Whether the store keeps any relationship's links apart from rows.
-    var keepsAnyLinksApart: Bool { get }
+    var storesAnyLinksInJoinTables: Bool { get }
 
     /// Whether the store keeps the links of `entity`'s to-many `relationship` apart from
     /// rows (a many-to-many, or a to-many without an inverse), so that a save writes them.
-    func keepsLinksApart(entity: String, relationship: String) -> Bool
+    func storesLinksInJoinTable(entity: String, relationship: String) -> Bool
 
     /// Removes every link of `relationship` from the row `own` of `entity`.
     func removeLinks(entity: String, relationship: String, from own: Int64) throws

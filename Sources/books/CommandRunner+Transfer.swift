@@ -32,7 +32,7 @@ extension CommandRunner {
                 message: "Cannot import \(QuotedText.forMessage(path)): it is the catalogue \(QuotedText.forMessage(store)) itself; "
                     + "nothing was imported.", code: .dataError)
         }
-        let file = try CatalogImport(data: data, name: name, skippingInvalid: options.skipInvalid)
+        let file = try ImportFile(data: data, name: name, skippingInvalid: options.skipInvalid)
         let dryRun = options.dryRun
         let catalog = dryRun && !storeExists ? try Catalog(storeURL: nil) : try openCatalog()
         if isNew && !dryRun { try catalog.declineSampleBooks() }

@@ -3,13 +3,13 @@ import Testing
 @testable import BookCatalog
 import Persistence
 
-/// `CatalogImport` and `Catalog.importBooks`: files read whole and checked, then saved at
+/// `ImportFile` and `Catalog.importBooks`: files read whole and checked, then saved at
 /// once, books found by UUID or ISBN updated rather than added again.
 @Suite struct CatalogImportTests {
     private static let header = "uuid,title,author,publishDate,isbn,rating,tags\n"
 
-    private static func file(_ text: String, name: String = "books.csv") throws -> CatalogImport {
-        try CatalogImport(data: Data(text.utf8), name: name)
+    private static func file(_ text: String, name: String = "books.csv") throws -> ImportFile {
+        try ImportFile(data: Data(text.utf8), name: name)
     }
 
     private static func refusal(_ text: String) -> String? {

@@ -368,7 +368,7 @@ import PersistenceSQLite
             "uuid": first.uuid.uuidString, "title": first.title, "authors": [first.author ?? ""], "rating": 4,
         ]
         let data = try JSONSerialization.data(withJSONObject: [entry])
-        let result = try catalog.importBooks(try CatalogImport(data: data, name: "books.json"))
+        let result = try catalog.importBooks(try ImportFile(data: data, name: "books.json"))
         #expect(result.updated == 1)
         try catalog.container.persistentStoreCoordinator.close()
 

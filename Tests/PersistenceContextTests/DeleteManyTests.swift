@@ -10,7 +10,7 @@ import Persistence
 @Suite struct DeleteManyTests {
     /// The books with more than 150 pages, by title.
     private func doomed(_ context: ManagedObjectContext) throws -> [ManagedObject] {
-        var request = FetchToolsFixture.byTitle
+        var request = LargeFetchFixture.byTitle
         request.predicate = try FetchPredicate("pages > 150")
         return try context.fetch(request)
     }
@@ -26,8 +26,8 @@ import Persistence
     }
 
     @Test func deletingManyAtOnceIsDeletingThemOneByOneInFewerReads() throws {
-        let (oneByOneStore, oneByOne) = try FetchToolsFixture.make(count: 30)
-        let (atOnceStore, atOnce) = try FetchToolsFixture.make(count: 30)
+        let (oneByOneStore, oneByOne) = try LargeFetchFixture.make(count: 30)
+        let (atOnceStore, atOnce) = try LargeFetchFixture.make(count: 30)
         let first = try doomed(oneByOne)
         let second = try doomed(atOnce)
         #expect(first.count == second.count && first.count > 10)
@@ -61,7 +61,7 @@ import Persistence
     }
 
     @Test func deletingManyTakesMixedEntitiesDeletedObjectsAndFaults() throws {
-        let (_, context) = try FetchToolsFixture.make(count: 12)
+        let (_, context) = try LargeFetchFixture.make(count: 12)
         let books = try doomed(context)
         let tags = try context.fetch(FetchRequest(entityName: "Tag"))
         context.delete(books[0])
@@ -77,8 +77,8 @@ import Persistence
     /// When the reads for all of them fail, each object's relationships are read on their
     /// own, as deleting one by one reads them: the same tags and authors lose the same books.
     @Test func aFailedReadForAllIsReadAgainObjectByObject() throws {
-        let (_, oneByOne) = try FetchToolsFixture.make(count: 20)
-        let (atOnceStore, atOnce) = try FetchToolsFixture.make(count: 20)
+        let (_, oneByOne) = try LargeFetchFixture.make(count: 20)
+        let (atOnceStore, atOnce) = try LargeFetchFixture.make(count: 20)
         for book in try doomed(oneByOne) { oneByOne.delete(book) }
         let deleted = try doomed(atOnce)
         atOnceStore.failing = ["destinationRows", "rows(for:)"]

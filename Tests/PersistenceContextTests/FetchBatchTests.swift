@@ -10,8 +10,8 @@ import Persistence
 /// result is used, and mean what a plain fetch means.
 @Suite struct FetchBatchTests {
     @Test func aBatchedFetchReadsIDsAndEachBatchLoadsInOneRead() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 100)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 100)
+        var request = LargeFetchFixture.byTitle
         request.fetchBatchSize = 10
         let books = try context.fetch(request)
         #expect(books.count == 100)
@@ -31,8 +31,8 @@ import Persistence
     }
 
     @Test func aResultUsedInPartReadsOnlyTheBatchesUsed() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 100)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 100)
+        var request = LargeFetchFixture.byTitle
         request.fetchBatchSize = 20
         let books = try context.fetch(request)
         _ = books[95]["title"]
@@ -42,11 +42,11 @@ import Persistence
     }
 
     @Test func objectsAlreadyLoadedComeBackAsTheyAreAndTheRestBatchUp() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 30)
+        let (store, context) = try LargeFetchFixture.make(count: 30)
         let cheap = try context.fetch(FetchRequest(entityName: "Book", predicate: try FetchPredicate("pages < 150")))
         #expect(!cheap.isEmpty)
         store.resetCounts()
-        var request = FetchToolsFixture.byTitle
+        var request = LargeFetchFixture.byTitle
         request.fetchBatchSize = 8
         let books = try context.fetch(request)
         #expect(books.filter { !$0.isFault }.count == cheap.count)
@@ -58,8 +58,8 @@ import Persistence
     }
 
     @Test func unsavedChangesCountAsInAPlainFetch() throws {
-        let (_, context) = try FetchToolsFixture.make(count: 30)
-        var request = FetchToolsFixture.byTitle
+        let (_, context) = try LargeFetchFixture.make(count: 30)
+        var request = LargeFetchFixture.byTitle
         request.predicate = try FetchPredicate("pages > 200")
         let plain = try context.fetch(request)
         let added = try context.insertObject(forEntityName: "Book")
@@ -77,11 +77,11 @@ import Persistence
     }
 
     @Test func withoutPropertyValuesEachFaultReadsItsOwnRow() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 20)
+        let (store, context) = try LargeFetchFixture.make(count: 20)
         for setting in [(includes: false, faults: false), (includes: true, faults: true)] {
             context.reset()
             store.resetCounts()
-            var request = FetchToolsFixture.byTitle
+            var request = LargeFetchFixture.byTitle
             request.includesPropertyValues = setting.includes
             request.returnsObjectsAsFaults = setting.faults
             let books = try context.fetch(request)
@@ -94,8 +94,8 @@ import Persistence
     }
 
     @Test func aBatchMemberDeletedElsewhereReadsAsGoneAndTheRestLoad() throws {
-        let (_, context) = try FetchToolsFixture.make(count: 12)
-        var request = FetchToolsFixture.byTitle
+        let (_, context) = try LargeFetchFixture.make(count: 12)
+        var request = LargeFetchFixture.byTitle
         request.fetchBatchSize = 12
         let books = try context.fetch(request)
         // Another context deletes a book the batch has not loaded yet.
@@ -110,8 +110,8 @@ import Persistence
     }
 
     @Test func batchesOfObjectsNoLongerHeldAreForgotten() throws {
-        let (_, context) = try FetchToolsFixture.make(count: 50)
-        var request = FetchToolsFixture.byTitle
+        let (_, context) = try LargeFetchFixture.make(count: 50)
+        var request = LargeFetchFixture.byTitle
         request.fetchBatchSize = 10
         do {
             let books = try context.fetch(request)
@@ -124,8 +124,8 @@ import Persistence
     }
 
     @Test func defaultStoreReadsGiveTheSameObjects() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 25, usesDefaultReads: true)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 25, usesDefaultReads: true)
+        var request = LargeFetchFixture.byTitle
         request.fetchBatchSize = 10
         let titles = try context.fetch(request).map { $0["title"] as? String }
         #expect(titles == (0..<25).map { String(format: "Book %03d", $0) })

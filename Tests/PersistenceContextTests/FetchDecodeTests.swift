@@ -53,7 +53,7 @@ final class AwakeningBook: ManagedObject {
     /// A value stays three words (a transformable's own value is boxed); a fetched object
     /// stores slots only for what its row holds and its transients, in storage of exactly
     /// their number (no slot for a NULL value, see `PropertySlots`); and one that is only
-    /// read makes none of the state kept in `ObjectExtras`.
+    /// read makes none of the state kept in `LazyObjectState`.
     @Test func fetchedObjectsStayCompact() throws {
         #expect(MemoryLayout<AttributeValue>.stride == 24)
         #expect(MemoryLayout<Slot>.stride == 24)

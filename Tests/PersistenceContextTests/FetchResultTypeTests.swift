@@ -32,8 +32,8 @@ import Persistence
     }
 
     @Test func dictionariesReadOnlyTheirColumnsAndMakeNoObject() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 40)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 40)
+        var request = LargeFetchFixture.byTitle
         request.predicate = try FetchPredicate("pages > 150")
         request.resultType = .dictionaryResultType
         request.propertiesToFetch = ["title", "price", "pages", "cover", "author", "author.name"]
@@ -53,8 +53,8 @@ import Persistence
     }
 
     @Test func fetchDictionariesNamesItsPropertiesOrTakesEveryAttribute() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 10)
-        let named = try context.fetchDictionaries(FetchToolsFixture.byTitle, properties: ["title"])
+        let (store, context) = try LargeFetchFixture.make(count: 10)
+        let named = try context.fetchDictionaries(LargeFetchFixture.byTitle, properties: ["title"])
         #expect(named.map { $0["title"] as? String } == (0..<10).map { String(format: "Book %03d", $0) })
         #expect(named.allSatisfy { $0.count == 1 })
         let authors = try context.fetchDictionaries(FetchRequest(entityName: "Author", sortDescriptors: [SortKey("name")]))
@@ -63,14 +63,14 @@ import Persistence
         #expect(context.registry.isEmpty)
         // Every attribute of a book includes a transient, which only an object has: the
         // objects are read, as before.
-        let books = try context.fetchDictionaries(FetchToolsFixture.byTitle)
+        let books = try context.fetchDictionaries(LargeFetchFixture.byTitle)
         #expect(books.count == 10 && books[0]["title"] as? String == "Book 000")
         #expect(store["forEachRow"] == 1)
     }
 
     @Test func unsavedChangesCountInDictionaries() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 20)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 20)
+        var request = LargeFetchFixture.byTitle
         request.predicate = try FetchPredicate("pages > 150")
         request.propertiesToFetch = ["title", "author"]
         let before = try context.fetchDictionaries(request)
@@ -88,8 +88,8 @@ import Persistence
     /// from the store's columns or, with unsaved changes, from the objects; and stops when
     /// its body says so.
     @Test func forEachDictionaryStreamsTheSameRowsAndStops() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 20)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 20)
+        var request = LargeFetchFixture.byTitle
         request.propertiesToFetch = ["title", "price", "author"]
         var streamed: [[String: Any]] = []
         try context.forEachDictionary(request) { row in
@@ -117,19 +117,19 @@ import Persistence
     }
 
     @Test func aKeyPathTheStoreDoesNotHoldIsReadFromTheObjectsAsBefore() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 3)
+        let (store, context) = try LargeFetchFixture.make(count: 3)
         for key in ["nope", "author.nope", "title.length"] {
-            #expect(throws: (any Error).self) { try context.fetchDictionaries(FetchToolsFixture.byTitle, properties: [key]) }
+            #expect(throws: (any Error).self) { try context.fetchDictionaries(LargeFetchFixture.byTitle, properties: [key]) }
         }
         // A to-many gives its destinations' values.
-        let tags = try context.fetchDictionaries(FetchToolsFixture.byTitle, properties: ["tags.name"])
+        let tags = try context.fetchDictionaries(LargeFetchFixture.byTitle, properties: ["tags.name"])
         #expect(tags.first?["tags.name"] as? [String?] == ["Tag 0", "Tag 1"])
         #expect(store["forEachValues"] == 0)
     }
 
     @Test func objectIDResultsReadKeysOnly() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 30)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 30)
+        var request = LargeFetchFixture.byTitle
         request.resultType = .managedObjectIDResultType
         guard case .objectIDs(let ids) = try context.execute(request) else {
             Issue.record("not IDs")
@@ -143,7 +143,7 @@ import Persistence
     }
 
     @Test func countsMakeNoObjectEvenWithUnsavedChanges() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 30)
+        let (store, context) = try LargeFetchFixture.make(count: 30)
         var request = FetchRequest(entityName: "Book", predicate: try FetchPredicate("pages >= 200"))
         request.resultType = .countResultType
         guard case .count(let stored) = try context.execute(request) else {
@@ -176,16 +176,16 @@ import Persistence
     }
 
     @Test func fetchRefusesAnotherResultType() throws {
-        let (_, context) = try FetchToolsFixture.make(count: 1)
-        var request = FetchToolsFixture.byTitle
+        let (_, context) = try LargeFetchFixture.make(count: 1)
+        var request = LargeFetchFixture.byTitle
         request.resultType = .countResultType
         #expect(throws: FetchError.self) { try context.fetch(request) }
     }
 
     @Test func defaultStoreReadsGiveTheSameDictionaries() throws {
-        let (_, fast) = try FetchToolsFixture.make(count: 25)
-        let (_, plain) = try FetchToolsFixture.make(count: 25, usesDefaultReads: true)
-        var request = FetchToolsFixture.byTitle
+        let (_, fast) = try LargeFetchFixture.make(count: 25)
+        let (_, plain) = try LargeFetchFixture.make(count: 25, usesDefaultReads: true)
+        var request = LargeFetchFixture.byTitle
         request.propertiesToFetch = ["title", "price", "cover", "author.name"]
         #expect(Self.described(try fast.fetchDictionaries(request)) == Self.described(try plain.fetchDictionaries(request)))
         request.propertiesToFetch = ["title", "pages"]

@@ -12,7 +12,7 @@ import Persistence
     /// What each book's relationships hold, loaded one object at a time in a context of its own.
     private static func loadedOneByOne(_ context: ManagedObjectContext) throws -> [String] {
         context.reset()
-        return try context.fetch(FetchToolsFixture.byTitle).map(Self.describe)
+        return try context.fetch(LargeFetchFixture.byTitle).map(Self.describe)
     }
 
     private static func describe(_ book: ManagedObject) -> String {
@@ -23,8 +23,8 @@ import Persistence
     }
 
     @Test func aToOneLoadsForEveryObjectInOneRead() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 60, authors: 12)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 60, authors: 12)
+        var request = LargeFetchFixture.byTitle
         request.relationshipKeyPathsForPrefetching = ["author"]
         let books = try context.fetch(request)
         #expect(store.reads == ["forEachRow": 1, "rows(for:)": 1])
@@ -35,8 +35,8 @@ import Persistence
     }
 
     @Test func toManysLoadForEveryObjectInOneReadEach() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 30)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 30)
+        var request = LargeFetchFixture.byTitle
         // Through the inverse's column (author.books is its inverse), a join table (tags),
         // and an ordered join table (chapters).
         request.relationshipKeyPathsForPrefetching = ["tags", "chapters", "author"]
@@ -49,7 +49,7 @@ import Persistence
     }
 
     @Test func aDottedPathPrefetchesEachStepFromTheLast() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 40, authors: 4)
+        let (store, context) = try LargeFetchFixture.make(count: 40, authors: 4)
         var request = FetchRequest(entityName: "Chapter", sortDescriptors: [SortKey("name")])
         request.relationshipKeyPathsForPrefetching = ["book.author.books"]
         let chapters = try context.fetch(request)
@@ -62,7 +62,7 @@ import Persistence
     }
 
     @Test func unsavedEditsOfAToManyAreKept() throws {
-        let (_, context) = try FetchToolsFixture.make(count: 10, authors: 2)
+        let (_, context) = try LargeFetchFixture.make(count: 10, authors: 2)
         let author = try context.fetch(FetchRequest(entityName: "Author", sortDescriptors: [SortKey("name")]))[0]
         let book = try context.insertObject(forEntityName: "Book")
         book["title"] = "New"
@@ -76,9 +76,9 @@ import Persistence
     }
 
     @Test func aKeyPathThatIsNotARelationshipFailsBeforeAnythingIsPrefetched() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 5)
+        let (store, context) = try LargeFetchFixture.make(count: 5)
         for keyPath in ["title", "nope", "author.name", "author.books.nope"] {
-            var request = FetchToolsFixture.byTitle
+            var request = LargeFetchFixture.byTitle
             request.relationshipKeyPathsForPrefetching = [keyPath]
             #expect(throws: FetchError.self) { try context.fetch(request) }
         }
@@ -86,8 +86,8 @@ import Persistence
     }
 
     @Test func defaultStoreReadsPrefetchTheSame() throws {
-        let (store, context) = try FetchToolsFixture.make(count: 20, usesDefaultReads: true)
-        var request = FetchToolsFixture.byTitle
+        let (store, context) = try LargeFetchFixture.make(count: 20, usesDefaultReads: true)
+        var request = LargeFetchFixture.byTitle
         request.relationshipKeyPathsForPrefetching = ["tags", "chapters", "author"]
         let seen = try context.fetch(request).map(Self.describe)
         let reads = store.totalReads

@@ -20,7 +20,7 @@ import Testing
     private func seconds(_ keys: [UInt64], _ object: ManagedObject) -> Double {
         var best = Double.infinity
         for _ in 0..<3 {
-            var table = RegistryTable()
+            var table = PrimaryKeyHashTable()
             let start = now()
             for key in keys {
                 let found = table.lookUp(key)

@@ -48,7 +48,7 @@ import Testing
     }
 
     /// A fetch whose caller keeps every row (a fetch's array, its sections) may be read
-    /// whole and ordered by the store itself (`forEachRowToKeep`); it comes out in the
+    /// whole and ordered by the store itself (`forEachRowForArray`); it comes out in the
     /// order the store's streamed read gives, ties in key order, with or without a filter,
     /// and so does a context's fetch.
     @Test(arguments: StoreFactories.all)
@@ -65,7 +65,7 @@ import Testing
                     return true
                 }
                 var whole: [Int64] = []
-                try subject.store.forEachRowToKeep(request) { row in
+                try subject.store.forEachRowForArray(request) { row in
                     whole.append(row.primaryKey)
                     return true
                 }
@@ -78,7 +78,7 @@ import Testing
         }
         // A body that stops early is handed no more rows.
         var handed = 0
-        try subject.store.forEachRowToKeep(FetchRequest(entityName: "Sample", sortDescriptors: [SortKey("str")])) { _ in
+        try subject.store.forEachRowForArray(FetchRequest(entityName: "Sample", sortDescriptors: [SortKey("str")])) { _ in
             handed += 1
             return handed < 3
         }

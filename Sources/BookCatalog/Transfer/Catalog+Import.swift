@@ -42,7 +42,7 @@ extension Catalog {
     ///   `ValidationError` if the model refuses a value.
     @discardableResult
     public func importBooks(
-        _ file: CatalogImport, preferringFile: Bool = false, dryRun: Bool = false
+        _ file: ImportFile, preferringFile: Bool = false, dryRun: Bool = false
     ) throws -> ImportResult {
         // 1. Find each entry's book, and refuse ISBNs other books have.
         let byUUID = try books(withValues: file.entries.compactMap(\.record.uuid), forKey: "uuid") { $0.uuid }

@@ -20,7 +20,7 @@ public enum ImportSource: String, Sendable, CaseIterable {
     case books
 
     /// The source of a file of the given format.
-    public init(format: CatalogImport.Format) {
+    public init(format: ImportFile.Format) {
         switch format {
         case .goodreads: self = .goodreads
         case .calibreJSON, .calibreCSV: self = .calibre

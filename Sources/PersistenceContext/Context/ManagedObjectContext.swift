@@ -80,11 +80,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// access to it calls out, since entries neither retain nor release objects and
     /// `registeredObject(for:orMake:)` makes an object between two accesses, not inside one.
     @exclusivity(unchecked) var registry = ObjectRegistry()
-    /// Each entity's class and computed transients, resolved once (see `objectKind(for:)`).
-    var objectKinds: [ObjectIdentifier: ObjectKind] = [:]
+    /// Each entity's class and computed transients, resolved once (see `resolvedClass(for:)`).
+    var resolvedClasses: [ObjectIdentifier: ResolvedEntityClass] = [:]
     /// The kind last made: a fetch makes many objects of one entity in a row. Read per
     /// fetched object, and only ever assigned: without the exclusivity check.
-    @exclusivity(unchecked) var lastObjectKind: ObjectKind?
+    @exclusivity(unchecked) var lastResolvedClass: ResolvedEntityClass?
     /// The scope of each entity's IDs, made once (see `idScope(for:)`).
     private var idScopes: [String: ObjectID.Scope] = [:]
     /// Objects with unsaved changes, held strongly until saved or rolled back.
@@ -288,7 +288,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     // MARK: - Internals
 
     func makeObject(schema: EntitySchema, id: ObjectID, isFault: Bool, slots: Slots? = nil) -> ManagedObject {
-        let kind = objectKind(for: schema)
+        let kind = resolvedClass(for: schema)
         return kind.type.init(
             ObjectConstruction(
                 schema: schema, objectID: id, context: self, isFault: isFault, slots: slots,

@@ -59,7 +59,7 @@ extension ManagedObjectContext {
     }
 
     /// `forEach(_:_:)`; `keepingEvery` when the caller keeps every object it is given, so
-    /// that the store may read every row first (`PersistentStore.forEachRowToKeep`).
+    /// that the store may read every row first (`PersistentStore.forEachRowForArray`).
     private func forEach(_ request: FetchRequest, keepingEvery: Bool, _ body: (ManagedObject) throws -> Bool) throws {
         try checkQueue("fetch \(request.entityName)")
         let pending = try unsavedCandidates(request)
@@ -82,7 +82,7 @@ extension ManagedObjectContext {
                     return try body(object)
                 }
                 if keepingEvery {
-                    try store.forEachRowToKeep(request, expecting: { expected = $0 }, deliver)
+                    try store.forEachRowForArray(request, expecting: { expected = $0 }, deliver)
                 } else {
                     try store.forEachRow(request, deliver)
                 }

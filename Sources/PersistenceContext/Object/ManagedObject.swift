@@ -86,10 +86,10 @@ open class ManagedObject {
     package let transientComputation: TransientComputation?
     /// Computed transients to compute at their next read, as a bit mask of positions.
     @exclusivity(unchecked) package var staleTransients: UInt64 = 0
-    /// The state most objects never need (see `ObjectExtras`), made at its first use: to-many
+    /// The state most objects never need (see `LazyObjectState`), made at its first use: to-many
     /// membership caches, pending inverse edits, a running save's key, fetched properties'
     /// results and the Observation registrar.
-    @exclusivity(unchecked) package var extras: ObjectExtras?
+    @exclusivity(unchecked) package var extras: LazyObjectState?
 
     /// Creates an object; called by the context only.
     public required init(_ construction: consuming ObjectConstruction) {

@@ -16,8 +16,8 @@ struct ObjectRegistry {
         /// The scope of the ID the table was made for: the IDs of one store's rows of one
         /// entity share it, so comparing it first spares most lookups the two name comparisons.
         let scope: ObjectID.Scope
-        var saved = RegistryTable()
-        var unsaved = RegistryTable()
+        var saved = PrimaryKeyHashTable()
+        var unsaved = PrimaryKeyHashTable()
     }
 
     /// The tables, few (one per root entity in use): found by a linear search, by the ID's

@@ -210,7 +210,7 @@ final class BatchInsertWriter {
     /// may set is a many-to-many or has no inverse).
     private func refuseLinksKeptInRows(by transaction: any StoreTransaction) {
         for position in toManyPositions
-        where !transaction.keepsLinksApart(entity: template.schema.name, relationship: template.schema.plans[position].name) {
+        where !transaction.storesLinksInJoinTable(entity: template.schema.name, relationship: template.schema.plans[position].name) {
             template.relationshipRefusals[position] =
                 "this store keeps its links in rows, which a batch insert does not write: insert objects"
         }

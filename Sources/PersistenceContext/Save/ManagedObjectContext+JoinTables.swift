@@ -29,7 +29,7 @@ extension ManagedObjectContext {
     /// Objects in `skipping` (inserted objects merged into a stored row under store-trump
     /// merging) write none of their own links: the row's stay as they are.
     func writeLinks(deleted: [ManagedObject], skipping: [ManagedObject] = [], in transaction: any StoreTransaction) throws {
-        guard transaction.keepsAnyLinksApart else { return }
+        guard transaction.storesAnyLinksInJoinTables else { return }
         let skipped = Set(skipping.map(ObjectIdentifier.init))
         func key(of object: ManagedObject) -> Int64? {
             guard !object.isDeleted, object.managedObjectContext === self else { return nil }
@@ -47,7 +47,7 @@ extension ManagedObjectContext {
                 // The entity's to-manys whose links the store keeps apart, worked out once per save.
                 let found = object.schema.properties.enumerated().compactMap { position, property in
                     guard case .relationship(let relationship) = property, relationship.isToMany,
-                        transaction.keepsLinksApart(entity: entity, relationship: relationship.name)
+                        transaction.storesLinksInJoinTable(entity: entity, relationship: relationship.name)
                     else { return nil }
                     return (position, relationship.name, relationship.isOrdered)
                 } as [(Int, String, Bool)]

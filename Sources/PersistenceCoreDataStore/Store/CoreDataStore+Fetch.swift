@@ -48,7 +48,7 @@ extension CoreDataStore {
         let (table, query, searchPaths) = try compiled(request)
         let sql = query.selectSQL(columns: selectedColumns(table))
         var rows = try database.query(sql, query.bindings.map(SQLiteValue.init)).map { try decode($0, table) }
-        let graph = RowGraph(store: self)
+        let graph = RowSubjectGraph(store: self)
         let walker = PredicateEvaluator(.alwaysTrue)
         if let residual = query.residual {
             let evaluator = PredicateEvaluator(FetchPredicate(expression: residual))

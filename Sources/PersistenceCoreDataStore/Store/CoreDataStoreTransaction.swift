@@ -136,11 +136,11 @@ final class CoreDataStoreTransaction: StoreTransaction {
 
     // MARK: - Links
 
-    var keepsAnyLinksApart: Bool {
+    var storesAnyLinksInJoinTables: Bool {
         !layout.joinSides.isEmpty || !layout.inverseColumns.isEmpty || layout.tables.values.contains { !$0.orderColumns.isEmpty }
     }
 
-    func keepsLinksApart(entity: String, relationship: String) -> Bool {
+    func storesLinksInJoinTable(entity: String, relationship: String) -> Bool {
         layout.joinSide(entity: entity, relationship: relationship) != nil || orderedThroughInverse(entity, relationship) != nil
             || layout.inverseColumn(entity: entity, relationship: relationship) != nil
     }

@@ -236,9 +236,9 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
 
     // MARK: - Links
 
-    var keepsAnyLinksApart: Bool { !store.schema.joinTables.isEmpty }
+    var storesAnyLinksInJoinTables: Bool { !store.schema.joinTables.isEmpty }
 
-    func keepsLinksApart(entity: String, relationship: String) -> Bool {
+    func storesLinksInJoinTable(entity: String, relationship: String) -> Bool {
         store.schema.joinSide(entity: entity, relationship: relationship) != nil
     }
 

@@ -5,7 +5,7 @@ import PersistenceSQLite
 /// The order of a fetch's rows worked out in memory, exactly as the fetch's ORDER BY would
 /// order them in SQLite.
 ///
-/// An unlimited sorted fetch whose caller keeps every row (`forEachRowToKeep`) is read
+/// An unlimited sorted fetch whose caller keeps every row (`forEachRowForArray`) is read
 /// without ORDER BY; each row's sort-key columns are copied here as SQLite holds them, before
 /// the row is decoded, and compared by SQLite's own rules: NULL before numbers, numbers
 /// (integers and reals compared exactly with each other) before text, text before blobs;

@@ -124,9 +124,9 @@ final class SQLiteStoreTransaction: StoreTransaction {
 
     // MARK: - Links
 
-    var keepsAnyLinksApart: Bool { !store.schema.joinTables.isEmpty }
+    var storesAnyLinksInJoinTables: Bool { !store.schema.joinTables.isEmpty }
 
-    func keepsLinksApart(entity: String, relationship: String) -> Bool {
+    func storesLinksInJoinTable(entity: String, relationship: String) -> Bool {
         store.schema.joinSide(entity: entity, relationship: relationship) != nil
     }
 
@@ -161,7 +161,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     func removeAllLinks(rootEntity: String, keys: [Int64]) throws {
-        guard keepsAnyLinksApart, !keys.isEmpty else { return }
+        guard storesAnyLinksInJoinTables, !keys.isEmpty else { return }
         try flush()
         try store.deleteJoinRows(rootTable: rootEntity, primaryKeys: keys)
     }

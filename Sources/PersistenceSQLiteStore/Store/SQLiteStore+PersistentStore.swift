@@ -17,15 +17,15 @@ extension SQLiteStore: PersistentStore {
 
     /// An unlimited sorted fetch is read in table order and sorted here, on its keys alone
     /// (see `InMemoryOrdering`); anything else as `forEachRow(_:_:)` reads it.
-    package func forEachRowToKeep(
+    package func forEachRowForArray(
         _ request: FetchRequest, expecting: (Int) -> Void, _ body: (consuming StoreRow) throws -> Bool
     ) throws {
         try surfacingRegexFailure(of: request) {
-            try forEachRowToKeep(request, compiled: compiledQuery(for: request), expecting: expecting, body)
+            try forEachRowForArray(request, compiled: compiledQuery(for: request), expecting: expecting, body)
         }
     }
 
-    private func forEachRowToKeep(
+    private func forEachRowForArray(
         _ request: FetchRequest, compiled query: StoreQuery, expecting: (Int) -> Void,
         _ body: (consuming StoreRow) throws -> Bool
     ) throws {

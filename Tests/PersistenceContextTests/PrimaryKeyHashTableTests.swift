@@ -7,7 +7,7 @@ import Testing
 
 /// The registry's hash table (open addressing, backward-shift deletion) against a
 /// `Dictionary` doing the same operations.
-@Suite struct RegistryTableTests {
+@Suite struct PrimaryKeyHashTableTests {
     /// A few live objects to register; the table does not care which object is under a key.
     private func objects(_ count: Int) throws -> (ManagedObjectContext, [ManagedObject]) {
         let (_, context) = try BookFixture.make()
@@ -29,7 +29,7 @@ import Testing
     ])
     func matchesADictionaryThroughInsertsAndRemovals(_ shape: String, _ stride: UInt64) throws {
         let (context, objects) = try objects(16)
-        var table = RegistryTable()
+        var table = PrimaryKeyHashTable()
         var model: [UInt64: ObjectIdentifier] = [:]
         var random = SplitMix64(seed: 42 &+ stride)
         func key() -> UInt64 { stride == 0 ? random.next() % 5_000 : (random.next() % 5_000) &* stride }

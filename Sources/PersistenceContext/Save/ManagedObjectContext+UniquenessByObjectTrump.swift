@@ -98,12 +98,12 @@ extension ManagedObjectContext {
     private func dropLinks(ofAdopted object: ManagedObject, key: Int64, _ transaction: any StoreTransaction) throws {
         let entity = object.schema.name
         for case .relationship(let r) in object.schema.properties where !r.isTransient {
-            if transaction.keepsLinksApart(entity: entity, relationship: r.name) {
+            if transaction.storesLinksInJoinTable(entity: entity, relationship: r.name) {
                 try transaction.removeLinks(entity: entity, relationship: r.name, from: key)
                 // A relationship that is its own inverse (`friends`) keeps a link per direction.
                 if r.inverseName == r.name { try transaction.removeLinks(entity: entity, relationship: r.name, to: key) }
             } else if !r.isToMany, let inverse = r.inverseName,
-                transaction.keepsLinksApart(entity: r.destinationEntityName, relationship: inverse)
+                transaction.storesLinksInJoinTable(entity: r.destinationEntityName, relationship: inverse)
             {
                 try transaction.removeLinks(entity: r.destinationEntityName, relationship: inverse, to: key)
             }

@@ -3,7 +3,7 @@ import PersistenceStore
 /// What a context makes for an entity's objects: the registered class, and the transients
 /// that class computes on demand, resolved to the entity's positions. A class, so that
 /// handing it out for each fetched row retains one reference rather than each of its own.
-final class ObjectKind {
+final class ResolvedEntityClass {
     /// The entity.
     let schema: EntitySchema
     /// The class registered for the entity, or `ManagedObject`.
@@ -21,18 +21,18 @@ final class ObjectKind {
 extension ManagedObjectContext {
     /// The class and computed transients for `schema`'s objects, resolved on first use and
     /// kept: making an object looks up neither the class by name nor the declared transients.
-    func objectKind(for schema: EntitySchema) -> ObjectKind {
-        if let last = lastObjectKind, last.schema === schema { return last }
-        let kind: ObjectKind
-        if let known = objectKinds[ObjectIdentifier(schema)] {
+    func resolvedClass(for schema: EntitySchema) -> ResolvedEntityClass {
+        if let last = lastResolvedClass, last.schema === schema { return last }
+        let kind: ResolvedEntityClass
+        if let known = resolvedClasses[ObjectIdentifier(schema)] {
             kind = known
         } else {
             let type = classes[schema.name] ?? ManagedObject.self
-            kind = ObjectKind(
+            kind = ResolvedEntityClass(
                 schema: schema, type: type, transientComputation: TransientComputation(type, schema: schema))
-            objectKinds[ObjectIdentifier(schema)] = kind
+            resolvedClasses[ObjectIdentifier(schema)] = kind
         }
-        lastObjectKind = kind
+        lastResolvedClass = kind
         return kind
     }
 }

@@ -7,7 +7,7 @@ import Persistence
 /// counts varying) by `authors` authors, each book with two tags of four (a many-to-many
 /// through a join table) and three chapters (an ordered to-many), saved, then the context
 /// reset so that nothing is registered; the store's read counts start at zero.
-enum FetchToolsFixture {
+enum LargeFetchFixture {
     static func model() -> ManagedObjectModel {
         ManagedObjectModel {
             Entity("Author") {

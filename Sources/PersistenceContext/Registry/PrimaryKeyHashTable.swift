@@ -21,7 +21,7 @@ import PersistenceStore
 /// multiplicative (Fibonacci) hash. A run can span a few windows where groups collide, never
 /// thousands of buckets, whatever the order.
 ///
-struct RegistryTable {
+struct PrimaryKeyHashTable {
     private struct Bucket {
         var key: UInt64 = 0
         /// Empty (not occupied) for an empty bucket.

@@ -13,7 +13,7 @@ import Persistence
 /// (``InvalidImportRowsError``, naming each), so that an import is all or nothing; with
 /// `skippingInvalid` the rest are imported and the refused ones reported. A blank optional
 /// field is never an error: it is a value the file does not know.
-public struct CatalogImport: Sendable {
+public struct ImportFile: Sendable {
     /// The kinds of file an import reads.
     public enum Format: String, Sendable {
         /// A JSON array of objects.

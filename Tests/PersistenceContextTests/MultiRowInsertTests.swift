@@ -5,7 +5,7 @@ import Persistence
 
 /// A save writes new rows with multi-row INSERT statements (up to
 /// `SQLiteStore.rowsPerInsert` rows each).
-@Suite struct InsertBatchTests {
+@Suite struct MultiRowInsertTests {
     /// How many rows of `Item` one statement writes.
     private func rowsPerStatement(_ context: ManagedObjectContext) throws -> Int {
         SQLiteStore.rowsPerInsert(try #require(context.sqliteStore.schema.entities["Item"]))

@@ -8,7 +8,7 @@ import Observation
 /// the results of fetched properties and the Observation registrar. Stored in the object,
 /// they would take room in each of the many objects a large fetch makes; here they take one
 /// optional reference.
-package final class ObjectExtras {
+package final class LazyObjectState {
     /// See `ManagedObject.memberships`.
     var memberships: [Int: Set<ObjectIdentifier>] = [:]
     /// See `ManagedObject.pendingToMany`.
@@ -24,9 +24,9 @@ package final class ObjectExtras {
 
 extension ManagedObject {
     /// The object's extras, made now if it has none yet.
-    private var madeExtras: ObjectExtras {
+    private var madeExtras: LazyObjectState {
         if let extras { return extras }
-        let made = ObjectExtras()
+        let made = LazyObjectState()
         extras = made
         return made
     }

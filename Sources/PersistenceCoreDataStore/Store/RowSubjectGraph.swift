@@ -5,7 +5,7 @@ import PersistenceStore
 /// The rows one fetch reads, as objects a predicate can walk: each row once (so that a
 /// predicate comparing two key paths to the same row sees the same object), to-one
 /// destinations and to-many destinations read when a key path first reaches them.
-final class RowGraph {
+final class RowSubjectGraph {
     private unowned let store: CoreDataStore
     private var subjects: [String: [Int64: RowSubject]] = [:]
     private var destinations: [ObjectIdentifier: [String: PredicateValue]] = [:]
@@ -43,9 +43,9 @@ final class RowGraph {
 /// destination's object, a to-many as a collection of objects, as a managed object answers.
 final class RowSubject: PredicateEvaluable {
     let row: StoreRow
-    private unowned let graph: RowGraph
+    private unowned let graph: RowSubjectGraph
 
-    init(row: StoreRow, graph: RowGraph) {
+    init(row: StoreRow, graph: RowSubjectGraph) {
         self.row = row
         self.graph = graph
     }

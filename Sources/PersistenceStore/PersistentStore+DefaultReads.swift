@@ -8,15 +8,15 @@ import PersistenceModel
 // the answers are also under names of their own, for a store that falls back to them.
 
 extension PersistentStore {
-    package func forEachRowToKeep(
+    package func forEachRowForArray(
         _ request: FetchRequest, expecting: (Int) -> Void, _ body: (consuming StoreRow) throws -> Bool
     ) throws {
         try forEachRow(request, body)
     }
 
-    /// `forEachRowToKeep(_:expecting:_:)` for a caller with no use for the row count.
-    package func forEachRowToKeep(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
-        try forEachRowToKeep(request, expecting: { _ in }, body)
+    /// `forEachRowForArray(_:expecting:_:)` for a caller with no use for the row count.
+    package func forEachRowForArray(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
+        try forEachRowForArray(request, expecting: { _ in }, body)
     }
 
     package func rows(for ids: [ObjectID]) throws -> [StoreRow] {

@@ -8,7 +8,7 @@ import Testing
 /// `destinationRows(of:from:)`, `forEachValues(of:_:_:)`): whatever a store answers them
 /// with, its own read by many keys or the protocol's defaults, they answer what its one-row
 /// reads answer.
-@Suite struct FetchToolsConformanceTests {
+@Suite struct LargeFetchReadsConformanceTests {
     /// `rows(for:)`: the rows `row(for:)` reads, each once, none for a key with no row.
     @Test(arguments: StoreFactories.all)
     func rowsForManyIDsAreTheRowsOfEach(_ factory: StoreFactory) throws {
