@@ -5,8 +5,9 @@ import PersistenceStore
 
 /// The writes of one save in one transaction of a PostgreSQL store (see `StoreTransaction`):
 /// statements with bound parameters. New rows of one table are buffered and written many per
-/// statement (`INSERT … VALUES (…), (…)`, at most `rowsPerWrite` rows), so a save of many
-/// objects is a few round trips, not one a row; anything else the transaction does first
+/// statement (`INSERT … VALUES (…), (…)`, at most `rowsPerWrite` rows), and so are updates of
+/// the same columns of one entity's rows (`UPDATE … FROM (VALUES (…), (…))`), so a save of
+/// many objects is a few round trips, not one a row; anything else the transaction does first
 /// writes what is buffered, so statements reach the server in the order they were asked for.
 /// A buffered row the server refuses for a unique value is named by its tag: the rows of the
 /// refused statement are written again one by one, under a savepoint, up to that row.
@@ -27,6 +28,9 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     }
     /// New rows waiting to be written together.
     private var pending: PendingInserts?
+    /// Changed columns of stored rows waiting to be written together (never at the same time
+    /// as `pending`: each writes the other first, so statements keep their order).
+    private var pendingUpdates: PendingUpdates?
     /// The changes written so far: recorded in the persistent history when the store
     /// tracks it, and sent to other processes at the commit (see `notifySave`).
     private(set) var changes = PGHistoryRecorder()
@@ -82,6 +86,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         parameters += values
         switch onConflict {
         case .fail, .skip:
+            if pendingUpdates != nil { try flush() }
             if let batch = pending,
                 batch.entity.schema.name != entity.schema.name || batch.onConflict != onConflict
                     || batch.rows.count >= rowsPerWrite(entity: entity.schema.name)
@@ -112,6 +117,8 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         }
     }
 
+    /// Buffers the row's changed columns (and its version's bump) with those of the rows of
+    /// the same entity that change the same columns; written by `flush()`.
     func update(_ object: any SavedObject, key: Int64, positions: [Int], tag: Int) throws {
         let entity = try mapping(object.schema)
         var columns: [Int] = []
@@ -121,11 +128,16 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             columns.append(column)
             values.append(try value(of: object.storedSlot(at: position), at: position, entity))
         }
-        try reportingViolation(tag: tag, schema: entity.schema) {
-            try write(entity, key: key, columns: columns, values: values, bumping: true)
+        if pending != nil { try flush() }
+        if let batch = pendingUpdates,
+            batch.entity.schema.name != entity.schema.name || batch.columns != columns
+                || batch.rows.count >= PendingUpdates.rowsPerStatement(columns: columns.count)
+        {
+            try flush()
         }
-        changes.updated(
-            entity: entity.schema.name, root: entity.table.name, key: key, properties: names(entity, positions))
+        if pendingUpdates == nil { pendingUpdates = PendingUpdates(entity: entity, columns: columns) }
+        pendingUpdates?.rows.append(
+            PendingUpdates.Row(key: key, tag: tag, values: values, properties: names(entity, positions)))
     }
 
     func overwrite(_ object: any SavedObject, key: Int64, tag: Int) throws {
@@ -196,6 +208,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     /// Writes the buffered rows: one statement, or for rows that may only be skipped, one
     /// statement that returns the keys it wrote, so that only those enter the history.
     func flush() throws {
+        try flushUpdates()
         guard let batch = pending else { return }
         pending = nil
         guard !batch.rows.isEmpty else { return }
@@ -231,6 +244,40 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             for row in batch.rows {
                 changes.inserted(entity: batch.entity.schema.name, root: table.name, key: row.key)
             }
+        }
+    }
+
+    /// Writes the buffered updates: one statement, or when the server refuses it for a unique
+    /// value, the same rows one a statement under a savepoint, up to the one refused.
+    private func flushUpdates() throws {
+        guard let batch = pendingUpdates else { return }
+        pendingUpdates = nil
+        guard !batch.rows.isEmpty else { return }
+        let connection = store.connection
+        let (sql, parameters) = batch.statement()
+        if batch.entity.schema.uniquenessConstraints.isEmpty || batch.rows.count == 1 {
+            try reportingViolation(tag: batch.rows[0].tag, schema: batch.entity.schema) {
+                try connection.execute(sql, parameters)
+            }
+        } else {
+            try connection.execute("SAVEPOINT \"rows\"")
+            do {
+                try connection.execute(sql, parameters)
+                try connection.execute("RELEASE SAVEPOINT \"rows\"")
+            } catch let error as PostgreSQLError where error.isUniqueViolation {
+                try connection.execute("ROLLBACK TO SAVEPOINT \"rows\"")
+                for row in batch.rows {
+                    let (rowSQL, rowParameters) = PendingUpdates(entity: batch.entity, columns: batch.columns, rows: [row])
+                        .statement()
+                    try reportingViolation(tag: row.tag, schema: batch.entity.schema) {
+                        try connection.execute(rowSQL, rowParameters)
+                    }
+                }
+            }
+        }
+        for row in batch.rows {
+            changes.updated(
+                entity: batch.entity.schema.name, root: batch.entity.table.name, key: row.key, properties: row.properties)
         }
     }
 
@@ -421,6 +468,54 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             }
             let sql = "INSERT INTO \(pgIdentifier(entity.table.name)) (\(names.joined(separator: ", "))) VALUES "
                 + tuples.joined(separator: ", ")
+            return (sql, parameters)
+        }
+    }
+
+    /// Updates of the same columns of rows of one entity, each bumping its row's version.
+    private struct PendingUpdates {
+        struct Row {
+            var key: Int64
+            /// The caller's number for the row, to name it when the server refuses it.
+            var tag: Int
+            /// The new values, in the order of `columns`.
+            var values: [PGValue]
+            /// The properties the history records as updated.
+            var properties: [String]
+        }
+
+        var entity: PGSchema.Entity
+        /// The table columns written, by index.
+        var columns: [Int]
+        var rows: [Row] = []
+
+        /// As many rows as fit a statement's 65,535 parameters, at most 1,000 (as for inserts).
+        static func rowsPerStatement(columns: Int) -> Int {
+            max(1, min(1_000, 65_535 / (columns + 1)))
+        }
+
+        /// `UPDATE t SET c = v.c, …, "_opt" = t."_opt" + 1 FROM (VALUES ($1::bigint, $2::type, …), …)
+        /// AS v("_id", c, …) WHERE t."_id" = v."_id"`: the rows' keys and values as a table
+        /// the update joins, each placeholder cast to its column's type (a VALUES list has
+        /// none of its own).
+        func statement() -> (String, [PGValue]) {
+            let names = columns.map { pgIdentifier(entity.table.columns[$0].name) }
+            let types = ["bigint"] + columns.map { entity.table.columns[$0].sqlType }
+            var parameters: [PGValue] = []
+            parameters.reserveCapacity(rows.count * types.count)
+            var tuples: [String] = []
+            tuples.reserveCapacity(rows.count)
+            for row in rows {
+                let first = parameters.count + 1
+                parameters.append(.integer(row.key))
+                parameters += row.values
+                tuples.append("(" + types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ") + ")")
+            }
+            let assignments = names.map { "\($0) = v.\($0)" } + ["\"_opt\" = t.\"_opt\" + 1"]
+            let columnList = (["\"_id\""] + names).joined(separator: ", ")
+            let sql = "UPDATE \(pgIdentifier(entity.table.name)) AS t SET \(assignments.joined(separator: ", ")) "
+                + "FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(columnList)) "
+                + "WHERE t.\"_id\" = v.\"_id\""
             return (sql, parameters)
         }
     }
