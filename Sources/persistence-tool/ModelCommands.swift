@@ -13,13 +13,9 @@ enum ModelCommands {
         "version", valueName: "name",
         help: "The version of a .xcdatamodeld bundle to read (default: the current one).")
 
-    /// Reads the model the arguments name, turning failures into exit codes: 66 for a file
-    /// or version that is not there or cannot be read, 65 for a malformed file.
-    static func load(_ arguments: ParsedArguments) throws(ToolError) -> ManagedObjectModel {
-        try load(path: arguments[path] ?? "", version: arguments[version])
-    }
-
-    /// Reads the model at `path` (a bundle's `version`, or its current one), as `load(_:)`.
+    /// Reads the model at `path` (a bundle's `version`, or its current one), turning failures
+    /// into exit codes: 66 for a file or version that is not there or cannot be read, 65 for a
+    /// malformed file.
     ///
     /// A malformed model is one line of error naming its first problem and how many more
     /// there are; `model validate`, whose output is the list, passes `listingEveryProblem`

@@ -48,12 +48,11 @@ enum StoreCommands {
     /// the `--model` bundle is opened with that version: a store that does not match is
     /// refused untouched, so trying each version is safe.
     static func openExisting(
-        _ path: String, _ model: ManagedObjectModel, _ arguments: ParsedArguments,
-        readOnly: Bool = false
+        _ path: String, _ model: ManagedObjectModel, _ choice: ModelChoice, readOnly: Bool = false
     ) throws(ToolError) -> PersistentContainer {
         do { return try openContainer(path, model, readOnly: readOnly) } catch {
-            let bundle = URL(fileURLWithPath: arguments[StoreCommands.model] ?? "")
-            guard case StoreError.incompatibleModel = error, arguments[version] == nil,
+            let bundle = URL(fileURLWithPath: choice.path ?? "")
+            guard case StoreError.incompatibleModel = error, choice.version == nil,
                 bundle.pathExtension == "xcdatamodeld",
                 let names = try? ManagedObjectModel.versionNames(in: bundle), names.count > 1
             else { throw failure(error, file: nil) }

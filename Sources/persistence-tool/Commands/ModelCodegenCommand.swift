@@ -6,9 +6,14 @@ import PersistenceCodegen
 /// `model codegen <path> --output <dir> [--version <name>]`: the same generator as the
 /// `persistence-codegen` executable and the build plugin.
 struct ModelCodegenCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The model file.
+    var path: String
+    /// `--version`: the bundle's version to read.
+    var version: String?
+    /// `--output`: the directory to write into.
+    var directory: String
+    /// `--all`: a class for every entity.
+    var generatesAll: Bool
 
     /// `--all`: entities whose Codegen is Manual/None get a class too.
     static let all = Flag(
@@ -45,14 +50,19 @@ struct ModelCodegenCommand: PersistenceToolCommand {
             "Write Swift classes for the entities whose Codegen asks for them."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) throws(UsageError) {
+        guard let directory = parsed[Self.output] else {
+            // The parser refuses the command line without it; this is only a safeguard.
+            throw parser.error(.missingArgument(Self.output.spec.displayName), path: parsed.commandPath)
+        }
+        path = parsed[ModelCommands.path] ?? ""
+        version = parsed[ModelCommands.version]
+        self.directory = directory
+        generatesAll = parsed[Self.all]
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        guard let directory = arguments[Self.output] else {
-            // The parser refuses the command line without it; this is only a safeguard.
-            throw .usage("Missing expected argument '--output <dir>'")
-        }
-        let model = try ModelCommands.load(arguments)
+        let model = try ModelCommands.load(path: path, version: version)
         // Code for a model that does not validate (a relationship to an entity that is not
         // there, a clash of names) would not compile, or would open no store: refused as
         // `store create` refuses it (65), before any file or folder is written.
@@ -61,10 +71,10 @@ struct ModelCodegenCommand: PersistenceToolCommand {
         } catch {
             throw ToolError(code: .runtimeError, message: "error: \(error)")
         }
-        let name = CodeGenerator.modelName(for: URL(fileURLWithPath: arguments[ModelCommands.path] ?? ""))
+        let name = CodeGenerator.modelName(for: URL(fileURLWithPath: path))
         do {
             var generator = CodeGenerator(model: model, modelName: name)
-            generator.generatesManualEntities = arguments[Self.all]
+            generator.generatesManualEntities = generatesAll
             let files = try generator.files()
             try GeneratedFile.write(files, to: URL(fileURLWithPath: directory))
             for file in files { output.print(file.name) }

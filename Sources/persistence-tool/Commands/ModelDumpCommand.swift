@@ -4,9 +4,12 @@ import Persistence
 
 /// `model dump <path> [--json] [--version <name>]`.
 struct ModelDumpCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The model file.
+    var path: String
+    /// `--version`: the bundle's version to read.
+    var version: String?
+    /// `--json`: JSON instead of text.
+    var json: Bool
 
     /// `--json`: print JSON instead of text.
     static let json = Flag("json", help: "Print JSON instead of text.")
@@ -37,12 +40,16 @@ struct ModelDumpCommand: PersistenceToolCommand {
             "Print a model's entities with their own properties, as JSON."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        path = parsed[ModelCommands.path] ?? ""
+        version = parsed[ModelCommands.version]
+        json = parsed[Self.json]
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let model = try ModelCommands.load(arguments)
+        let model = try ModelCommands.load(path: path, version: version)
         let dump = ModelDump(model: model)
-        output.print(arguments[Self.json] ? dump.json() : dump.text())
+        output.print(json ? dump.json() : dump.text())
         return .success
     }
 }

@@ -4,9 +4,10 @@ import Persistence
 
 /// `model validate <path> [--version <name>]`.
 struct ModelValidateCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The model file.
+    var path: String
+    /// `--version`: the bundle's version to read.
+    var version: String?
 
     static let spec = PersistenceTool.spec(
         name: "validate",
@@ -27,11 +28,14 @@ struct ModelValidateCommand: PersistenceToolCommand {
             "Check a model and list every problem; exit 65 when it has errors."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        path = parsed[ModelCommands.path] ?? ""
+        version = parsed[ModelCommands.version]
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
         let model = try ModelCommands.load(
-            path: arguments[ModelCommands.path] ?? "", version: arguments[ModelCommands.version],
+            path: path, version: version,
             listingEveryProblem: true)
         for warning in model.warnings { output.error("warning: \(warning)") }
         do {

@@ -4,9 +4,10 @@ import Persistence
 
 /// `store check <store> --model <path> [--version <name>]`.
 struct StoreCheckCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The store: a file path or a server URL.
+    var store: String
+    /// `--model` and `--version`.
+    var model: ModelChoice
 
     static let spec = PersistenceTool.spec(
         name: "check",
@@ -28,12 +29,15 @@ struct StoreCheckCommand: PersistenceToolCommand {
             "Check a store file for damage; exit 1 when it is damaged."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        store = parsed[StoreCommands.store] ?? ""
+        model = ModelChoice(parsed)
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let path = arguments[StoreCommands.store] ?? ""
+        let path = store
         let loaded = try ModelCommands.load(
-            path: arguments[StoreCommands.model] ?? "", version: arguments[StoreCommands.version])
+            path: model.path ?? "", version: model.version)
         try StoreCommands.requireStore(path)
         guard !ServerStoreURL.isServer(path) else {
             throw ToolError(
@@ -55,9 +59,9 @@ struct StoreCheckCommand: PersistenceToolCommand {
             throw StoreCommands.failure(error, file: nil)
         }
         // A store of another version of the bundle is checked against that version.
-        let bundle = URL(fileURLWithPath: arguments[StoreCommands.model] ?? "")
+        let bundle = URL(fileURLWithPath: model.path ?? "")
         if result.problems.contains(where: { $0.contains("was written with a different model") }),
-            arguments[StoreCommands.version] == nil, bundle.pathExtension == "xcdatamodeld",
+            model.version == nil, bundle.pathExtension == "xcdatamodeld",
             let names = try? ManagedObjectModel.versionNames(in: bundle)
         {
             for name in names {

@@ -11,9 +11,12 @@ import PersistenceCoreDataStore
 /// copies the objects of a store Core Data wrote into a new Persistence store, and those of a
 /// Persistence store into a new store in Core Data's layout.
 struct StoreConvertCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The store to copy.
+    var sourcePath: String
+    /// The new store's file.
+    var destinationPath: String
+    /// `--model` and `--version`.
+    var model: ModelChoice
 
     static let source = Argument<String>("source", help: "The store to copy: a Core Data or a Persistence store.")
     static let destination = Argument<String>("destination", help: "The new store's file; it must not exist.")
@@ -40,18 +43,22 @@ struct StoreConvertCommand: PersistenceToolCommand {
             "Copy a store Core Data wrote, with the model it keeps, into a new Persistence store."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        sourcePath = parsed[Self.source] ?? ""
+        destinationPath = parsed[Self.destination] ?? ""
+        model = ModelChoice(parsed)
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let (from, to) = (arguments[Self.source] ?? "", arguments[Self.destination] ?? "")
+        let (from, to) = (sourcePath, destinationPath)
         try StoreCommands.requireStore(from)
         try StoreCommands.requireStorePath(to)
-        let loaded = try StoreCommands.loadModel(forStore: from, arguments)
+        let loaded = try StoreCommands.loadModel(forStore: from, model)
         let fromCoreData = CoreDataStore.isCoreDataStore(at: URL(fileURLWithPath: from))
         if FileManager.default.fileExists(atPath: to) {
             throw ToolError(code: .runtimeError, message: "error: \(to) already exists; store convert makes a new store")
         }
-        let sourceContainer = try StoreCommands.openExisting(from, loaded, arguments, readOnly: true)
+        let sourceContainer = try StoreCommands.openExisting(from, loaded, model, readOnly: true)
         defer { try? sourceContainer.persistentStoreCoordinator.close() }
         let document: String
         do { document = try StoreArchive.exportJSON(from: sourceContainer.viewContext) } catch {

@@ -8,9 +8,10 @@ import Persistence
 
 /// `store create <store> --model <path> [--version <name>]`.
 struct StoreCreateCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The store: a file path or a server URL.
+    var store: String
+    /// `--model` and `--version`.
+    var model: ModelChoice
 
     static let spec = PersistenceTool.spec(
         name: "create",
@@ -27,13 +28,16 @@ struct StoreCreateCommand: PersistenceToolCommand {
             "Create an empty store for a model."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        store = parsed[StoreCommands.store] ?? ""
+        model = ModelChoice(parsed)
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let path = arguments[StoreCommands.store] ?? ""
+        let path = store
         try StoreCommands.requireStorePath(path)
         let loaded = try ModelCommands.load(
-            path: arguments[StoreCommands.model] ?? "", version: arguments[StoreCommands.version])
+            path: model.path ?? "", version: model.version)
         if ServerStoreURL.isServer(path) {
             // A database: the store is made in it (or found there) by opening it.
             let container = try StoreCommands.open(path, loaded)

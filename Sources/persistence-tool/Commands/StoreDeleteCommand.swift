@@ -4,9 +4,12 @@ import Persistence
 
 /// `store delete <store> [--model <path>] --id <id> … [--version <name>]`.
 struct StoreDeleteCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The store: a file path or a server URL.
+    var store: String
+    /// The @ids of the objects to delete, as given.
+    var ids: [String]
+    /// `--model` and `--version`.
+    var model: ModelChoice
 
     /// `--id <id>`, given once per object.
     static let id = Option<[String]>(
@@ -33,24 +36,28 @@ struct StoreDeleteCommand: PersistenceToolCommand {
             "Delete one object, applying its delete rules."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        store = parsed[StoreCommands.store] ?? ""
+        ids = parsed[Self.id] ?? []
+        model = ModelChoice(parsed)
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let path = arguments[StoreCommands.store] ?? ""
-        let loaded = try StoreCommands.loadModel(forStore: path, arguments)
+        let path = store
+        let loaded = try StoreCommands.loadModel(forStore: path, model)
         // Every @id's form is checked before the store is opened.
-        for id in arguments[Self.id] ?? [] {
+        for id in ids {
             do { _ = try StoreArchive.parseArchiveID(id) } catch {
                 throw StoreCommands.failure(error, file: nil)
             }
         }
         try StoreCommands.requireStore(path)
-        let container = try StoreCommands.openExisting(path, loaded, arguments)
+        let container = try StoreCommands.openExisting(path, loaded, model)
         defer { try? container.persistentStoreCoordinator.close() }
         let deleted: [ObjectID]
         do {
             deleted = try StoreArchive.deleteObjects(
-                withIDs: arguments[Self.id] ?? [], from: container.viewContext)
+                withIDs: ids, from: container.viewContext)
         } catch {
             throw StoreCommands.failure(error, file: nil)
         }

@@ -4,9 +4,12 @@ import Persistence
 
 /// `store export <store> [--model <path>] [--version <name>]`.
 struct StoreExportCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The store: a file path or a server URL.
+    var store: String
+    /// `--output`: the file to write, nil for standard output.
+    var file: String?
+    /// `--model` and `--version`.
+    var model: ModelChoice
 
     /// `--output <file>`: a file instead of standard output.
     static let output = Option<String>(
@@ -39,18 +42,22 @@ struct StoreExportCommand: PersistenceToolCommand {
             "Write every object of a store to a JSON file, replaced only when complete."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        store = parsed[StoreCommands.store] ?? ""
+        file = parsed[Self.output]
+        model = ModelChoice(parsed)
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let path = arguments[StoreCommands.store] ?? ""
-        let loaded = try StoreCommands.loadModel(forStore: path, arguments)
+        let path = store
+        let loaded = try StoreCommands.loadModel(forStore: path, model)
         try StoreCommands.requireStore(path)
-        if let output = arguments[Self.output] { try StoreCommands.checkOutputTarget(output, store: path) }
+        if let file { try StoreCommands.checkOutputTarget(file, store: path) }
         // Read-only: export changes nothing (no sweep of external data, no index rebuild);
         // the library's reading connection leaves no -wal or -shm file behind.
-        let container = try StoreCommands.openExisting(path, loaded, arguments, readOnly: true)
+        let container = try StoreCommands.openExisting(path, loaded, model, readOnly: true)
         defer { try? container.persistentStoreCoordinator.close() }
-        try StoreCommands.exportStreaming(container.viewContext, to: arguments[Self.output])
+        try StoreCommands.exportStreaming(container.viewContext, to: file)
         return .success
     }
 }

@@ -4,9 +4,12 @@ import Persistence
 
 /// `store import <store> <file> [--model <path>] [--version <name>]`.
 struct StoreImportCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The store: a file path or a server URL.
+    var store: String
+    /// The JSON file, or `-` for standard input.
+    var file: String
+    /// `--model` and `--version`.
+    var model: ModelChoice
 
     /// `<file>`: the JSON file to import.
     static let file = Argument<String>(
@@ -32,14 +35,18 @@ struct StoreImportCommand: PersistenceToolCommand {
             "Add the objects of a JSON file to a store, in one save."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        store = parsed[StoreCommands.store] ?? ""
+        file = parsed[Self.file] ?? ""
+        model = ModelChoice(parsed)
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let (path, file) = (arguments[StoreCommands.store] ?? "", arguments[Self.file] ?? "")
-        let loaded = try StoreCommands.loadModel(forStore: path, arguments)
+        let path = store
+        let loaded = try StoreCommands.loadModel(forStore: path, model)
         let document = try StoreCommands.readDocument(file)
         try StoreCommands.requireStore(path)
-        let container = try StoreCommands.openExisting(path, loaded, arguments)
+        let container = try StoreCommands.openExisting(path, loaded, model)
         defer { try? container.persistentStoreCoordinator.close() }
         let objects: [ManagedObject]
         do {

@@ -5,9 +5,14 @@ import Persistence
 /// `persistence-tool store migrate <store> --model <path> [--version <name>] [--dry-run]`:
 /// lightweight migration of a store to a model version, as `StoreMigrator` does it.
 struct StoreMigrateCommand: PersistenceToolCommand {
-    /// The values given on the command line, which the shared steps of `StoreCommands` and
-    /// `ModelCommands` read too (`--model`, `--version`).
-    let arguments: ParsedArguments
+    /// The store: a file path or a server URL.
+    var storePath: String
+    /// `--model`: the model bundle.
+    var modelPath: String
+    /// `--version`: the version to migrate to; nil for the current one.
+    var targetVersion: String?
+    /// `--dry-run`: change nothing.
+    var dryRun: Bool
 
     /// `<store>`: the store file.
     static let store = Argument<String>("store", help: "The store file.")
@@ -50,22 +55,26 @@ struct StoreMigrateCommand: PersistenceToolCommand {
             "Print the steps to the current version and check that the data fits, changing nothing."),
     ]
 
-    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) { arguments = parsed }
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        storePath = parsed[Self.store] ?? ""
+        modelPath = parsed[Self.model] ?? ""
+        targetVersion = parsed[Self.version]
+        dryRun = parsed[Self.dryRun]
+    }
 
     func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
-        let path = arguments[Self.store] ?? ""
+        let path = storePath
         try StoreCommands.requireStorePath(path)
         if ServerStoreURL.isServer(path) {
             return try Self.migrateServerStore(
-                path, model: arguments[Self.model] ?? "", version: arguments[Self.version], dryRun: arguments[Self.dryRun],
+                path, model: modelPath, version: targetVersion, dryRun: dryRun,
                 output: &output)
         }
         guard FileManager.default.fileExists(atPath: path) else {
             throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
         }
         let migrator = try Self.makeMigrator(
-            store: path, model: arguments[Self.model] ?? "", version: arguments[Self.version])
-        let dryRun = arguments[Self.dryRun]
+            store: path, model: modelPath, version: targetVersion)
         do {
             let target = Self.targetName(migrator.destination)
             guard Self.printSteps(try migrator.plans(), of: path, target: target, output: &output) else {
