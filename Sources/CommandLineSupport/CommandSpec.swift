@@ -41,16 +41,6 @@ package struct CommandSpec: Sendable {
         self.examples = examples
     }
 
-    /// This command with `examples[path]` given to the command at each path below it
-    /// (`"list"`, `"store export"`; `""` for this command), so that a tool can keep its
-    /// examples in one place apart from its command declarations.
-    package func addingExamples(_ examples: [String: [CommandExample]], path: [String] = []) -> CommandSpec {
-        var command = self
-        command.examples += examples[path.joined(separator: " ")] ?? []
-        command.subcommands = subcommands.map { $0.addingExamples(examples, path: path + [$0.name]) }
-        return command
-    }
-
     /// Every command of the tree below this one with its path (this one first, with `[]`),
     /// parents before their subcommands: what generators walk.
     package var allCommands: [(path: [String], command: CommandSpec)] {

@@ -18,8 +18,7 @@ struct CommandRunner {
     /// Runs the command; never throws and never crashes on user input.
     func run() -> ExitCode {
         do {
-            try perform()
-            return .success
+            return try perform()
         } catch {
             let (message, code) = Self.describe(error)
             // An import's refused books are named one a line, each line kept to one.
@@ -81,7 +80,9 @@ struct CommandRunner {
         QuotedText.forMessage(message)
     }
 
-    private func perform() throws {
+    /// Runs the parsed command: help and the version are printed, a command runs in this
+    /// runner (its store, environment and output).
+    private func perform() throws -> ExitCode {
         // A `postgresql://` store in a build without the PostgreSQL store: every command that
         // uses a store says so, the same way, before it looks at anything else (a store file
         // that is not there, an empty history), so that none seems to have worked.
@@ -91,133 +92,18 @@ struct CommandRunner {
         switch command.action {
         case .help(let text):
             try output.write(text)
+            return .success
         case .version:
             try output.write("books \(BooksCommandLine.version)\n")
-        case .seed(let options):
-            try seed(options)
-        case .list(var options):
-            options.order.collation = collation
-            try list(options)
-        case .search(var options):
-            options.order?.collation = collation
-            try search(options)
-        case .add(let fields, let allowDuplicate):
-            let (book, catalog) = try beginningTheReadersCatalogue { isNew throws -> (Book, Catalog) in
-                let checked = try fields.checked()
-                let catalog = try openCatalog()
-                if isNew { try catalog.declineSampleBooks() }
-                return (try catalog.add(checked, allowingDuplicate: allowDuplicate), catalog)
-            }
-            try afterChange("the book \(book.uuid.uuidString) was added") {
-                try printer().added(book, catalog: catalog)
-            }
-        case .show(let id):
-            let printer = printer()
-            let catalog = try openExistingCatalog(lookingFor: id)
-            try printer.show(try catalog.book(withID: id), catalog: catalog)
-        case .edit(let id, let edit):
-            guard !edit.isEmpty else {
-                throw CommandFailure(
-                    message: "Nothing to change: give at least one of --title, --author, --date, --price, --color, "
-                        + "--isbn, --tag, --rating, --status, --notes, --series, --series-number, --publisher, "
-                        + "--pages, --format, --read, --read-count, --review. See 'books help edit'.",
-                    code: .usage)
-            }
-            let checked = try edit.checked()
-            let catalog = try openExistingCatalog(lookingFor: id)
-            let book = try catalog.book(withID: id)
-            try catalog.edit(book, with: checked)
-            try afterChange("the book \(book.uuid.uuidString) was edited") {
-                try output.write("Edited \(book.uuid.uuidString).\n")
-            }
-        case .delete(let options):
-            try delete(options)
-        case .import(let options):
-            if options.dryRun {
-                try importBooks(options, intoNewCatalogue: false)
-            } else {
-                try beginningTheReadersCatalogue { isNew in try importBooks(options, intoNewCatalogue: isNew) }
-            }
-        case .export(let options):
-            try export(options)
-        case .check:
-            try check()
-        case .stats(let options):
-            try stats(options)
-        case .history(let limit):
-            try history(limit: limit)
-        case .undo:
-            guard storeExists else { throw CatalogUndoError.nothingToUndo }
-            let undone = try openCatalog().undo()
-            let report = Self.report(
-                "Undid", undone, verbs: [.update: "set back", .insert: "brought back", .delete: "removed"])
-            try afterChange("the undo was saved") { try output.write(report + "\n") }
-        case .redo:
-            guard storeExists else { throw CatalogUndoError.nothingToRedo }
-            let redone = try openCatalog().redo()
-            let report = Self.report("Redid", redone, verbs: [.update: "changed", .insert: "added", .delete: "removed"])
-            try afterChange("the redo was saved") { try output.write(report + "\n") }
-        }
-    }
-
-    /// `books search`: the query, formats and predicate are checked before the store is
-    /// opened. Ranked lines (or their JSON) as always; with `--where`, `--sort`, `--format` or
-    /// `--fields`, printed as `list` prints books.
-    private func search(_ options: SearchOptions) throws {
-        try argument("search") { try Catalog.checkSearchText(options.text) }
-        try checkFormat(json: options.json, format: options.formatName, command: "search")
-        let predicate = try wherePredicate(options.predicate)
-        let printer = printer()
-        let catalog = try openSeededCatalog()
-        var (printed, moreMatch) = (0, false)
-        if options.isPlain {
-            (printed, moreMatch) = try printer.search(
-                catalog, query: options.text, limit: options.limit, json: options.json)
-        } else {
-            printed = try printer.list(catalog, options: options.listing) { body in
-                var count = 0
-                let limit = options.limit.map { $0 < Int.max ? $0 + 1 : $0 }
-                try catalog.forEachSearchResult(options.text, matching: predicate, order: options.order, limit: limit) {
-                    book in
-                    if let limit = options.limit, count == limit {
-                        moreMatch = true
-                        return
-                    }
-                    count += 1
-                    try body(book)
-                }
-            }
-        }
-        if printed == 0 && options.format == .text {
-            Terminal.write("No books match \"\(QuotedText.forMessage(options.text))\".\n", to: STDERR_FILENO)
-        }
-        if moreMatch, let limit = options.limit {
-            Terminal.write(
-                "More books match; these are the best \(limit). Use --limit N to see more, --limit 0 to see all.\n",
-                to: STDERR_FILENO)
-        }
-    }
-
-    /// `books list`: the predicate and dates are checked before the store is opened. When no
-    /// book is printed, text output says so on standard error (stdout stays empty, as CSV's
-    /// header and JSON's empty array are all they print), exit status 0, as `search` does.
-    private func list(_ options: ListOptions) throws {
-        try checkFormat(json: options.json, format: options.formatName, command: "list")
-        var predicate = try wherePredicate(options.predicate)
-        if let dates = try Catalog.publicationPredicate(since: options.since, until: options.until) {
-            predicate = predicate.map { $0 && dates } ?? dates
-        }
-        let printer = printer()
-        let catalog = try openSeededCatalog()
-        let printed = try printer.list(catalog, predicate: predicate, options: options)
-        if printed == 0 && options.format == .text {
-            let filtered = options.predicate != nil || options.since != nil || options.until != nil
-            Terminal.write(filtered ? "No books match.\n" : "The catalogue has no books.\n", to: STDERR_FILENO)
+            return .success
+        case .run(let command):
+            var runner = self
+            return try command.run(in: &runner)
         }
     }
 
     /// Refuses `--json` beside a `--format` other than json (64).
-    private func checkFormat(json: Bool, format: ListFormat?, command: String) throws {
+    func checkFormat(json: Bool, format: ListFormat?, command: String) throws {
         if json, let format, format != .json {
             throw CommandFailure(
                 message: "--json and --format \(format.rawValue) ask for different formats; give one. See 'books help \(command)'.",
@@ -226,52 +112,8 @@ struct CommandRunner {
     }
 
     /// The `--where` predicate, checked against the catalogue's model (64 when refused).
-    private func wherePredicate(_ text: String?) throws -> FetchPredicate? {
+    func wherePredicate(_ text: String?) throws -> FetchPredicate? {
         try text.map { text in try argument("--where predicate") { try Catalog.bookPredicate(text) } }
-    }
-
-    /// `books history`: nothing to read is not an error: a note on standard error, exit 0.
-    /// Never creates the catalogue.
-    private func history(limit: Int) throws {
-        guard storeExists else {
-            Terminal.write("No changes recorded: there is no catalogue at \(command.storeURL.path).\n", to: STDERR_FILENO)
-            return
-        }
-        let printer = printer()
-        let catalog = try openCatalog()
-        let entries = try catalog.history(limit: limit)
-        guard !entries.isEmpty else {
-            Terminal.write("No changes recorded yet.\n", to: STDERR_FILENO)
-            return
-        }
-        try printer.history(entries, ids: try catalog.shortIDs())
-    }
-
-    /// `books check`: one line per problem on standard output, exit 1 when there is any.
-    /// Never creates the store (a missing one is an error).
-    private func check() throws {
-        guard !ServerStoreURL.isServer(command.storeURL) else {
-            throw CommandFailure(
-                message: "books check reads a catalogue file; a PostgreSQL server checks its own databases (amcheck)",
-                code: .runtimeError)
-        }
-        // The checks (key counters, search index, history) are of the catalogue's own store.
-        if CoreDataStore.isCoreDataStore(at: command.storeURL) {
-            throw CommandFailure(
-                message: "books check checks the catalogue's own stores; \(command.storeURL.path) is a store Core Data "
-                    + "wrote (persistence-tool store export reads every object of it)",
-                code: .runtimeError)
-        }
-        let result = try Catalog.check(storeURL: command.storeURL)
-        guard !result.isHealthy else {
-            try output.write("The catalogue \(command.storeURL.path) is healthy.\n")
-            return
-        }
-        for problem in result.problems { try output.write(QuotedText.forDisplay(problem) + "\n") }
-        throw CommandFailure(
-            message: "The catalogue \(command.storeURL.path) is damaged: \(result.problems.count) "
-                + (result.problems.count == 1 ? "problem" : "problems") + " found.",
-            code: .runtimeError)
     }
 
     /// How listings order text: the collation of the user's `LC_ALL`, `LC_COLLATE` or `LANG`
@@ -324,10 +166,10 @@ struct CommandRunner {
                 (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil
         }
         do {
-            let catalog = try Catalog(storeURL: url, tracksHistory: recordingHistory || command.action.changesCatalogue)
-            catalog.context.transactionAuthor = command.action.commandName.map(Catalog.historyAuthor(command:))
+            let catalog = try Catalog(storeURL: url, tracksHistory: recordingHistory || command.changesCatalogue)
+            catalog.context.transactionAuthor = command.historyName.map(Catalog.historyAuthor(command:))
             // The saves of one run share a name, so that undo reverses them together.
-            if command.action.changesCatalogue { catalog.context.name = "run \(UUID().uuidString)" }
+            if command.changesCatalogue { catalog.context.name = "run \(UUID().uuidString)" }
             return catalog
         } catch {
             if createdDirectory { rmdir(directory.path) }
@@ -384,7 +226,7 @@ struct CommandRunner {
         let isNew = !storeExists
         let catalog = try openCatalog(recordingHistory: isNew)
         if isNew {
-            catalog.context.transactionAuthor = Catalog.historyAuthor(command: "seed")
+            catalog.context.transactionAuthor = Catalog.historyAuthor(command: SeedCommand.name)
             catalog.context.name = "run \(UUID().uuidString)"
         }
         let seeded = try catalog.seedSampleBooksIfNew()
@@ -396,73 +238,10 @@ struct CommandRunner {
         return catalog
     }
 
-    /// `books seed`: the file is read and checked before the store is opened, so a missing
-    /// or malformed file leaves the store as it was (or not created). While it writes,
-    /// SIGINT, SIGTERM and SIGHUP stop it at the next transaction boundary, with a report of
-    /// what it kept and the exit status a shell expects of that signal (128 + its number).
-    private func seed(_ options: SeedOptions) throws {
-        if options.removesSampleBooks { return try removeSampleBooks(options) }
-        let file = try options.file.map { try SeedFile(path: $0) } ?? SeedFile.bundled()
-        let total = try file.check() + options.syntheticCount
-        let trap = SignalTrap()
-        defer { trap.restore() }
-        let catalog = try openCatalog()
-        let bar = ProgressBar(total: total, label: "Seeding")
-        defer { bar.finish() }
-        let summary: SeedSummary
-        do {
-            summary = try catalog.seed(
-                file: file, syntheticCount: options.syntheticCount, batchSize: options.batchSize,
-                shouldStop: { trap.caughtSignal != nil }, progress: { bar.update(done: $0) })
-        } catch let error as SeedIncompleteError {
-            bar.finish()
-            throw Self.failure(error, signal: trap.caughtSignal)
-        }
-        bar.finish()
-        let report = Self.seedReport(summary, bookCount: try catalog.bookCount())
-        try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
-    }
-
-    /// `books seed --remove`: the sample books still as the seed left them go, in one save.
-    private func removeSampleBooks(_ options: SeedOptions) throws {
-        let catalog = try openCatalog()
-        let removal = try catalog.removeSampleBooks()
-        var report = "Removed \(CountText.counted(removal.removed, "sample book"))"
-        if removal.kept > 0 {
-            report += " (\(CountText.counted(removal.kept, "sample book")) you changed "
-                + (removal.kept == 1 ? "stays" : "stay") + ": delete by ID what you do not want)"
-        }
-        report += "; the catalogue has \(try catalog.bookCount())."
-        try afterChange(report.dropLast().lowercased()) { try output.write(report + "\n") }
-    }
-
-    /// "Seeded 459 books; the catalogue has 459.", or, when some were there already,
-    /// "Seeded 12 of 459 books (447 already in the catalogue were left as they are); …".
-    static func seedReport(_ summary: SeedSummary, bookCount: Int) -> String {
-        let seeded = summary.added == summary.given
-            ? CountText.books(summary.given)
-            : "\(summary.added) of \(CountText.books(summary.given)) (\(summary.alreadyThere) already in the catalogue "
-                + (summary.alreadyThere == 1 ? "was" : "were") + " left as " + (summary.alreadyThere == 1 ? "it is)" : "they are)")
-        return "Seeded \(seeded); the catalogue has \(bookCount)."
-    }
-
-    /// The one line and exit status for a seed that stopped part-way: the cause as any
-    /// error of its kind is described ("the disk is full" for a full file system), then
-    /// what was kept.
-    static func failure(_ error: SeedIncompleteError, signal: Int32?) -> CommandFailure {
-        switch error.cause {
-        case .interrupted:
-            let number = signal ?? SIGINT
-            return CommandFailure(
-                message: "interrupted by \(SignalTrap.name(of: number)): \(error.report)",
-                code: ExitCode(rawValue: 128 + number))
-        case .failed(let cause as any PersistentStoreFailure) where cause.failureKind == .diskFull:
-            return CommandFailure(message: "the disk is full: \(error.report)", code: .runtimeError)
-        case .failed(let cause):
-            let (message, code) = describe(cause)
-            let text = message.hasSuffix(".") ? String(message.dropLast()) : message
-            return CommandFailure(message: "\(text): \(error.report)", code: code)
-        }
+    /// The store files a file this command writes must never be: the catalogue's, when it
+    /// is a file.
+    var protectedStores: [String] {
+        ServerStoreURL.isServer(command.storeURL) ? [] : [command.storeURL.path]
     }
 }
 

@@ -19,16 +19,16 @@ extension StoreCommands {
     /// with no file) is the usage error it always was (64); a Core Data store whose compiled
     /// model is missing or cannot be read is one line naming the store and the problem (65),
     /// the file untouched.
-    static func loadModel(forStore path: String, _ arguments: ParsedArguments) throws(ToolError) -> ManagedObjectModel {
-        if let file = arguments[storeModel] {
-            return try ModelCommands.load(path: file, version: arguments[version])
+    static func loadModel(forStore path: String, _ choice: ModelChoice) throws(ToolError) -> ManagedObjectModel {
+        if let file = choice.path {
+            return try ModelCommands.load(path: file, version: choice.version)
         }
         try requireStorePath(path)
         let url = URL(fileURLWithPath: path)
         guard !ServerStoreURL.isServer(path), CoreDataStore.isCoreDataStore(at: url) else {
             throw .usage("Missing expected argument '--model <path>' (only a store Core Data wrote opens without it)")
         }
-        if arguments[version] != nil {
+        if choice.version != nil {
             throw .usage("'--version' names a version of the '--model' bundle; give '--model' with it")
         }
         do { return try CoreDataStore.storedModel(at: url) } catch { throw failure(error, file: nil) }

@@ -13,195 +13,15 @@ import Persistence
 /// `loadModel(forStore:_:)`), passing transformable values through as the bytes the store keeps, since the
 /// tool does not know an app's transformers. The JSON logic is the library's
 /// (`StoreArchive`); these commands parse arguments, map errors to exit codes and print.
-/// Add a command by listing it in `group`; `store`, `model` and `version` are the shared
-/// arguments, and `open`, `openExisting`, `requireStore` and `failure` the shared steps.
+/// The commands themselves are in `Commands/` (`StoreExportCommand`, …); `store`, `model`
+/// and `version` are the arguments they share, and `open`, `openExisting`, `requireStore` and
+/// `failure` the steps they share.
 enum StoreCommands {
-    /// The `store` command group.
-    static let group = ToolCommand(
-        name: "store",
-        abstract: "Create, fill, read and edit a store of any model.",
-        subcommands: [create, importObjects, export, delete, check, StoreMigrateCommand.command, StoreConvertCommand.command])
-
-    /// `store create <store> --model <path> [--version <name>]`.
-    static let create = ToolCommand(
-        name: "create",
-        abstract: "Create an empty store for a model.",
-        discussion: """
-            Creates the file with one table per root entity and records the model's version
-            hashes. The file must not exist yet. An invalid model exits 65 and creates nothing.
-            """,
-        arguments: [store], options: [model, version],
-        action: { arguments, output throws(ToolError) in
-            let path = arguments[store] ?? ""
-            try requireStorePath(path)
-            let loaded = try ModelCommands.load(
-                path: arguments[model] ?? "", version: arguments[version])
-            if ServerStoreURL.isServer(path) {
-                // A database: the store is made in it (or found there) by opening it.
-                let container = try open(path, loaded)
-                try? container.persistentStoreCoordinator.close()
-                output.print("Created \(shown(path)) for \(loaded.entities.count) entities.")
-                return .success
-            }
-            // The name is claimed atomically (O_EXCL), so two creates cannot both succeed, and
-            // released again if the store cannot be made: a failed create leaves no file, and
-            // a retry does not find one "already there".
-            let claimed = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-            if claimed < 0 {
-                let code = errno
-                if code == EEXIST || FileManager.default.fileExists(atPath: path) {
-                    throw ToolError(
-                        code: .runtimeError,
-                        message: "error: \(path) already exists; store create makes a new store")
-                }
-                if code == ENOENT {
-                    throw failure(
-                        StoreError.missingDirectory(path: StoreFile.directory(of: path)), file: nil)
-                }
-                throw ToolError(
-                    code: .runtimeError,
-                    message: "error: \(path) can't be created: \(String(cString: strerror(code)))")
-            }
-            Glibc.close(claimed)
-            let container: PersistentContainer
-            do { container = try openContainer(path, loaded, readOnly: false) } catch {
-                for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
-                throw failure(error, file: nil)
-            }
-            try? container.persistentStoreCoordinator.close()
-            let count = loaded.entities.count
-            output.print("Created \(shown(path)) for \(count) \(count == 1 ? "entity" : "entities").")
-            return .success
-        })
-
-    /// `store import <store> <file> [--model <path>] [--version <name>]`.
-    static let importObjects = ToolCommand(
-        name: "import",
-        abstract: "Add the objects of a JSON file to a store, in one save.",
-        discussion: """
-            The file holds {"Entity": [{"@id": "local id", "attribute": value, "toOne": "id",
-            "toMany": ["id", …]}, …], …}, as store export writes it; @id values are local to
-            the file. Relationships may be given on one side only: inverses are filled in.
-            Derived attributes are recomputed and transient ones ignored. All or nothing: on
-            bad data (exit 65, naming the JSON path and @id) or a failed validation (every
-            failure listed) the store is left unchanged. A missing store or file exits 66.
-            """,
-        arguments: [store, file],
-        options: [storeModel, version],
-        action: { arguments, output throws(ToolError) in
-            let (path, file) = (arguments[store] ?? "", arguments[StoreCommands.file] ?? "")
-            let loaded = try loadModel(forStore: path, arguments)
-            let document = try readDocument(file)
-            try requireStore(path)
-            let container = try openExisting(path, loaded, arguments)
-            defer { try? container.persistentStoreCoordinator.close() }
-            let objects: [ManagedObject]
-            do {
-                objects = try StoreArchive.importDocument(document, into: container.viewContext)
-            } catch {
-                throw failure(error, file: file)
-            }
-            var counts: [String: Int] = [:]
-            for object in objects { counts[object.entityName, default: 0] += 1 }
-            let detail = counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
-                separator: ", ")
-            output.print(
-                "Imported \(objects.count) \(objects.count == 1 ? "object" : "objects") into \(shown(path))"
-                    + (detail.isEmpty ? "." : " (\(detail))."))
-            return .success
-        })
-
-    /// `store export <store> [--model <path>] [--version <name>]`.
-    static let export = ToolCommand(
-        name: "export",
-        abstract: "Print every object of a store as JSON.",
-        discussion: """
-            One object with an array per entity (sub-entities under their own names), entities
-            by name, objects by key; "@id" is "Entity/p<key>". To-one relationships are an @id
-            or null, to-many an array of @ids (in order when ordered). Strings, URIs and UUIDs
-            are strings; integers and floating-point numbers are numbers ("inf", "-inf" and
-            "nan" as strings); Decimals are strings with every digit; Booleans true or false;
-            Dates ISO 8601 in UTC; Binary and Transformable values base64 of the stored bytes.
-            Transient attributes are left out, derived ones included. The store is not changed.
-            Objects are written as they are read, so memory stays flat for any store size; the
-            document goes to standard output, or to --output's file, only once it is complete:
-            on an error nothing is printed and no file is left.
-            """,
-        arguments: [store],
-        options: [
-            storeModel, version, output,
-        ],
-        action: { arguments, output throws(ToolError) in
-            let path = arguments[store] ?? ""
-            let loaded = try loadModel(forStore: path, arguments)
-            try requireStore(path)
-            if let output = arguments[StoreCommands.output] { try checkOutputTarget(output, store: path) }
-            // Read-only: export changes nothing (no sweep of external data, no index rebuild);
-            // the library's reading connection leaves no -wal or -shm file behind.
-            let container = try openExisting(path, loaded, arguments, readOnly: true)
-            defer { try? container.persistentStoreCoordinator.close() }
-            try exportStreaming(container.viewContext, to: arguments[StoreCommands.output])
-            return .success
-        })
-
-    /// `store delete <store> [--model <path>] --id <id> … [--version <name>]`.
-    static let delete = ToolCommand(
-        name: "delete",
-        abstract: "Delete objects by their exported @id, applying delete rules.",
-        discussion: """
-            Deletes the objects in one save; Cascade rules delete further objects, Nullify rules
-            clear references. When a Deny rule refuses, a relationship's count would break its
-            limits, or an @id names no object, nothing is deleted and the exit code is 65.
-            Prints every deleted object's @id.
-            """,
-        arguments: [store],
-        options: [
-            storeModel, version, id,
-        ],
-        action: { arguments, output throws(ToolError) in
-            let path = arguments[store] ?? ""
-            let loaded = try loadModel(forStore: path, arguments)
-            // Every @id's form is checked before the store is opened.
-            for id in arguments[StoreCommands.id] ?? [] {
-                do { _ = try StoreArchive.parseArchiveID(id) } catch {
-                    throw failure(error, file: nil)
-                }
-            }
-            try requireStore(path)
-            let container = try openExisting(path, loaded, arguments)
-            defer { try? container.persistentStoreCoordinator.close() }
-            let deleted: [ObjectID]
-            do {
-                deleted = try StoreArchive.deleteObjects(
-                    withIDs: arguments[StoreCommands.id] ?? [], from: container.viewContext)
-            } catch {
-                throw failure(error, file: nil)
-            }
-            output.print(
-                "Deleted \(deleted.count) \(deleted.count == 1 ? "object" : "objects"): "
-                    + deleted.map(\.description).joined(separator: ", ") + ".")
-            return .success
-        })
-
     // MARK: - Arguments
 
     static let store = Argument<String>(
         "store",
         help: "The store: a file path, or a postgresql://user@host:port/db URL in a build with the PostgreSQL trait.")
-
-    /// `<file>` of `store import`.
-    static let file = Argument<String>(
-        "file", help: "The JSON file to import; - for standard input.")
-
-    /// `--output <file>` of `store export`.
-    static let output = Option<String>(
-        "output", valueName: "file",
-        help: "Write the document to this file (replaced only when complete) instead of standard output.")
-
-    /// `--id <id>` of `store delete`, given once per object.
-    static let id = Option<[String]>(
-        repeating: "id", valueName: "id",
-        help: "An object's @id as store export writes it (Entity/p<key>).", isRequired: true)
 
     static let model = Option<String>(
         "model", valueName: "path",
@@ -228,12 +48,11 @@ enum StoreCommands {
     /// the `--model` bundle is opened with that version: a store that does not match is
     /// refused untouched, so trying each version is safe.
     static func openExisting(
-        _ path: String, _ model: ManagedObjectModel, _ arguments: ParsedArguments,
-        readOnly: Bool = false
+        _ path: String, _ model: ManagedObjectModel, _ choice: ModelChoice, readOnly: Bool = false
     ) throws(ToolError) -> PersistentContainer {
         do { return try openContainer(path, model, readOnly: readOnly) } catch {
-            let bundle = URL(fileURLWithPath: arguments[StoreCommands.model] ?? "")
-            guard case StoreError.incompatibleModel = error, arguments[version] == nil,
+            let bundle = URL(fileURLWithPath: choice.path ?? "")
+            guard case StoreError.incompatibleModel = error, choice.version == nil,
                 bundle.pathExtension == "xcdatamodeld",
                 let names = try? ManagedObjectModel.versionNames(in: bundle), names.count > 1
             else { throw failure(error, file: nil) }
@@ -250,7 +69,9 @@ enum StoreCommands {
         }
     }
 
-    private static func openContainer(_ path: String, _ model: ManagedObjectModel, readOnly: Bool)
+    /// Opens the store at `path` (a file, or a `postgresql://` URL) with `model`, passing
+    /// unknown transformers' values through as bytes; throws the library's error as is.
+    static func openContainer(_ path: String, _ model: ManagedObjectModel, readOnly: Bool)
         throws -> PersistentContainer
     {
         var options = SQLiteStore.Options()

@@ -16,21 +16,20 @@ import Testing
             CommandSpec(
                 name: "store", abstract: "Work on stores.",
                 subcommands: [
-                    CommandSpec(name: "export", abstract: "Export a store.", options: [output, format])
+                    CommandSpec(
+                        name: "export", abstract: "Export a store.", options: [output, format],
+                        examples: [CommandExample("my-tool store export --format csv", "Export as CSV.")])
                 ]),
             CommandSpec(name: "completions", abstract: "Print a script.", arguments: [shell]),
-        ]
-    ).addingExamples([
-        "": [CommandExample("my-tool list", "List.")],
-        "store export": [CommandExample("my-tool store export --format csv", "Export as CSV.")],
-    ])
+        ],
+        examples: [CommandExample("my-tool list", "List.")])
 
     /// Every command path and its options, as the generators must show them.
     static var everything: [(path: [String], options: [String])] {
         root.allCommands.map { ($0.path, $0.command.options.map(\.name)) }
     }
 
-    @Test func examplesAreGivenByPathAndShownInHelp() {
+    @Test func examplesAreShownInTheHelpOfTheirCommand() {
         #expect(Self.root.examples.map(\.commandLine) == ["my-tool list"])
         #expect(Self.root.commands(atPath: ["store", "export"])?.last?.examples.count == 1)
         let help = HelpFormatter(root: Self.root).help(forCommandPath: ["store", "export"])

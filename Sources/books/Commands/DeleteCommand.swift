@@ -3,6 +3,63 @@ import CommandLineSupport
 import Foundation
 import Persistence
 
+/// `books delete [<id> ...] [--where <predicate>] [--yes]`.
+struct DeleteCommand: BooksCommand, Equatable {
+    /// The books to delete.
+    var options: DeleteOptions
+
+    var changesCatalogue: Bool { true }
+
+    static let ids = Argument<[String]>(
+        repeating: "id", help: BookIDHelp.text, isRequired: false, validate: ValueFormats.bookID)
+    /// `--where <predicate>`: every book the predicate matches.
+    static let predicate = Option<String>(
+        "where", valueName: "predicate", help: "Delete every book matching PREDICATE, such as \"price < 15\".",
+        validate: ValueFormats.nonBlank)
+    /// `-y, --yes`: no confirmation.
+    static let yes = Flag("yes", shortName: "y", help: "Delete without asking.")
+
+    static let spec = CommandSpec(
+        name: "delete",
+        abstract: "Delete books.",
+        discussion: """
+            Deletes the books named by their IDs, and those --where matches, in one save. On \
+            a terminal it lists them and asks first; elsewhere (a script, a pipe) it needs \
+            --yes, and without it deletes nothing.
+            """,
+        arguments: [ids],
+        options: [predicate, yes])
+
+    static let examples: [CommandExample] = [
+        CommandExample("books delete A9EF420F", "Delete one book (on a terminal, after asking)."),
+        CommandExample("books delete --where 'status == \"to-read\"' --yes", "Delete every book a predicate matches, without asking."),
+    ]
+}
+
+extension DeleteCommand {
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) throws(UsageError) {
+        self.init(
+            options: DeleteOptions(
+                ids: (parsed[DeleteCommand.ids] ?? []).compactMap(BookIDPrefix.init),
+                predicate: parsed[DeleteCommand.predicate], assumeYes: parsed[DeleteCommand.yes]))
+    }
+
+    func run(in runner: inout CommandRunner) throws -> ExitCode {
+        try runner.delete(options)
+        return .success
+    }
+}
+
+/// The options of `books delete`.
+struct DeleteOptions: Equatable, Sendable {
+    /// The IDs given, as typed.
+    var ids: [BookIDPrefix] = []
+    /// `--where PREDICATE`: the predicate text, not yet parsed.
+    var predicate: String?
+    /// `--yes`: delete without asking.
+    var assumeYes = false
+}
+
 extension CommandRunner {
     /// The most books a confirmation lists one by one; more are counted.
     static let confirmationListLimit = 20
@@ -13,7 +70,7 @@ extension CommandRunner {
     /// `--yes`, and refuses (64) without it once the books are found (so that an ID that
     /// names no book, or several, is reported as such first). Nothing is deleted unless all
     /// is well.
-    func delete(_ options: DeleteOptions) throws {
+    fileprivate func delete(_ options: DeleteOptions) throws {
         guard !options.ids.isEmpty || options.predicate != nil else {
             throw CommandFailure(
                 message: "Nothing to delete: give book IDs or --where PREDICATE. See 'books help delete'.", code: .usage)

@@ -3,7 +3,10 @@ import CommandLineSupport
 import Foundation
 
 /// `books stats [--top <n>] [--ascii] [--json]`.
-enum StatsCommand {
+struct StatsCommand: BooksCommand, Equatable {
+    /// What to chart, and how.
+    var options: StatsOptions
+
     /// `--top <n>`: how many authors and series to list.
     static let top = Option<Int>(
         "top", range: 1...1_000,
@@ -37,6 +40,25 @@ enum StatsCommand {
             --json its zero counts). Reads only; exit status 0.
             """,
         options: [top, ascii, json])
+
+    static let examples: [CommandExample] = [
+        CommandExample("books stats", "Bar charts: books read per year, by decade, status, rating, author and series."),
+        CommandExample("books stats --json | jq '.booksReadPerYear'", "The same tables as JSON, for scripts."),
+    ]
+}
+
+extension StatsCommand {
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) throws(UsageError) {
+        self.init(
+            options: StatsOptions(
+                top: parsed[StatsCommand.top] ?? Catalog.defaultStatsTopCount, ascii: parsed[StatsCommand.ascii],
+                json: parsed[StatsCommand.json]))
+    }
+
+    func run(in runner: inout CommandRunner) throws -> ExitCode {
+        try runner.stats(options)
+        return .success
+    }
 }
 
 /// The options of `books stats`.
@@ -52,7 +74,7 @@ struct StatsOptions: Equatable, Sendable {
 extension CommandRunner {
     /// `books stats`: opens the catalogue as `list` does (a new one is seeded with the
     /// sample books), counts, and prints the charts or the JSON object.
-    func stats(_ options: StatsOptions) throws {
+    fileprivate func stats(_ options: StatsOptions) throws {
         let catalog = try openSeededCatalog()
         let stats = try catalog.stats(top: options.top)
         if options.json {

@@ -1,29 +1,10 @@
 import CommandLineSupport
 
-// The commands of `books` that print its own documentation, generated from the command
-// specs: shell completion scripts and the manual page.
-
-/// `books completions bash|zsh|fish`.
-enum CompletionsCommand {
-    /// The shell to write the script for.
-    static let shell = Argument<String>(
-        "shell", choices: CompletionScript.Shell.allCases.map(\.rawValue),
-        help: "The shell: bash, zsh or fish.")
-
-    static let spec = CommandSpec(
-        name: "completions",
-        abstract: "Print a shell completion script.",
-        discussion: """
-            The script completes commands, options and their values (such as the shell \
-            names here). Load it in bash with 'source <(books completions bash)'; for zsh \
-            write it to a directory of $fpath as _books; for fish write it to \
-            ~/.config/fish/completions/books.fish.
-            """,
-        arguments: [shell])
-}
-
 /// `books man`.
-enum ManCommand {
+struct ManCommand: BooksCommand, Equatable {
+    /// The page is made from the specs: it runs whatever the store's location.
+    static var usesStore: Bool { false }
+
     static let spec = CommandSpec(
         name: "man",
         abstract: "Print the manual page (roff).",
@@ -52,4 +33,19 @@ enum ManCommand {
             """
         ),
     ]
+
+    static let examples: [CommandExample] = [
+        CommandExample("books man | man -l -", "Read the manual page."),
+    ]
+}
+
+extension ManCommand {
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) throws(UsageError) {
+    }
+
+    func run(in runner: inout CommandRunner) throws -> ExitCode {
+        let page = ManPage(root: BooksCommandLine.root, version: BooksCommandLine.version, extraSections: ManCommand.extraSections)
+        try runner.output.write(page.roff)
+        return .success
+    }
 }

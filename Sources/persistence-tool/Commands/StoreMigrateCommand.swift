@@ -4,7 +4,16 @@ import Persistence
 
 /// `persistence-tool store migrate <store> --model <path> [--version <name>] [--dry-run]`:
 /// lightweight migration of a store to a model version, as `StoreMigrator` does it.
-enum StoreMigrateCommand {
+struct StoreMigrateCommand: PersistenceToolCommand {
+    /// The store: a file path or a server URL.
+    var storePath: String
+    /// `--model`: the model bundle.
+    var modelPath: String
+    /// `--version`: the version to migrate to; nil for the current one.
+    var targetVersion: String?
+    /// `--dry-run`: change nothing.
+    var dryRun: Bool
+
     /// `<store>`: the store file.
     static let store = Argument<String>("store", help: "The store file.")
     /// `--model <path>`: the model bundle.
@@ -18,8 +27,7 @@ enum StoreMigrateCommand {
     /// `--dry-run`: migrate a temporary copy only.
     static let dryRun = Flag("dry-run", help: "Print the steps and check the data; change nothing.")
 
-    /// The `store migrate` command.
-    static let command = ToolCommand(
+    static let spec = PersistenceTool.spec(
         name: "migrate",
         abstract: "Migrate a store to a version of its model.",
         discussion: """
@@ -39,41 +47,54 @@ enum StoreMigrateCommand {
             A store on a PostgreSQL server is migrated in one transaction on the server, with
             no copy (a failure rolls it back whole); --dry-run runs it and rolls it back.
             """,
-        arguments: [store], options: [model, version, dryRun],
-        action: { arguments, output throws(ToolError) in
-            let path = arguments[store] ?? ""
-            try StoreCommands.requireStorePath(path)
-            if ServerStoreURL.isServer(path) {
-                return try migrateServerStore(
-                    path, model: arguments[model] ?? "", version: arguments[version], dryRun: arguments[dryRun],
-                    output: &output)
-            }
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
-            }
-            let migrator = try makeMigrator(
-                store: path, model: arguments[model] ?? "", version: arguments[version])
-            let dryRun = arguments[dryRun]
-            do {
-                let target = targetName(migrator.destination)
-                guard printSteps(try migrator.plans(), of: path, target: target, output: &output) else {
-                    return .success
-                }
-                if dryRun {
-                    _ = try migrator.dryRun()
-                    output.print("Dry run: the data fits \(target); the store was not changed.")
-                } else {
-                    try migrator.migrate()
-                    output.print(
-                        "Migrated \(StoreCommands.shown(path)) to \(target). The store as it was before is at "
-                            + "\(StoreMigrator.backupURL(for: migrator.storeURL).path).")
-                }
+        arguments: [store], options: [model, version, dryRun])
+
+    static let examples: [CommandExample] = [
+        CommandExample(
+            "persistence-tool store migrate a.sqlite --model App.xcdatamodeld --dry-run",
+            "Print the steps to the current version and check that the data fits, changing nothing."),
+    ]
+
+    init(parsing parsed: ParsedArguments, with parser: CommandLineParser) {
+        storePath = parsed[Self.store] ?? ""
+        modelPath = parsed[Self.model] ?? ""
+        targetVersion = parsed[Self.version]
+        dryRun = parsed[Self.dryRun]
+    }
+
+    func run(in output: inout ToolOutput) throws(ToolError) -> ExitCode {
+        let path = storePath
+        try StoreCommands.requireStorePath(path)
+        if ServerStoreURL.isServer(path) {
+            return try Self.migrateServerStore(
+                path, model: modelPath, version: targetVersion, dryRun: dryRun,
+                output: &output)
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ToolError(code: .noInput, message: "error: There is no store at \(path).")
+        }
+        let migrator = try Self.makeMigrator(
+            store: path, model: modelPath, version: targetVersion)
+        do {
+            let target = Self.targetName(migrator.destination)
+            guard Self.printSteps(try migrator.plans(), of: path, target: target, output: &output) else {
                 return .success
-            } catch {
-                // The same exit codes as every store command: 65 for a store refused.
-                throw StoreCommands.failure(error, file: nil)
             }
-        })
+            if dryRun {
+                _ = try migrator.dryRun()
+                output.print("Dry run: the data fits \(target); the store was not changed.")
+            } else {
+                try migrator.migrate()
+                output.print(
+                    "Migrated \(StoreCommands.shown(path)) to \(target). The store as it was before is at "
+                        + "\(StoreMigrator.backupURL(for: migrator.storeURL).path).")
+            }
+            return .success
+        } catch {
+            // The same exit codes as every store command: 65 for a store refused.
+            throw StoreCommands.failure(error, file: nil)
+        }
+    }
 
     /// "model version N", or "the model" for a model without a version name.
     static func targetName(_ model: ManagedObjectModel) -> String {
