@@ -159,7 +159,8 @@ let package = Package(
         .testTarget(
             name: "PersistenceToolTests",
             dependencies: [
-                "Persistence", "PersistenceSQLite", "PersistenceTestSupport", "ProcessTestSupport", "persistence-tool",
+                "CommandLineSupport", "Persistence", "PersistenceSQLite", "PersistenceTestSupport", "ProcessTestSupport",
+                "persistence-tool",
             ]),
         .testTarget(name: "ProcessTestSupportTests", dependencies: ["ProcessTestSupport"]),
         // The contract of PersistentStore, checked against every store through the protocol

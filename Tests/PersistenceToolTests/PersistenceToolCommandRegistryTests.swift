@@ -1,5 +1,6 @@
 import CommandLineSupport
 import Foundation
+import PersistenceTestSupport
 import Testing
 
 @testable import persistence_tool
