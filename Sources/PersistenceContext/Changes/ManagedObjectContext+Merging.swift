@@ -59,6 +59,10 @@ extension ManagedObjectContext {
     /// Announces a save that changed the store (see `ContextDidSave`).
     func announce(_ save: ContextDidSave) {
         guard !save.isEmpty else { return }
+        if heldAnnouncements != nil {
+            heldAnnouncements?.append(save)
+            return
+        }
         persistentStoreCoordinator.saves.announce(save)
         NotificationCenter.default.post(
             name: Self.didSaveObjectIDsNotification, object: self, userInfo: [ContextDidSave.userInfoKey: save])
