@@ -148,13 +148,17 @@ struct CommandRunner {
             try history(limit: limit)
         case .undo:
             guard storeExists else { throw CatalogUndoError.nothingToUndo }
-            let undone = try openCatalog().undo()
+            let undone = try reversing("Undoing") { catalog, stop, progress in
+                try catalog.undo(shouldStop: stop, progress: progress)
+            }
             let report = Self.report(
                 "Undid", undone, verbs: [.update: "set back", .insert: "brought back", .delete: "removed"])
             try afterChange("the undo was saved") { try output.write(report + "\n") }
         case .redo:
             guard storeExists else { throw CatalogUndoError.nothingToRedo }
-            let redone = try openCatalog().redo()
+            let redone = try reversing("Redoing") { catalog, stop, progress in
+                try catalog.redo(shouldStop: stop, progress: progress)
+            }
             let report = Self.report("Redid", redone, verbs: [.update: "changed", .insert: "added", .delete: "removed"])
             try afterChange("the redo was saved") { try output.write(report + "\n") }
         }
@@ -394,6 +398,33 @@ struct CommandRunner {
                     + "'books seed --remove' takes them out.\n", to: STDERR_FILENO)
         }
         return catalog
+    }
+
+    /// `books undo` or `books redo`, with a progress bar on a terminal (as `seed` draws it).
+    /// While it works, SIGINT, SIGTERM and SIGHUP stop it at the next transaction it reads or
+    /// save it makes: its one transaction of the store is rolled back, and it says so in one
+    /// line, with the exit status a shell expects of that signal (128 + its number). A
+    /// process killed outright leaves the catalogue as it was too (SQLite rolls the
+    /// transaction back).
+    private func reversing(
+        _ label: String,
+        _ body: (Catalog, @escaping () -> Bool, @escaping (Int, Int) -> Void) throws -> UndoneCommand
+    ) throws -> UndoneCommand {
+        let trap = SignalTrap()
+        defer { trap.restore() }
+        let catalog = try openCatalog()
+        let bar = ProgressBar(total: 0, label: label)
+        defer { bar.finish() }
+        do {
+            return try body(catalog, { trap.caughtSignal != nil }, bar.update(done:total:))
+        } catch CatalogUndoError.interrupted {
+            bar.finish()
+            let number = trap.caughtSignal ?? SIGINT
+            throw CommandFailure(
+                message: "interrupted by \(SignalTrap.name(of: number)): nothing was "
+                    + (label == "Undoing" ? "undone" : "redone") + "; the catalogue is as it was.",
+                code: ExitCode(rawValue: 128 + number))
+        }
     }
 
     /// `books seed`: the file is read and checked before the store is opened, so a missing

@@ -11,14 +11,29 @@ import Persistence
 /// mapped to them, and from them to the object that has them now.
 struct UndoIdentities {
     private let context: ManagedObjectContext
-    /// The values a delete change of the history kept, by the deleted object's ID.
+    /// What a delete change of the history kept of the deleted object, by its ID: only the
+    /// values of its entity's uniqueness constraints and the texts messages name it by (a
+    /// book's UUID and title, a name), so that a long history of deletes stays small.
     private(set) var deletedValues: [ObjectID: [String: PersistentHistoryValue]] = [:]
 
-    init(_ transactions: [PersistentHistoryTransaction], context: ManagedObjectContext) {
-        self.context = context
-        for transaction in transactions {
-            for change in transaction.changes where change.changeType == .delete {
-                if let values = change.previousValues { deletedValues[change.changedObjectID] = values }
+    /// Reads the deletes of every transaction of `history` but those in `excluding` (the
+    /// run being reversed, whose own deletes the reversal inserts again, reading their
+    /// values from the change at hand), one transaction at a time.
+    ///
+    /// - Throws: a store error when the history cannot be read.
+    init(_ history: HistoryReader, excluding: Set<Int64>) throws {
+        self.context = history.context
+        var kept: [String: Set<String>] = [:]
+        for transaction in history.transactions where !excluding.contains(transaction.transactionNumber) {
+            for change in try history.changes(of: transaction) where change.changeType == .delete {
+                guard let values = change.previousValues else { continue }
+                let entity = change.changedObjectID.entityName
+                if kept[entity] == nil {
+                    let constraints = context.model.entity(named: entity)?.uniquenessConstraints.flatMap { $0 } ?? []
+                    kept[entity] = Set(constraints + ["uuid", "title", "name"])
+                }
+                let names = kept[entity] ?? []
+                deletedValues[change.changedObjectID] = values.filter { names.contains($0.key) }
             }
         }
     }
@@ -40,8 +55,8 @@ struct UndoIdentities {
     /// A key that is the same for every ID the history gives one object: its entity and
     /// uniqueness values when they are known (kept by a delete, or read from the object
     /// now), else the ID itself.
-    func key(for id: ObjectID) -> String {
-        if let values = keptConstraintValues(of: id) { return Self.key(id.entityName, values) }
+    func key(for id: ObjectID, kept: [String: PersistentHistoryValue]? = nil) -> String {
+        if let values = keptConstraintValues(of: id, kept: kept) { return Self.key(id.entityName, values) }
         guard let object = try? context.existingObject(with: id), !object.isDeleted,
             let entity = context.model.entity(named: id.entityName)
         else { return "\(id)" }
@@ -56,8 +71,10 @@ struct UndoIdentities {
 
     /// The values of the first uniqueness constraint of the entity of `id` whose attributes
     /// its delete change kept, none of them null.
-    private func keptConstraintValues(of id: ObjectID) -> [(name: String, value: Any?)]? {
-        guard let kept = deletedValues[id], let entity = context.model.entity(named: id.entityName) else { return nil }
+    private func keptConstraintValues(
+        of id: ObjectID, kept given: [String: PersistentHistoryValue]? = nil
+    ) -> [(name: String, value: Any?)]? {
+        guard let kept = given ?? deletedValues[id], let entity = context.model.entity(named: id.entityName) else { return nil }
         constraints: for constraint in entity.uniquenessConstraints {
             var values: [(name: String, value: Any?)] = []
             for name in constraint {
