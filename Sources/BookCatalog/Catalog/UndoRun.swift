@@ -33,7 +33,7 @@ struct UndoRun {
     let progress: (_ done: Int, _ total: Int) -> Void
     /// How many objects each save of the reversal holds: enough that a save's fixed cost
     /// is small beside its rows, few enough that the context stays a few MB.
-    static let chunkSize = 2_000
+    static let chunkSize = 1_000
     /// How many books were brought back (`.insert`), set back and removed.
     private(set) var counts: [PersistentHistoryChangeType: Int] = [:]
     /// The objects this undo inserted again: by the ID their delete change gave them, the
@@ -42,6 +42,9 @@ struct UndoRun {
     /// The objects inserted again since the last save, by the ID their delete change gave
     /// them (their own IDs are temporary until it).
     private var fresh: [ObjectID: ManagedObject] = [:]
+    /// The objects inserted again before an object they link to was: their links are set
+    /// in the second pass.
+    private var linksLeft = Set<ObjectID>()
     /// How many objects were changed since the last save.
     private var pending = 0
     private var steps = 0
@@ -61,8 +64,8 @@ struct UndoRun {
 
     private var context: ManagedObjectContext { catalog.context }
 
-    /// Two checks and four passes, each a read of every transaction of the command.
-    private var totalSteps: Int { run.count * 6 }
+    /// Two checks and five passes, each a read of every transaction of the command.
+    private var totalSteps: Int { run.count * 7 }
 
     /// Reads each transaction of the command, newest first, and calls `body` with its
     /// changes (in the order the transaction wrote them), telling the progress after each.
@@ -150,27 +153,39 @@ struct UndoRun {
     /// before. The caller's `performAtomicSaves` makes the saves one transaction of the
     /// store. The context's author and name must be set.
     mutating func reverse() throws {
-        // 1. Deleted objects, inserted again with their attributes.
-        try eachTransaction { undo, changes in
-            for change in changes.reversed() where change.changeType == .delete {
-                let id = change.changedObjectID
-                guard undo.reinserted[id] == nil, undo.fresh[id] == nil else { continue }
-                let object = try undo.context.insertObject(forEntityName: id.entityName)
-                undo.fresh[id] = object
-                try undo.restore(change.previousValues ?? [:], to: object, id: id, links: false)
-                if id.entityName == "Book" { undo.counts[.insert, default: 0] += 1 }
-                try undo.saveWhenFull()
+        // 1. Deleted objects, inserted again: first those the history kept no links of
+        // (an author or a tag an undo removed once no book linked it), then the others with
+        // their links too, so that a book comes back in one insert (one change of the
+        // history, as a single save made it) rather than an insert and then an update.
+        for withLinks in [false, true] {
+            try eachTransaction { undo, changes in
+                for change in changes.reversed() where change.changeType == .delete {
+                    let id = change.changedObjectID, values = change.previousValues ?? [:]
+                    guard Self.hasLinks(values) == withLinks, undo.reinserted[id] == nil, undo.fresh[id] == nil
+                    else { continue }
+                    let object = try undo.context.insertObject(forEntityName: id.entityName)
+                    undo.fresh[id] = object
+                    // A link to an object not back yet (one this pass inserts later) is set
+                    // in the next pass, when every object is.
+                    let links = withLinks && undo.canFindEveryLink(values)
+                    if withLinks && !links { undo.linksLeft.insert(id) }
+                    try undo.restore(values, to: object, id: id, links: links)
+                    if id.entityName == "Book" { undo.counts[.insert, default: 0] += 1 }
+                    try undo.saveWhenFull()
+                }
             }
         }
-        // 2. Previous values set back: an update's, and a deleted object's links.
+        // 2. Previous values set back: an update's, and the links left of a deleted object.
         try eachTransaction { undo, changes in
             for change in changes.reversed() where change.changeType != .insert {
                 let id = change.changedObjectID
                 if change.changeType == .update {
                     try undo.restore(change.previousValues ?? [:], to: try undo.found(id), id: id, links: true)
                     if id.entityName == "Book" { undo.counts[.update, default: 0] += 1 }
-                } else {
+                } else if undo.linksLeft.contains(id) {
                     try undo.restore(change.previousValues ?? [:], to: try undo.found(id), id: id, links: true, attributes: false)
+                } else {
+                    continue
                 }
                 try undo.saveWhenFull()
             }
@@ -209,6 +224,31 @@ struct UndoRun {
         fresh.removeAll(keepingCapacity: true)
         context.reset()
         pending = 0
+    }
+
+    /// Whether kept values link to any object.
+    private static func hasLinks(_ values: [String: PersistentHistoryValue]) -> Bool {
+        values.values.contains { value in
+            switch value {
+            case .attribute: return false
+            case .object(let destination): return destination != nil
+            case .objects(let destinations): return !destinations.isEmpty
+            }
+        }
+    }
+
+    /// Whether every object the kept values link to is in the catalogue now (or inserted
+    /// again by this undo).
+    private func canFindEveryLink(_ values: [String: PersistentHistoryValue]) -> Bool {
+        values.values.allSatisfy { value in
+            let destinations: [ObjectID]
+            switch value {
+            case .attribute: return true
+            case .object(let destination): destinations = destination.map { [$0] } ?? []
+            case .objects(let objects): destinations = objects
+            }
+            return destinations.allSatisfy { (try? found($0)) != nil }
+        }
     }
 
     /// Throws ``CatalogUndoError/interrupted(command:)`` when asked to stop: the caller's
