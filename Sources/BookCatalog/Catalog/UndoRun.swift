@@ -59,7 +59,7 @@ struct UndoRun {
         self.history = history
         self.run = run
         self.progress = progress
-        identities = try UndoIdentities(history, excluding: Set(run.map(\.transactionNumber)))
+        identities = UndoIdentities(history, excluding: Set(run.map(\.transactionNumber)))
     }
 
     private var context: ManagedObjectContext { catalog.context }
