@@ -2,6 +2,7 @@ import Foundation
 import Persistence
 import PersistenceModel
 import PersistenceStore
+import Synchronization
 import Testing
 
 /// `ManagedObjectContext.performAtomicSaves` (the store's `performWriteGroup`): several saves
@@ -141,5 +142,46 @@ import Testing
         #expect(second == [history[1]])
         let lastTwo = try subject.context.fetchHistory(after: history[0].token, resultType: .transactionsOnly, fetchLimit: 5)
         #expect(lastTwo.map(\.transactionNumber) == history.dropFirst().map(\.transactionNumber))
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func otherContextsHearOfTheSavesOnceAsOneWhenTheGroupCommitsAndNeverWhenItRollsBack(_ factory: StoreFactory) throws {
+        struct Stop: Error {}
+        guard Self.groupsWrites(factory) else { return }
+        let subject = try factory.make(ConformanceModel.make())
+        let heard = Mutex<[ContextDidSave]>([])
+        let subscription = subject.context.persistentStoreCoordinator.saves.subscribe { save in
+            heard.withLock { $0.append(save) }
+        }
+        defer { subscription.cancel() }
+        let kept = try subject.insert("Tag", ["n": Int64(1), "name": "kept"])
+        try subject.context.save()
+        let keptID = kept.objectID
+        heard.withLock { $0.removeAll() }
+        try subject.context.performAtomicSaves {
+            let gone = try subject.insert("Tag", ["n": Int64(2), "name": "gone"])
+            try subject.context.save()
+            subject.context.delete(gone)
+            try subject.insert("Tag", ["n": Int64(3), "name": "new"])
+            try subject.context.save()
+            let again = try subject.context.existingObject(with: keptID)
+            try again.setValue("kept, renamed", forKey: "name")
+            try subject.context.save()
+            #expect(heard.withLock { $0.isEmpty }, "a save was announced before the group committed")
+        }
+        let saves = heard.withLock { $0 }
+        #expect(saves.count == 1)
+        #expect(saves.first?.insertedObjectIDs.count == 1)
+        #expect(saves.first?.updatedObjectIDs == [keptID])
+        #expect(saves.first?.deletedObjectIDs.isEmpty == true)
+        heard.withLock { $0.removeAll() }
+        #expect(throws: Stop.self) {
+            try subject.context.performAtomicSaves {
+                try subject.insert("Tag", ["n": Int64(4), "name": "rolled back"])
+                try subject.context.save()
+                throw Stop()
+            }
+        }
+        #expect(heard.withLock { $0.isEmpty }, "a rolled-back save was announced")
     }
 }

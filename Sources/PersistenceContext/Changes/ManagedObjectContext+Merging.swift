@@ -59,8 +59,11 @@ extension ManagedObjectContext {
     /// Announces a save that changed the store (see `ContextDidSave`).
     func announce(_ save: ContextDidSave) {
         guard !save.isEmpty else { return }
-        if heldAnnouncements != nil {
-            heldAnnouncements?.append(save)
+        if var held = heldAnnouncements {
+            // Taken out first, so that its sets are changed in place rather than copied.
+            heldAnnouncements = nil
+            held.append(save)
+            heldAnnouncements = held
             return
         }
         persistentStoreCoordinator.saves.announce(save)

@@ -27,8 +27,8 @@ extension ManagedObjectContext {
     ///
     /// Each save inside is checked and written as a save is (a save that fails is rolled
     /// back alone, and throws; the context keeps its changes), and is recorded in the
-    /// persistent history as its own transaction. Other contexts hear of the saves (their
-    /// `ContextDidSave`) once the whole commits. Other threads' saves wait until it returns.
+    /// persistent history as its own transaction. Other contexts hear of the saves once the
+    /// whole commits, in one `ContextDidSave`. Other threads' saves wait until it returns.
     ///
     /// When `body` throws, the store is left exactly as it was before the call, and the
     /// context is reset (`reset()`): its objects were saved into a transaction that no longer
@@ -40,7 +40,9 @@ extension ManagedObjectContext {
     public func performAtomicSaves<T>(_ body: () throws -> T) throws -> T {
         try checkQueue("perform atomic saves")
         if heldAnnouncements != nil { return try body() }
-        heldAnnouncements = []
+        heldAnnouncements = ContextDidSave(
+            insertedObjectIDs: [], updatedObjectIDs: [], deletedObjectIDs: [], contextName: name,
+            origin: ObjectIdentifier(self))
         let result: T
         do {
             result = try persistentStoreCoordinator.performWriteGroup(body)
@@ -49,9 +51,11 @@ extension ManagedObjectContext {
             if !(error is PersistentStoreWriteGroupError) { reset() }
             throw error
         }
-        let saves = heldAnnouncements ?? []
+        let saves = heldAnnouncements
         heldAnnouncements = nil
-        for save in saves { announce(save) }
+        // One announcement of every save: an object several saves changed is named once (a
+        // large undo updates the same authors in each of its saves).
+        if let saves { announce(saves) }
         return result
     }
 }
@@ -65,5 +69,28 @@ extension PersistentStoreCoordinator {
     /// - Throws: as `ManagedObjectContext.performAtomicSaves(_:)`.
     public func performWriteGroup<T>(_ body: () throws -> T) throws -> T {
         try connections.write { try $0.performWriteGroup(body) }
+    }
+}
+
+extension ContextDidSave {
+    /// Makes this save this one and then `next`, as one: an object inserted and later deleted is neither,
+    /// an object inserted and then updated is inserted, one deleted is deleted.
+    mutating func append(_ next: ContextDidSave) {
+        contextName = next.contextName ?? contextName
+        for id in next.deletedObjectIDs {
+            updatedObjectIDs.remove(id)
+            if insertedObjectIDs.remove(id) == nil { deletedObjectIDs.insert(id) }
+        }
+        for id in next.insertedObjectIDs {
+            // Inserted again after a delete (a row brought back): it changed.
+            if deletedObjectIDs.remove(id) != nil {
+                updatedObjectIDs.insert(id)
+            } else {
+                insertedObjectIDs.insert(id)
+            }
+        }
+        for id in next.updatedObjectIDs where !insertedObjectIDs.contains(id) {
+            updatedObjectIDs.insert(id)
+        }
     }
 }
