@@ -60,7 +60,7 @@ enum BooksExamples {
             CommandExample("books history --limit 3", "The last three commands that changed the catalogue, and what they changed."),
         ],
         "undo": [
-            CommandExample("books undo", "Undo the last seed, add, edit, delete or import, in one save."),
+            CommandExample("books undo", "Undo the last seed, add, edit, delete or import, all of it or nothing."),
         ],
         "redo": [
             CommandExample("books redo", "Take back the last undo."),

@@ -29,14 +29,16 @@ enum UndoCommand {
         name: "undo",
         abstract: "Undo the last command that changed the catalogue.",
         discussion: """
-            Reverses every change of the last seed, add, edit or delete (or import) in one \
-            save, from the catalogue's history: added books are removed, edited ones get \
+            Reverses every change of the last seed, add, edit or delete (or import), all of \
+            it or nothing, from the catalogue's history: added books are removed, edited ones get \
             their old values and tags back, deleted ones come back with their tags. An undo \
-            is not undone by the next one: undo twice undoes the last two commands; there \
-            is no redo. If a book the command changed was changed since by another command, \
+            is not undone by the next one: undo twice undoes the last two commands. If \
+            a book the command changed was changed since by another command, \
             or the history lacks a value to put back, nothing is changed and undo says which \
-            book (exit 1); so it does when there is nothing to undo. books redo takes the \
-            last undo back.
+            book (exit 1); so it does when there is nothing to undo. A large command is \
+            reversed a thousand books at a time in one transaction of the store, with \
+            progress on a terminal; SIGINT, SIGTERM or SIGHUP stop it with nothing \
+            changed. books redo takes the last undo back.
             """)
 }
 
@@ -46,7 +48,7 @@ enum RedoCommand {
         name: "redo",
         abstract: "Redo what the last undo took back.",
         discussion: """
-            Reverses the last undo in one save, as long as no other command changed the \
+            Reverses the last undo, all of it or nothing, as long as no other command changed the \
             catalogue after it; redo again for the undo before it. A redo is a command like \
             the others: undo takes it back. If a book it would change was changed since, \
             nothing is changed and redo says which (exit 1); so it does when there is \
