@@ -144,6 +144,19 @@ package protocol PersistentStore: AnyObject {
     ///   timeout, full disk) when the transaction cannot begin or commit.
     func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T
 
+    /// Runs `body` in one write transaction of the store that every write of this
+    /// connection made meanwhile joins: each `performWrite` becomes a savepoint of it (one
+    /// that throws is rolled back alone), and all of them commit together when `body`
+    /// returns, or none of them when it throws. How several saves, each small enough to
+    /// keep memory bounded, land as one change of the store (a large undo). Has a default
+    /// implementation, which refuses (``PersistentStoreWriteGroupError``): a store joins
+    /// by implementing it.
+    ///
+    /// - Throws: what `body` throws, after rolling everything back; the store's failure
+    ///   when the transaction cannot begin or commit; ``PersistentStoreWriteGroupError``
+    ///   for a store that cannot group its writes.
+    func performWriteGroup<T>(_ body: () throws -> T) throws -> T
+
     /// Prepares the store for loading `rowCount` rows in many transactions (a large seed)
     /// while `body` runs, and restores its settings after: the SQLite store keeps a larger
     /// page cache and checkpoints less often. What is written, and when it commits, does not
@@ -180,6 +193,17 @@ package protocol PersistentStore: AnyObject {
     ///   store or past the last transaction, a date in the future, or a place whose history
     ///   was partly deleted; the store's failure when the history cannot be read.
     func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction]
+
+    /// At most `limit` transactions recorded after `bound` (every one for nil), oldest
+    /// first; without their changes (`changes` empty) unless `includesChanges`: Core Data's
+    /// `fetchLimit` and `.transactionsOnly` result type. How a caller reads a long history
+    /// in pieces: the transactions alone, then one transaction's changes at a time. Has a
+    /// default implementation (the whole history, cut), which a store that can read less
+    /// replaces.
+    ///
+    /// - Throws: as `history(after:)`.
+    func history(after bound: PersistentHistoryBound, limit: Int?, includesChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
 
     /// Deletes, in its own transaction, the transactions recorded before `bound` (a token's
     /// own transaction is kept), with the tombstones of their deletes.

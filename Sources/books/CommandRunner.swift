@@ -243,6 +243,33 @@ struct CommandRunner {
     var protectedStores: [String] {
         ServerStoreURL.isServer(command.storeURL) ? [] : [command.storeURL.path]
     }
+
+    /// `books undo` or `books redo`, with a progress bar on a terminal (as `seed` draws it).
+    /// While it works, SIGINT, SIGTERM and SIGHUP stop it at the next transaction it reads or
+    /// save it makes: its one transaction of the store is rolled back, and it says so in one
+    /// line, with the exit status a shell expects of that signal (128 + its number). A
+    /// process killed outright leaves the catalogue as it was too (SQLite rolls the
+    /// transaction back).
+    func reversing(
+        _ label: String,
+        _ body: (Catalog, @escaping () -> Bool, @escaping (Int, Int) -> Void) throws -> UndoneCommand
+    ) throws -> UndoneCommand {
+        let trap = SignalTrap()
+        defer { trap.restore() }
+        let catalog = try openCatalog()
+        let bar = ProgressBar(total: 0, label: label)
+        defer { bar.finish() }
+        do {
+            return try body(catalog, { trap.caughtSignal != nil }, bar.update(done:total:))
+        } catch CatalogUndoError.interrupted {
+            bar.finish()
+            let number = trap.caughtSignal ?? SIGINT
+            throw CommandFailure(
+                message: "interrupted by \(SignalTrap.name(of: number)): nothing was "
+                    + (label == "Undoing" ? "undone" : "redone") + "; the catalogue is as it was.",
+                code: ExitCode(rawValue: 128 + number))
+        }
+    }
 }
 
 /// A command that cannot do what was asked, with its exit code.

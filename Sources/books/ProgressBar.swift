@@ -20,7 +20,7 @@
 /// Not `Sendable`: update it from one thread.
 final class ProgressBar {
     /// The count at which the work is complete.
-    let total: Int
+    private(set) var total: Int
     /// The text before the bar.
     let label: String
     /// Whether anything is drawn.
@@ -68,6 +68,13 @@ final class ProgressBar {
         lastDraw = time
         hasDrawn = true
         output("\r" + Terminal.ANSI.eraseLine + line(done: done))
+    }
+
+    /// Records that `done` of `total` units are complete: for work that learns its total
+    /// only once it has begun (an undo, after reading the history).
+    func update(done: Int, total: Int) {
+        self.total = max(total, 0)
+        update(done: done)
     }
 
     /// Erases the bar, if one was drawn, and leaves the cursor at the start of the line.

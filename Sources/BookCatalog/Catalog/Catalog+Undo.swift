@@ -22,6 +22,9 @@ public enum CatalogUndoError: Error, Sendable, CustomStringConvertible {
     /// A value the history keeps is one the catalogue refuses (another program wrote it
     /// into the history).
     case refusedValue(command: String, object: String, property: String, reason: String)
+    /// Asked to stop (`shouldStop` returned true) before the undo or redo of the command
+    /// was done: what it had saved was rolled back.
+    case interrupted(command: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum CatalogUndoError: Error, Sendable, CustomStringConvertible {
         case .refusedValue(let command, let object, let property, let reason):
             return "Cannot undo \(command): the history's \(property) of \(object) is refused (\(reason)); "
                 + "nothing was changed."
+        case .interrupted(let command):
+            return "Stopped before \(command) was reversed; nothing was changed."
         }
     }
 }
@@ -60,9 +65,16 @@ public struct UndoneCommand: Sendable {
 // (the context's name), and each of its changes is reversed from the values the history
 // kept (`PersistentHistoryChange.previousValues`, this library's addition to Core Data's
 // history): an inserted object is deleted, an update's old values are set back (a book's
-// tags included), a deleted object is inserted again with the values and links it had. All
-// of it is one save, however many books the command changed; a change it cannot reverse
-// fails the whole undo, naming the object and why.
+// tags included), a deleted object is inserted again with the values and links it had. A
+// change it cannot reverse fails the whole undo, naming the object and why.
+//
+// However many books the command changed, the undo lands whole or not at all, in bounded
+// memory: the history is read a transaction at a time, and the reversal saves every few
+// thousand objects and lets them go (see `UndoRun`), every save inside one
+// `performAtomicSaves`, one write transaction of the store. An error, or the process killed
+// part-way, leaves the catalogue exactly as it was; and since that transaction is taken
+// before the history is read, no other writer can change the catalogue between the checks
+// and the reversal.
 //
 // An object a change names may have been deleted and brought back since (an undo of a
 // delete makes a new object, with a new key): objects of entities with a uniqueness
@@ -97,44 +109,50 @@ extension Catalog {
         return "#\(first)–#\(last), \(numbers.count) transactions"
     }
 
-    /// Undoes the last command that changed the catalogue and was not undone yet, in one save.
+    /// Undoes the last command that changed the catalogue and was not undone yet: all of it,
+    /// or nothing.
     ///
+    /// - Parameters:
+    ///   - shouldStop: asked between transactions and saves; true stops the undo, which
+    ///     throws ``CatalogUndoError/interrupted(command:)`` with nothing changed.
+    ///   - progress: told `(done, total)` as the undo reads and reverses the command's
+    ///     transactions (two checks and four passes over each).
     /// - Throws: ``CatalogUndoError`` when there is nothing to undo, when a book it changed
     ///   was changed since by another command, when the history lacks a value to put back,
     ///   when an object it changed cannot be found, or when a kept value is one the
     ///   catalogue refuses: the catalogue is then unchanged. ``CatalogHistoryUnavailableError``
     ///   for a store Core Data wrote. Store errors as a save throws them.
-    public func undo() throws -> UndoneCommand {
+    public func undo(
+        shouldStop: @escaping () -> Bool = { false },
+        progress: @escaping (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) throws -> UndoneCommand {
         try requireHistory(for: "undo", needsOldValues: true)
-        guard let transactions = try wholeHistory() else { throw CatalogUndoError.nothingToUndo }
-        // Undos, and the transactions they reversed, are out of the picture.
-        var cancelled = Set<Int64>()
-        for transaction in transactions where transaction.author == Self.undoAuthor {
-            cancelled.insert(transaction.transactionNumber)
-            cancelled.formUnion(Self.undoneNumbers(transaction.contextName))
-        }
-        let live = transactions.filter { !cancelled.contains($0.transactionNumber) }
-        guard let last = live.last(where: { ($0.author ?? "").hasPrefix("books ") }) else {
-            throw CatalogUndoError.nothingToUndo
-        }
-        // Every save of the same run of the command (a seed saves in batches).
-        let run = last.contextName == nil
-            ? [last] : live.filter { $0.author == last.author && $0.contextName == last.contextName }
-        let numbers = run.map(\.transactionNumber)
-        let name = "\(QuotedText.forDisplay(last.author ?? "books")) (\(Self.transactionList(numbers)))"
-        let changes = run.flatMap(\.changes)
-        var undo = UndoRun(catalog: self, command: name, identities: UndoIdentities(transactions, context: context))
-        try undo.checkNothingChangedSince(changes, run: Set(numbers), live: live)
-        try undo.checkReversible(changes)
-        do {
-            try undo.reverse(changes.reversed())
+        return try context.performAtomicSaves {
+            guard let history = try HistoryReader(context: context) else { throw CatalogUndoError.nothingToUndo }
+            let transactions = history.transactions
+            // Undos, and the transactions they reversed, are out of the picture.
+            var cancelled = Set<Int64>()
+            for transaction in transactions where transaction.author == Self.undoAuthor {
+                cancelled.insert(transaction.transactionNumber)
+                cancelled.formUnion(Self.undoneNumbers(transaction.contextName))
+            }
+            let live = transactions.filter { !cancelled.contains($0.transactionNumber) }
+            guard let last = live.last(where: { ($0.author ?? "").hasPrefix("books ") }) else {
+                throw CatalogUndoError.nothingToUndo
+            }
+            // Every save of the same run of the command (a seed saves in batches).
+            let run = last.contextName == nil
+                ? [last] : live.filter { $0.author == last.author && $0.contextName == last.contextName }
+            let numbers = run.map(\.transactionNumber)
+            let name = "\(QuotedText.forDisplay(last.author ?? "books")) (\(Self.transactionList(numbers)))"
+            var undo = try UndoRun(
+                catalog: self, command: name, history: history, run: run, shouldStop: shouldStop, progress: progress)
+            try undo.checkNothingChangedSince(live: live)
+            try undo.checkReversible()
             context.transactionAuthor = Self.undoAuthor
             context.name = Self.undoName(numbers)
-            try context.save()
-        } catch {
-            context.rollback()
-            throw error
+            try undo.reverse()
+            return UndoneCommand(command: name, counts: undo.counts)
         }
-        return UndoneCommand(command: name, counts: undo.counts)
     }
 }

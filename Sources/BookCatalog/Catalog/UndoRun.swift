@@ -1,130 +1,298 @@
 import Foundation
 import Persistence
 
-/// One `books undo` at work: checks that every change of the command can be reversed, then
-/// reverses them in the catalogue's context (the caller saves). See `Catalog.undo()`.
+/// One `books undo` (or `books redo`) at work: checks that every change of the command can
+/// be reversed, then reverses them in the catalogue's context, saving every `chunkSize`
+/// objects and letting them go (`reset()`), inside the caller's `performAtomicSaves`, which
+/// makes all the saves one transaction of the store. See `Catalog.undo()`.
+///
+/// Why in chunks, and in passes: an undo of a seed of 200,000 books in one save held every
+/// book, every change of the history and every previous value at once (924 MB). Here the
+/// history is read one transaction at a time (``HistoryReader``), and the context holds at
+/// most a chunk of objects. Links may name any object of the command, so the reversal is
+/// four passes over the command's transactions, newest first, each in chunks: the deleted
+/// objects are inserted again with their attributes (their new IDs kept, by the IDs the
+/// history names), then every update's and delete's previous values are set back (links
+/// included: every object they name now exists), then the books the command inserted are
+/// deleted, then the authors and tags it inserted that no book links any longer.
 ///
 /// Nothing is skipped: a change whose previous values the history lacks, an object that
 /// cannot be found (see ``UndoIdentities``), or a kept value the catalogue refuses fails the
-/// whole undo, naming the object.
+/// whole undo, naming the object; the caller's transaction is then rolled back whole.
 struct UndoRun {
     let catalog: Catalog
     /// The command as messages name it: `books edit (#12)`.
     let command: String
+    let history: HistoryReader
+    /// The transactions of the command, oldest first (without their changes).
+    let run: [PersistentHistoryTransaction]
     let identities: UndoIdentities
+    /// Asked before each transaction is read and each save: true stops the run.
+    let shouldStop: () -> Bool
+    /// Told how many of `totalSteps` are done, as each transaction of each pass is.
+    let progress: (_ done: Int, _ total: Int) -> Void
+    /// How many objects each save of the reversal holds: enough that a save's fixed cost
+    /// is small beside its rows, few enough that the context stays a few MB.
+    static let chunkSize = 1_000
     /// How many books were brought back (`.insert`), set back and removed.
     private(set) var counts: [PersistentHistoryChangeType: Int] = [:]
-    /// The objects this undo inserted again, by the ID their delete change gave them.
-    private var reinserted: [ObjectID: ManagedObject] = [:]
+    /// The objects this undo inserted again: by the ID their delete change gave them, the
+    /// ID the store gave them now.
+    private var reinserted: [ObjectID: ObjectID] = [:]
+    /// The objects inserted again since the last save, by the ID their delete change gave
+    /// them (their own IDs are temporary until it).
+    private var fresh: [ObjectID: ManagedObject] = [:]
+    /// The objects inserted again before an object they link to was: their links are set
+    /// in the second pass.
+    private var linksLeft = Set<ObjectID>()
+    /// How many objects were changed since the last save.
+    private var pending = 0
+    private var steps = 0
 
-    init(catalog: Catalog, command: String, identities: UndoIdentities) {
+    init(
+        catalog: Catalog, command: String, history: HistoryReader, run: [PersistentHistoryTransaction],
+        shouldStop: @escaping () -> Bool, progress: @escaping (_ done: Int, _ total: Int) -> Void
+    ) throws {
+        self.shouldStop = shouldStop
         self.catalog = catalog
         self.command = command
-        self.identities = identities
+        self.history = history
+        self.run = run
+        self.progress = progress
+        identities = UndoIdentities(history, excluding: Set(run.map(\.transactionNumber)))
     }
 
     private var context: ManagedObjectContext { catalog.context }
 
+    /// Two checks and five passes, each a read of every transaction of the command.
+    private var totalSteps: Int { run.count * 7 }
+
+    /// Reads each transaction of the command, newest first, and calls `body` with its
+    /// changes (in the order the transaction wrote them), telling the progress after each.
+    private mutating func eachTransaction(_ body: (inout UndoRun, [PersistentHistoryChange]) throws -> Void) throws {
+        for transaction in run.reversed() {
+            try stopIfAsked()
+            try body(&self, try history.changes(of: transaction))
+            steps += 1
+            progress(steps, totalSteps)
+        }
+    }
+
     // MARK: - Checks
 
     /// Refuses when a later transaction, not undone, changed an object the command changed
-    /// (the same object under another ID included, see ``UndoIdentities``).
-    func checkNothingChangedSince(
-        _ changes: [PersistentHistoryChange], run: Set<Int64>, live: [PersistentHistoryTransaction]
-    ) throws {
-        guard let first = run.min() else { return }
-        let later = live.filter { $0.transactionNumber > first && !run.contains($0.transactionNumber) }
-            .flatMap { transaction in transaction.changes.filter(counts).map { (transaction, $0) } }
-        guard !later.isEmpty else { return }
-        let objects = Set(changes.map { identities.key(for: $0.changedObjectID) })
-        for (transaction, change) in later where objects.contains(identities.key(for: change.changedObjectID)) {
-            let author = transaction.author.map(QuotedText.forDisplay) ?? "another program"
-            throw CatalogUndoError.changedSince(
-                command: command, book: describe(change.changedObjectID), by: "\(author) (#\(transaction.transactionNumber))")
+    /// (the same object under another ID included, see ``UndoIdentities``): the later
+    /// changes' objects are gathered first (usually none), then the command's are compared
+    /// with them, so that only the smaller side is held.
+    mutating func checkNothingChangedSince(live: [PersistentHistoryTransaction]) throws {
+        let numbers = Set(run.map(\.transactionNumber))
+        guard let first = numbers.min() else { return }
+        let later = live.filter { $0.transactionNumber > first && !numbers.contains($0.transactionNumber) }
+        // Each later object's key, with the place of its first change.
+        var laterKeys: [String: Int] = [:]
+        var place = 0
+        for transaction in later {
+            for change in try history.changes(of: transaction) where counts(change) {
+                let key = identities.key(for: change.changedObjectID, kept: kept(change))
+                if laterKeys[key] == nil { laterKeys[key] = place }
+                place += 1
+            }
+        }
+        var firstClash: Int?
+        try eachTransaction { undo, changes in
+            guard !laterKeys.isEmpty else { return }
+            for change in changes {
+                let key = undo.identities.key(for: change.changedObjectID, kept: undo.kept(change))
+                if let clash = laterKeys[key], clash < (firstClash ?? .max) { firstClash = clash }
+            }
+        }
+        guard let firstClash else { return }
+        place = 0
+        for transaction in later {
+            for change in try history.changes(of: transaction) where counts(change) {
+                defer { place += 1 }
+                guard place == firstClash else { continue }
+                let author = transaction.author.map(QuotedText.forDisplay) ?? "another program"
+                throw CatalogUndoError.changedSince(
+                    command: command, book: describe(change.changedObjectID, kept: kept(change)),
+                    by: "\(author) (#\(transaction.transactionNumber))")
+            }
         }
     }
 
     /// Refuses when the history lacks a value that reversing a change needs: an update's
     /// previous value of each property it wrote, a delete's of each property the object had.
-    func checkReversible(_ changes: [PersistentHistoryChange]) throws {
-        for change in changes where change.changeType != .insert {
-            guard let previous = change.previousValues else { throw CatalogUndoError.valuesNotKept(command: command) }
-            guard let entity = context.model.entity(named: change.changedObjectID.entityName) else { continue }
-            let needed: [String]
-            if change.changeType == .update {
-                needed = (change.updatedProperties ?? []).sorted()
-            } else {
-                needed = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+    mutating func checkReversible() throws {
+        try eachTransaction { undo, changes in
+            for change in changes where change.changeType != .insert {
+                try undo.checkReversible(change)
             }
-            for name in needed where previous[name] == nil && isNeeded(name, of: entity) {
-                throw CatalogUndoError.valueNotKept(
-                    command: command, object: describe(change.changedObjectID), property: name)
-            }
+        }
+    }
+
+    private func checkReversible(_ change: PersistentHistoryChange) throws {
+        guard let previous = change.previousValues else { throw CatalogUndoError.valuesNotKept(command: command) }
+        guard let entity = context.model.entity(named: change.changedObjectID.entityName) else { return }
+        let needed: [String]
+        if change.changeType == .update {
+            needed = (change.updatedProperties ?? []).sorted()
+        } else {
+            needed = entity.attributes.map(\.name) + entity.relationships.map(\.name)
+        }
+        for name in needed where previous[name] == nil && isNeeded(name, of: entity) {
+            throw CatalogUndoError.valueNotKept(
+                command: command, object: describe(change.changedObjectID, kept: kept(change)), property: name)
         }
     }
 
     // MARK: - Reversing
 
-    /// Reverses the changes, newest first, in the context (not saved): deleted objects are
-    /// inserted again first, so that every link can name them; then each change's previous
-    /// values are set back; then the objects the command inserted are deleted.
-    mutating func reverse(_ changes: [PersistentHistoryChange]) throws {
-        for change in changes where change.changeType == .delete && reinserted[change.changedObjectID] == nil {
-            reinserted[change.changedObjectID] = try context.insertObject(forEntityName: change.changedObjectID.entityName)
-            if change.changedObjectID.entityName == "Book" { counts[.insert, default: 0] += 1 }
-        }
-        var inserted: [ManagedObject] = []
-        for change in changes {
-            let id = change.changedObjectID
-            switch change.changeType {
-            case .insert:
-                // Deleted below, once the books that may still need it are known.
-                inserted.append(try found(id))
-            case .update:
-                try restore(change.previousValues ?? [:], to: try found(id), id: id)
-                if id.entityName == "Book" { counts[.update, default: 0] += 1 }
-            case .delete:
-                guard let object = reinserted[id] else { continue }
-                try restore(change.previousValues ?? [:], to: object, id: id)
+    /// Reverses the command's changes, newest first, in four passes (see the type's
+    /// comment), saving whenever `chunkSize` objects are waiting and once at the end: a
+    /// command of fewer objects is undone in one save, one transaction of the history, as
+    /// before. The caller's `performAtomicSaves` makes the saves one transaction of the
+    /// store. The context's author and name must be set.
+    mutating func reverse() throws {
+        // 1. Deleted objects, inserted again: first those the history kept no links of
+        // (an author or a tag an undo removed once no book linked it), then the others with
+        // their links too, so that a book comes back in one insert (one change of the
+        // history, as a single save made it) rather than an insert and then an update.
+        for withLinks in [false, true] {
+            try eachTransaction { undo, changes in
+                for change in changes.reversed() where change.changeType == .delete {
+                    let id = change.changedObjectID, values = change.previousValues ?? [:]
+                    guard Self.hasLinks(values) == withLinks, undo.reinserted[id] == nil, undo.fresh[id] == nil
+                    else { continue }
+                    let object = try undo.context.insertObject(forEntityName: id.entityName)
+                    undo.fresh[id] = object
+                    // A link to an object not back yet (one this pass inserts later) is set
+                    // in the next pass, when every object is.
+                    let links = withLinks && undo.canFindEveryLink(values)
+                    if withLinks && !links { undo.linksLeft.insert(id) }
+                    try undo.restore(values, to: object, id: id, links: links)
+                    if id.entityName == "Book" { undo.counts[.insert, default: 0] += 1 }
+                    try undo.saveWhenFull()
+                }
             }
         }
-        // Books first; then an author or tag the command added, unless a book kept links it.
-        var seen = Set<ObjectIdentifier>()
-        inserted = inserted.filter { seen.insert(ObjectIdentifier($0)).inserted && !$0.isDeleted }
-        for object in inserted where object.entityName == "Book" {
-            context.delete(object)
-            counts[.delete, default: 0] += 1
-        }
-        for object in inserted where object.entityName != "Book" {
-            let linked = object.entity.relationships.contains { relationship in
-                guard relationship.isToMany else { return false }
-                let objects = object.value(forKey: relationship.name) as? [ManagedObject] ?? []
-                return objects.contains { !$0.isDeleted }
+        // 2. Previous values set back: an update's, and the links left of a deleted object.
+        try eachTransaction { undo, changes in
+            for change in changes.reversed() where change.changeType != .insert {
+                let id = change.changedObjectID
+                if change.changeType == .update {
+                    try undo.restore(change.previousValues ?? [:], to: try undo.found(id), id: id, links: true)
+                    if id.entityName == "Book" { undo.counts[.update, default: 0] += 1 }
+                } else if undo.linksLeft.contains(id) {
+                    try undo.restore(change.previousValues ?? [:], to: try undo.found(id), id: id, links: true, attributes: false)
+                } else {
+                    continue
+                }
+                try undo.saveWhenFull()
             }
-            if !linked { context.delete(object) }
+        }
+        // 3. Books the command inserted, deleted; 4. then an author or tag it inserted,
+        // unless a book still links it.
+        for books in [true, false] {
+            try eachTransaction { undo, changes in
+                for change in changes.reversed() where change.changeType == .insert
+                    && (change.changedObjectID.entityName == "Book") == books
+                {
+                    let object = try undo.found(change.changedObjectID)
+                    guard !object.isDeleted else { continue }
+                    if books {
+                        undo.counts[.delete, default: 0] += 1
+                    } else if undo.isLinked(object) {
+                        continue
+                    }
+                    undo.context.delete(object)
+                    try undo.saveWhenFull()
+                }
+            }
+        }
+        try saveWhenFull(force: true)
+    }
+
+    /// Counts one more object changed, and once `chunkSize` are waiting (or at all, with
+    /// `force`) saves them, keeps the IDs the store gave the objects inserted again, and
+    /// lets every object go.
+    private mutating func saveWhenFull(force: Bool = false) throws {
+        if !force { pending += 1 }
+        guard pending >= Self.chunkSize || force else { return }
+        try stopIfAsked()
+        try context.save()
+        for (old, object) in fresh { reinserted[old] = object.objectID }
+        fresh.removeAll(keepingCapacity: true)
+        context.reset()
+        pending = 0
+    }
+
+    /// Whether kept values link to any object.
+    private static func hasLinks(_ values: [String: PersistentHistoryValue]) -> Bool {
+        values.values.contains { value in
+            switch value {
+            case .attribute: return false
+            case .object(let destination): return destination != nil
+            case .objects(let destinations): return !destinations.isEmpty
+            }
+        }
+    }
+
+    /// Whether every object the kept values link to is in the catalogue now (or inserted
+    /// again by this undo).
+    private func canFindEveryLink(_ values: [String: PersistentHistoryValue]) -> Bool {
+        values.values.allSatisfy { value in
+            let destinations: [ObjectID]
+            switch value {
+            case .attribute: return true
+            case .object(let destination): destinations = destination.map { [$0] } ?? []
+            case .objects(let objects): destinations = objects
+            }
+            return destinations.allSatisfy { (try? found($0)) != nil }
+        }
+    }
+
+    /// Throws ``CatalogUndoError/interrupted(command:)`` when asked to stop: the caller's
+    /// transaction is then rolled back whole.
+    private func stopIfAsked() throws {
+        if shouldStop() { throw CatalogUndoError.interrupted(command: command) }
+    }
+
+    /// Whether an object has a to-many that still holds an object not deleted.
+    private func isLinked(_ object: ManagedObject) -> Bool {
+        object.entity.relationships.contains { relationship in
+            guard relationship.isToMany else { return false }
+            let objects = object.value(forKey: relationship.name) as? [ManagedObject] ?? []
+            return objects.contains { !$0.isDeleted }
         }
     }
 
     /// Sets the previous values back: attributes (derived ones follow on save, each checked
     /// against the catalogue's rules first) and relationships, their objects found again.
-    private func restore(_ values: [String: PersistentHistoryValue], to object: ManagedObject, id: ObjectID) throws {
+    private func restore(
+        _ values: [String: PersistentHistoryValue], to object: ManagedObject, id: ObjectID, links: Bool,
+        attributes: Bool = true
+    ) throws {
         let derived = Set(object.entity.attributes.filter { $0.isDerived || $0.isTransient }.map(\.name))
         for (name, value) in values.sorted(by: { $0.key < $1.key }) where !derived.contains(name) {
             do {
                 switch value {
                 case .attribute(let attribute):
+                    guard attributes else { continue }
                     try Self.check(attribute, name, of: object.entityName)
                     try object.setValue(attribute.anyValue, forKey: name)
                 case .object(let destination):
+                    guard links else { continue }
                     try object.setValue(try destination.map(found), forKey: name)
                 case .objects(let destinations):
+                    guard links else { continue }
                     try object.setValue(try destinations.map(found), forKey: name)
                 }
             } catch let error as CatalogUndoError {
                 throw error
             } catch {
                 throw CatalogUndoError.refusedValue(
-                    command: command, object: describe(id), property: name, reason: QuotedText.forMessage("\(error)"))
+                    command: command, object: describe(id, kept: values), property: name,
+                    reason: QuotedText.forMessage("\(error)"))
             }
         }
     }
@@ -133,7 +301,8 @@ struct UndoRun {
     ///
     /// - Throws: ``CatalogUndoError/deletedSince(command:object:)`` when there is none.
     private func found(_ id: ObjectID) throws -> ManagedObject {
-        if let object = reinserted[id] { return object }
+        if let object = fresh[id] { return object }
+        if let now = reinserted[id] { return try context.existingObject(with: now) }
         guard let object = try identities.object(for: id) else {
             throw CatalogUndoError.deletedSince(command: command, object: describe(id))
         }
@@ -141,6 +310,11 @@ struct UndoRun {
     }
 
     // MARK: - Internals
+
+    /// The values a delete change kept of its object (nil for another change).
+    private func kept(_ change: PersistentHistoryChange) -> [String: PersistentHistoryValue]? {
+        change.changeType == .delete ? change.previousValues : nil
+    }
 
     /// Whether a change that counts as changing its object: not an update that only changed
     /// to-many links another property keeps (an author's books, through each book's author).
@@ -191,11 +365,21 @@ struct UndoRun {
 
     /// An object as messages name it: a book by short ID and title, an author or tag by
     /// name (as it is now, or as its delete change kept it), store text escaped.
-    func describe(_ id: ObjectID) -> String {
-        let object = reinserted[id] == nil ? (try? identities.object(for: id)) ?? nil : nil
+    func describe(_ id: ObjectID, kept: [String: PersistentHistoryValue]? = nil) -> String {
+        let keptValues = kept ?? identities.deletedValues[id]
+        // An object this undo inserts again is named as its delete change kept it (its
+        // values may be half set back yet); any other as it is now.
+        var object: ManagedObject?
+        if let new = fresh[id] {
+            object = keptValues == nil ? new : nil
+        } else if let now = reinserted[id] {
+            object = keptValues == nil ? try? context.existingObject(with: now) : nil
+        } else {
+            object = (try? identities.object(for: id)) ?? nil
+        }
         func text(_ name: String) -> String? {
             if let object { return object.value(forKey: name) as? String }
-            guard case .attribute(let value)? = identities.deletedValues[id]?[name] else { return nil }
+            guard case .attribute(let value)? = keptValues?[name] else { return nil }
             return value.anyValue as? String
         }
         switch id.entityName {
@@ -203,7 +387,7 @@ struct UndoRun {
             let uuid: UUID?
             if let object {
                 uuid = object.value(forKey: "uuid") as? UUID
-            } else if case .attribute(let value)? = identities.deletedValues[id]?["uuid"] {
+            } else if case .attribute(let value)? = keptValues?["uuid"] {
                 uuid = value.anyValue as? UUID
             } else {
                 uuid = nil

@@ -20,6 +20,30 @@ extension ManagedObjectContext {
         return try persistentStoreCoordinator.history(after: token)
     }
 
+    /// At most `fetchLimit` transactions recorded after `token` (every one when it is 0),
+    /// oldest first, with or without their changes as `resultType` says: Core Data's
+    /// `NSPersistentHistoryChangeRequest` with its `fetchLimit` and `resultType`. A long
+    /// history is read in pieces this way, so that no more of it is in memory at once than
+    /// a caller asks for:
+    ///
+    /// ```swift
+    /// let transactions = try context.fetchHistory(after: nil, resultType: .transactionsOnly, fetchLimit: 0)
+    /// var previous: PersistentHistoryToken? = nil
+    /// for transaction in transactions {
+    ///     let changes = try context.fetchHistory(after: previous, resultType: .transactionsAndChanges, fetchLimit: 1)
+    ///     …  // changes[0].changes: this transaction's only
+    ///     previous = transaction.token
+    /// }
+    /// ```
+    ///
+    /// - Throws: as `PersistentStoreCoordinator.history(after:)`.
+    public func fetchHistory(
+        after token: PersistentHistoryToken?, resultType: PersistentHistoryResultType, fetchLimit: Int
+    ) throws -> [PersistentHistoryTransaction] {
+        try checkQueue("fetch history")
+        return try persistentStoreCoordinator.history(after: token, resultType: resultType, fetchLimit: fetchLimit)
+    }
+
     /// The transactions committed after `date`, oldest first.
     ///
     /// - Throws: as `PersistentStoreCoordinator.history(after:)`.

@@ -59,6 +59,13 @@ extension ManagedObjectContext {
     /// Announces a save that changed the store (see `ContextDidSave`).
     func announce(_ save: ContextDidSave) {
         guard !save.isEmpty else { return }
+        if var held = heldAnnouncements {
+            // Taken out first, so that its sets are changed in place rather than copied.
+            heldAnnouncements = nil
+            held.append(save)
+            heldAnnouncements = held
+            return
+        }
         persistentStoreCoordinator.saves.announce(save)
         NotificationCenter.default.post(
             name: Self.didSaveObjectIDsNotification, object: self, userInfo: [ContextDidSave.userInfoKey: save])

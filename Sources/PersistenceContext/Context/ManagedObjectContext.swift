@@ -103,6 +103,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     @exclusivity(unchecked) var faultBatches: [ObjectIdentifier: FaultBatch] = [:]
     /// The subscription to the coordinator's saves while merging automatically.
     var automaticMerging: SaveAnnouncer.Subscription?
+    /// The saves made inside `performAtomicSaves`, as one, announced once its transaction
+    /// commits (nil outside one): another context must not merge a save that may yet be
+    /// rolled back.
+    var heldAnnouncements: ContextDidSave?
     private var nextTemporaryKey: UInt64 = 1
 
     package init(

@@ -19,6 +19,20 @@ extension PersistentStoreCoordinator {
         try read { try $0.history(after: .token(token)) }
     }
 
+    /// At most `fetchLimit` transactions recorded after `token` (every one when it is 0),
+    /// oldest first, with or without their changes as `resultType` says.
+    ///
+    /// - Throws: as `history(after:)`.
+    public func history(
+        after token: PersistentHistoryToken?, resultType: PersistentHistoryResultType, fetchLimit: Int
+    ) throws -> [PersistentHistoryTransaction] {
+        try read {
+            try $0.history(
+                after: .token(token), limit: fetchLimit > 0 ? fetchLimit : nil,
+                includesChanges: resultType == .transactionsAndChanges)
+        }
+    }
+
     /// The transactions committed after `date`, oldest first.
     ///
     /// - Throws: `PersistentHistoryError.dateInTheFuture` for a date later than now, and as

@@ -109,27 +109,38 @@ extension SQLiteStore {
     package func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
         // One snapshot for both tables: a deletion of history between the two reads would
         // otherwise leave transactions without their changes.
-        try database.inSavepoint { try readHistory(after: bound) }
+        try database.inSavepoint { try readHistory(after: bound, limit: nil, includesChanges: true) }
     }
 
-    private func readHistory(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
+    /// Reads only the rows asked for: `limit` transactions, and their changes only when
+    /// `includesChanges` (those of the transactions read, not of every later one), so that a
+    /// caller reading a long history a transaction at a time holds one at a time.
+    package func history(after bound: PersistentHistoryBound, limit: Int?, includesChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
+        try database.inSavepoint { try readHistory(after: bound, limit: limit, includesChanges: includesChanges) }
+    }
+
+    private func readHistory(after bound: PersistentHistoryBound, limit: Int?, includesChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
         try checkHistoryIsTracked()
         let after = try firstTransactionNumber(after: bound)
         var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []
         for row in try database.query(
-            "SELECT _id, timestamp, author, contextName FROM _historyTransaction WHERE _id > ? ORDER BY _id",
-            [.integer(after)])
+            "SELECT _id, timestamp, author, contextName FROM _historyTransaction WHERE _id > ? ORDER BY _id LIMIT ?",
+            [.integer(after), .integer(limit.map { Int64(max(0, $0)) } ?? -1)])
         {
             transactions.append((row[0].int64Value ?? 0, row[1].doubleValue ?? 0, row[2].textValue, row[3].textValue))
         }
-        guard !transactions.isEmpty else { return [] }
+        guard let through = transactions.last?.number else { return [] }
         var changes: [Int64: [PersistentHistoryChange]] = [:]
         let previousColumn = try historyKeepsPreviousValues() ? "c.previousValues " : "NULL "
-        for row in try database.query(
+        for row in try !includesChanges ? [] : database.query(
             "SELECT c._id, c.transactionID, c.changeType, c.entity, c.objectKey, c.properties, t.\"values\", "
                 + previousColumn
                 + "FROM _historyChange c LEFT JOIN _tombstone t ON t._id = c.tombstone "
-                + "WHERE c.transactionID > ? ORDER BY c._id", [.integer(after)])
+                + "WHERE c.transactionID > ? AND c.transactionID <= ? ORDER BY c._id", [.integer(after), .integer(through)])
         {
             guard let change = try historyChange(row) else { continue }
             changes[row[1].int64Value ?? 0, default: []].append(change)

@@ -81,14 +81,42 @@ extension SQLiteStore {
 
     /// The JSON text of a change's previous values (`{}` for an update that wrote only
     /// to-many links); NULL when they were not read.
+    ///
+    /// Written here rather than by `JSONSerialization` with `.sortedKeys`, which orders keys
+    /// by a locale's collation: that sort was three quarters of the time of a save that
+    /// deletes many objects (an undo of a large seed). Keys are in code point order, so the
+    /// text of equal values is equal; every reader parses it as an object.
     static func previousValuesJSON(_ values: [String: SQLiteValue]?) throws -> SQLiteValue {
         guard let values else { return .null }
-        var object: [String: Any] = [:]
-        for (name, value) in values {
-            if case .null = value { object[name] = NSNull() } else { object[name] = value.jsonText }
+        var json = "{"
+        var first = true
+        for (name, value) in values.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
+            if !first { json += "," }
+            first = false
+            appendJSONString(name, to: &json)
+            json += ":"
+            if case .null = value { json += "null" } else { appendJSONString(value.jsonText, to: &json) }
         }
-        let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return .text(String(decoding: json, as: UTF8.self))
+        json += "}"
+        return .text(json)
+    }
+
+    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped.
+    private static func appendJSONString(_ text: String, to json: inout String) {
+        json += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += "\\n"
+            case "\r": json += "\\r"
+            case "\t": json += "\\t"
+            case _ where scalar.value < 0x20:
+                json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
     }
 
     /// The previous values a change's JSON holds, typed by `schema`; a name the entity no

@@ -20,3 +20,18 @@ extension SQLiteStore {
         }
     }
 }
+
+extension SQLiteStore {
+    /// Runs `body` in one immediate transaction that every write of this connection joins
+    /// as a savepoint (see `writeTransaction`), committed when `body` returns and rolled
+    /// back, every write with it, when it throws. The history records each write as its
+    /// own transaction, numbered and timed as it is made, all of them committed together.
+    /// A group inside a group is a savepoint of the outer one.
+    package func performWriteGroup<T>(_ body: () throws -> T) throws -> T {
+        try writeTransaction {
+            writeGroupDepth += 1
+            defer { writeGroupDepth -= 1 }
+            return try body()
+        }
+    }
+}

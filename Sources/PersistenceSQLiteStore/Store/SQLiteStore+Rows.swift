@@ -17,6 +17,9 @@ extension SQLiteStore {
     ///   (`SQLITE_CORRUPT`).
     package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         if isReadOnly { throw Self.readOnlyError(path: path) }
+        // Inside a write group the transaction is open already: a write is a savepoint of
+        // it, rolled back alone when it throws, committed with the group.
+        if writeGroupDepth > 0 { return try database.inSavepoint(body) }
         guard let externalData else {
             return try database.inTransaction(.immediate) { try verifyingBeside(body) }
         }

@@ -85,6 +85,9 @@ package final class SQLiteStore {
     /// Whether the store records its transactions in its persistent history: it was opened
     /// with `Options.tracksHistory` now or before (see `SQLiteStore+History`).
     package internal(set) var tracksHistory = false
+    /// How many write groups (`performWriteGroup`) this connection is inside: while one is
+    /// open, each write transaction is a savepoint of the group's (see `writeTransaction`).
+    var writeGroupDepth = 0
 
     static let formatName = "Persistence SQLite store 1"
 

@@ -1,0 +1,187 @@
+import Foundation
+import Persistence
+import PersistenceModel
+import PersistenceStore
+import Synchronization
+import Testing
+
+/// `ManagedObjectContext.performAtomicSaves` (the store's `performWriteGroup`): several saves
+/// of a context are one transaction of the store, all of them or none, on every store of the
+/// build; a store that cannot group them refuses before anything is written.
+@Suite struct AtomicSavesConformanceTests {
+    /// Whether the factory's store groups writes (the Core Data layout's store refuses).
+    private static func groupsWrites(_ factory: StoreFactory) -> Bool {
+        !factory.name.hasPrefix("CoreDataStore")
+    }
+
+    private static func names(_ subject: StoreUnderTest) throws -> [String] {
+        try subject.context.fetch(FetchRequest(entityName: "Tag")).compactMap { $0.value(forKey: "name") as? String }
+            .sorted()
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func savesInAGroupLandTogether(_ factory: StoreFactory) throws {
+        guard Self.groupsWrites(factory) else { return }
+        let subject = try factory.make(ConformanceModel.make())
+        try subject.insert("Tag", ["n": Int64(1), "name": "before"])
+        try subject.context.save()
+        let saved = try subject.context.performAtomicSaves {
+            for n in 2...4 {
+                try subject.insert("Tag", ["n": Int64(n), "name": "group \(n)"])
+                try subject.context.save()
+                subject.context.reset()
+            }
+            return 3
+        }
+        #expect(saved == 3)
+        #expect(try Self.names(subject) == ["before", "group 2", "group 3", "group 4"])
+        if factory.keepsObjectsWhenReopened {
+            try subject.reopen()
+            #expect(try Self.names(subject) == ["before", "group 2", "group 3", "group 4"])
+        }
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func aThrowInTheMiddleLeavesTheStoreAsItWas(_ factory: StoreFactory) throws {
+        struct Stop: Error {}
+        let subject = try factory.make(ConformanceModel.make())
+        try subject.insert("Tag", ["n": Int64(1), "name": "before"])
+        try subject.context.save()
+        var ranBody = false
+        #expect(throws: (any Error).self) {
+            try subject.context.performAtomicSaves {
+                ranBody = true
+                try subject.insert("Tag", ["n": Int64(2), "name": "first save"])
+                try subject.context.save()
+                let before = try subject.context.fetch(FetchRequest(entityName: "Tag")).first { $0.value(forKey: "n") as? Int64 == 1 }
+                if let before { subject.context.delete(before) }
+                try subject.context.save()
+                // Its own saves are visible to the context that made them.
+                #expect(try Self.names(subject) == ["first save"])
+                try subject.insert("Tag", ["n": Int64(3), "name": "unsaved"])
+                throw Stop()
+            }
+        }
+        #expect(ranBody == Self.groupsWrites(factory))
+        // The context was reset: nothing of the group is left in it, nor in the store.
+        #expect(!subject.context.hasChanges)
+        #expect(try Self.names(subject) == ["before"])
+        if factory.keepsObjectsWhenReopened {
+            try subject.reopen()
+            #expect(try Self.names(subject) == ["before"])
+        }
+        // The store still takes saves, in a group and outside one.
+        if Self.groupsWrites(factory) {
+            try subject.context.performAtomicSaves {
+                try subject.insert("Tag", ["n": Int64(4), "name": "after"])
+                try subject.context.save()
+            }
+        } else {
+            try subject.insert("Tag", ["n": Int64(4), "name": "after"])
+            try subject.context.save()
+        }
+        #expect(try Self.names(subject) == ["after", "before"])
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func aStoreThatCannotGroupSavesRefusesBeforeWriting(_ factory: StoreFactory) throws {
+        guard !Self.groupsWrites(factory) else { return }
+        let subject = try factory.make(ConformanceModel.make())
+        #expect(throws: PersistentStoreWriteGroupError.self) {
+            try subject.context.performAtomicSaves { Issue.record("the body ran") }
+        }
+    }
+
+    @Test(arguments: StoreFactories.all.filter(\.keepsObjectsWhenReopened))
+    func anotherConnectionSeesNothingUntilTheGroupCommits(_ factory: StoreFactory) throws {
+        guard Self.groupsWrites(factory) else { return }
+        let subject = try factory.make(ConformanceModel.make())
+        try subject.insert("Tag", ["n": Int64(1), "name": "before"])
+        try subject.context.save()
+        let other = try subject.openAnotherConnection()
+        defer { try? other.store.close() }
+        func othersCount() throws -> Int { try other.store.count(for: FetchRequest(entityName: "Tag")) }
+        try subject.context.performAtomicSaves {
+            try subject.insert("Tag", ["n": Int64(2), "name": "first"])
+            try subject.context.save()
+            try subject.insert("Tag", ["n": Int64(3), "name": "second"])
+            try subject.context.save()
+            #expect(try othersCount() == 1)
+        }
+        #expect(try othersCount() == 3)
+    }
+
+    @Test(arguments: StoreFactories.trackingHistory)
+    func eachSaveOfAGroupIsATransactionOfTheHistoryAndARolledBackGroupLeavesNone(_ factory: StoreFactory) throws {
+        struct Stop: Error {}
+        guard Self.groupsWrites(factory), let make = factory.makeTrackingHistory else { return }
+        let subject = try make(ConformanceModel.make())
+        subject.context.transactionAuthor = "group"
+        try subject.context.performAtomicSaves {
+            for n in 1...3 {
+                try subject.insert("Tag", ["n": Int64(n), "name": "tag \(n)"])
+                try subject.context.save()
+            }
+        }
+        #expect(throws: Stop.self) {
+            try subject.context.performAtomicSaves {
+                try subject.insert("Tag", ["n": Int64(9), "name": "rolled back"])
+                try subject.context.save()
+                throw Stop()
+            }
+        }
+        let history = try subject.context.fetchHistory(after: nil as PersistentHistoryToken?)
+        #expect(history.map(\.author) == ["group", "group", "group"])
+        #expect(history.map(\.changes.count) == [1, 1, 1])
+        // Read in pieces: the transactions alone, then one at a time with its changes.
+        let alone = try subject.context.fetchHistory(after: nil, resultType: .transactionsOnly, fetchLimit: 0)
+        #expect(alone.map(\.transactionNumber) == history.map(\.transactionNumber))
+        #expect(alone.allSatisfy { $0.changes.isEmpty })
+        let second = try subject.context.fetchHistory(
+            after: history[0].token, resultType: .transactionsAndChanges, fetchLimit: 1)
+        #expect(second == [history[1]])
+        let lastTwo = try subject.context.fetchHistory(after: history[0].token, resultType: .transactionsOnly, fetchLimit: 5)
+        #expect(lastTwo.map(\.transactionNumber) == history.dropFirst().map(\.transactionNumber))
+    }
+
+    @Test(arguments: StoreFactories.all)
+    func otherContextsHearOfTheSavesOnceAsOneWhenTheGroupCommitsAndNeverWhenItRollsBack(_ factory: StoreFactory) throws {
+        struct Stop: Error {}
+        guard Self.groupsWrites(factory) else { return }
+        let subject = try factory.make(ConformanceModel.make())
+        let heard = Mutex<[ContextDidSave]>([])
+        let subscription = subject.context.persistentStoreCoordinator.saves.subscribe { save in
+            heard.withLock { $0.append(save) }
+        }
+        defer { subscription.cancel() }
+        let kept = try subject.insert("Tag", ["n": Int64(1), "name": "kept"])
+        try subject.context.save()
+        let keptID = kept.objectID
+        heard.withLock { $0.removeAll() }
+        try subject.context.performAtomicSaves {
+            let gone = try subject.insert("Tag", ["n": Int64(2), "name": "gone"])
+            try subject.context.save()
+            subject.context.delete(gone)
+            try subject.insert("Tag", ["n": Int64(3), "name": "new"])
+            try subject.context.save()
+            let again = try subject.context.existingObject(with: keptID)
+            try again.setValue("kept, renamed", forKey: "name")
+            try subject.context.save()
+            #expect(heard.withLock { $0.isEmpty }, "a save was announced before the group committed")
+        }
+        let saves = heard.withLock { $0 }
+        #expect(saves.count == 1)
+        #expect(saves.first?.insertedObjectIDs.count == 1)
+        #expect(saves.first?.updatedObjectIDs == [keptID])
+        #expect(saves.first?.deletedObjectIDs.isEmpty == true)
+        heard.withLock { $0.removeAll() }
+        #expect(throws: Stop.self) {
+            try subject.context.performAtomicSaves {
+                try subject.insert("Tag", ["n": Int64(4), "name": "rolled back"])
+                try subject.context.save()
+                throw Stop()
+            }
+        }
+        #expect(heard.withLock { $0.isEmpty }, "a rolled-back save was announced")
+    }
+}
