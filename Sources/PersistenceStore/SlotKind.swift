@@ -45,7 +45,7 @@ import PersistenceModel
         case .decimal: SlotStorage.wordAligned(MemoryLayout<Decimal>.size)
         case .url: SlotStorage.wordAligned(MemoryLayout<URL>.size)
         case .data: SlotStorage.wordAligned(MemoryLayout<Data>.size)
-        case .transformable: SlotStorage.wordAligned(MemoryLayout<Any>.size)
+        case .transformable: SlotStorage.wordAligned(MemoryLayout<any Sendable>.size)
         }
     }
 }

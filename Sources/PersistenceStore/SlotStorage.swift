@@ -84,7 +84,7 @@ import PersistenceModel
 
     /// The value of slot `index` when it is a transformable one (a copy).
     @usableFromInline
-    func transformableValue(at index: Int) -> Any? {
+    func transformableValue(at index: Int) -> (any Sendable)? {
         let value = layout.transformableValue(at: index)
         withExtendedLifetime(self) {}
         return value

@@ -11,12 +11,12 @@ import Persistence
     struct PrefixTransformer: ValueTransforming {
         let prefix: String
 
-        func transformedValue(_ value: Any) throws -> Data {
+        func transformedValue(_ value: any Sendable) throws -> Data {
             guard let string = value as? String else { throw ValueTransformerError(attribute: "?", transformerName: prefix, reason: "not a String") }
             return Data((prefix + ":" + string).utf8)
         }
 
-        func reverseTransformedValue(_ data: Data) throws -> Any {
+        func reverseTransformedValue(_ data: Data) throws -> any Sendable {
             let text = String(decoding: data, as: UTF8.self)
             guard text.hasPrefix(prefix + ":") else {
                 throw ValueTransformerError(attribute: "?", transformerName: prefix, reason: "no '\(prefix):' prefix")

@@ -114,7 +114,7 @@ struct UndoRun {
                 switch value {
                 case .attribute(let attribute):
                     try Self.check(attribute, name, of: object.entityName)
-                    try object.setValue(attribute.anyValue, forKey: name)
+                    try object.setValue(attribute, forKey: name)  // not `anyValue`: it keeps a transformable Sendable
                 case .object(let destination):
                     try object.setValue(try destination.map(found), forKey: name)
                 case .objects(let destinations):

@@ -57,7 +57,7 @@ public struct ColorToDataTransformer: ValueTransforming {
     public init() {}
 
     /// Encodes a `Color`.
-    public func transformedValue(_ value: Any) throws -> Data {
+    public func transformedValue(_ value: any Sendable) throws -> Data {
         guard let color = value as? Color else {
             throw ValueTransformerError(attribute: "Book.color", transformerName: Self.name, reason: "expected a Color, got \(type(of: value))")
         }
@@ -66,7 +66,7 @@ public struct ColorToDataTransformer: ValueTransforming {
     }
 
     /// Decodes bytes written by `transformedValue(_:)`.
-    public func reverseTransformedValue(_ data: Data) throws -> Any {
+    public func reverseTransformedValue(_ data: Data) throws -> any Sendable {
         // Read in place: copying the bytes into an array costs an allocation per fetched book.
         let color = data.withUnsafeBytes { bytes -> Color? in
             guard bytes.count == 5, bytes[0] == 1 else { return nil }
