@@ -10,7 +10,9 @@ extension ManagedObject {
     ///
     /// Setting a value of the wrong type, an unknown key or a derived attribute is a
     /// programmer error, as in Core Data; use `setValue(_:forKey:)` for values that come
-    /// from outside the program. Set off its context's queue, the value is set on that queue
+    /// from outside the program. So is an app's own value for a transformable attribute,
+    /// which as `Any` cannot be shown to be Sendable: set it with
+    /// `setTransformableValue(_:forKey:)` (see `setValue(_:forKey:)`). Set off its context's queue, the value is set on that queue
     /// (as `performAndWait` would); an object with no context only holds the value.
     public subscript(key: String) -> Any? {
         get { value(forKey: key) }
