@@ -26,8 +26,24 @@ import Persistence
         #expect(error.description.contains("Item.payload") || error.description.contains("payload"))
         #expect(error.reason.contains("Shade"))
         #expect(error.reason.contains("setTransformableValue(_:forKey:)"))
+        #expect(error.reason.contains("TransformableValue"))
         // The refused value changed nothing.
         #expect(item.decodedValue(forKey: "payload", as: Shade.self) == Shade(name: "kept"))
+    }
+
+    /// An app type that says it is Sendable in a way Swift can ask at run time.
+    struct Tint: TransformableValue, Codable, Hashable {
+        var level: Int
+    }
+
+    @Test func anAppValueOfATransformableValueTypeIsTakenAsAny() throws {
+        let (container, item) = try item()
+        defer { withExtendedLifetime(container) {} }
+        let untyped: Any = Tint(level: 3)
+        try item.setValue(untyped, forKey: "payload")
+        #expect(item.value(forKey: "payload") as? Tint == Tint(level: 3))
+        item["payload"] = [Tint(level: 1), Tint(level: 2)] as [Any]
+        #expect(item.value(forKey: "payload") as? [Tint] == [Tint(level: 1), Tint(level: 2)])
     }
 
     @Test func theTypedSetterTakesAnAppValueAndASaveEncodesIt() throws {

@@ -2,8 +2,9 @@ import Foundation
 import Persistence
 
 /// A book's color: the custom class of the transformable `color` attribute, as in Core
-/// Data's "Handling Different Data Types" sample (which stores a `UIColor`).
-public struct Color: Sendable, Hashable, CustomStringConvertible {
+/// Data's "Handling Different Data Types" sample (which stores a `UIColor`). A
+/// `TransformableValue`, so that `book.setValue(color, forKey: "color")` takes it too.
+public struct Color: TransformableValue, Hashable, CustomStringConvertible {
     /// Red, 0…255.
     public var red: UInt8
     /// Green, 0…255.

@@ -50,8 +50,9 @@ extension ManagedObject {
     /// A transformable attribute's value must be `Sendable` (a save or a merge may carry it
     /// to another thread), which a value passed as `Any` no longer shows: this takes it only
     /// when its type does (the standard value types, `Data`, `URL`, `UUID`, `Date`,
-    /// `Decimal`, and arrays, sets and `String`-keyed dictionaries of them), and refuses any
-    /// other with an error that says to use `setTransformableValue(_:forKey:)`.
+    /// `Decimal`, any `TransformableValue`, and arrays, sets and `String`-keyed dictionaries
+    /// of them), and refuses any other with an error that says to use
+    /// `setTransformableValue(_:forKey:)` or conform its type to `TransformableValue`.
     ///
     /// - Throws: `ObjectAccessError` for an unknown key, a value of the wrong type (or a
     ///   transformable value not shown to be Sendable), a derived attribute, an object with

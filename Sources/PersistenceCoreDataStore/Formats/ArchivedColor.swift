@@ -14,7 +14,7 @@ import PersistenceModel
 /// Other color spaces (CMYK, named catalog colors, pattern colors, custom spaces) are
 /// refused with an error naming the color space. A color is written back as a `UIColor`
 /// archive with the four RGBA components.
-public struct ArchivedColor: Sendable, Hashable {
+public struct ArchivedColor: TransformableValue, Hashable {
     /// The red component.
     public var red: Double
     /// The green component.

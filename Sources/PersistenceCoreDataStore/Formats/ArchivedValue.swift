@@ -92,6 +92,6 @@ public struct ArchivedObject: Sendable, Hashable {
     public var className: String { classNames.first ?? "" }
 }
 
-/// An archived object nested in a property-list value is taken by untyped setters of
-/// transformable attributes (see `SendableProof`).
-extension ArchivedObject: KnownSendable {}
+/// An archived object (one nested in a property-list value too) is taken by the untyped
+/// setters of transformable attributes.
+extension ArchivedObject: TransformableValue {}

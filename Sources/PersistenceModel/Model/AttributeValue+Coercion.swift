@@ -49,7 +49,8 @@ extension AttributeValue {
             guard let sendable = SendableProof.sendable(value) else {
                 throw CoercionFailure(
                     "a \(type(of: value)) passed as Any can't be shown to be Sendable; set it with "
-                        + "setTransformableValue(_:forKey:), which has the compiler check it")
+                        + "setTransformableValue(_:forKey:), which has the compiler check it, or conform "
+                        + "\(type(of: value)) to TransformableValue")
             }
             return .transformable(sendable)
         case .objectID, .undefined:

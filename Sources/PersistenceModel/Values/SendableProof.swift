@@ -1,12 +1,24 @@
 import Foundation
 
-/// A type of the library's whose values an untyped setter may take for a transformable
-/// attribute: a real protocol (not a marker), so that a value passed as `Any` can be asked
-/// for it at run time, and one that refines `Sendable`, so that conforming is checked by the
-/// compiler.
-package protocol KnownSendable: Sendable {}
+/// A type whose values the untyped setters (`object["color"] = color`,
+/// `setValue(_:forKey:)`) take for a transformable attribute.
+///
+/// A transformable attribute's value must be `Sendable` (a save or a merge carries it to
+/// another thread), and Swift cannot ask a value passed as `Any` whether it is: `Sendable`
+/// leaves nothing to look up at run time. This protocol does: it refines `Sendable`, so the
+/// compiler checks a conformance, and a value passed as `Any` can be asked for it. Conform an
+/// app type that is stored in a transformable attribute and set by name:
+///
+/// ```swift
+/// struct Color: TransformableValue, Codable { var red, green, blue: UInt8 }
+/// try book.setValue(color, forKey: "color")
+/// ```
+///
+/// Without it, set such a value with `setTransformableValue(_:forKey:)`, or through a
+/// generated property; both are typed, so the compiler checks `Sendable` there.
+public protocol TransformableValue: Sendable {}
 
-extension TransformableBytes: KnownSendable {}
+extension TransformableBytes: TransformableValue {}
 
 /// Recovers, at run time, the `Sendable` that a value passed as `Any` lost.
 ///
@@ -18,14 +30,15 @@ extension TransformableBytes: KnownSendable {}
 ///
 /// - the standard value types: integers, `Double`, `Float`, `Bool`, `String`, `Substring`,
 ///   `Decimal`, `Date`, `UUID`, `URL`, `Data`, `NSNull`;
-/// - the library's own (`TransformableBytes`, `AttributeValue`, the Core Data formats');
+/// - any `TransformableValue` (the library's `TransformableBytes` and the Core Data formats'
+///   values among them), and `AttributeValue`;
 /// - arrays, sets, and dictionaries keyed by `String` or `Int`, of those, to any depth. An
 ///   array or dictionary of several types is rebuilt as `[any Sendable]` or
 ///   `[String: any Sendable]` (`as? [Int]` and the like still read it).
 ///
 /// Any other value (an app's own struct or class) is refused: set it with
 /// `ManagedObject.setTransformableValue(_:forKey:)`, whose generic parameter the compiler
-/// checks for `Sendable`.
+/// checks for `Sendable`, or conform its type to `TransformableValue`.
 package enum SendableProof {
     /// `value` as `any Sendable`, or nil when its type does not show that it is one.
     package static func sendable(_ value: Any) -> (any Sendable)? {
@@ -36,7 +49,7 @@ package enum SendableProof {
     /// A value of one of the standard value types, or of the library's.
     private static func scalar(_ value: Any) -> (any Sendable)? {
         switch value {
-        case let v as KnownSendable: return v
+        case let v as any TransformableValue: return v
         case let v as AttributeValue: return v
         case let v as String: return v
         case let v as Substring: return v
