@@ -12,7 +12,7 @@ import Persistence
 ///
 /// - `ManagedObjectContext` and `StoreConnections`: contexts on their own queues saving,
 ///   fetching and merging on one coordinator (its writer and pooled readers).
-/// - `ManagedObjectModel` (a `Mutex` now) and `ValueTransformers`: a frozen model read from
+/// - `ManagedObjectModel` and `ValueTransformers` (their `Locked` state): a frozen model read from
 ///   many threads while another is edited and a third frozen; transformers registered and
 ///   looked up at once.
 /// - `AttributeValue.transformable`: app values crossing contexts through merges.

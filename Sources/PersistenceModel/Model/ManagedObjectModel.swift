@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A model: the entities an app stores, with their properties, constraints and indexes.
 ///
@@ -8,15 +7,16 @@ import Synchronization
 /// programmer error (Core Data raises; we stop with a message naming the model element).
 /// `copy()` gives an editable copy of a frozen model.
 ///
-/// Sendable, checked by the compiler: all its state is in one `Mutex`, so freezing, editing
-/// and reading never race, whichever threads they run on. A frozen model never changes, so
+/// Sendable, checked by the compiler: all its state is in one `Locked` value (a lock, not
+/// `Mutex`, so that ThreadSanitizer can check it: see `Locked`), so freezing, editing and
+/// reading never race, whichever threads they run on. A frozen model never changes, so
 /// contexts on many queues share one.
 public final class ManagedObjectModel: Sendable {
     /// The contents and, once frozen, the resolved entities: one lock for both, so that no
     /// edit slips in between a freeze's check and its setting `frozenSchemas`.
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
-    private struct State {
+    private struct State: Sendable {
         var contents: Contents
         var frozenSchemas: [String: EntitySchema]?
     }
@@ -51,7 +51,7 @@ public final class ManagedObjectModel: Sendable {
             entities: entities, fetchRequestTemplates: fetchRequestTemplates,
             configurations: configurations, versionIdentifier: versionIdentifier,
             documentAttributes: documentAttributes)
-        state = Mutex(State(contents: contents, frozenSchemas: nil))
+        state = Locked(State(contents: contents, frozenSchemas: nil))
     }
 
     // MARK: - Contents

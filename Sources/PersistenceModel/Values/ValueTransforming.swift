@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Turns a transformable attribute's app value into bytes for the store, and back.
 ///
@@ -29,9 +28,9 @@ public protocol ValueTransforming: Sendable {
 }
 
 /// The process-wide registry of value transformers, by name; safe to use from any thread
-/// (a `Mutex` guards it).
+/// (a lock guards it: see `Locked`).
 public enum ValueTransformers {
-    private static let registry = Mutex<[String: any ValueTransforming]>([:])
+    private static let registry = Locked<[String: any ValueTransforming]>([:])
 
     /// Registers `transformer` under `name`, replacing any earlier one.
     public static func register(_ transformer: any ValueTransforming, forName name: String) {
