@@ -11,7 +11,11 @@ import PersistenceModel
 ///   the epoch, the nil UUID, empty data) when the object has no value yet; saving such an
 ///   object fails validation, as it should.
 /// - URI and Transformable attributes are always optional: they have no empty value.
-/// - A Transformable is typed by its custom class name (`Color?`), or `Any?` without one.
+/// - A Transformable is typed by its custom class name (`Color?`), or `(any Sendable)?`
+///   without one: its value may cross threads (a save, a merge), so it must be Sendable.
+///   Generated code sets it through `setTransformableAttribute(_:forKey:at:)`, whose type the
+///   compiler checks, never through `self[key]`, which takes only values whose type shows
+///   they are Sendable.
 /// - Derived attributes are read-only: the store computes them on save.
 struct AttributeCode {
     /// The attribute.
@@ -52,7 +56,7 @@ struct AttributeCode {
         case .uri: (valueType, emptyValue, scalar) = ("URL", nil, false)
         case .transformable:
             let custom = attribute.customClassName.flatMap { $0.isEmpty ? nil : $0 }
-            (valueType, emptyValue, scalar) = (custom ?? "Any", nil, false)
+            (valueType, emptyValue, scalar) = (custom ?? "(any Sendable)", nil, false)
         case .objectID:
             return nil
         case .undefined:
@@ -75,13 +79,8 @@ struct AttributeCode {
         // the name per read. Without a known position they read by name.
         let at = position.map { "at: \($0), " } ?? ""
         if attribute.type == .transformable {
-            if valueType == "Any" {
-                getter = "self[\"\(key)\"]"
-            } else if let position {
-                getter = "transformedValue(at: \(position), forKey: \"\(key)\")"
-            } else {
-                getter = "self[\"\(key)\"] as? \(valueType)"
-            }
+            // Without a known position, -1: a position that is wrong finds the value by name.
+            getter = "transformedValue(at: \(position ?? -1), forKey: \"\(key)\")"
         } else if let emptyValue, !isOptional {
             getter = "value(\(at)forKey: \"\(key)\", default: \(emptyValue))"
         } else {
@@ -129,11 +128,12 @@ extension AttributeCode {
     /// (`setAttribute(newValue, forKey: "title", at: 1)`), by name otherwise.
     var setterStatement: String {
         let key = attribute.name
-        guard let position else { return "self[\"\(key)\"] = newValue" }
         if attribute.type == .transformable {
-            guard valueType != "Any" else { return "self[\"\(key)\"] = newValue" }
-            return "setTransformableAttribute(newValue, forKey: \"\(key)\", at: \(position))"
+            // Typed, so that the compiler checks the value is Sendable; without a known
+            // position, -1: a position that is wrong sets the value by name.
+            return "setTransformableAttribute(newValue, forKey: \"\(key)\", at: \(position ?? -1))"
         }
+        guard let position else { return "self[\"\(key)\"] = newValue" }
         return "setAttribute(newValue, forKey: \"\(key)\", at: \(position))"
     }
 }

@@ -149,7 +149,7 @@ import PersistenceModel
 
     /// The app value of the transformable attribute value at `position`; nil for any other
     /// slot. Unlike reading the slot, it boxes nothing.
-    package func transformableValue(at position: Int) -> Any? {
+    package func transformableValue(at position: Int) -> (any Sendable)? {
         guard let index = storedIndex(of: position) else { return nil }
         return storage.transformableValue(at: index)
     }

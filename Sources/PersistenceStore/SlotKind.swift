@@ -12,10 +12,18 @@ import PersistenceModel
     case toOne, toManyFault, toMany
 
     /// The kind whose raw value a descriptor holds: one `SlotStorage` wrote, so valid.
+    ///
+    /// An unsafe cast, argued: it runs for every value read, where `init(rawValue:)` would
+    /// add a range check and an optional to unwrap. It is exact because the raw values are
+    /// the implicit ones (0, 1, 2, … in declaration order; none is written out) and Swift
+    /// represents a payload-free enum of fewer than 256 cases as one byte holding the case's
+    /// declaration index, so a kind's raw value and its bits are the same byte. The byte comes
+    /// only from `setDescriptor(at:kind:offset:)`, which stores a kind's `rawValue`, never
+    /// from a file. Debug builds check it (the `assert`); `SlotErasureTests` fails if a raw
+    /// value is ever written out or the enum stops being one byte.
     @inlinable @inline(__always)
     init(validRawValue rawValue: UInt8) {
         assert(SlotKind(rawValue: rawValue) != nil, "a slot descriptor holds no kind")
-        // A case's raw value is its declaration index, which is how it is represented.
         self = unsafeBitCast(rawValue, to: SlotKind.self)
     }
 
@@ -45,7 +53,7 @@ import PersistenceModel
         case .decimal: SlotStorage.wordAligned(MemoryLayout<Decimal>.size)
         case .url: SlotStorage.wordAligned(MemoryLayout<URL>.size)
         case .data: SlotStorage.wordAligned(MemoryLayout<Data>.size)
-        case .transformable: SlotStorage.wordAligned(MemoryLayout<Any>.size)
+        case .transformable: SlotStorage.wordAligned(MemoryLayout<any Sendable>.size)
         }
     }
 }

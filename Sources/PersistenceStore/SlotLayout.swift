@@ -77,7 +77,7 @@ import PersistenceModel
         case .uuid: return .value(.uuid(payload.load(as: UUID.self)))
         case .url: return .value(.url(payload.load(as: URL.self)))
         case .data: return .value(.data(payload.load(as: Data.self)))
-        case .transformable: return .value(.transformable(payload.load(as: Any.self)))
+        case .transformable: return .value(.transformable(payload.load(as: (any Sendable).self)))
         case .toOneFaultNone: return .toOneFault(nil)
         case .toOneFaultPermanent:
             let key = payload.load(fromByteOffset: 8, as: Int64.self)
@@ -93,10 +93,10 @@ import PersistenceModel
 
     /// The value of slot `index` when it is a transformable one.
     @inlinable
-    func transformableValue(at index: Int) -> Any? {
+    func transformableValue(at index: Int) -> (any Sendable)? {
         let (kind, offset) = descriptor(at: index)
         guard kind == .transformable else { return nil }
-        return UnsafeRawPointer(payloads + offset).load(as: Any.self)
+        return UnsafeRawPointer(payloads + offset).load(as: (any Sendable).self)
     }
 
     /// Initializes slot `index` at `offset` with `slot`, which must fit its room.
@@ -122,7 +122,7 @@ import PersistenceModel
         case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
         case .url: payload.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
         case .data: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
-        case .transformable: payload.assumingMemoryBound(to: Any.self).deinitialize(count: 1)
+        case .transformable: payload.assumingMemoryBound(to: (any Sendable).self).deinitialize(count: 1)
         case .toOneFaultPermanent, .toOneFaultTemporary:
             payload.assumingMemoryBound(to: ObjectID.Scope.self).deinitialize(count: 1)
         case .toOne: payload.assumingMemoryBound(to: NoObject?.self).deinitialize(count: 1)

@@ -40,8 +40,8 @@ import PersistenceModel
 
     /// Stores a transformable attribute's app value.
     @inlinable
-    package func store(transformable value: consuming Any) -> SlotKind {
-        address.initializeMemory(as: Any.self, to: value)
+    package func store(transformable value: consuming any Sendable) -> SlotKind {
+        address.initializeMemory(as: (any Sendable).self, to: value)
         return .transformable
     }
 

@@ -45,6 +45,11 @@ import PersistenceModel
 
     /// Storage with no slots, shared by every empty `PropertySlots`. Never changed: this
     /// reference keeps it from being uniquely held, which every change in place requires.
+    ///
+    /// `nonisolated(unsafe)`, argued: `SlotStorage` is not Sendable (a uniquely held one is
+    /// changed in place), but this one never is, for the reason above, and it has no slots to
+    /// read; threads share it only to retain and release it, which is atomic.
+    /// `ConcurrencyStressTests` makes and reads empty slots on several queues at once.
     @usableFromInline nonisolated(unsafe) static let empty = SlotStorage.make(count: 0, payloadSize: 0)
 
     /// New storage for `count` slots and `payloadSize` bytes of payload, descriptors unset
@@ -57,6 +62,9 @@ import PersistenceModel
         let buffer = create(minimumCapacity: (byteCount + 1) / 2) { _ in
             Header(bits: UInt32(count) | (isWide ? 0x8000_0000 : 0))
         }
+        // `create` is a class method that allocates an instance of the class it is called on
+        // (`Self`, here `SlotStorage`), typed as its base `ManagedBuffer`: the downcast is
+        // the idiom `ManagedBuffer`'s documentation gives, and debug builds check it.
         let storage = unsafeDowncast(buffer, to: SlotStorage.self)
         assert(
             storage.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) }
@@ -84,7 +92,7 @@ import PersistenceModel
 
     /// The value of slot `index` when it is a transformable one (a copy).
     @usableFromInline
-    func transformableValue(at index: Int) -> Any? {
+    func transformableValue(at index: Int) -> (any Sendable)? {
         let value = layout.transformableValue(at: index)
         withExtendedLifetime(self) {}
         return value

@@ -59,6 +59,12 @@ final class SignalTrap {
         changedMask = pthread_sigmask(SIG_UNBLOCK, &unblock, &previousMask) == 0
     }
 
+    /// Whether `action` ignores its signal: its handler is `SIG_IGN`.
+    ///
+    /// An unsafe cast, argued: C defines `SIG_IGN` as `((__sighandler_t)1)`, a function pointer
+    /// that is never called, only compared; Swift cannot compare function pointers, so the
+    /// handler's bits are read as an `Int` (an optional `@convention(c)` function is one
+    /// pointer wide, nil being 0, as is `Int`) and compared with 1.
     private static func isIgnored(_ action: sigaction) -> Bool {
         #if canImport(Darwin)
             return unsafeBitCast(action.__sigaction_u.__sa_handler, to: Int.self) == 1

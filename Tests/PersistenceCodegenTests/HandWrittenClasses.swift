@@ -44,12 +44,12 @@ public struct Color: Sendable, Hashable {
 struct ColorTransformer: ValueTransforming {
     struct NotAColor: Error {}
 
-    func transformedValue(_ value: Any) throws -> Data {
+    func transformedValue(_ value: any Sendable) throws -> Data {
         guard let color = value as? Color else { throw NotAColor() }
         return Data(color.name.utf8)
     }
 
-    func reverseTransformedValue(_ data: Data) throws -> Any {
+    func reverseTransformedValue(_ data: Data) throws -> any Sendable {
         Color(name: String(decoding: data, as: UTF8.self))
     }
 }
@@ -58,12 +58,12 @@ struct ColorTransformer: ValueTransforming {
 struct ColorsTransformer: ValueTransforming {
     struct NotColors: Error {}
 
-    func transformedValue(_ value: Any) throws -> Data {
+    func transformedValue(_ value: any Sendable) throws -> Data {
         guard let names = value as? [String] else { throw NotColors() }
         return Data(names.joined(separator: ",").utf8)
     }
 
-    func reverseTransformedValue(_ data: Data) throws -> Any {
+    func reverseTransformedValue(_ data: Data) throws -> any Sendable {
         String(decoding: data, as: UTF8.self).split(separator: ",").map(String.init)
     }
 }

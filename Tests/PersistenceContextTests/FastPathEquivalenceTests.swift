@@ -118,7 +118,7 @@ import Testing
     /// Transformable values are equal when hashable and equal, or the same class instance;
     /// any other pair counts as different, so a save writes it.
     @Test func transformableValuesCompareByValueOrIdentity() {
-        final class Box {}
+        final class Box: Sendable {}
         struct Opaque { var n: Int }
         let box = Box()
         #expect(AttributeValue.transformable(box) == .transformable(box))

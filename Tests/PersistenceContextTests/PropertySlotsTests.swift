@@ -368,8 +368,8 @@ import Testing
     /// and the other rows read as they should.
     @Test func aValueThatFailsMidRowIsReportedAndTheOtherRowsRead() throws {
         struct Picky: ValueTransforming {
-            func transformedValue(_ value: Any) throws -> Data { Data((value as? String ?? "").utf8) }
-            func reverseTransformedValue(_ data: Data) throws -> Any {
+            func transformedValue(_ value: any Sendable) throws -> Data { Data((value as? String ?? "").utf8) }
+            func reverseTransformedValue(_ data: Data) throws -> any Sendable {
                 let text = String(decoding: data, as: UTF8.self)
                 guard text != "refused" else { throw CocoaError(.coderReadCorrupt) }
                 return text

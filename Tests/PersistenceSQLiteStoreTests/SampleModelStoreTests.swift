@@ -15,11 +15,11 @@ import Persistence
     /// `ColorTransformer`: three bytes; anything else is refused, never crashed on.
     struct ColorTransformer: ValueTransforming {
         struct Refused: Error {}
-        func transformedValue(_ value: Any) throws -> Data {
+        func transformedValue(_ value: any Sendable) throws -> Data {
             guard let color = value as? Color else { throw Refused() }
             return Data([color.red, color.green, color.blue])
         }
-        func reverseTransformedValue(_ data: Data) throws -> Any {
+        func reverseTransformedValue(_ data: Data) throws -> any Sendable {
             guard data.count == 3 else { throw Refused() }
             let bytes = Array(data)
             return Color(red: bytes[0], green: bytes[1], blue: bytes[2])
@@ -62,7 +62,7 @@ import Persistence
             for (entity, plate) in [("Car", "AB-1"), ("Car", "AB-2"), ("ExpensiveSportCar", "LUX-1")] {
                 let car = try context.insertObject(forEntityName: entity)
                 try car.setValue(plate, forKey: "numberPlate")
-                try car.setValue(Color(red: 1, green: 2, blue: 3), forKey: "color")
+                try car.setTransformableValue(Color(red: 1, green: 2, blue: 3), forKey: "color")
                 try car.setValue(person, forKey: "owner")
             }
             try context.save()
@@ -105,7 +105,7 @@ import Persistence
             try car.setValue("Fiat", forKey: "maker")
             try car.setValue("500", forKey: "model")
             try car.setValue(marked, forKey: "markedForDeletionAsOf")
-            try car.setValue(Color(red: 1, green: 2, blue: 255), forKey: "color")
+            try car.setTransformableValue(Color(red: 1, green: 2, blue: 255), forKey: "color")
             try car.setValue(88, forKey: "currentDrivingSpeed")
             try car.setValue(person, forKey: "owner")
             let expensive = try context.insertObject(forEntityName: "ExpensiveSportCar")

@@ -8,12 +8,12 @@ package struct PrefixTransformer: ValueTransforming {
 
     package init(prefix: String) { self.prefix = prefix }
 
-    package func transformedValue(_ value: Any) throws -> Data {
+    package func transformedValue(_ value: any Sendable) throws -> Data {
         guard let string = value as? String else { throw ValueTransformerError(attribute: "?", transformerName: prefix, reason: "not a String") }
         return Data((prefix + ":" + string).utf8)
     }
 
-    package func reverseTransformedValue(_ data: Data) throws -> Any {
+    package func reverseTransformedValue(_ data: Data) throws -> any Sendable {
         let text = String(decoding: data, as: UTF8.self)
         guard text.hasPrefix(prefix + ":") else {
             throw ValueTransformerError(attribute: "?", transformerName: prefix, reason: "no '\(prefix):' prefix")

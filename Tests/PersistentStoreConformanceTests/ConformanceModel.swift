@@ -87,12 +87,12 @@ struct TaggedTextTransformer: ValueTransforming {
 
     struct Refused: Error {}
 
-    func transformedValue(_ value: Any) throws -> Data {
+    func transformedValue(_ value: any Sendable) throws -> Data {
         guard let text = value as? String else { throw Refused() }
         return Self.marker + Data(text.utf8)
     }
 
-    func reverseTransformedValue(_ data: Data) throws -> Any {
+    func reverseTransformedValue(_ data: Data) throws -> any Sendable {
         guard data.starts(with: Self.marker) else { throw Refused() }
         return String(decoding: data.dropFirst(Self.marker.count), as: UTF8.self)
     }

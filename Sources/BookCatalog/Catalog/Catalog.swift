@@ -201,7 +201,7 @@ public final class Catalog {
             try row.setAttribute(book.title, forKey: "title")
             try row.setAttribute(book.publishDate, forKey: "publishDate")
             try row.setAttribute(book.price, forKey: "price")
-            try row.setValue(book.color, forKey: "color")
+            try row.setTransformableValue(book.color, forKey: "color")
             try row.setAttribute(book.datePrecision.rawValue, forKey: "datePrecision")
             try row.setAttribute(book.language, forKey: "language")
             try row.setAttribute(now, forKey: "dateAdded")

@@ -279,7 +279,7 @@ struct UndoRun {
                 case .attribute(let attribute):
                     guard attributes else { continue }
                     try Self.check(attribute, name, of: object.entityName)
-                    try object.setValue(attribute.anyValue, forKey: name)
+                    try object.setValue(attribute, forKey: name)  // not `anyValue`: it keeps a transformable Sendable
                 case .object(let destination):
                     guard links else { continue }
                     try object.setValue(try destination.map(found), forKey: name)

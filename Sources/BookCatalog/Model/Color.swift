@@ -2,8 +2,9 @@ import Foundation
 import Persistence
 
 /// A book's color: the custom class of the transformable `color` attribute, as in Core
-/// Data's "Handling Different Data Types" sample (which stores a `UIColor`).
-public struct Color: Sendable, Hashable, CustomStringConvertible {
+/// Data's "Handling Different Data Types" sample (which stores a `UIColor`). A
+/// `TransformableValue`, so that `book.setValue(color, forKey: "color")` takes it too.
+public struct Color: TransformableValue, Hashable, CustomStringConvertible {
     /// Red, 0…255.
     public var red: UInt8
     /// Green, 0…255.
@@ -57,7 +58,7 @@ public struct ColorToDataTransformer: ValueTransforming {
     public init() {}
 
     /// Encodes a `Color`.
-    public func transformedValue(_ value: Any) throws -> Data {
+    public func transformedValue(_ value: any Sendable) throws -> Data {
         guard let color = value as? Color else {
             throw ValueTransformerError(attribute: "Book.color", transformerName: Self.name, reason: "expected a Color, got \(type(of: value))")
         }
@@ -66,7 +67,7 @@ public struct ColorToDataTransformer: ValueTransforming {
     }
 
     /// Decodes bytes written by `transformedValue(_:)`.
-    public func reverseTransformedValue(_ data: Data) throws -> Any {
+    public func reverseTransformedValue(_ data: Data) throws -> any Sendable {
         // Read in place: copying the bytes into an array costs an allocation per fetched book.
         let color = data.withUnsafeBytes { bytes -> Color? in
             guard bytes.count == 5, bytes[0] == 1 else { return nil }

@@ -120,7 +120,7 @@ package enum ArchiveValueCodec {
     /// transformer is registered (so bad bytes are refused here, with their JSON path), else
     /// the bytes themselves, passed through as the store keeps them.
     private static func appValue(_ bytes: Data, for attribute: AttributeDescription)
-        throws(ArchiveValueFailure) -> Any
+        throws(ArchiveValueFailure) -> any Sendable
     {
         guard let name = attribute.valueTransformerName,
             let transformer = ValueTransformers.transformer(forName: name)

@@ -14,10 +14,25 @@ import Synchronization
 /// A context runs on a queue of its own kind (`ConcurrencyType`): see
 /// `ManagedObjectContext+Concurrency` for `perform`, `performAndWait` and what is checked.
 ///
-/// `@unchecked Sendable`, argued: a context may be handed to any task so that the task can
-/// call `perform`; its mutable state is touched only on its queue, which every method that
-/// reaches that state checks (`checkQueue`, `onQueue`), and objects, which hold references
-/// into it, are not Sendable.
+/// `@unchecked Sendable`, argued. A context may be handed to any task so that the task can
+/// call `perform`; the compiler cannot check that, since its state is mutable and confined to
+/// its queue, which no Swift type expresses (an actor would make every access `await`). What
+/// keeps it sound:
+/// - any thread may use the `let`s (the coordinator, `concurrencyType`, `parent`, `classes`,
+///   the queue), which never change and are Sendable; `name`, kept in a `Mutex`; and
+///   `perform`, `performAndWait` and `isOnQueue`, which only enqueue on the queue or ask it.
+/// - everything else (the registry, changed objects, faults, merging, undo) is reached only
+///   on the context's queue: every method that reaches it checks (`checkQueue` throws a
+///   `ConcurrencyError` off the queue, `onQueue` hops onto it; see
+///   `ManagedObjectContext+Concurrency`). The plain settings (`mergePolicy`,
+///   `transactionAuthor`, `undoManager`, `automaticallyMergesChangesFromParent`,
+///   `isObservationEnabled`) are, as in Core Data, set on the queue (in `perform`) or before
+///   the context is shared; nothing checks those.
+/// - objects, which hold references into that state, are not Sendable, so the compiler keeps
+///   them on the queue's side; across queues an app passes `ObjectID`s.
+///
+/// `ConcurrencyStressTests` runs contexts on several queues against one coordinator (saves,
+/// fetches, merges) and CI runs it under ThreadSanitizer and AddressSanitizer.
 public final class ManagedObjectContext: @unchecked Sendable {
     /// Where the context's objects are read from and saved to (Core Data's
     /// `persistentStoreCoordinator`).

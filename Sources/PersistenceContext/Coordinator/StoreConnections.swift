@@ -11,11 +11,22 @@ import Synchronization
 /// instead of waiting for the import's transaction. A store that cannot open readers (in
 /// memory) serves reads from the writer, after any write in progress.
 ///
-/// `@unchecked Sendable`, argued: the stores are not Sendable, and each is used by one thread
-/// at a time here. The writer is used only while `writeLock` is held, by the thread holding
-/// it (`writerThread` says which, so that a save's own reads use the writer rather than
-/// waiting for it); a reader is either in `idleReaders` (under `poolLock`, used by nobody)
-/// or lent to exactly one thread (`lent`), whose nested reads share it.
+/// `@unchecked Sendable`, argued. The stores are not Sendable (a connection is used by one
+/// thread at a time), and a `Mutex` cannot hold them and lend them out (a value taken out of
+/// one must be `sending`, which a store kept for reuse is not); nor can it replace
+/// `writeLock`, which a save re-enters. So the exclusion is by locks, in full:
+/// - `writer` is used only while `writeLock` is held, by the thread holding it
+///   (`writerThread`, an `Atomic`, says which, so that a save's own reads use the writer
+///   rather than waiting for it); `unsafeWriter` is the one exception, for tools and tests on
+///   the opening thread before any context runs, and for the remote-save listener's start.
+/// - `idleReaders`, `lent` and `opensReaders` are read and written only under `poolLock`;
+///   a reader is either in `idleReaders` (used by nobody) or lent to exactly one thread
+///   (`lent`), whose nested reads share it, and it goes back when that thread's outermost
+///   read ends.
+/// - the rest is `let` and Sendable.
+///
+/// `ConcurrencyStressTests` reads and saves through one set of connections from several
+/// queues at once; CI runs it under ThreadSanitizer and AddressSanitizer.
 final class StoreConnections: @unchecked Sendable {
     private let writer: any PersistentStore
     /// Held for a whole write; recursive, so that a save may call into a load of the same thread.

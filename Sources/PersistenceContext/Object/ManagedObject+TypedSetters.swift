@@ -35,13 +35,19 @@ extension ManagedObject {
     /// Sets a transformable attribute, by position (see `setAttribute(_:forKey:at:)`).
     ///
     /// The value is kept as it is; the attribute's transformer encodes it when the object is
-    /// saved.
-    public func setTransformableAttribute<T>(_ value: T?, forKey key: String, at position: Int) {
+    /// saved. It must be `Sendable`: a save or a merge may carry it to another thread.
+    public func setTransformableAttribute<T: Sendable>(_ value: T?, forKey key: String, at position: Int) {
         let plans = schema.plans
         guard position >= 0, position < plans.count, plans[position].settableAttributeType == .transformable,
-            plans[position].name == key, T.self != Any.self
+            plans[position].name == key, T.self != (any Sendable).self, !(T.self is any OptionalValue.Type)
         else {
-            self[key] = value
+            // The checked path, by name: a `T` that is an existential or itself optional (an
+            // `any Sendable` holding an optional is opened as one) may hold a nil inside.
+            if let context = managedObjectContext, !context.isOnQueue {
+                context.performAndWait { setTransformableAttribute(value, forKey: key, at: -1) }
+                return
+            }
+            do { try assignSendable(value, forKey: key) } catch { preconditionFailure("\(error)") }
             return
         }
         setAttributeValue(value.map { .transformable($0) } ?? .null, at: position)

@@ -10,7 +10,9 @@ extension ManagedObject {
     ///
     /// Setting a value of the wrong type, an unknown key or a derived attribute is a
     /// programmer error, as in Core Data; use `setValue(_:forKey:)` for values that come
-    /// from outside the program. Set off its context's queue, the value is set on that queue
+    /// from outside the program. So is an app's own value for a transformable attribute,
+    /// which as `Any` cannot be shown to be Sendable: set it with
+    /// `setTransformableValue(_:forKey:)` (see `setValue(_:forKey:)`). Set off its context's queue, the value is set on that queue
     /// (as `performAndWait` would); an object with no context only holds the value.
     public subscript(key: String) -> Any? {
         get { value(forKey: key) }
@@ -45,12 +47,45 @@ extension ManagedObject {
 
     /// Sets a property by name.
     ///
-    /// - Throws: `ObjectAccessError` for an unknown key, a value of the wrong type, a
-    ///   derived attribute, an object with no context (its context gone or reset, or its
-    ///   deletion saved), or one used off its context's queue.
+    /// A transformable attribute's value must be `Sendable` (a save or a merge may carry it
+    /// to another thread), which a value passed as `Any` no longer shows: this takes it only
+    /// when its type does (the standard value types, `Data`, `URL`, `UUID`, `Date`,
+    /// `Decimal`, any `TransformableValue`, and arrays, sets and `String`-keyed dictionaries
+    /// of them), and refuses any other with an error that says to use
+    /// `setTransformableValue(_:forKey:)` or conform its type to `TransformableValue`.
+    ///
+    /// - Throws: `ObjectAccessError` for an unknown key, a value of the wrong type (or a
+    ///   transformable value not shown to be Sendable), a derived attribute, an object with
+    ///   no context (its context gone or reset, or its deletion saved), or one used off its
+    ///   context's queue.
     public func setValue(_ value: Any?, forKey key: String) throws {
         try checkContext(forSetting: key)
         try assignValue(value, forKey: key)
+    }
+
+    /// Sets a property by name to a value the compiler checked for `Sendable`: the setter for
+    /// a transformable attribute's app value (a struct or class of the app's own, which
+    /// `setValue(_:forKey:)` cannot tell is Sendable once it is passed as `Any`).
+    ///
+    /// For any other attribute, the same as `setValue(_:forKey:)`.
+    ///
+    /// - Throws: `ObjectAccessError`, as `setValue(_:forKey:)` does.
+    public func setTransformableValue<T: Sendable>(_ value: T?, forKey key: String) throws {
+        try checkContext(forSetting: key)
+        try assignSendable(value, forKey: key)
+    }
+
+    /// Sets an attribute by name to a value known to be Sendable (see
+    /// `setTransformableValue(_:forKey:)`); a relationship as `assignValue(_:forKey:)` does.
+    func assignSendable(_ value: (any Sendable)?, forKey key: String) throws {
+        guard let position = schema.propertyIndex[key], case .attribute(let attribute) = schema.properties[position],
+            !attribute.isDerived
+        else { return try assignValue(value, forKey: key) }
+        let converted: AttributeValue
+        do { converted = try AttributeValue.coerce(sendable: value, to: attribute) } catch {
+            throw ObjectAccessError(entity: schema.name, key: key, reason: error.reason)
+        }
+        setAttributeValue(converted, at: position)
     }
 
     /// Sets a property by name, checking the key and the value (see `setValue(_:forKey:)`).
@@ -215,7 +250,7 @@ extension ManagedObject {
     /// value, or nil for none. Read straight from the object's storage: an `AttributeValue`
     /// would box the value first (its transformable case is indirect).
     @usableFromInline
-    package func transformableValue(at position: Int, forKey key: String) -> Any? {
+    package func transformableValue(at position: Int, forKey key: String) -> (any Sendable)? {
         let names = schema.propertyNames
         guard position >= 0, position < names.count, names[position] == key else {
             guard case .transformable(let value) = attributeValue(forKey: key) else { return nil }

@@ -115,6 +115,22 @@ public struct BatchInsertRow {
         }
     }
 
+    /// Sets an attribute to a value the compiler checked for `Sendable`: the setter for a
+    /// transformable attribute's app value, which `setValue(_:forKey:)` takes only when its
+    /// type shows it is Sendable (see `ManagedObject.setValue(_:forKey:)`). For any other
+    /// property, the same as `setValue(_:forKey:)`.
+    ///
+    /// - Throws: as `setValue(_:forKey:)`.
+    public mutating func setTransformableValue<T: Sendable>(_ value: T?, forKey key: String) throws {
+        let position = try settablePosition(of: key)
+        guard case .attribute(let attribute) = template.schema.properties[position] else {
+            return try setValue(value, forKey: key)
+        }
+        do { slots[position] = .value(try AttributeValue.coerce(sendable: value, to: attribute)) } catch {
+            throw refusal(key, error.reason)
+        }
+    }
+
     /// Sets an attribute from a value of its own Swift type, without going through `Any`;
     /// any other pairing takes the coercing path of `setValue(_:forKey:)`.
     ///

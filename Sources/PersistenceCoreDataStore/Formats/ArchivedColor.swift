@@ -14,7 +14,7 @@ import PersistenceModel
 /// Other color spaces (CMYK, named catalog colors, pattern colors, custom spaces) are
 /// refused with an error naming the color space. A color is written back as a `UIColor`
 /// archive with the four RGBA components.
-public struct ArchivedColor: Sendable, Hashable {
+public struct ArchivedColor: TransformableValue, Hashable {
     /// The red component.
     public var red: Double
     /// The green component.
@@ -110,7 +110,7 @@ public struct ArchivedColorTransformer: ValueTransforming {
     /// The keyed archive of an `ArchivedColor`, as a `UIColor`.
     ///
     /// - Throws: `CoreDataFormatError` when `value` is not an `ArchivedColor`.
-    public func transformedValue(_ value: Any) throws -> Data {
+    public func transformedValue(_ value: any Sendable) throws -> Data {
         guard let color = value as? ArchivedColor else {
             throw CoreDataFormatError(
                 .keyedArchive, at: "", "a \(type(of: value)) is not an ArchivedColor")
@@ -121,7 +121,7 @@ public struct ArchivedColorTransformer: ValueTransforming {
     /// The `ArchivedColor` a keyed archive of a `UIColor` or `NSColor` holds.
     ///
     /// - Throws: `CoreDataFormatError` when the bytes are not such an archive.
-    public func reverseTransformedValue(_ data: Data) throws -> Any {
+    public func reverseTransformedValue(_ data: Data) throws -> any Sendable {
         let archive = try KeyedArchive(data: data)
         guard case .object(let object) = try archive.decodeRoot() else {
             throw CoreDataFormatError(.keyedArchive, at: "the root object", "not a color object")

@@ -1,4 +1,5 @@
 import Foundation
+import PersistenceModel
 
 /// A value decoded from a keyed archive: Foundation's property-list classes as Swift
 /// values, and any other class as an `ArchivedObject`.
@@ -90,3 +91,7 @@ public struct ArchivedObject: Sendable, Hashable {
     /// The object's class name, the first of `classNames`.
     public var className: String { classNames.first ?? "" }
 }
+
+/// An archived object (one nested in a property-list value too) is taken by the untyped
+/// setters of transformable attributes.
+extension ArchivedObject: TransformableValue {}

@@ -161,10 +161,18 @@ package struct KeyedArchive: Sendable {
     ///
     /// - Throws: `CoreDataFormatError` when the archive cannot be decoded or no transformer
     ///   is registered for the class; the transformer's error when it refuses the bytes.
-    package static func transformedValue(from data: Data) throws -> Any {
+    package static func transformedValue(from data: Data) throws -> any Sendable {
         let archive = try KeyedArchive(data: data)
         let value = try archive.decodeRoot()
-        guard case .object(let object) = value else { return value.foundationValue }
+        guard case .object(let object) = value else {
+            // A property-list value (or objects nested in one) in Foundation's types: each
+            // part is Sendable, but `foundationValue` returns them as `Any`; checked again
+            // here, a dictionary whose keys are neither strings nor integers is refused.
+            guard let sendable = SendableProof.sendable(value.foundationValue) else {
+                throw Self.error(at: "the root object", "a dictionary whose keys are not strings or integers")
+            }
+            return sendable
+        }
         for name in object.classNames where name != "NSObject" {
             if let transformer = ValueTransformers.transformer(forName: name) {
                 return try transformer.reverseTransformedValue(data)

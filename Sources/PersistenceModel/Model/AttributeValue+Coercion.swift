@@ -6,13 +6,16 @@ extension AttributeValue {
     /// Integers of any width fit integer attributes (their range is checked at save, with
     /// the other validation rules); integers also fit Double, Float and Decimal attributes.
     /// A Double is refused for a Decimal attribute, because it would lose digits: pass a
-    /// `Decimal` parsed from text.
+    /// `Decimal` parsed from text. A transformable attribute takes a value passed as `Any` only
+    /// when its type shows that it is Sendable (see `SendableProof`); a typed setter passes
+    /// it through `coerce(sendable:to:)` instead.
     ///
     /// - Throws: a `String` reason, wrapped by the caller into `ObjectAccessError`.
     package static func coerce(_ value: Any?, to attribute: AttributeDescription) throws(CoercionFailure) -> AttributeValue {
         guard let value, !(value is NSNull) else { return .null }
         if let already = value as? AttributeValue {
             if already.isNull { return .null }
+            if case .transformable = already, attribute.type == .transformable { return already }
             return try coerce(already.anyValue, to: attribute)
         }
         switch attribute.type {
@@ -43,11 +46,36 @@ extension AttributeValue {
             if let v = value as? Data { return .data(v) }
             if let v = value as? [UInt8] { return .data(Data(v)) }
         case .transformable:
-            return .transformable(value)
+            guard let sendable = SendableProof.sendable(value) else {
+                throw CoercionFailure(
+                    "a \(type(of: value)) passed as Any can't be shown to be Sendable; set it with "
+                        + "setTransformableValue(_:forKey:), which has the compiler check it, or conform "
+                        + "\(type(of: value)) to TransformableValue")
+            }
+            return .transformable(sendable)
         case .objectID, .undefined:
             throw CoercionFailure("the attribute's type \(attribute.type.rawValue) holds no values")
         }
         throw CoercionFailure("expected \(Self.expectedKind(attribute.type)), got \(type(of: value))")
+    }
+
+    /// Converts a value whose type the compiler checked for `Sendable` into the attribute's
+    /// value: for a transformable attribute the value as it is (nil, `NSNull` and `.null` are
+    /// no value), for any other the checks of `coerce(_:to:)`.
+    ///
+    /// - Throws: a `String` reason, wrapped by the caller into `ObjectAccessError`.
+    package static func coerce(sendable value: (any Sendable)?, to attribute: AttributeDescription) throws(CoercionFailure) -> AttributeValue {
+        guard attribute.type == .transformable, let value else { return try coerce(value as Any?, to: attribute) }
+        if value is NSNull { return .null }
+        if let already = value as? AttributeValue {
+            if already.isNull { return .null }
+            if case .transformable = already { return already }
+            return try coerce(already as Any?, to: attribute)
+        }
+        // A nil of an optional type boxed as `any Sendable` (a generic `T?` with `T` itself
+        // optional) is no value.
+        if let optional = value as? any OptionalValue, optional.isNone { return .null }
+        return .transformable(value)
     }
 
     private static func integer(_ value: Any) -> Int64? {
@@ -80,6 +108,14 @@ extension AttributeValue {
         case .transformable, .objectID, .undefined: return "a value"
         }
     }
+}
+
+/// An `Optional`, asked at run time whether it is nil: a generic `T?` whose `T` is itself
+/// an optional (as when an `any Sendable` holding one is opened) may hold a nil inside.
+package protocol OptionalValue { var isNone: Bool { get } }
+
+extension Optional: OptionalValue {
+    package var isNone: Bool { self == nil }
 }
 
 /// Why a value does not fit an attribute.

@@ -8,7 +8,11 @@ import Foundation
 /// `string`, Date to `date`, UUID to `uuid`, URI to `url`, Binary to `data`, and
 /// Transformable to `transformable` (the app's own value, encoded by a value transformer
 /// or by `Codable` when stored). `null` is the absence of a value.
-public enum AttributeValue: @unchecked Sendable {
+///
+/// Sendable, checked by the compiler: every payload is a Sendable value, the transformable
+/// one included (`any Sendable`), so a value may cross contexts, queues and stores (a merge
+/// carries it from one context to another).
+public enum AttributeValue: Sendable {
     case null
     case integer(Int64)
     case double(Double)
@@ -19,14 +23,18 @@ public enum AttributeValue: @unchecked Sendable {
     case uuid(UUID)
     case url(URL)
     case data(Data)
-    /// An app value of a transformable attribute. Sendable only as far as the app's value
-    /// is: the library never touches it outside the context that owns the object.
+    /// An app value of a transformable attribute: any `Sendable` value, since a save, a
+    /// merge or a store may carry it to another thread. Typed setters
+    /// (`ManagedObject.setTransformableValue(_:forKey:)`, the generated properties) have the
+    /// compiler check it; untyped ones (`object["key"] = value`) accept only values whose
+    /// types show they are Sendable (see `ManagedObject.setValue(_:forKey:)`).
     ///
-    /// Indirect, so that the app's value lives in a box of its own: an `Any` inline is 32
-    /// bytes, which made every `AttributeValue` 40 bytes with its case; boxed, the widest
-    /// payload is a `Decimal` (20 bytes) and a value takes 24. An object keeps a value for
-    /// every property of its entity, NULLs included.
-    indirect case transformable(Any)
+    /// Indirect, so that the app's value lives in a box of its own: an `any Sendable` inline
+    /// is 32 bytes (as an `Any`: a marker protocol adds no witness table), which made every
+    /// `AttributeValue` 40 bytes with its case; boxed, the widest payload is a `Decimal` (20
+    /// bytes) and a value takes 24 (`FetchDecodeTests` checks the stride). An object keeps a
+    /// value for every property of its entity, NULLs included.
+    indirect case transformable(any Sendable)
 
     /// Whether this is `null`.
     public var isNull: Bool {

@@ -7,15 +7,22 @@ import Foundation
 /// programmer error (Core Data raises; we stop with a message naming the model element).
 /// `copy()` gives an editable copy of a frozen model.
 ///
-/// A frozen model is immutable and may be shared across threads; an editable one is guarded
-/// by a lock so that freezing and editing never race.
-public final class ManagedObjectModel: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: Contents
-    private var frozenSchemas: [String: EntitySchema]?
+/// Sendable, checked by the compiler: all its state is in one `Locked` value (a lock, not
+/// `Mutex`, so that ThreadSanitizer can check it: see `Locked`), so freezing, editing and
+/// reading never race, whichever threads they run on. A frozen model never changes, so
+/// contexts on many queues share one.
+public final class ManagedObjectModel: Sendable {
+    /// The contents and, once frozen, the resolved entities: one lock for both, so that no
+    /// edit slips in between a freeze's check and its setting `frozenSchemas`.
+    private let state: Locked<State>
+
+    private struct State: Sendable {
+        var contents: Contents
+        var frozenSchemas: [String: EntitySchema]?
+    }
 
     /// Everything a model holds apart from its frozen state.
-    struct Contents: Hashable {
+    struct Contents: Hashable, Sendable {
         var entities: [EntityDescription]
         var fetchRequestTemplates: [FetchRequestTemplate]
         var configurations: [String: [String]]
@@ -40,10 +47,11 @@ public final class ManagedObjectModel: @unchecked Sendable {
         versionIdentifier: String? = nil,
         documentAttributes: [String: String] = [:]
     ) {
-        storage = Contents(
+        let contents = Contents(
             entities: entities, fetchRequestTemplates: fetchRequestTemplates,
             configurations: configurations, versionIdentifier: versionIdentifier,
             documentAttributes: documentAttributes)
+        state = Locked(State(contents: contents, frozenSchemas: nil))
     }
 
     // MARK: - Contents
@@ -101,7 +109,7 @@ public final class ManagedObjectModel: @unchecked Sendable {
     // MARK: - Freezing
 
     /// Whether a store uses this model, so that it can no longer change.
-    public var isFrozen: Bool { read { _ in frozenSchemas != nil } }
+    public var isFrozen: Bool { state.withLock { $0.frozenSchemas != nil } }
 
     /// Validates the model and freezes it. Opening a store calls this; calling it again is
     /// harmless.
@@ -112,9 +120,9 @@ public final class ManagedObjectModel: @unchecked Sendable {
         if isFrozen { return }
         try validate()
         let schemas = try EntitySchema.resolve(entities)
-        lock.lock()
-        defer { lock.unlock() }
-        if frozenSchemas == nil { frozenSchemas = schemas }
+        state.withLock { state in
+            if state.frozenSchemas == nil { state.frozenSchemas = schemas }
+        }
     }
 
     /// An editable copy of this model, frozen or not.
@@ -129,30 +137,28 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// The resolved form of an entity (inherited properties, positions, sub-entities), for
     /// the store and the context. Available once the model is frozen.
     package func schema(for entityName: String) -> EntitySchema? {
-        read { _ in frozenSchemas?[entityName] }
+        state.withLock { $0.frozenSchemas?[entityName] }
     }
 
     /// All resolved entities of a frozen model, by name; empty before freezing.
-    package var schemas: [String: EntitySchema] { read { _ in frozenSchemas ?? [:] } }
+    package var schemas: [String: EntitySchema] { state.withLock { $0.frozenSchemas ?? [:] } }
 
     // MARK: - Internals
 
-    private func read<T>(_ body: (Contents) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(storage)
+    private func read<T: Sendable>(_ body: (Contents) -> T) -> T {
+        state.withLock { body($0.contents) }
     }
 
     /// Applies `body` to the contents; on a frozen model, stops with a message naming the
     /// element `element` describes (given the current contents).
     private func mutate(element: (Contents) -> String, _ body: (inout Contents) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        precondition(
-            frozenSchemas == nil,
-            "Can't modify \(element(storage)) of a model that a store is using: the model is "
-                + "frozen. Make changes to model.copy() instead.")
-        body(&storage)
+        state.withLock { state in
+            precondition(
+                state.frozenSchemas == nil,
+                "Can't modify \(element(state.contents)) of a model that a store is using: the model is "
+                    + "frozen. Make changes to model.copy() instead.")
+            body(&state.contents)
+        }
     }
 
     private static func changedEntityName(

@@ -8,7 +8,7 @@ package enum TransformableCodec {
     ///
     /// - Throws: `ValueTransformerError` naming `entity.attribute` when the value cannot be
     ///   encoded (no such transformer, the transformer refuses it, not Encodable).
-    package static func encode(_ value: Any, attribute: AttributeDescription, entity: String) throws -> Data {
+    package static func encode(_ value: any Sendable, attribute: AttributeDescription, entity: String) throws -> Data {
         // Only errors name the attribute: building the name for every value would be an
         // allocation per object saved.
         var name: String { "\(entity).\(attribute.name)" }
@@ -39,7 +39,7 @@ package enum TransformableCodec {
     /// with none registered under its name), the bytes passed through.
     ///
     /// - Throws: `ValueTransformerError` when the transformer cannot decode the bytes.
-    package static func decode(_ data: Data, attribute: AttributeDescription, entity: String) throws -> Any {
+    package static func decode(_ data: Data, attribute: AttributeDescription, entity: String) throws -> any Sendable {
         guard let transformerName = attribute.valueTransformerName else { return TransformableBytes(data) }
         // Tools that read any model (persistence-tool) pass bytes through when no transformer
         // is registered; the store refuses to open for apps without one (see SQLiteStore).
@@ -60,7 +60,7 @@ package enum TransformableCodec {
     package static func reverseTransform(
         _ data: Data, with transformer: any ValueTransforming, transformerName: @autoclosure () -> String,
         attribute: @autoclosure () -> String, entity: @autoclosure () -> String
-    ) throws -> Any {
+    ) throws -> any Sendable {
         do { return try transformer.reverseTransformedValue(data) } catch {
             throw ValueTransformerError(
                 attribute: "\(entity()).\(attribute())", transformerName: transformerName(),

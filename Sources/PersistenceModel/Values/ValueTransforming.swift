@@ -12,43 +12,39 @@ import Foundation
 /// ```
 ///
 /// A reverse transformation reads bytes from a file on disk: it must throw on bytes it does
-/// not recognise, never crash.
+/// not recognise, never crash. Values go both ways as `any Sendable`: a transformable
+/// attribute's value is one (see `AttributeValue.transformable`), because a save or a merge
+/// carries it to another thread.
 public protocol ValueTransforming: Sendable {
     /// Encodes an app value as bytes.
     ///
     /// - Throws: when the value is not of the type the transformer handles.
-    func transformedValue(_ value: Any) throws -> Data
+    func transformedValue(_ value: any Sendable) throws -> Data
 
     /// Decodes bytes written by `transformedValue(_:)`.
     ///
     /// - Throws: when the bytes are not a valid encoding.
-    func reverseTransformedValue(_ data: Data) throws -> Any
+    func reverseTransformedValue(_ data: Data) throws -> any Sendable
 }
 
-/// The process-wide registry of value transformers, by name.
+/// The process-wide registry of value transformers, by name; safe to use from any thread
+/// (a lock guards it: see `Locked`).
 public enum ValueTransformers {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var registry: [String: any ValueTransforming] = [:]
+    private static let registry = Locked<[String: any ValueTransforming]>([:])
 
     /// Registers `transformer` under `name`, replacing any earlier one.
     public static func register(_ transformer: any ValueTransforming, forName name: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        registry[name] = transformer
+        registry.withLock { $0[name] = transformer }
     }
 
     /// The transformer registered under `name`, if any.
     public static func transformer(forName name: String) -> (any ValueTransforming)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return registry[name]
+        registry.withLock { $0[name] }
     }
 
     /// Removes the transformer registered under `name`.
     public static func unregister(name: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        registry[name] = nil
+        registry.withLock { $0[name] = nil }
     }
 }
 

@@ -82,9 +82,16 @@ extension PostgreSQLStore: RemoteSaveSource {
 /// save another store sent to its handler. After the server drops it, it connects again
 /// and goes on listening (saves committed in between are not told: the next fetch finds
 /// them).
+///
+/// `@unchecked Sendable`, argued: `RemoteSaveObservation` is Sendable (the coordinator
+/// cancels it from any thread), and `connection` (libpq's, not Sendable) is mutable. Sound
+/// because `connection` has one user at a time: `init` opens it before `start()`, and from
+/// `start()` on only the listening thread reads or replaces it (`Thread.start` orders `init`'s
+/// write before the thread's first read); `thread` is written once, in `start()`, by the
+/// thread that made the listener, and never read; `cancel()`, the one method another thread
+/// calls, only sets `stopped`, an `Atomic`. The rest is `let` and Sendable. Runs only behind
+/// the PostgreSQL trait, against a server: the PostgreSQL CI job's conformance suite covers it.
 final class PGSaveListener: RemoteSaveObservation, @unchecked Sendable {
-    // @unchecked Sendable: `connection` is used only by the listening thread once started;
-    // `stopped` is atomic.
     private var connection: PGConnection?
     private let conninfo: String
     private let channel: String

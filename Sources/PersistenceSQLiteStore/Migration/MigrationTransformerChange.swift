@@ -59,7 +59,7 @@ struct MigrationTransformerChange {
     /// - Throws: `MigrationError` (`.invalidData`) naming the object when neither
     ///   transformer can decode the bytes or the new one cannot encode the value.
     func reencode(_ data: Data, key: Int64) throws -> Data {
-        let value: Any
+        let value: any Sendable
         do {
             value = try oldTransformer?.reverseTransformedValue(data) ?? data
         } catch {

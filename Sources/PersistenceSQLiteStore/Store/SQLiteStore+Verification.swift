@@ -70,6 +70,15 @@ extension SQLiteStore {
 
 /// `PRAGMA quick_check` of a store file on a reading connection and a thread of their own
 /// (see `SQLiteStore.verifyingBeside(_:)`).
+///
+/// `@unchecked Sendable`, argued: the check's closure must take `self` to another thread,
+/// and `database` (a connection, not Sendable) goes with it. Sound because each part has one
+/// user at a time: `database` is opened in `init` and, once the closure is queued, used by the
+/// check's thread alone (`init` returns without touching it again); `result` is written by
+/// that thread before it signals `done`, and read by `findings()` only after waiting on
+/// `done`, which orders the write before the read. `findings()` is called once, by the
+/// verification that made the check. `ConcurrencyStressTests` runs checks beside saves, under
+/// ThreadSanitizer and AddressSanitizer in CI.
 private final class BackgroundCheck: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     /// Used by the check's thread alone once it has started.
