@@ -83,6 +83,39 @@ import Testing
         #expect(try Self.names(subject) == ["after", "before"])
     }
 
+    /// A save the store refuses inside a group (a unique value already stored) is rolled
+    /// back alone: the group's other saves, before and after it, commit together.
+    @Test(arguments: StoreFactories.all)
+    func aSaveRefusedInsideAGroupIsRolledBackAloneAndTheGroupGoesOn(_ factory: StoreFactory) throws {
+        guard Self.groupsWrites(factory) else { return }
+        let model = ManagedObjectModel {
+            Entity("Code") {
+                Attribute("code", .string)
+                UniquenessConstraint("code")
+            }
+        }
+        let subject = try factory.make(model)
+        try subject.insert("Code", ["code": "taken"])
+        try subject.context.save()
+        subject.context.reset()
+        try subject.context.performAtomicSaves {
+            try subject.insert("Code", ["code": "a"])
+            try subject.context.save()
+            try subject.insert("Code", ["code": "taken"])
+            #expect(throws: ConstraintConflictError.self) { try subject.context.save() }
+            subject.context.rollback()
+            try subject.insert("Code", ["code": "b"])
+            try subject.context.save()
+        }
+        let codes = try subject.context.fetch(FetchRequest(entityName: "Code")).compactMap { $0.value(forKey: "code") as? String }
+        #expect(codes.sorted() == ["a", "b", "taken"])
+        if factory.keepsObjectsWhenReopened {
+            try subject.reopen()
+            let reopened = try subject.context.fetch(FetchRequest(entityName: "Code")).compactMap { $0.value(forKey: "code") as? String }
+            #expect(reopened.sorted() == ["a", "b", "taken"])
+        }
+    }
+
     @Test(arguments: StoreFactories.all)
     func aStoreThatCannotGroupSavesRefusesBeforeWriting(_ factory: StoreFactory) throws {
         guard !Self.groupsWrites(factory) else { return }

@@ -96,13 +96,45 @@ extension PostgreSQLStore: PersistentStore {
 
     package func performWrite<T>(rowCount: Int, _ body: (any StoreTransaction) throws -> T) throws -> T {
         try writing {
-            if !tracksHistory { tracksHistory = try storeTracksHistory() }
-            let transaction = PostgreSQLStoreTransaction(store: self)
-            let result = try body(transaction)
-            try transaction.flush()
-            if tracksHistory { try recordHistory(transaction.changes) }
-            try notifySave(transaction.changes)
-            return result
+            try joiningWriteGroup {
+                if !tracksHistory { tracksHistory = try storeTracksHistory() }
+                let transaction = PostgreSQLStoreTransaction(store: self)
+                let result = try body(transaction)
+                try transaction.flush()
+                if tracksHistory { try recordHistory(transaction.changes) }
+                try notifySave(transaction.changes)
+                return result
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction of the server that every write of this store meanwhile
+    /// joins as a savepoint (a write that throws is rolled back alone), committed when `body`
+    /// returns and rolled back whole when it throws. The history records each write as its
+    /// own transaction, all committed together; other processes hear of the writes at the
+    /// commit (the server delivers `NOTIFY` then), and never of a group rolled back.
+    package func performWriteGroup<T>(_ body: () throws -> T) throws -> T {
+        try writing {
+            writeGroupDepth += 1
+            defer { writeGroupDepth -= 1 }
+            return try body()
+        }
+    }
+
+    /// `body` as a savepoint of the open write group's transaction, or as it is outside one.
+    private func joiningWriteGroup<T>(_ body: () throws -> T) throws -> T {
+        guard writeGroupDepth > 0 else { return try body() }
+        try connection.execute("SAVEPOINT \"group_write\"")
+        do {
+            let value = try body()
+            try connection.execute("RELEASE SAVEPOINT \"group_write\"")
+            return value
+        } catch {
+            if connection.isConnected {
+                try? connection.execute("ROLLBACK TO SAVEPOINT \"group_write\"")
+                try? connection.execute("RELEASE SAVEPOINT \"group_write\"")
+            }
+            throw error
         }
     }
 

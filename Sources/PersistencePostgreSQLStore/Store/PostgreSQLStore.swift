@@ -72,6 +72,9 @@ package final class PostgreSQLStore {
     package private(set) var identifier: String = ""
     package let isReadOnly: Bool
     package internal(set) var tracksHistory = false
+    /// How many write groups (`performWriteGroup`) are open: inside one, each write is a
+    /// savepoint of the group's transaction.
+    var writeGroupDepth = 0
     /// Whether the trigram indexes exist (the `pg_trgm` extension could be created).
     package internal(set) var hasTrigramIndexes = false
     /// Whether fetches compile predicates and sorts to SQL (see `PGFetch`): only on a
@@ -288,6 +291,13 @@ package final class PostgreSQLStore {
     /// Runs `body` in one write transaction.
     func writing<T>(_ body: () throws -> T) throws -> T {
         if isReadOnly { throw PostgreSQLStoreError.readOnly(database: location) }
+        if writeGroupDepth > 0, !connection.isConnected {
+            // The server rolled the group's transaction back with the session: a write now
+            // would be a transaction of its own, committed without the group's others.
+            throw PostgreSQLError(
+                message: "the connection was lost during a group of writes; none of them was committed",
+                sqlState: nil, isConnectionLost: true)
+        }
         try reconnectIfNeeded()
         return try connection.inTransaction("READ COMMITTED", body)
     }
