@@ -36,7 +36,7 @@ extension ManagedObjectContext {
     ///
     /// - Throws: what `body` throws; the store's failure when the transaction cannot begin or
     ///   commit; `PersistentStoreWriteGroupError` for a store that cannot group saves (one
-    ///   in Core Data's layout, or on a server), before `body` runs.
+    ///   in Core Data's layout), before `body` runs.
     public func performAtomicSaves<T>(_ body: () throws -> T) throws -> T {
         try checkQueue("perform atomic saves")
         if heldAnnouncements != nil { return try body() }
