@@ -131,7 +131,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         if pending != nil { try flush() }
         if let batch = pendingUpdates,
             batch.entity.schema.name != entity.schema.name || batch.columns != columns
-                || batch.rows.count >= PendingUpdates.rowsPerStatement(columns: columns.count)
+                || batch.rows.count >= Self.rowsPerStatement(parametersPerRow: columns.count + 1)
         {
             try flush()
         }
@@ -197,12 +197,10 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         changes.contextName = contextName
     }
 
-    /// As many rows as fit a statement's 65,535 parameters, at most 1,000: past that a
-    /// statement's text and the server's planning grow faster than round trips shrink.
+    /// New rows of `entity` a statement writes (see `rowsPerStatement(parametersPerRow:)`).
     func rowsPerWrite(entity: String) -> Int {
         guard let mapping = store.schema.entities[entity] else { return 1 }
-        let parametersPerRow = mapping.table.columns.count + 2
-        return max(1, min(1_000, 65_535 / parametersPerRow))
+        return Self.rowsPerStatement(parametersPerRow: mapping.table.columns.count + 2)
     }
 
     /// Writes the buffered rows: one statement, or for rows that may only be skipped, one
@@ -222,24 +220,8 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
                 changes.inserted(entity: batch.entity.schema.name, root: table.name, key: key)
             }
         case .fail, .update:
-            if batch.entity.schema.uniquenessConstraints.isEmpty {
-                try connection.execute(sql, parameters)
-            } else {
-                try connection.execute("SAVEPOINT \"rows\"")
-                do {
-                    try connection.execute(sql, parameters)
-                    try connection.execute("RELEASE SAVEPOINT \"rows\"")
-                } catch let error as PostgreSQLError where error.isUniqueViolation {
-                    // Which row: the same rows again, one a statement, until the one refused.
-                    try connection.execute("ROLLBACK TO SAVEPOINT \"rows\"")
-                    for row in batch.rows {
-                        let single = PendingInserts(entity: batch.entity, names: batch.names, onConflict: .fail, rows: [row])
-                        let (rowSQL, rowParameters) = single.statement()
-                        try reportingViolation(tag: row.tag, schema: batch.entity.schema) {
-                            try connection.execute(rowSQL, rowParameters)
-                        }
-                    }
-                }
+            try executeNamingRefusedRow((sql, parameters), schema: batch.entity.schema, tags: batch.rows.map(\.tag)) {
+                PendingInserts(entity: batch.entity, names: batch.names, onConflict: .fail, rows: [batch.rows[$0]]).statement()
             }
             for row in batch.rows {
                 changes.inserted(entity: batch.entity.schema.name, root: table.name, key: row.key)
@@ -247,37 +229,39 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         }
     }
 
-    /// Writes the buffered updates: one statement, or when the server refuses it for a unique
-    /// value, the same rows one a statement under a savepoint, up to the one refused.
+    /// Writes the buffered updates in one statement (see `executeNamingRefusedRow`).
     private func flushUpdates() throws {
         guard let batch = pendingUpdates else { return }
         pendingUpdates = nil
         guard !batch.rows.isEmpty else { return }
-        let connection = store.connection
-        let (sql, parameters) = batch.statement()
-        if batch.entity.schema.uniquenessConstraints.isEmpty || batch.rows.count == 1 {
-            try reportingViolation(tag: batch.rows[0].tag, schema: batch.entity.schema) {
-                try connection.execute(sql, parameters)
-            }
-        } else {
-            try connection.execute("SAVEPOINT \"rows\"")
-            do {
-                try connection.execute(sql, parameters)
-                try connection.execute("RELEASE SAVEPOINT \"rows\"")
-            } catch let error as PostgreSQLError where error.isUniqueViolation {
-                try connection.execute("ROLLBACK TO SAVEPOINT \"rows\"")
-                for row in batch.rows {
-                    let (rowSQL, rowParameters) = PendingUpdates(entity: batch.entity, columns: batch.columns, rows: [row])
-                        .statement()
-                    try reportingViolation(tag: row.tag, schema: batch.entity.schema) {
-                        try connection.execute(rowSQL, rowParameters)
-                    }
-                }
-            }
+        try executeNamingRefusedRow(batch.statement(), schema: batch.entity.schema, tags: batch.rows.map(\.tag)) {
+            PendingUpdates(entity: batch.entity, columns: batch.columns, rows: [batch.rows[$0]]).statement()
         }
         for row in batch.rows {
             changes.updated(
                 entity: batch.entity.schema.name, root: batch.entity.table.name, key: row.key, properties: row.properties)
+        }
+    }
+
+    /// Runs a statement of several buffered rows. When the server refuses it for a unique
+    /// value, the rows are written again one a statement (`single(index)`), under a
+    /// savepoint, up to the one refused, which is named by its tag.
+    private func executeNamingRefusedRow(
+        _ statement: (sql: String, parameters: [PGValue]), schema: EntitySchema, tags: [Int],
+        single: (Int) -> (String, [PGValue])
+    ) throws {
+        let connection = store.connection
+        guard !schema.uniquenessConstraints.isEmpty else { return try connection.execute(statement.sql, statement.parameters) }
+        try connection.execute("SAVEPOINT \"rows\"")
+        do {
+            try connection.execute(statement.sql, statement.parameters)
+            try connection.execute("RELEASE SAVEPOINT \"rows\"")
+        } catch let error as PostgreSQLError where error.isUniqueViolation {
+            try connection.execute("ROLLBACK TO SAVEPOINT \"rows\"")
+            for (index, tag) in tags.enumerated() {
+                let (rowSQL, rowParameters) = single(index)
+                try reportingViolation(tag: tag, schema: schema) { try connection.execute(rowSQL, rowParameters) }
+            }
         }
     }
 
@@ -439,86 +423,6 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     }
 
     // MARK: - Internals
-
-    /// New rows of one entity, written by one `INSERT … VALUES (…), (…)`.
-    private struct PendingInserts {
-        struct Row {
-            var key: Int64
-            /// The caller's number for the row, to name it when the server refuses it.
-            var tag: Int
-            var parameters: [PGValue]
-        }
-
-        var entity: PGSchema.Entity
-        /// The quoted columns, `_id` (and `_entity`) first.
-        var names: [String]
-        var onConflict: InsertConflictAction
-        var rows: [Row] = []
-
-        /// The statement and its parameters, `$1` … numbered row after row.
-        func statement() -> (String, [PGValue]) {
-            var parameters: [PGValue] = []
-            parameters.reserveCapacity(rows.count * names.count)
-            var tuples: [String] = []
-            tuples.reserveCapacity(rows.count)
-            for row in rows {
-                let first = parameters.count + 1
-                parameters += row.parameters
-                tuples.append("(" + (first..<first + row.parameters.count).map { "$\($0)" }.joined(separator: ", ") + ")")
-            }
-            let sql = "INSERT INTO \(pgIdentifier(entity.table.name)) (\(names.joined(separator: ", "))) VALUES "
-                + tuples.joined(separator: ", ")
-            return (sql, parameters)
-        }
-    }
-
-    /// Updates of the same columns of rows of one entity, each bumping its row's version.
-    private struct PendingUpdates {
-        struct Row {
-            var key: Int64
-            /// The caller's number for the row, to name it when the server refuses it.
-            var tag: Int
-            /// The new values, in the order of `columns`.
-            var values: [PGValue]
-            /// The properties the history records as updated.
-            var properties: [String]
-        }
-
-        var entity: PGSchema.Entity
-        /// The table columns written, by index.
-        var columns: [Int]
-        var rows: [Row] = []
-
-        /// As many rows as fit a statement's 65,535 parameters, at most 1,000 (as for inserts).
-        static func rowsPerStatement(columns: Int) -> Int {
-            max(1, min(1_000, 65_535 / (columns + 1)))
-        }
-
-        /// `UPDATE t SET c = v.c, …, "_opt" = t."_opt" + 1 FROM (VALUES ($1::bigint, $2::type, …), …)
-        /// AS v("_id", c, …) WHERE t."_id" = v."_id"`: the rows' keys and values as a table
-        /// the update joins, each placeholder cast to its column's type (a VALUES list has
-        /// none of its own).
-        func statement() -> (String, [PGValue]) {
-            let names = columns.map { pgIdentifier(entity.table.columns[$0].name) }
-            let types = ["bigint"] + columns.map { entity.table.columns[$0].sqlType }
-            var parameters: [PGValue] = []
-            parameters.reserveCapacity(rows.count * types.count)
-            var tuples: [String] = []
-            tuples.reserveCapacity(rows.count)
-            for row in rows {
-                let first = parameters.count + 1
-                parameters.append(.integer(row.key))
-                parameters += row.values
-                tuples.append("(" + types.enumerated().map { "$\(first + $0.offset)::\($0.element)" }.joined(separator: ", ") + ")")
-            }
-            let assignments = names.map { "\($0) = v.\($0)" } + ["\"_opt\" = t.\"_opt\" + 1"]
-            let columnList = (["\"_id\""] + names).joined(separator: ", ")
-            let sql = "UPDATE \(pgIdentifier(entity.table.name)) AS t SET \(assignments.joined(separator: ", ")) "
-                + "FROM (VALUES \(tuples.joined(separator: ", "))) AS v(\(columnList)) "
-                + "WHERE t.\"_id\" = v.\"_id\""
-            return (sql, parameters)
-        }
-    }
 
     private func mapping(_ schema: EntitySchema) throws -> PGSchema.Entity {
         guard let entity = store.schema.entities[schema.name] else {
