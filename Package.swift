@@ -77,7 +77,7 @@ let package = Package(
         .target(
             name: "PersistencePostgreSQLStore",
             dependencies: [
-                "PersistenceModel", "PersistenceStore",
+                "PersistenceModel", "PersistenceStore", "PersistenceRelational",
                 .target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // Contexts, objects, the coordinator, fetching and saving, archives: what a context

@@ -1,6 +1,7 @@
 #if PostgreSQL
 import PersistenceModel
 import PersistenceStore
+import PersistenceRelational
 
 /// How a model maps onto PostgreSQL tables: the same layout as the SQLite store's, so that
 /// one catalogue reads alike in either (one table per root entity, single-table
@@ -62,32 +63,17 @@ package struct PGSchema: Sendable {
         package let columnIndex: [Int?]
     }
 
-    /// A join table (see the SQLite store's `JoinTableMapping` for the rules, which are the same).
-    package struct JoinTable: Sendable, Hashable {
-        package let name: String
-        package let sourceTable: String
-        package let destinationTable: String
-        package let hasPosition: Bool
-        package let hasInversePosition: Bool
-    }
-
+    /// A join table: the relational core's, whose rules (and names) the SQLite store shares.
+    package typealias JoinTable = RelationalJoinTable
     /// One relationship's side of a join table.
-    package struct JoinSide: Sendable, Hashable {
-        package let table: JoinTable
-        package let isSource: Bool
-        package let isOrdered: Bool
-        package var ownColumn: String { isSource ? "source" : "destination" }
-        package var otherColumn: String { isSource ? "destination" : "source" }
-        package var positionColumn: String? {
-            guard isOrdered else { return nil }
-            return isSource ? "position" : "inversePosition"
-        }
-    }
+    package typealias JoinSide = RelationalJoinSide
 
     package let tables: [String: Table]
     package let entities: [String: Entity]
-    package let joinTables: [JoinTable]
-    package let joinSides: [String: [String: JoinSide]]
+    /// The join tables and each relationship's side of one.
+    package let joins: RelationalJoinTables
+    package var joinTables: [JoinTable] { joins.tables }
+    package var joinSides: [String: [String: JoinSide]] { joins.sides }
 
     /// Maps a frozen model.
     package init(model: ManagedObjectModel) {
@@ -132,75 +118,14 @@ package struct PGSchema: Sendable {
         }
         self.tables = tables
         self.entities = entities
-        (joinSides, joinTables) = Self.joinTables(schemas: schemas, tableNames: Set(tables.keys))
+        joins = RelationalJoinTables(schemas: schemas, tableNames: Set(tables.keys), sameName: { $0.lowercased() })
     }
 
-    /// Whether a to-many keeps its links in a join table: stored, and ordered, or without a
-    /// stored inverse, or with a to-many inverse.
-    static func usesJoinTable(_ r: RelationshipDescription, schemas: [String: EntitySchema]) -> Bool {
-        guard r.isToMany, !r.isTransient else { return false }
-        if r.isOrdered { return true }
-        guard let inverseName = r.inverseName,
-            let inverse = schemas[r.destinationEntityName]?.relationship(named: inverseName),
-            !inverse.isTransient
-        else { return true }
-        return inverse.isToMany
-    }
-
-    private static func joinTables(
-        schemas: [String: EntitySchema], tableNames: Set<String>
-    ) -> (sides: [String: [String: JoinSide]], tables: [JoinTable]) {
-        func declaring(_ name: String, in schema: EntitySchema) -> EntitySchema {
-            for ancestor in schema.ancestors.reversed() {
-                if let a = schemas[ancestor], a.entity.relationships.contains(where: { $0.name == name }) { return a }
-            }
-            return schema
-        }
-        var tables: [String: JoinTable] = [:]
-        var sides: [String: [String: JoinSide]] = [:]
-        let lowercasedTableNames = Set(tableNames.map { $0.lowercased() })
-        for schema in schemas.values.sorted(by: { $0.name < $1.name }) {
-            for case .relationship(let r) in schema.properties where usesJoinTable(r, schemas: schemas) {
-                guard let destination = schemas[r.destinationEntityName] else { continue }
-                let ownKey = "\(declaring(r.name, in: schema).name).\(r.name)"
-                var inverse: RelationshipDescription?
-                var inverseKey = ownKey
-                if let inverseName = r.inverseName, let i = destination.relationship(named: inverseName),
-                    i.isToMany, !i.isTransient
-                {
-                    inverse = i
-                    inverseKey = "\(declaring(i.name, in: destination).name).\(i.name)"
-                }
-                let isSource = inverse == nil || ownKey <= inverseKey
-                let sourceKey = isSource ? ownKey : inverseKey
-                let sourceOrdered = isSource ? r.isOrdered : (inverse?.isOrdered ?? false)
-                let destinationOrdered =
-                    ownKey == inverseKey ? false : (isSource ? (inverse?.isOrdered ?? false) : r.isOrdered)
-                var name = sourceKey.replacingOccurrences(of: ".", with: "_")
-                if lowercasedTableNames.contains(name.lowercased()) { name = "_join_" + name }
-                let table =
-                    tables[name]
-                    ?? JoinTable(
-                        name: name, sourceTable: isSource ? schema.rootName : destination.rootName,
-                        destinationTable: isSource ? destination.rootName : schema.rootName,
-                        hasPosition: sourceOrdered, hasInversePosition: destinationOrdered)
-                tables[name] = table
-                sides[schema.name, default: [:]][r.name] = JoinSide(table: table, isSource: isSource, isOrdered: r.isOrdered)
-            }
-        }
-        return (sides, tables.values.sorted { $0.name < $1.name })
-    }
-
-    package func joinSide(entity: String, relationship: String) -> JoinSide? { joinSides[entity]?[relationship] }
+    package func joinSide(entity: String, relationship: String) -> JoinSide? { joins.side(entity: entity, relationship: relationship) }
 
     /// The join tables touching rows of a root table, with the column holding those rows.
     package func joinTables(touching rootTable: String) -> [(table: JoinTable, column: String)] {
-        var result: [(JoinTable, String)] = []
-        for table in joinTables {
-            if table.sourceTable == rootTable { result.append((table, "source")) }
-            if table.destinationTable == rootTable { result.append((table, "destination")) }
-        }
-        return result
+        joins.tables(touching: rootTable)
     }
 }
 #endif

@@ -202,15 +202,7 @@ package final class PostgreSQLStore {
             migratedOnOpen = true
             return
         }
-        var differences: [String] = []
-        for name in Set(stored.keys).union(current.keys).sorted() {
-            switch (stored[name], current[name]) {
-            case (nil, _?): differences.append("entity \(name) is new")
-            case (_?, nil): differences.append("entity \(name) is gone")
-            case (let a?, let b?) where a != b: differences.append("entity \(name) changed")
-            default: break
-            }
-        }
+        let differences = MigrationPlan.differences(stored: stored, current: current)
         if !differences.isEmpty { throw PostgreSQLStoreError.incompatibleModel(database: location, differences: differences) }
     }
 

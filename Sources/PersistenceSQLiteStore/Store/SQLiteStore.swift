@@ -228,16 +228,8 @@ package final class SQLiteStore {
                 stored[String(key.dropFirst("versionHash.".count))] = value
             }
         }
-        let current = model.entityVersionHashesByName.mapValues(\.hexString)
-        var differences: [String] = []
-        for name in Set(stored.keys).union(current.keys).sorted() {
-            switch (stored[name], current[name]) {
-            case (nil, _?): differences.append("entity \(name) is new")
-            case (_?, nil): differences.append("entity \(name) is gone")
-            case (let a?, let b?) where a != b: differences.append("entity \(name) changed")
-            default: break
-            }
-        }
+        let current = MigrationPlan.recordedVersionHashes(of: model)
+        let differences = MigrationPlan.differences(stored: stored, current: current)
         if !differences.isEmpty { throw StoreError.incompatibleModel(path: path, differences: differences) }
         return false
     }

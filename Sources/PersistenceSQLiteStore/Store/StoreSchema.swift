@@ -2,6 +2,7 @@ import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
 import PersistenceSQLiteFiles
+import PersistenceRelational
 /// How a model maps onto SQLite tables: one table per root entity (single-table inheritance),
 /// one column per stored attribute and per to-one relationship of every entity in the
 /// hierarchy, named after the model's own names so the store reads well in the `sqlite3`
@@ -11,8 +12,8 @@ import PersistenceSQLiteFiles
 /// has `_entity TEXT`, naming each row's entity. To-many relationships have no column: a
 /// to-many whose inverse is a to-one is read through the inverse's column; other to-many
 /// relationships (many-to-many, no inverse, ordered) live in join tables named
-/// `<Entity>_<relationship>`, described (with their columns and indexes) on
-/// `JoinTableMapping`.
+/// `<Entity>_<relationship>`, described (with their columns) on the relational core's
+/// `RelationalJoinTable`, and their indexes on `JoinTableMapping`.
 ///
 /// Sibling sub-entities that declare properties of the same name share one column; its
 /// declared type is the first entity's (SQLite columns hold any type).
@@ -21,10 +22,8 @@ package struct StoreSchema: Sendable {
     package let tables: [String: TableMapping]
     /// Per-entity mappings by entity name.
     package let entities: [String: EntityMapping]
-    /// Join tables, by name order (see `JoinTableMapping`).
-    package let joinTables: [JoinTableMapping]
-    /// The join side of each join-table relationship, by entity and relationship name.
-    package let joinSides: [String: [String: JoinSide]]
+    /// The join tables and each relationship's side of one (see `RelationalJoinTable`).
+    package let joins: RelationalJoinTables
 
     /// Maps a frozen model.
     package init(model: ManagedObjectModel) {
@@ -51,7 +50,8 @@ package struct StoreSchema: Sendable {
         }
         self.tables = tables
         self.entities = entities
-        (joinSides, joinTables) = Self.joinTables(schemas: schemas, tableNames: Set(tables.keys))
+        // SQLite names ignore ASCII case: `book_tags` is the table `Book_tags`.
+        joins = RelationalJoinTables(schemas: schemas, tableNames: Set(tables.keys), sameName: ModelValidator.folded)
     }
 }
 

@@ -7,6 +7,19 @@ extension MigrationPlan {
         model.entityVersionHashesByName.mapValues(\.hexString)
     }
 
+    /// How a store's recorded version hashes differ from a model's, one phrase an entity in
+    /// name order ("entity Book changed"): what a store refusing to open with that model says.
+    package static func differences(stored: [String: String], current: [String: String]) -> [String] {
+        Set(stored.keys).union(current.keys).sorted().compactMap { name in
+            switch (stored[name], current[name]) {
+            case (nil, _?): return "entity \(name) is new"
+            case (_?, nil): return "entity \(name) is gone"
+            case (let a?, let b?) where a != b: return "entity \(name) changed"
+            default: return nil
+            }
+        }
+    }
+
     /// The plans from the version whose hashes are `stored` to `destination`. Of several
     /// versions with those hashes, the one named `recordedVersion` (the version the store
     /// records) is the source, else the last.
