@@ -2,18 +2,19 @@ import Foundation
 import PersistenceModel
 
 /// Compiles a `FetchRequest` into SQL over a store's `RelationalLayout`: the entity
-/// restriction, the predicate's terms, key paths through to-ones (as `LEFT JOIN`s), the
-/// sorts, the window and the count, reproducing what `PredicateEvaluator` and
-/// `SortValueOrder` answer in memory.
+/// restriction, the predicate's terms, key paths through to-ones (as `LEFT JOIN`s) and
+/// through to-manys (`ANY`/`ALL`/`NONE`, `@count`, as correlated subqueries), the sorts, the
+/// window and the count, reproducing what `PredicateEvaluator` and `SortValueOrder` answer
+/// in memory. The SQL is written in the layout's `RelationalDialect` (SQLite's by default).
 ///
 /// Exact or not at all: each top-level `AND` term the layout can answer exactly becomes SQL,
-/// and the others (a to-many key path, `MATCHES`, a decimal, a value the layout's encoding
-/// cannot compare) are left as the query's `residual`, which the store evaluates in memory
-/// on the rows the SQL returns. A sort key SQL cannot order as memory does leaves the whole
-/// sort to memory, and a residual or an in-memory sort leaves the window to memory too.
+/// and the others (`MATCHES`, a to-many the layout cannot follow, a value the layout's
+/// encoding cannot compare) are left as the query's `residual`, which the store evaluates in
+/// memory on the rows the SQL returns. A sort key SQL cannot order as memory does leaves the
+/// whole sort to memory, and a residual or an in-memory sort leaves the window to memory too.
 ///
-/// Every compiled comparison is 0 or 1, never NULL (two-valued logic), so `NOT` behaves as in
-/// memory; literals are bound, never spliced. The request is expected to be checked already
+/// Every compiled comparison is true or false, never NULL (two-valued logic), so `NOT`
+/// behaves as in memory; literals are bound, never spliced. The request is expected to be checked already
 /// (known keys, no transient ones): anything the compiler does not recognise is left to
 /// memory, where the evaluator reports it.
 package struct RelationalFetchCompiler {

@@ -5,9 +5,10 @@ import PersistenceModel
 /// what `RelationalFetchCompiler` asks of a store to turn a fetch request into SQL.
 ///
 /// A store supplies the names (a table per root entity, its key column, the column telling
-/// a row's entity apart, a column per stored attribute and per to-one), the encoding of a
-/// compared value as its columns keep it, and the dialect's folding of strings for `[c]`,
-/// `[d]` and `[cd]`. Whatever the layout cannot answer exactly (it returns nil) is left to
+/// a row's entity apart, a column per stored attribute and per to-one, the links of its
+/// to-manys), the encoding of a compared value as its columns keep it, the folding of
+/// strings for `[c]`, `[d]` and `[cd]`, and the `RelationalDialect` its SQL is written in
+/// (SQLite's unless it says otherwise). Whatever the layout cannot answer exactly (it returns nil) is left to
 /// the in-memory evaluator, for that term only.
 package protocol RelationalLayout {
     /// The model laid out.

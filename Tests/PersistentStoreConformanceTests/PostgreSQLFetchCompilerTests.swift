@@ -175,6 +175,45 @@ struct PostgreSQLFetchCompilerTests {
         }
     }
 
+    /// A long `IN` list is bound as one array (`= ANY($n)`), for each type the server
+    /// compares exactly, with the answers memory gives; a list too long to bind term by term
+    /// is left to memory rather than refused by the server.
+    @Test func longInListsAreOneParameter() throws {
+        let server = try PostgreSQLTestServer()
+        let (store, context) = try server.open(ConformanceModel.make())
+        try EdgeSamples.seed(context)
+        let everything = try context.fetch(FetchRequest(entityName: "Sample"))
+        let uuids: [UUID] = (0..<12).map { UUID(uuidString: String(format: "%08X-0000-4000-8000-000000000000", ($0 * 7 * 7919) % 97))! }
+        let doubles: [Double] = [2.5, 3.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, Double.nan, 0.0]
+        let texts: [String] = ["apple", "a\u{0}b", "\u{1}984", "Straße", "it's", "x", "y", "z", "back\\slash"]
+        let decimals: [Decimal] = ["0.1", "2.5", "3", "4", "5", "6", "7", "-7"].compactMap { Decimal(string: $0) }
+        let reals: [Double] = [1.5, 0.1, 2, 3, 4, 5, 6, 7, -0.0]
+        let links: [URL] = (0..<9).compactMap { URL(string: "https://example.com/\($0 * 2)") }
+        var blobs: [Data] = []
+        for i in 0..<21_000 {
+            let bytes: [UInt8] = [UInt8(i % 3), UInt8(i % 7), UInt8((i / 256) % 256)]
+            blobs.append(Data(bytes))
+        }
+        let every: [Int64] = Array(0..<30_000)
+        let some: [Int64] = (0..<20).map { Int64($0 * 3) }
+        let cases: [(String, [Any?], compiled: Bool)] = [
+            ("n IN %@", [every], true), ("n IN %@ AND str != nil", [some], true), ("i64 IN %@", [doubles], true),
+            ("str IN %@", [texts], true), ("dec IN %@", [decimals], true), ("dbl IN %@", [reals], true), ("id IN %@", [uuids], true),
+            ("link IN %@", [links], true), ("bytes IN %@", [blobs], false),
+        ]
+        for (format, arguments, compiled) in cases {
+            let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+            let request = FetchRequest(entityName: "Sample", predicate: predicate)
+            let statement = try #require(try store.fetchStatement(for: request))
+            #expect(statement.isAnsweredByServer == compiled, "\(format)")
+            #expect(!compiled || statement.sql.contains("= ANY($") && statement.parameters.count <= 3, "\(format): \(statement.sql)")
+            let evaluator = PredicateEvaluator(predicate)
+            let expected = try everything.filter { try evaluator.evaluate($0) }.map(\.objectID.primaryKey).sorted { $0! < $1! }
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
+            #expect(try store.count(for: request) == expected.count, "\(format)")
+        }
+    }
+
     @Test func hostileValuesReachTheServerOnlyAsParameters() throws {
         let server = try PostgreSQLTestServer()
         let (store, context) = try server.open(ConformanceModel.make())
