@@ -114,10 +114,12 @@ extension RelationalFetchCompiler {
         guard let (inner, head) = subquery(split) else { return nil }
         let sql = "(SELECT count(*) " + head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " ")) + ")"
         binder.adopt(inner.binder)
+        let rhs: String
         switch literal {
-        case .integer(let i): return comparison(sql, op, bind(.integer(i)))
-        case .double(let d): return comparison(sql, op, bind(.real(d)))
+        case .integer(let i): rhs = bind(.integer(i))
+        case .double(let d): rhs = bind(.real(d))
         default: return nil
         }
+        return comparison(sql, op, rhs)
     }
 }

@@ -364,7 +364,10 @@ package struct RelationalFetchCompiler {
             switch comparand {
             case .constant(let holds): return constant(lhs, op, holds: holds)
             case .value(let value, let encodedOperator, let cast):
-                return comparison(lhs, encodedOperator, bind(value) + (cast ?? ""))
+                // Bound first: an argument that binds while `self` is borrowed for the call
+                // would copy every value bound so far (quadratic for a long `IN` list).
+                let rhs = bind(value) + (cast ?? "")
+                return comparison(lhs, encodedOperator, rhs)
             }
         default: return nil
         }
@@ -431,7 +434,8 @@ package struct RelationalFetchCompiler {
         switch op {
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
             let needle = RelationalValue.text(layout.storedText(PredicateEvaluator.fold(text, options)))
-            return comparison(layout.comparedValue(lhs, of: target.attribute), op, bind(needle))
+            let rhs = bind(needle)
+            return comparison(layout.comparedValue(lhs, of: target.attribute), op, rhs)
         case .contains, .beginsWith, .endsWith, .like:
             return dialect.stringMatch(lhs, op, text, options, &binder)
         default: return nil
