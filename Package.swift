@@ -72,7 +72,8 @@ let package = Package(
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
-        // The PostgreSQL store: the only target that writes PostgreSQL's SQL. Its sources are
+        // The PostgreSQL store: the only target that writes PostgreSQL's SQL. Its fetches are
+        // compiled by the relational core over its layout, in its dialect. Its sources are
         // all under `#if PostgreSQL`, so that without the trait it compiles to nothing.
         .target(
             name: "PersistencePostgreSQLStore",

@@ -47,11 +47,13 @@ extension RelationalFetchCompiler {
     private mutating func subquery(_ split: ToManySplit) -> (compiler: RelationalFetchCompiler, head: String)? {
         guard let table = layout.tableName(root: split.destination.rootName) else { return nil }
         subqueries += 1
-        let inner = RelationalFetchCompiler(layout: layout, schema: split.destination, alias: "\(alias)s\(subqueries)")
+        var inner = RelationalFetchCompiler(
+            layout: layout, schema: split.destination, alias: "\(alias)s\(subqueries)", binder: binder.nested())
         let a = quotedIdentifier(inner.alias)
         var restriction = ""
         if !split.destination.ancestors.isEmpty,
-            let sql = layout.entityRestriction(alias: inner.alias, entityNames: split.destination.hierarchyNames)
+            let sql = layout.entityRestriction(
+                alias: inner.alias, entityNames: split.destination.hierarchyNames, binder: &inner.binder)
         {
             restriction = " AND " + sql
         }
@@ -87,7 +89,7 @@ extension RelationalFetchCompiler {
         inner.negated = quantifier == .all
         guard let condition = inner.compile(element) else { return nil }
         let sql = head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " "))
-        bindings += inner.bindings
+        binder.adopt(inner.binder)
         switch quantifier {
         case .any: return "EXISTS (SELECT 1 \(sql) AND \(condition))"
         case .all: return "(NOT EXISTS (SELECT 1 \(sql) AND NOT \(condition)))"
@@ -98,17 +100,26 @@ extension RelationalFetchCompiler {
     /// `collection.@count` compared with a number.
     mutating func count(_ collection: [String], _ op: PredicateNode.Operator, _ right: PredicateNode.Operand) -> String? {
         guard case .some(.some(let split)) = toManySplit(collection), split.rest.isEmpty,
-            case .constant(let literal) = right, let (inner, head) = subquery(split)
+            case .constant(let literal) = right
         else { return nil }
-        let sql = "(SELECT count(*) " + head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " ")) + ")"
         switch op {
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: break
         default: return nil
         }
         switch literal {
-        case .integer(let i): return comparison(sql, op, bind(.integer(i)))
-        case .double(let d): return d.isNaN ? (op == .notEqualTo ? "1" : "0") : comparison(sql, op, bind(.real(d)))
+        case .integer: break
+        case .double(let d): if d.isNaN { return op == .notEqualTo ? dialect.alwaysTrue : dialect.alwaysFalse }
         default: return nil
         }
+        guard let (inner, head) = subquery(split) else { return nil }
+        let sql = "(SELECT count(*) " + head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " ")) + ")"
+        binder.adopt(inner.binder)
+        let rhs: String
+        switch literal {
+        case .integer(let i): rhs = bind(.integer(i))
+        case .double(let d): rhs = bind(.real(d))
+        default: return nil
+        }
+        return comparison(sql, op, rhs)
     }
 }

@@ -2,18 +2,19 @@ import Foundation
 import PersistenceModel
 
 /// Compiles a `FetchRequest` into SQL over a store's `RelationalLayout`: the entity
-/// restriction, the predicate's terms, key paths through to-ones (as `LEFT JOIN`s), the
-/// sorts, the window and the count, reproducing what `PredicateEvaluator` and
-/// `SortValueOrder` answer in memory.
+/// restriction, the predicate's terms, key paths through to-ones (as `LEFT JOIN`s) and
+/// through to-manys (`ANY`/`ALL`/`NONE`, `@count`, as correlated subqueries), the sorts, the
+/// window and the count, reproducing what `PredicateEvaluator` and `SortValueOrder` answer
+/// in memory. The SQL is written in the layout's `RelationalDialect` (SQLite's by default).
 ///
 /// Exact or not at all: each top-level `AND` term the layout can answer exactly becomes SQL,
-/// and the others (a to-many key path, `MATCHES`, a decimal, a value the layout's encoding
-/// cannot compare) are left as the query's `residual`, which the store evaluates in memory
-/// on the rows the SQL returns. A sort key SQL cannot order as memory does leaves the whole
-/// sort to memory, and a residual or an in-memory sort leaves the window to memory too.
+/// and the others (`MATCHES`, a to-many the layout cannot follow, a value the layout's
+/// encoding cannot compare) are left as the query's `residual`, which the store evaluates in
+/// memory on the rows the SQL returns. A sort key SQL cannot order as memory does leaves the
+/// whole sort to memory, and a residual or an in-memory sort leaves the window to memory too.
 ///
-/// Every compiled comparison is 0 or 1, never NULL (two-valued logic), so `NOT` behaves as in
-/// memory; literals are bound, never spliced. The request is expected to be checked already
+/// Every compiled comparison is true or false, never NULL (two-valued logic), so `NOT`
+/// behaves as in memory; literals are bound, never spliced. The request is expected to be checked already
 /// (known keys, no transient ones): anything the compiler does not recognise is left to
 /// memory, where the evaluator reports it.
 package struct RelationalFetchCompiler {
@@ -23,7 +24,10 @@ package struct RelationalFetchCompiler {
     let alias: String
     var joins: [String] = []
     private var joinAliases: [String: (alias: String, schema: EntitySchema)] = [:]
-    var bindings: [RelationalValue] = []
+    /// The values bound so far, numbered as the layout's dialect numbers placeholders.
+    var binder: RelationalBinder
+    var bindings: [RelationalValue] { binder.values }
+    var dialect: any RelationalDialect { binder.dialect }
     /// Subqueries made so far, for unique aliases.
     var subqueries = 0
     /// Whether the condition being compiled is under a `NOT`, where a comparison must be
@@ -32,10 +36,11 @@ package struct RelationalFetchCompiler {
     /// `column = ?` an index can answer, not `coalesce(column = ?, 0)`, which it cannot.
     var negated = false
 
-    init(layout: any RelationalLayout, schema: EntitySchema, alias: String = "t") {
+    init(layout: any RelationalLayout, schema: EntitySchema, alias: String = "t", binder: RelationalBinder? = nil) {
         self.layout = layout
         self.schema = schema
         self.alias = alias
+        self.binder = binder ?? RelationalBinder(dialect: layout.dialect)
     }
 
     /// The query for `request` over `layout`, or nil when the layout has no table for its
@@ -52,7 +57,7 @@ package struct RelationalFetchCompiler {
         var conditions: [String] = []
         let names: [String]? =
             !request.includesSubentities ? [schema.name] : schema.ancestors.isEmpty ? nil : schema.hierarchyNames
-        if let names, let restriction = layout.entityRestriction(alias: compiler.alias, entityNames: names) {
+        if let names, let restriction = layout.entityRestriction(alias: compiler.alias, entityNames: names, binder: &compiler.binder) {
             conditions.append(restriction)
         }
         var residual: [PredicateNode] = []
@@ -76,7 +81,7 @@ package struct RelationalFetchCompiler {
                 sortsInSQL = false
                 break
             }
-            order.append(sql + (key.ascending ? " ASC" : " DESC"))
+            order.append(layout.dialect.sortTerm(sql, ascending: key.ascending))
         }
         let tieBreak = "\(quotedIdentifier(compiler.alias)).\(quotedIdentifier(layout.keyColumn))"
         return RelationalQuery(
@@ -85,7 +90,7 @@ package struct RelationalFetchCompiler {
                 + compiler.joins.map { " " + $0 }.joined(),
             condition: conditions.isEmpty ? nil : conditions.joined(separator: " AND "),
             residual: residual.isEmpty ? nil : residual.count == 1 ? residual[0] : .and(residual),
-            ordering: ((sortsInSQL ? order : []) + [tieBreak + " ASC"]).joined(separator: ", "),
+            ordering: ((sortsInSQL ? order : []) + [layout.dialect.sortTerm(tieBreak, ascending: true)]).joined(separator: ", "),
             sortsInSQL: sortsInSQL, bindings: compiler.bindings, limit: request.fetchLimit, offset: request.fetchOffset)
     }
 
@@ -98,8 +103,8 @@ package struct RelationalFetchCompiler {
     /// `node` as SQL, or nil (its bindings taken back) when it cannot be answered exactly.
     private mutating func attempt(_ node: PredicateNode) -> String? {
         let mark = bindings.count
-        guard let sql = condition(node) else {
-            bindings.removeSubrange(mark...)
+        guard let sql = condition(node), bindings.count <= dialect.maximumBindings else {
+            binder.truncate(to: mark)
             return nil
         }
         return sql
@@ -107,11 +112,11 @@ package struct RelationalFetchCompiler {
 
     private mutating func condition(_ node: PredicateNode) -> String? {
         switch node {
-        case .truePredicate: return "1"
-        case .falsePredicate: return "0"
+        case .truePredicate: return dialect.alwaysTrue
+        case .falsePredicate: return dialect.alwaysFalse
         case .and(let children), .or(let children):
             let isAnd = if case .and = node { true } else { false }
-            guard !children.isEmpty else { return isAnd ? "1" : "0" }
+            guard !children.isEmpty else { return isAnd ? dialect.alwaysTrue : dialect.alwaysFalse }
             var parts: [String] = []
             for child in children {
                 guard let part = condition(child) else { return nil }
@@ -131,8 +136,9 @@ package struct RelationalFetchCompiler {
 
     /// Where a key path through to-ones ends.
     enum Resolved {
-        /// An attribute's column (qualified) and description.
-        case attribute(String, AttributeDescription)
+        /// An attribute's column (qualified) and description, and the entity and alias of
+        /// the row holding it.
+        case attribute(String, AttributeDescription, entity: EntitySchema, alias: String)
         /// A to-one's destination row, joined: its key column (qualified), NULL when there is
         /// no destination (none set, or a key naming no row).
         case toOne(String)
@@ -151,7 +157,8 @@ package struct RelationalFetchCompiler {
             switch property {
             case .attribute(let attribute):
                 guard isLast, let column = layout.column(property: step, entity: current) else { return nil }
-                return .attribute("\(quotedIdentifier(currentAlias)).\(quotedIdentifier(column))", attribute)
+                return .attribute(
+                    "\(quotedIdentifier(currentAlias)).\(quotedIdentifier(column))", attribute, entity: current, alias: currentAlias)
             case .relationship(let relationship):
                 guard !relationship.isToMany, let column = layout.column(property: step, entity: current),
                     let destination = layout.model.schemas[relationship.destinationEntityName],
@@ -178,10 +185,10 @@ package struct RelationalFetchCompiler {
 
     /// The ORDER BY expression of a sort key path, or nil when SQL cannot order it as memory.
     private mutating func sortExpression(_ keyPath: String) -> String? {
-        guard case .attribute(let column, let attribute)? = resolve(keyPath.split(separator: ".").map(String.init)),
+        guard case .attribute(let column, let attribute, _, _)? = resolve(keyPath.split(separator: ".").map(String.init)),
             layout.sortsInSQL(attribute)
         else { return nil }
-        return column
+        return attribute.type == .string || attribute.type == .uri ? dialect.byCodePoint(column) : column
     }
 
     // MARK: - Narrowing
@@ -191,10 +198,10 @@ package struct RelationalFetchCompiler {
     /// nothing; nil when a key path is not a string column the dialect can fold.
     mutating func searchNarrowing(_ text: String, _ keyPaths: [[String]]) -> String? {
         let words = SearchText(text).words
-        guard !words.isEmpty else { return "0" }
+        guard !words.isEmpty else { return dialect.alwaysFalse }
         var fields: [String] = []
         for path in keyPaths {
-            guard case .attribute(let column, let attribute)? = resolve(path), attribute.type == .string,
+            guard case .attribute(let column, let attribute, _, _)? = resolve(path), attribute.type == .string,
                 let folded = layout.folded(column, [.caseInsensitive, .diacriticInsensitive])
             else { return nil }
             fields.append(folded)
@@ -223,7 +230,7 @@ package struct RelationalFetchCompiler {
             comparison.operator = mirrored
         }
         guard case .keyPath(let steps) = comparison.left, toManySplit(steps) == nil,
-            case .attribute(let column, let attribute)? = resolve(steps), layout.narrowsApproximately(attribute)
+            case .attribute(let column, let attribute, _, _)? = resolve(steps), layout.narrowsApproximately(attribute)
         else { return nil }
         func number(_ operand: PredicateNode.Operand) -> Double? {
             guard case .constant(let literal) = operand else { return nil }
@@ -260,8 +267,7 @@ package struct RelationalFetchCompiler {
     // MARK: - Comparisons
 
     mutating func bind(_ value: RelationalValue) -> String {
-        bindings.append(value)
-        return "?"
+        binder.bind(value)
     }
 
     mutating func compile(_ comparison: PredicateNode.Comparison) -> String? {
@@ -294,89 +300,144 @@ package struct RelationalFetchCompiler {
             case .notEqualTo: return "(\(key) IS NOT NULL)"
             default: return nil
             }
-        case .attribute(let column, let attribute):
+        case .attribute(let column, let attribute, let entity, let alias):
             guard layout.comparesInSQL(attribute) else { return nil }
-            return compare(column, attribute, comparison.operator, comparison.options, comparison.right)
+            let target = Target(column: column, attribute: attribute, entity: entity, alias: alias)
+            return compare(target, comparison.operator, comparison.options, comparison.right)
         }
     }
 
+    /// An attribute's column as a comparison reads it, with the row it is on.
+    struct Target {
+        var column: String
+        var attribute: AttributeDescription
+        var entity: EntitySchema
+        var alias: String
+    }
+
     private mutating func compare(
-        _ column: String, _ attribute: AttributeDescription, _ op: PredicateNode.Operator,
-        _ options: PredicateNode.Options, _ right: PredicateNode.Operand
+        _ target: Target, _ op: PredicateNode.Operator, _ options: PredicateNode.Options, _ right: PredicateNode.Operand
     ) -> String? {
+        let column = target.column, attribute = target.attribute
         switch op {
         case .in:
             switch right {
             case .aggregate(let items):
-                guard !items.isEmpty else { return "0" }
+                guard !items.isEmpty else { return dialect.alwaysFalse }
+                if let member = member(target, options, items) { return member }
                 var parts: [String] = []
                 for item in items {
-                    guard let part = compare(column, attribute, .equalTo, options, item) else { return nil }
+                    guard let part = compare(target, .equalTo, options, item) else { return nil }
                     parts.append(part)
                 }
                 return "(" + parts.joined(separator: " OR ") + ")"
-            case .constant(.null): return "0"
+            case .constant(.null): return dialect.alwaysFalse
             default: return nil
             }
         case .between:
             guard case .aggregate(let bounds) = right, bounds.count == 2,
-                let low = compare(column, attribute, .greaterThanOrEqualTo, options, bounds[0]),
-                let high = compare(column, attribute, .lessThanOrEqualTo, options, bounds[1])
+                let low = compare(target, .greaterThanOrEqualTo, options, bounds[0]),
+                let high = compare(target, .lessThanOrEqualTo, options, bounds[1])
             else { return nil }
             return "(\(low) AND \(high))"
         default: break
         }
         guard case .constant(let literal) = right else { return nil }
         if case .null = literal {
-            guard options.isEmpty else { return nil }
+            // Folding does not matter against nil: nil equals only nil, orders with nothing,
+            // and no string contains, begins, ends or is like it.
+            guard options.isEmpty || attribute.type == .string else { return nil }
             switch op {
             case .equalTo: return "(\(column) IS NULL)"
             case .notEqualTo: return "(\(column) IS NOT NULL)"
-            case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: return "0"
+            case .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo: return dialect.alwaysFalse
+            case .contains, .beginsWith, .endsWith, .like: return attribute.type == .string ? dialect.alwaysFalse : nil
             default: return nil
             }
         }
-        if attribute.type == .string { return stringComparison(column, op, options, literal) }
+        if attribute.type == .string { return stringComparison(target, op, options, literal) }
         guard options.isEmpty else { return nil }
         switch op {
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            // NaN is unordered: equal to nothing, unequal to everything, nil included.
-            if case .double(let d) = literal, d.isNaN, attribute.type.isNumeric { return op == .notEqualTo ? "1" : "0" }
-            guard let value = layout.encoded(literal, for: attribute) else { return nil }
-            return comparison(layout.comparedValue(column, of: attribute), op, bind(value))
+            guard let comparand = layout.comparison(literal, op, for: attribute) else { return nil }
+            let lhs = layout.comparedValue(column, of: attribute)
+            switch comparand {
+            case .constant(let holds): return constant(lhs, op, holds: holds)
+            case .value(let value, let encodedOperator, let cast):
+                // Bound first: an argument that binds while `self` is borrowed for the call
+                // would copy every value bound so far (quadratic for a long `IN` list).
+                let rhs = bind(value) + (cast ?? "")
+                return comparison(lhs, encodedOperator, rhs)
+            }
         default: return nil
         }
+    }
+
+    /// `IN` a list of constants as one condition, when the dialect spells long lists so
+    /// (`RelationalDialect.member`): nil to spell it term by term.
+    private mutating func member(_ target: Target, _ options: PredicateNode.Options, _ items: [PredicateNode.Operand]) -> String? {
+        guard options.isEmpty else { return nil }
+        var values: [RelationalValue] = []
+        var cast: String?
+        for (index, item) in items.enumerated() {
+            guard case .constant(let literal) = item else { return nil }
+            if target.attribute.type == .string {
+                guard case .string(let text) = literal else { return nil }
+                values.append(.text(layout.storedText(text)))
+                continue
+            }
+            switch layout.comparison(literal, .equalTo, for: target.attribute) {
+            case .constant(holds: false)?: continue
+            case .value(let value, .equalTo, let itemCast)? where index == 0 || itemCast == cast:
+                cast = itemCast
+                values.append(value)
+            default: return nil
+            }
+        }
+        guard !values.isEmpty else { return dialect.alwaysFalse }
+        return dialect.member(layout.comparedValue(target.column, of: target.attribute), of: values, cast: cast, &binder)
     }
 
     /// `lhs op rhs` where a NULL side makes `==` and the orderings false and `!=` true, as
     /// in the evaluator (under a `NOT` spelled out with `coalesce`; see ``negated``).
     func comparison(_ lhs: String, _ op: PredicateNode.Operator, _ rhs: String) -> String {
         switch op {
-        case .equalTo: return negated ? "coalesce(\(lhs) = \(rhs), 0)" : "(\(lhs) = \(rhs))"
-        case .notEqualTo: return "(NOT coalesce(\(lhs) = \(rhs), 0))"
-        default: return negated ? "coalesce(\(lhs) \(op.rawValue) \(rhs), 0)" : "(\(lhs) \(op.rawValue) \(rhs))"
+        case .equalTo: return negated ? dialect.orFalse("\(lhs) = \(rhs)") : "(\(lhs) = \(rhs))"
+        case .notEqualTo: return "(NOT \(dialect.orFalse("\(lhs) = \(rhs)")))"
+        default: return negated ? dialect.orFalse("\(lhs) \(op.rawValue) \(rhs)") : "(\(lhs) \(op.rawValue) \(rhs))"
         }
     }
 
-    /// A string column against a string: folded by the dialect for `[c]`, `[d]`, `[cd]`,
-    /// compared by code point (byte order of UTF-8), as the evaluator compares.
+    /// A comparison whose answer is the same for every set value (`RelationalComparand.constant`).
+    private func constant(_ lhs: String, _ op: PredicateNode.Operator, holds: Bool) -> String {
+        switch op {
+        case .notEqualTo: return holds ? "(\(lhs) IS NULL)" : dialect.alwaysTrue
+        default: return holds ? "(\(lhs) IS NOT NULL)" : dialect.alwaysFalse
+        }
+    }
+
+    /// A string column against a string: folded by the layout for `[c]`, `[d]`, `[cd]`,
+    /// compared by code point (byte order of UTF-8), as the evaluator compares; the string
+    /// operators as the dialect spells them.
     private mutating func stringComparison(
-        _ column: String, _ op: PredicateNode.Operator, _ options: PredicateNode.Options, _ literal: PredicateLiteral
+        _ target: Target, _ op: PredicateNode.Operator, _ options: PredicateNode.Options, _ literal: PredicateLiteral
     ) -> String? {
         guard case .string(let text) = literal else { return nil }
         let lhs: String
-        if options.isEmpty { lhs = column } else if let folded = layout.folded(column, options) { lhs = folded } else { return nil }
-        let needle = RelationalValue.text(PredicateEvaluator.fold(text, options))
+        if options.isEmpty {
+            lhs = target.column
+        } else if let folded = layout.folded(target.column, options, of: target.attribute, in: target.entity, alias: target.alias) {
+            lhs = folded
+        } else {
+            return nil
+        }
         switch op {
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
-            return comparison(lhs, op, bind(needle))
-        case .contains: return "coalesce(instr(\(lhs), \(bind(needle))) > 0, 0)"
-        case .beginsWith: return "coalesce(instr(\(lhs), \(bind(needle))) = 1, 0)"
-        case .endsWith:
-            let a = bind(needle), b = bind(needle), c = bind(needle)
-            return "coalesce(length(\(lhs)) >= length(\(a)) AND substr(\(lhs), length(\(lhs)) - length(\(b)) + 1) = \(c), 0)"
-        case .like:
-            return "coalesce(\(lhs) GLOB \(bind(.text(LikePattern.glob(text, options: options)))), 0)"
+            let needle = RelationalValue.text(layout.storedText(PredicateEvaluator.fold(text, options)))
+            let rhs = bind(needle)
+            return comparison(layout.comparedValue(lhs, of: target.attribute), op, rhs)
+        case .contains, .beginsWith, .endsWith, .like:
+            return dialect.stringMatch(lhs, op, text, options, &binder)
         default: return nil
         }
     }

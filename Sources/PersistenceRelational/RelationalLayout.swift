@@ -5,9 +5,10 @@ import PersistenceModel
 /// what `RelationalFetchCompiler` asks of a store to turn a fetch request into SQL.
 ///
 /// A store supplies the names (a table per root entity, its key column, the column telling
-/// a row's entity apart, a column per stored attribute and per to-one), the encoding of a
-/// compared value as its columns keep it, and the dialect's folding of strings for `[c]`,
-/// `[d]` and `[cd]`. Whatever the layout cannot answer exactly (it returns nil) is left to
+/// a row's entity apart, a column per stored attribute and per to-one, the links of its
+/// to-manys), the encoding of a compared value as its columns keep it, the folding of
+/// strings for `[c]`, `[d]` and `[cd]`, and the `RelationalDialect` its SQL is written in
+/// (SQLite's unless it says otherwise). Whatever the layout cannot answer exactly (it returns nil) is left to
 /// the in-memory evaluator, for that term only.
 package protocol RelationalLayout {
     /// The model laid out.
@@ -20,8 +21,9 @@ package protocol RelationalLayout {
     var keyColumn: String { get }
 
     /// An SQL condition keeping only the rows of `entityNames` in the table under `alias`,
-    /// or nil when the table holds rows of no other entity.
-    func entityRestriction(alias: String, entityNames: [String]) -> String?
+    /// or nil when the table holds rows of no other entity; any value it compares is bound
+    /// through `binder`.
+    func entityRestriction(alias: String, entityNames: [String], binder: inout RelationalBinder) -> String?
 
     /// The column of a stored attribute or of a to-one's key, of `entity`'s table.
     func column(property: String, entity: EntitySchema) -> String?
@@ -56,6 +58,61 @@ package protocol RelationalLayout {
     /// The SQL folding a string expression as `[c]`, `[d]` or `[cd]` fold in memory
     /// (`PredicateEvaluator.fold`), or nil when the dialect has no such function.
     func folded(_ sql: String, _ options: PredicateNode.Options) -> String?
+
+    /// The SQL reading the column `sql` of `attribute` (of `entity`'s row under `alias`)
+    /// folded as `[c]`, `[d]` or `[cd]` fold in memory, or nil when the layout cannot. By
+    /// default `folded(_:_:)`; a layout may read a stored folded copy of the attribute
+    /// instead (a `canonical:(x)` or `lowercase:(x)` attribute of the same row).
+    func folded(
+        _ sql: String, _ options: PredicateNode.Options, of attribute: AttributeDescription, in entity: EntitySchema,
+        alias: String
+    ) -> String?
+
+    /// The text a string column keeps for `text` (say, with an escape the layout writes);
+    /// by default `text` itself.
+    func storedText(_ text: String) -> String
+
+    /// How `attribute`'s column compares with `literal` (not nil, not a string for a string
+    /// attribute) under `op` (`==`, `!=` or an ordering), or nil when SQL cannot answer as
+    /// the evaluator does. By default: a NaN never holds against a number, else `literal`
+    /// as `encoded(_:for:)` encodes it.
+    func comparison(_ literal: PredicateLiteral, _ op: PredicateNode.Operator, for attribute: AttributeDescription)
+        -> RelationalComparand?
+
+    /// The dialect the layout's SQL is written in; by default SQLite's.
+    var dialect: any RelationalDialect { get }
+}
+
+extension RelationalLayout {
+    package func folded(
+        _ sql: String, _ options: PredicateNode.Options, of attribute: AttributeDescription, in entity: EntitySchema,
+        alias: String
+    ) -> String? {
+        folded(sql, options)
+    }
+
+    package func storedText(_ text: String) -> String { text }
+
+    package func comparison(_ literal: PredicateLiteral, _ op: PredicateNode.Operator, for attribute: AttributeDescription)
+        -> RelationalComparand?
+    {
+        // NaN is unordered: equal to nothing, unequal to everything, nil included.
+        if case .double(let d) = literal, d.isNaN, attribute.type.isNumeric { return .constant(holds: false) }
+        return encoded(literal, for: attribute).map { .value($0, op) }
+    }
+
+    package var dialect: any RelationalDialect { SQLiteRelationalDialect() }
+}
+
+/// What a column is compared with, as a layout encodes a predicate's constant.
+package enum RelationalComparand: Sendable, Hashable {
+    /// The value bound (with `cast` appended to its placeholder, when given, such as
+    /// `::numeric`), compared under the operator given (the predicate's, or an equivalent
+    /// one for the encoded value: `i < 2.5` as `i <= 2`).
+    case value(RelationalValue, PredicateNode.Operator, cast: String? = nil)
+    /// The same answer for every set value: whether `==` and the orderings hold for it
+    /// (`!=` holding for the opposite); a nil value makes `==` and the orderings false.
+    case constant(holds: Bool)
 }
 
 /// Where a to-many's destinations are linked to their source row.

@@ -20,8 +20,8 @@ package struct RelationalQuery: Sendable {
     package var ordering: String
     /// Whether `ordering` is the request's order (false: sort in memory).
     package var sortsInSQL: Bool
-    /// The values for the `?`s of `condition` (the only part that binds any), in order: the
-    /// bindings of `selectSQL` and `countSQL` alike.
+    /// The values for the placeholders of `condition` (the only part that binds any), in
+    /// order: the bindings of `selectSQL` and `countSQL` alike.
     package var bindings: [RelationalValue]
     /// The request's limit and offset.
     package var limit: Int?
@@ -30,7 +30,9 @@ package struct RelationalQuery: Sendable {
     /// Whether the limit and offset can be applied in SQL.
     package var windowInSQL: Bool { residual == nil && sortsInSQL }
 
-    /// The statement reading `columns` (each qualified by `alias`) of the rows.
+    /// The statement reading `columns` (each qualified by `alias`) of the rows, its window
+    /// in SQLite's spelling (`LIMIT -1` for none); another dialect's store writes its own
+    /// from `from`, `condition` and `ordering`.
     package func selectSQL(columns: [String]) -> String {
         var sql = "SELECT " + columns.map { "\(quotedIdentifier(alias)).\(quotedIdentifier($0))" }.joined(separator: ", ")
         sql += " FROM \(from)"

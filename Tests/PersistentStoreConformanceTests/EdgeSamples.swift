@@ -72,12 +72,13 @@ enum EdgeSamples {
         ("owner.name == \"anna\"", []), ("owner.name ==[cd] \"lodz\"", []), ("owner.name == nil", []), ("owner == nil", []),
         ("owner != nil AND (str BEGINSWITH \"a\" OR dbl > 2)", []), ("NOT (owner.name CONTAINS[cd] \"o\")", []),
         ("owner.n >= 2 OR i16 == 4", []), ("TRUEPREDICATE", []), ("FALSEPREDICATE", []),
+        ("owner.books.@count > 0", []), ("ANY owner.samples.n == 3", []), ("ANY owner.samples.str CONTAINS \"1\" AND n < 30", []),
     ] }
 
-    /// Predicates that the PostgreSQL store leaves to memory.
+    /// Predicates of which the PostgreSQL store leaves some term to memory.
     static func inMemory() -> [(String, [Any?])] { [
         ("str MATCHES \"a.*\"", []), ("str ==[cd] \"APPLE\"", []), ("str LIKE[cd] \"a*\"", []), ("str CONTAINS[d] \"a\"", []), ("str CONTAINS[c] \"a\"", []),
-        ("owner.books.@count > 0", []), ("ANY owner.samples.n == 3", []),
+        ("n < 30 AND str MATCHES \"a.*\"", []), ("ANY owner.samples.n == 3 AND str CONTAINS[d] \"a\"", []),
     ] }
 
     /// Predicates the PostgreSQL store compiles that the SQLite store answers otherwise:

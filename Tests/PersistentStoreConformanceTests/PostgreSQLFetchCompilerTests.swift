@@ -78,6 +78,142 @@ struct PostgreSQLFetchCompilerTests {
         #expect(store.rowsRead == countedBefore, "a count reads no rows")
     }
 
+    /// Authors with books (some of them ebooks), tags and samples, for to-many predicates.
+    private static func seedLibrary(_ context: ManagedObjectContext) throws {
+        try EdgeSamples.seed(context)
+        let authors = try context.fetch(FetchRequest(entityName: "Author"))
+        var tags: [ManagedObject] = []
+        for (n, name) in ["poetry", "Prose", nil, "épopée"].enumerated() {
+            let tag = try context.insertObject(forEntityName: "Tag")
+            tag["n"] = Int64(n)
+            tag["name"] = name
+            tags.append(tag)
+        }
+        for n in 0..<12 {
+            let book = try context.insertObject(forEntityName: n % 4 == 3 ? "Ebook" : "Book")
+            book["n"] = Int64(n)
+            book["title"] = n % 5 == 4 ? nil : "Title \(n)"
+            book["year"] = Int64(1900 + n * 10)
+            book["rating"] = n % 6 == 5 ? Double.nan : Double(n) / 2
+            book["price"] = Decimal(n) / 4
+            if n % 7 != 6 { book.setObject(authors[n % authors.count], forKey: "author") }
+            for (index, tag) in tags.enumerated() where (n + index) % 3 == 0 { book.addObject(tag, forKey: "tags") }
+        }
+        try context.save()
+    }
+
+    /// To-many terms (`ANY`, `ALL`, `NONE`, `@count`, through a to-one or another to-many),
+    /// alone and beside simple terms, are answered on the server as subqueries, with the
+    /// answers memory gives.
+    @Test func toManyTermsAreAnsweredOnTheServer() throws {
+        let server = try PostgreSQLTestServer()
+        let (store, context) = try server.open(ConformanceModel.make())
+        try Self.seedLibrary(context)
+        let cases: [(entity: String, format: String)] = [
+            ("Author", "ANY samples.n == 3 AND n >= 1"), ("Author", "samples.@count > 9 AND name != nil"),
+            ("Author", "ALL samples.dbl > 1"), ("Author", "NONE samples.str BEGINSWITH \"a\""),
+            ("Author", "books.@count == 0 OR n == 1"),
+            ("Author", "NOT (ANY books.rating > 2)"), ("Author", "ANY books.price >= 1.5 AND ANY samples.flag == YES"),
+            ("Author", "ANY books.canonicalTitle CONTAINS \"title 1\""), ("Author", "ANY samples.i64 > 2.5"),
+            ("Sample", "owner.books.@count > 2 AND n < 20"), ("Sample", "ANY owner.samples.n == 3"),
+            ("Book", "ANY tags.name ==[cd] nil"), ("Book", "ANY tags.name IN {\"Prose\", \"poetry\"} AND year > 1920"),
+            ("Book", "tags.@count >= 2"), ("Book", "ALL shelves.n > 1"), ("Tag", "ANY books.rating == %@"),
+        ]
+        for (entity, format) in cases {
+            let predicate = try FetchPredicate(format: format, argumentArray: format.contains("%@") ? [Double.nan] : [])
+            let request = FetchRequest(entityName: entity, predicate: predicate)
+            let statement = try #require(try store.fetchStatement(for: request))
+            #expect(statement.isAnsweredByServer, "\(format): \(statement.sql)")
+            #expect(statement.sql.contains("EXISTS") || statement.sql.contains("count(*)") || format.contains("%@"), "\(format)")
+            let evaluator = PredicateEvaluator(predicate)
+            let expected = try context.fetch(FetchRequest(entityName: entity)).filter { try evaluator.evaluate($0) }
+                .map(\.objectID.primaryKey).sorted { $0! < $1! }
+            let before = store.rowsRead
+            let fellBack = store.fetchTermsLeftToMemory
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
+            #expect(store.rowsRead - before == expected.count, "\(format): the server sends only the rows fetched")
+            #expect(store.fetchTermsLeftToMemory == fellBack, "\(format): no term left to memory")
+            #expect(try store.count(for: request) == expected.count, "\(format)")
+        }
+    }
+
+    /// A term the server cannot answer (`MATCHES`, a key path compared with another) is left
+    /// to memory alone: the other terms still narrow the rows on the server, so a fetch reads
+    /// only the rows they keep, and the answers, window and count are memory's.
+    @Test func aTermLeftToMemoryLeavesTheOthersOnTheServer() throws {
+        let server = try PostgreSQLTestServer()
+        let (store, context) = try server.open(ConformanceModel.make())
+        try Self.seedLibrary(context)
+        let samples = try context.fetch(FetchRequest(entityName: "Sample"))
+        let cases: [(format: String, narrowed: Int)] = [
+            ("n < 3 AND str MATCHES \".*p.*\"", 3), ("str MATCHES \"[a-z]+\" AND n >= 30", 10),
+            ("n < i16 AND ANY owner.samples.n == 1", 8), ("n BETWEEN {10, 14} AND (str MATCHES \".*\" OR n == 1)", 5),
+        ]
+        for (format, narrowed) in cases {
+            let predicate = try FetchPredicate(format)
+            var request = FetchRequest(entityName: "Sample", predicate: predicate)
+            let statement = try #require(try store.fetchStatement(for: request))
+            #expect(!statement.isAnsweredByServer, "\(format)")
+            #expect(statement.sql.contains("WHERE"), "\(format): \(statement.sql)")
+            let evaluator = PredicateEvaluator(predicate)
+            let expected = try samples.filter { try evaluator.evaluate($0) }.map(\.objectID.primaryKey).sorted { $0! < $1! }
+            var before = store.rowsRead
+            let fellBack = store.fetchTermsLeftToMemory
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
+            #expect(store.rowsRead - before == narrowed, "\(format): only the rows the compiled terms keep are read")
+            #expect(store.fetchTermsLeftToMemory - fellBack == 1, "\(format): one term evaluated in memory")
+            #expect(try store.count(for: request) == expected.count, "\(format)")
+            request.sortDescriptors = [SortKey("n", ascending: false)]
+            request.fetchLimit = 2
+            request.fetchOffset = 1
+            let windowed = try EdgeSamples.sorted(samples.filter { try evaluator.evaluate($0) }, by: request.sortDescriptors) {
+                $0.objectID.primaryKey! < $1.objectID.primaryKey!
+            }.dropFirst().prefix(2).map(\.objectID.primaryKey)
+            before = store.rowsRead
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == Array(windowed), "\(format), sorted and windowed")
+            #expect(store.rowsRead - before == narrowed, "\(format)")
+        }
+    }
+
+    /// A long `IN` list is bound as one array (`= ANY($n)`), for each type the server
+    /// compares exactly, with the answers memory gives; a list too long to bind term by term
+    /// is left to memory rather than refused by the server.
+    @Test func longInListsAreOneParameter() throws {
+        let server = try PostgreSQLTestServer()
+        let (store, context) = try server.open(ConformanceModel.make())
+        try EdgeSamples.seed(context)
+        let everything = try context.fetch(FetchRequest(entityName: "Sample"))
+        let uuids: [UUID] = (0..<12).map { UUID(uuidString: String(format: "%08X-0000-4000-8000-000000000000", ($0 * 7 * 7919) % 97))! }
+        let doubles: [Double] = [2.5, 3.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, Double.nan, 0.0]
+        let texts: [String] = ["apple", "a\u{0}b", "\u{1}984", "Straße", "it's", "x", "y", "z", "back\\slash"]
+        let decimals: [Decimal] = ["0.1", "2.5", "3", "4", "5", "6", "7", "-7"].compactMap { Decimal(string: $0) }
+        let reals: [Double] = [1.5, 0.1, 2, 3, 4, 5, 6, 7, -0.0]
+        let links: [URL] = (0..<9).compactMap { URL(string: "https://example.com/\($0 * 2)") }
+        var blobs: [Data] = []
+        for i in 0..<20_001 {
+            let bytes: [UInt8] = [UInt8(i % 3), UInt8(i % 7), UInt8((i / 256) % 256)]
+            blobs.append(Data(bytes))
+        }
+        let every: [Int64] = Array(0..<20_001)
+        let some: [Int64] = (0..<20).map { Int64($0 * 3) }
+        let cases: [(String, [Any?], compiled: Bool)] = [
+            ("n IN %@", [every], true), ("n IN %@ AND str != nil", [some], true), ("i64 IN %@", [doubles], true),
+            ("str IN %@", [texts], true), ("dec IN %@", [decimals], true), ("dbl IN %@", [reals], true), ("id IN %@", [uuids], true),
+            ("link IN %@", [links], true), ("bytes IN %@", [blobs], false),
+        ]
+        for (format, arguments, compiled) in cases {
+            let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+            let request = FetchRequest(entityName: "Sample", predicate: predicate)
+            let statement = try #require(try store.fetchStatement(for: request))
+            #expect(statement.isAnsweredByServer == compiled, "\(format)")
+            #expect(!compiled || statement.sql.contains("= ANY($") && statement.parameters.count <= 3, "\(format): \(statement.sql)")
+            let evaluator = PredicateEvaluator(predicate)
+            let expected = try everything.filter { try evaluator.evaluate($0) }.map(\.objectID.primaryKey).sorted { $0! < $1! }
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
+            #expect(try store.count(for: request) == expected.count, "\(format)")
+        }
+    }
+
     @Test func hostileValuesReachTheServerOnlyAsParameters() throws {
         let server = try PostgreSQLTestServer()
         let (store, context) = try server.open(ConformanceModel.make())

@@ -19,7 +19,7 @@ struct CoreDataRelationalLayout: RelationalLayout {
 
     func tableName(root rootName: String) -> String? { layout.tables[rootName]?.name }
 
-    func entityRestriction(alias: String, entityNames: [String]) -> String? {
+    func entityRestriction(alias: String, entityNames: [String], binder _: inout RelationalBinder) -> String? {
         let numbers = entityNames.compactMap { layout.entities[$0]?.number }
         return "\(quotedIdentifier(alias)).\"Z_ENT\" IN (\(numbers.map(String.init).joined(separator: ", ")))"
     }

@@ -1,24 +1,27 @@
 #if PostgreSQL
 import Foundation
 import PersistenceModel
+import PersistenceRelational
 import PersistenceStore
 
 /// One fetch request against a PostgreSQL store, answered exactly as `PredicateEvaluator`
 /// and the context's in-memory sort answer it.
 ///
-/// The server answers as much of the request as it can answer exactly: the entity's rows
-/// (its sub-entities' as asked); the predicate, when `PGPredicateCompiler` compiles it (see
-/// there for what it compiles and what it leaves to memory); then, when the predicate ran on
-/// the server and no search is asked, the sort (`PGQuery.orderBy`, in `SortValueOrder`'s
-/// order, ties by primary key), `fetchLimit` and `fetchOffset` (`LIMIT`/`OFFSET`), and a
-/// count (`count(*)`). For a search, only the rows whose canonical columns hold every word
-/// (`LIKE '%word%'`, which the `pg_trgm` GIN indexes answer). Every value is a bound
-/// parameter, every identifier quoted.
+/// The request is compiled by the relational core (`RelationalFetchCompiler` over
+/// `PGRelationalLayout`, in `PGRelationalDialect`'s SQL): the entity's rows (its
+/// sub-entities' as asked); each top-level `AND` term of the predicate the layout answers
+/// exactly, key paths through to-ones as joins and through to-manys (`ANY`/`ALL`/`NONE`,
+/// `@count`) as subqueries; then, when every term ran on the server and no search is asked,
+/// the sort (in `SortValueOrder`'s order, ties by primary key), `fetchLimit` and
+/// `fetchOffset` (`LIMIT`/`OFFSET`), and a count (`count(*)`). For a search, only the rows
+/// whose canonical columns hold every word (`LIKE '%word%'`, which the `pg_trgm` GIN indexes
+/// answer). Every value is a bound parameter, every identifier quoted.
 ///
 /// Whatever the server did not answer runs in memory on the rows it returned, by the same
-/// code that evaluates unsaved objects: a predicate that does not compile, the search's exact
-/// match and rank, a sort the server cannot make, and then the window. Rows a key path
-/// reaches there (`author.name`, `tags.name`) are read many per statement (`PGRowResolver`).
+/// code that evaluates unsaved objects: the terms that did not compile (the residual), the
+/// search's exact match and rank, a sort the server cannot make, and then the window. Rows a
+/// key path reaches there (`author.name`, `tags.name`) are read many per statement
+/// (`PGRowResolver`).
 struct PGFetch {
     let store: PostgreSQLStore
     let request: FetchRequest
@@ -55,28 +58,27 @@ struct PGFetch {
         var parameters: [PGValue]
         /// The parameters of `window`.
         var windowParameters: [PGValue]
-        /// Whether the WHERE clause is the whole predicate.
-        var filters: Bool
-        /// Whether the ORDER BY is the request's sort, so that the window applies on the server.
-        var sortsAndWindows: Bool
+        /// The terms of the predicate the server did not answer, to evaluate in memory.
+        var residual: PredicateNode?
+        /// How many top-level terms of the predicate `residual` holds.
+        var residualTerms: Int
+        /// Whether `order` is the request's sort.
+        var sortsInSQL: Bool
         /// The search, to match and rank in memory.
         var search: SearchText?
         var searchPaths: [PGSearchPath]
 
+        /// Whether the WHERE clause is the whole predicate.
+        var filters: Bool { residual == nil }
+        /// Whether the ORDER BY is the request's sort and the rows need nothing more, so that
+        /// the window applies on the server.
+        var sortsAndWindows: Bool { filters && sortsInSQL && search == nil }
         /// Whether the server counts the request's rows itself.
         var counts: Bool { filters && search == nil }
     }
 
     /// The plan for the request; nil when the search has no words (nothing matches).
     func plan() throws -> Plan? {
-        var parameters: [PGValue] = []
-        var conditions: [String] = []
-        if !request.includesSubentities, entity.table.hasEntityColumn {
-            parameters.append(.text(entity.schema.name))
-            conditions.append("\"t\".\"_entity\" = $\(parameters.count)")
-        } else if let filter = store.entityFilter(entity, includesSubentities: true, alias: "t", parameters: &parameters) {
-            conditions.append(filter)
-        }
         var search: SearchText?
         var paths: [PGSearchPath] = []
         if let text = request.searchText {
@@ -84,45 +86,53 @@ struct PGFetch {
             guard !searchText.words.isEmpty else { return nil }
             search = searchText
             paths = try searchPaths()
-            conditions += PGSearchPath.prefilter(words: searchText.words, paths: paths, parameters: &parameters)
         }
-        var query = PGQuery(schema: store.schema, root: entity, parameters: parameters)
-        var filters = true
-        if let predicate = request.predicate, predicate.expression != .truePredicate {
-            filters = false
-            if store.compilesFetches {
-                var compiler = PGPredicateCompiler(query: query)
-                if let condition = compiler.condition(for: predicate.expression) {
-                    conditions.append(condition)
-                    query = compiler.query
-                    filters = true
-                }
-            }
+        // On a server that does not compare text by code point, the predicate and the sort
+        // are left to memory whole; the entity's rows are still picked on the server.
+        var compiled = request
+        compiled.fetchLimit = nil
+        compiled.fetchOffset = 0
+        compiled.searchText = nil
+        if !store.compilesFetches {
+            compiled.predicate = nil
+            compiled.sortDescriptors = []
         }
-        var order = "\"t\".\"_id\""
-        var sortsAndWindows = false
-        if filters, search == nil, store.compilesFetches || request.sortDescriptors.isEmpty,
-            let list = query.orderBy(request.sortDescriptors)
-        {
-            order = list
-            sortsAndWindows = true
+        let layout = PGRelationalLayout(schema: store.schema, model: store.model)
+        guard let query = RelationalFetchCompiler.compile(compiled, layout: layout) else {
+            throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
+        }
+        var residual = query.residual
+        if !store.compilesFetches, let predicate = request.predicate, predicate.expression != .truePredicate {
+            residual = predicate.expression
+        }
+        var parameters = query.bindings.map(PGValue.init)
+        var conditions = query.condition.map { [$0] } ?? []
+        if let search {
+            conditions += PGSearchPath.prefilter(words: search.words, paths: paths, parameters: &parameters)
         }
         var window = ""
         var windowParameters: [PGValue] = []
         if let limit = request.fetchLimit {
-            windowParameters.append(.integer(Int64(limit)))
-            window += " LIMIT $\(query.parameters.count + windowParameters.count)"
+            windowParameters.append(.integer(Int64(max(limit, 0))))
+            window += " LIMIT $\(parameters.count + windowParameters.count)"
         }
         if request.fetchOffset > 0 {
             windowParameters.append(.integer(Int64(request.fetchOffset)))
-            window += " OFFSET $\(query.parameters.count + windowParameters.count)"
+            window += " OFFSET $\(parameters.count + windowParameters.count)"
         }
-        var source = "FROM \(pgIdentifier(entity.table.name)) AS \"t\""
-        for join in query.joins { source += " " + join }
+        var source = "FROM \(query.from)"
         if !conditions.isEmpty { source += " WHERE " + conditions.joined(separator: " AND ") }
+        let residualTerms: Int
+        switch residual {
+        case .none: residualTerms = 0
+        case .and(let terms)?: residualTerms = terms.count
+        case .some: residualTerms = 1
+        }
         return Plan(
-            source: source, order: order, window: window, parameters: query.parameters, windowParameters: windowParameters,
-            filters: filters, sortsAndWindows: sortsAndWindows, search: search, searchPaths: paths)
+            source: source, order: query.ordering, window: window, parameters: parameters, windowParameters: windowParameters,
+            residual: residual, residualTerms: residualTerms,
+            sortsInSQL: store.compilesFetches ? query.sortsInSQL : request.sortDescriptors.isEmpty,
+            search: search, searchPaths: paths)
     }
 
     /// The statement that reads the candidate rows, and its parameters.
@@ -138,12 +148,13 @@ struct PGFetch {
         guard let plan = try plan() else { return [] }
         let (sql, parameters) = statement(plan)
         let candidates = try store.rows(sql, parameters, table: entity.table)
+        store.fetchTermsLeftToMemory += plan.residualTerms
         if plan.sortsAndWindows { return candidates }
         let resolver = PGRowResolver(store: store)
         var objects = resolver.adopt(candidates)
         do {
-            if !plan.filters, let predicate = request.predicate {
-                let evaluator = PredicateEvaluator(predicate)
+            if let residual = plan.residual {
+                let evaluator = PredicateEvaluator(FetchPredicate(expression: residual))
                 objects = try objects.filter { try evaluator.evaluate($0) }
             }
             var ranks: [Int64: Int] = [:]
@@ -157,12 +168,15 @@ struct PGFetch {
                 }
                 objects = matched
             }
-            objects = try PGSorter(request.sortDescriptors).sorted(objects, ranks: plan.search == nil ? nil : ranks)
+            // Rows the server sorted stay in its order once filtered; a search ranks them.
+            if !plan.sortsInSQL || plan.search != nil {
+                objects = try PGSorter(request.sortDescriptors).sorted(objects, ranks: plan.search == nil ? nil : ranks)
+            }
         } catch let error as FetchPredicateError {
             throw FetchError(entity: request.entityName, reason: error.description)
         }
         let start = min(request.fetchOffset, objects.count)
-        let end = request.fetchLimit.map { min(objects.count, start + $0) } ?? objects.count
+        let end = request.fetchLimit.map { min(objects.count, start + max($0, 0)) } ?? objects.count
         return objects[start..<end].map(\.row)
     }
 

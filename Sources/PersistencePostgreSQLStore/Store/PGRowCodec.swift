@@ -14,7 +14,7 @@ import PersistenceModel
 /// U+0001); every other string is stored as it is. The escape keeps equality and code-point
 /// order, so the server compares and sorts stored text as memory compares the strings; the
 /// predicate compiler matches substrings and LIKE patterns only at the strings' character
-/// boundaries (see `PGPredicateCompiler+Strings`), so the escape never shows.
+/// boundaries (see `PGRelationalDialect`), so the escape never shows.
 package enum PGRowCodec {
     /// The parameter that stores `value` in a column of `attribute`.
     package static func encode(_ value: AttributeValue, for attribute: AttributeDescription?, entity: String) throws -> PGValue {

@@ -82,6 +82,10 @@ package final class PostgreSQLStore {
     package internal(set) var compilesFetches = false
     /// Rows read from the server by fetches so far, for tests that check a fetch's work.
     package internal(set) var rowsRead = 0
+    /// Top-level terms of fetch predicates the server could not answer exactly, which the
+    /// fetches that ran evaluated in memory instead (see `PGFetch`), so far: how often a fetch
+    /// falls back, for tests and benchmarks.
+    package internal(set) var fetchTermsLeftToMemory = 0
     private var idScopes: [String: ObjectID.Scope] = [:]
     /// Names this store and its readers in the notifications its saves send, so that its
     /// own coordinator's listener passes them over (see `PGSaveListener`).
