@@ -28,6 +28,50 @@ struct PostgreSQLEndToEndTests {
         }
     }
 
+    /// Undo and redo work on PostgreSQL as on a file: the history keeps the values each
+    /// command replaced (a deleted book's tags included), so the same commands leave the same
+    /// catalogue and print the same history. Each store's added book (a new UUID) reads
+    /// `NEW-BOOK`, and the history's time stamps are left out.
+    @Test func undoAndRedoLeaveTheSameCatalogueAndHistoryOnSQLiteAndPostgreSQL() throws {
+        let database = try PostgreSQLTestDatabase()
+        let sandbox = try BooksSandbox()
+        let book = "a9ef420f"
+        let commands: [[String]] = [
+            ["seed", "--count", "40", "--batch-size", "15"],
+            ["edit", book, "--title", "Solaris II", "--price", "9.99", "--tag", "classic", "--tag", "sf", "--rating", "4"],
+            ["delete", book, "--yes"],
+            ["add", "--title", "Nowy", "--author", "Ktoś", "--date", "2020-01-02", "--price", "1"],
+            ["undo"], ["undo"], ["undo"], ["redo"],
+            ["list", "--json"], ["show", book], ["history"],
+        ]
+        var added: (file: String?, server: String?)
+        for command in commands {
+            let onFile = try sandbox.run(command)
+            let onServer = try sandbox.runBare(["--store", database.url] + command)
+            if command.first == "add" {
+                added = (onFile.addedID, onServer.addedID)
+            }
+            func normalised(_ text: String, _ id: String?) -> String {
+                var text = text
+                if let id, !id.isEmpty { text = text.replacingOccurrences(of: id, with: "NEW-BOOK") }
+                guard command == ["history"] else { return text }
+                // "#2  2026-11-26T10:41:08Z  books edit: …" → "#2  books edit: …"
+                return text.split(separator: "\n").map { line in
+                    guard line.hasPrefix("#"), let space = line.firstIndex(of: " ") else { return String(line) }
+                    let rest = line[space...].drop { $0 == " " }
+                    return String(line[..<space]) + "  " + String(rest.drop { $0 != " " }.drop { $0 == " " })
+                }.joined(separator: "\n")
+            }
+            #expect(onFile.status == 0, "\(command): \(onFile)")
+            #expect(onServer.status == onFile.status, "\(command): \(onServer)")
+            #expect(normalised(onServer.stdout, added.server) == normalised(onFile.stdout, added.file), "\(command)")
+            #expect(onServer.stderr == onFile.stderr, "\(command)")
+        }
+        // The catalogue is the seed with the edit redone: the book is back, edited.
+        let show = try sandbox.runBare(["--store", database.url, "show", book])
+        #expect(show.stdout.contains("Solaris II"), "\(show)")
+    }
+
     @Test func aPasswordInTheURLIsRefusedInOneLine() throws {
         let sandbox = try BooksSandbox()
         let run = try sandbox.runBare(["--store", "postgresql://reader:secret@localhost/books", "list"])

@@ -47,6 +47,40 @@ struct PostgreSQLStoreTests {
         try store.close()
     }
 
+    /// A history recorded before the store kept previous values (no `"previousValues"`
+    /// column) still reads, its changes without them, and gains the column at the next save,
+    /// whose changes keep them.
+    @Test func aHistoryWithoutPreviousValuesGainsThemAtTheNextSave() throws {
+        let server = try PostgreSQLTestServer()
+        do {
+            let (store, context) = try server.open(Self.uniqueModel(), tracksHistory: true)
+            let book = try context.insertObject(forEntityName: "Book")
+            book["isbn"] = "1"
+            book["title"] = "Dune"
+            try context.save()
+            try store.close()
+        }
+        // As a release before previous values made it.
+        let admin = try PGConnection(conninfo: server.conninfo)
+        try admin.execute("ALTER TABLE \(server.qualified("_historyChange")) DROP COLUMN \"previousValues\"")
+        admin.close()
+
+        let (store, context) = try server.open(Self.uniqueModel(), tracksHistory: true)
+        let before = try store.history(after: .token(nil))
+        #expect(before.count == 1 && before[0].changes.allSatisfy { $0.previousValues == nil })
+        let book = try #require(try context.fetch(FetchRequest(entityName: "Book")).first)
+        book["title"] = "Dune Messiah"
+        try context.save()
+        let after = try store.history(after: .token(before.last?.token))
+        #expect(after.first?.changes.first?.previousValues == ["title": .attribute(.string("Dune"))])
+        context.delete(book)
+        try context.save()
+        let deleted = try store.history(after: .token(after.last?.token))
+        #expect(
+            deleted.first?.changes.first?.previousValues
+                == ["isbn": .attribute(.string("1")), "title": .attribute(.string("Dune Messiah"))])
+    }
+
     @Test func aSchemaOfOtherTablesIsRefusedAndLeftAsItWas() throws {
         let server = try PostgreSQLTestServer()
         let admin = try PGConnection(conninfo: server.conninfo)

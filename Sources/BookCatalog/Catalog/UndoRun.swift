@@ -37,8 +37,11 @@ struct UndoRun {
     /// How many books were brought back (`.insert`), set back and removed.
     private(set) var counts: [PersistentHistoryChangeType: Int] = [:]
     /// The objects this undo inserted again: by the ID their delete change gave them, the
-    /// ID the store gave them now.
-    private var reinserted: [ObjectID: ObjectID] = [:]
+    /// ID the store gave them now (see ``ReinsertedKeys``).
+    private let reinserted = ReinsertedKeys()
+    /// How many objects each table's deletes of the command name, counted by
+    /// `checkReversible`: room for the map of those inserted again.
+    private var deletedCounts: [String: Int] = [:]
     /// The objects inserted again since the last save, by the ID their delete change gave
     /// them (their own IDs are temporary until it).
     private var fresh: [ObjectID: ManagedObject] = [:]
@@ -126,6 +129,9 @@ struct UndoRun {
         try eachTransaction { undo, changes in
             for change in changes where change.changeType != .insert {
                 try undo.checkReversible(change)
+                if change.changeType == .delete {
+                    undo.deletedCounts[change.changedObjectID.rootName, default: 0] += 1
+                }
             }
         }
     }
@@ -153,6 +159,7 @@ struct UndoRun {
     /// before. The caller's `performAtomicSaves` makes the saves one transaction of the
     /// store. The context's author and name must be set.
     mutating func reverse() throws {
+        reinserted.reserve(deletedCounts)
         // 1. Deleted objects, inserted again: first those the history kept no links of
         // (an author or a tag an undo removed once no book linked it), then the others with
         // their links too, so that a book comes back in one insert (one change of the
@@ -161,7 +168,8 @@ struct UndoRun {
             try eachTransaction { undo, changes in
                 for change in changes.reversed() where change.changeType == .delete {
                     let id = change.changedObjectID, values = change.previousValues ?? [:]
-                    guard Self.hasLinks(values) == withLinks, undo.reinserted[id] == nil, undo.fresh[id] == nil
+                    guard Self.hasLinks(values) == withLinks, undo.fresh[id] == nil,
+                        undo.reinserted.newID(for: id) == nil
                     else { continue }
                     let object = try undo.context.insertObject(forEntityName: id.entityName)
                     undo.fresh[id] = object
@@ -220,7 +228,7 @@ struct UndoRun {
         guard pending >= Self.chunkSize || force else { return }
         try stopIfAsked()
         try context.save()
-        for (old, object) in fresh { reinserted[old] = object.objectID }
+        for (old, object) in fresh { reinserted.insert(old, as: object.objectID) }
         fresh.removeAll(keepingCapacity: true)
         context.reset()
         pending = 0
@@ -302,7 +310,7 @@ struct UndoRun {
     /// - Throws: ``CatalogUndoError/deletedSince(command:object:)`` when there is none.
     private func found(_ id: ObjectID) throws -> ManagedObject {
         if let object = fresh[id] { return object }
-        if let now = reinserted[id] { return try context.existingObject(with: now) }
+        if let now = reinserted.newID(for: id) { return try context.existingObject(with: now) }
         guard let object = try identities.object(for: id) else {
             throw CatalogUndoError.deletedSince(command: command, object: describe(id))
         }
@@ -372,7 +380,7 @@ struct UndoRun {
         var object: ManagedObject?
         if let new = fresh[id] {
             object = keptValues == nil ? new : nil
-        } else if let now = reinserted[id] {
+        } else if let now = reinserted.newID(for: id) {
             object = keptValues == nil ? try? context.existingObject(with: now) : nil
         } else {
             object = (try? identities.object(for: id)) ?? nil

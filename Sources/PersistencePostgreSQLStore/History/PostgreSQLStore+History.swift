@@ -4,7 +4,8 @@ import PersistenceModel
 import PersistenceStore
 
 // Persistent history in tables beside the rows (`_historyTransaction`, `_historyChange`,
-// with deletes' tombstones in `_tombstone`), as the SQLite store keeps it. Transactions
+// with deletes' tombstones in `_tombstone`, and the values each change replaced, see
+// `PostgreSQLStore+PreviousValues`), as the SQLite store keeps it. Transactions
 // are numbered in commit order: recording takes a lock on `_historyTransaction` until the
 // commit, so a reader that saw transaction n never later finds a smaller number appear.
 
@@ -26,7 +27,7 @@ extension PostgreSQLStore {
             try connection.execute(
                 "CREATE TABLE IF NOT EXISTS \"_historyChange\" (\"_id\" bigserial PRIMARY KEY, "
                     + "\"transactionID\" bigint NOT NULL, \"changeType\" integer NOT NULL, entity text NOT NULL, "
-                    + "\"objectKey\" bigint NOT NULL, properties text, tombstone bigint)")
+                    + "\"objectKey\" bigint NOT NULL, properties text, tombstone bigint, \"previousValues\" text)")
             try connection.execute(
                 "CREATE INDEX IF NOT EXISTS \"_historyChange_transactionID\" ON \"_historyChange\" (\"transactionID\")")
             try setMetadata(Self.trackingKey, "1")
@@ -42,12 +43,14 @@ extension PostgreSQLStore {
             [.double(Date().timeIntervalSince1970), recorder.author.map { .text(PGRowCodec.escape($0)) } ?? .null,
              recorder.contextName.map { .text(PGRowCodec.escape($0)) } ?? .null]
         ).flatMap { Int64($0) } ?? 0
+        try ensurePreviousValuesColumn()
         // Every change in one statement a chunk, its columns as arrays (an update's property
-        // names as JSON text, '' for none; a tombstone's key, 0 for none).
+        // names as JSON text, '' for none; a tombstone's key, 0 for none; the previous
+        // values' JSON text, '' for none: the text of some values is never empty).
         for chunk in stride(from: 0, to: recorder.changes.count, by: 10_000) {
             let changes = recorder.changes[chunk..<min(chunk + 10_000, recorder.changes.count)]
             var types: [Int64] = [], entities: [String] = [], keys: [Int64] = []
-            var properties: [String] = [], tombstones: [Int64] = []
+            var properties: [String] = [], tombstones: [Int64] = [], previous: [String] = []
             for change in changes {
                 types.append(Int64(change.type.rawValue))
                 entities.append(change.entity)
@@ -59,35 +62,51 @@ extension PostgreSQLStore {
                     properties.append("")
                 }
                 tombstones.append(change.tombstone ?? 0)
+                previous.append(change.previous?.json ?? "")
             }
             try connection.execute(
-                "INSERT INTO \"_historyChange\" (\"transactionID\", \"changeType\", entity, \"objectKey\", properties, tombstone) "
-                    + "SELECT $1, t, e, k, NULLIF(p, ''), NULLIF(s, 0) "
-                    + "FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bigint[]) WITH ORDINALITY AS c(t, e, k, p, s, n) ORDER BY n",
+                "INSERT INTO \"_historyChange\" (\"transactionID\", \"changeType\", entity, \"objectKey\", properties, tombstone, "
+                    + "\"previousValues\") SELECT $1, t, e, k, NULLIF(p, ''), NULLIF(s, 0), NULLIF(v, '') "
+                    + "FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[], $6::bigint[], $7::text[]) "
+                    + "WITH ORDINALITY AS c(t, e, k, p, s, v, n) ORDER BY n",
                 [.integer(number), .integerArray(types), .textArray(entities), .integerArray(keys),
-                 .textArray(properties), .integerArray(tombstones)])
+                 .textArray(properties), .integerArray(tombstones), .textArray(previous)])
         }
     }
 
     package func history(after bound: PersistentHistoryBound) throws -> [PersistentHistoryTransaction] {
+        try history(after: bound, limit: nil, includesChanges: true)
+    }
+
+    /// Reads only the rows asked for: `limit` transactions, and their changes only when
+    /// `includesChanges` (those of the transactions read), so that a caller reading a long
+    /// history a transaction at a time (an undo) holds one at a time.
+    package func history(after bound: PersistentHistoryBound, limit: Int?, includesChanges: Bool) throws
+        -> [PersistentHistoryTransaction]
+    {
         try reading {
             try checkHistoryIsTracked()
             let after = try firstTransactionNumber(after: bound)
             var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []
-            for row in try connection.query(
-                "SELECT \"_id\", \"timestamp\", author, \"contextName\" FROM \"_historyTransaction\" WHERE \"_id\" > $1 ORDER BY \"_id\"",
-                [.integer(after)])
-            {
+            var sql = "SELECT \"_id\", \"timestamp\", author, \"contextName\" FROM \"_historyTransaction\" WHERE \"_id\" > $1 ORDER BY \"_id\""
+            var parameters: [PGValue] = [.integer(after)]
+            if let limit {
+                sql += " LIMIT $2"
+                parameters.append(.integer(Int64(max(0, limit))))
+            }
+            for row in try connection.query(sql, parameters) {
                 transactions.append(
                     (row[0].flatMap { Int64($0) } ?? 0, row[1].flatMap { Double($0) } ?? 0, row[2].map(PGRowCodec.unescape),
                      row[3].map(PGRowCodec.unescape)))
             }
-            guard !transactions.isEmpty else { return [] }
+            guard let through = transactions.last?.number else { return [] }
             var changes: [Int64: [PersistentHistoryChange]] = [:]
-            for row in try connection.query(
-                "SELECT c.\"_id\", c.\"transactionID\", c.\"changeType\", c.entity, c.\"objectKey\", c.properties, t.\"values\" "
-                    + "FROM \"_historyChange\" c LEFT JOIN _tombstone t ON t.\"_id\" = c.tombstone "
-                    + "WHERE c.\"transactionID\" > $1 ORDER BY c.\"_id\"", [.integer(after)])
+            let previousColumn = try historyKeepsPreviousValues() ? "c.\"previousValues\"" : "NULL"
+            for row in try !includesChanges ? [] : connection.query(
+                "SELECT c.\"_id\", c.\"transactionID\", c.\"changeType\", c.entity, c.\"objectKey\", c.properties, t.\"values\", "
+                    + previousColumn + " FROM \"_historyChange\" c LEFT JOIN _tombstone t ON t.\"_id\" = c.tombstone "
+                    + "WHERE c.\"transactionID\" > $1 AND c.\"transactionID\" <= $2 ORDER BY c.\"_id\"",
+                [.integer(after), .integer(through)])
             {
                 guard let change = try historyChange(row) else { continue }
                 changes[row[1].flatMap { Int64($0) } ?? 0, default: []].append(change)
@@ -180,10 +199,12 @@ extension PostgreSQLStore {
         }
         var tombstone: [String: AttributeValue]?
         if let json = row[6] { tombstone = try preservedValues(json, of: schema) }
+        var previous: [String: PersistentHistoryValue]?
+        if let json = row[7] { previous = try previousValues(json, of: schema) }
         return PersistentHistoryChange(
             changeID: id, changeType: type,
             changedObjectID: ObjectID(scope: idScope(entityName: entity, rootName: schema.rootName), key: .permanent(key)),
-            updatedProperties: properties, tombstone: tombstone)
+            updatedProperties: properties, tombstone: tombstone, previousValues: previous)
     }
 
     /// The values a tombstone kept, by attribute (the text form each value is sent in).

@@ -34,6 +34,10 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     /// The changes written so far: recorded in the persistent history when the store
     /// tracks it, and sent to other processes at the commit (see `notifySave`).
     private(set) var changes = PGHistoryRecorder()
+    /// Deleted objects whose previous values are read, many per statement, before the next
+    /// statement that is not a tombstone's (see `recordTombstone`), when the store tracks
+    /// history; their changes are noted then, in this order.
+    private var pendingDeletes: [PendingDelete] = []
     /// While `notingDestinationsLeft` runs: the to-ones watched and what they left.
     private var leaving: (entity: String, relationships: [String], left: [(relationship: String, key: Int64)])?
 
@@ -144,12 +148,16 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         let entity = try mapping(object.schema)
         let values = try columnValues(of: object, entity)
         try noteLeftDestinations(table: entity.table, key: key, newValues: values)
+        // Every column and kept link of the row as stored before it is overwritten.
+        let previous = try previousValues(
+            entity, keys: [key], columns: Array(entity.table.columns.indices), positions: entity.schema.properties.indices
+        )?[key]
         try reportingViolation(tag: tag, schema: entity.schema) {
             try write(entity, key: key, columns: Array(entity.table.columns.indices), values: values, bumping: true)
         }
         changes.updated(
             entity: entity.schema.name, root: entity.table.name, key: key,
-            properties: names(entity, Array(entity.schema.properties.indices)))
+            properties: names(entity, Array(entity.schema.properties.indices)), previous: previous)
     }
 
     func setValues(_ values: [(position: Int, value: AttributeValue)], of schema: EntitySchema, key: Int64) throws {
@@ -162,8 +170,11 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             columns.append(column)
             encoded.append(try PGRowCodec.encode(value, for: attribute, entity: schema.name))
         }
+        let previous = try previousValues(entity, keys: [key], columns: columns, positions: [])?[key]
         try write(entity, key: key, columns: columns, values: encoded, bumping: false)
-        changes.updated(entity: schema.name, root: entity.table.name, key: key, properties: names(entity, values.map(\.position)))
+        changes.updated(
+            entity: schema.name, root: entity.table.name, key: key, properties: names(entity, values.map(\.position)),
+            previous: previous)
     }
 
     func deleteRows(rootEntity: String, keys: [Int64]) throws {
@@ -180,16 +191,23 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             else { continue }
             preserved[a.name] = try PGRowCodec.encode(value, for: a, entity: schema.name).text
         }
+        // Buffered rows are written first; the previous values of deletes already asked for
+        // wait, so that a batch of deletes reads them in a few statements.
+        if pending != nil || pendingUpdates != nil { try flush() }
         var tombstone: Int64?
         if !preserved.isEmpty {
             let json = try JSONSerialization.data(withJSONObject: preserved, options: [.sortedKeys])
-            tombstone = try connection.scalar(
+            tombstone = try store.connection.scalar(
                 "INSERT INTO _tombstone (entity, \"objectKey\", \"deletedAt\", \"values\") VALUES ($1, $2, $3, $4) RETURNING \"_id\"",
                 [.text(schema.name), .integer(key), .double(Date().timeIntervalSince1970),
                  .text(String(decoding: json, as: UTF8.self))]
             ).flatMap { Int64($0) }
         }
-        changes.deleted(entity: schema.name, root: schema.rootName, key: key, tombstone: tombstone)
+        if store.tracksHistory {
+            pendingDeletes.append(PendingDelete(entity: try mapping(schema), key: key, tombstone: tombstone))
+        } else {
+            changes.deleted(entity: schema.name, root: schema.rootName, key: key, tombstone: tombstone)
+        }
     }
 
     func setHistoryAuthor(_ author: String?, contextName: String?) {
@@ -206,6 +224,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     /// Writes the buffered rows: one statement, or for rows that may only be skipped, one
     /// statement that returns the keys it wrote, so that only those enter the history.
     func flush() throws {
+        try notePendingDeletes()
         try flushUpdates()
         guard let batch = pending else { return }
         pending = nil
@@ -234,12 +253,25 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         guard let batch = pendingUpdates else { return }
         pendingUpdates = nil
         guard !batch.rows.isEmpty else { return }
+        // The rows as stored before the statement: the written columns, and the kept links of
+        // the to-manys any row's update changed (each row's own taken below).
+        let schema = batch.entity.schema
+        let toManys = Set(batch.rows.flatMap(\.properties)).filter { schema.relationship(named: $0)?.isToMany == true }
+        let previous = try previousValues(
+            batch.entity, keys: batch.rows.map(\.key), columns: batch.columns,
+            positions: toManys.compactMap { schema.propertyIndex[$0] })
         try executeNamingRefusedRow(batch.statement(), schema: batch.entity.schema, tags: batch.rows.map(\.tag)) {
             PendingUpdates(entity: batch.entity, columns: batch.columns, rows: [batch.rows[$0]]).statement()
         }
         for row in batch.rows {
+            var values = previous?[row.key]
+            if values != nil, !toManys.isEmpty {
+                let own = Set(row.properties)
+                values?.keepOnly { own.contains($0) || schema.relationship(named: $0)?.isToMany != true }
+            }
             changes.updated(
-                entity: batch.entity.schema.name, root: batch.entity.table.name, key: row.key, properties: row.properties)
+                entity: batch.entity.schema.name, root: batch.entity.table.name, key: row.key, properties: row.properties,
+                previous: values)
         }
     }
 
@@ -423,6 +455,47 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     }
 
     // MARK: - Internals
+
+    /// A deleted object whose change waits for its previous values (see `pendingDeletes`).
+    private struct PendingDelete {
+        var entity: PGSchema.Entity
+        var key: Int64
+        var tombstone: Int64?
+    }
+
+    /// The previous values of `entity`'s rows among `keys` (see `PostgreSQLStore.previousValues`):
+    /// `columns`, and the kept links of the to-manys among `positions`; nil when the store
+    /// does not track history. Uses the store's connection: call with nothing buffered, or
+    /// before writing what is.
+    private func previousValues(
+        _ entity: PGSchema.Entity, keys: [Int64], columns: [Int], positions: some Sequence<Int>
+    ) throws -> [Int64: PGPreviousValues]? {
+        guard store.tracksHistory else { return nil }
+        return try store.previousValues(
+            of: entity, keys: keys, columns: columns, links: store.keptLinks(of: entity.schema, positions: positions))
+    }
+
+    /// Reads the previous values of the deletes `recordTombstone` queued (every column and
+    /// kept link of each row, a batch of one entity's rows per statement) and notes their
+    /// changes, in the order they were asked for.
+    private func notePendingDeletes() throws {
+        guard !pendingDeletes.isEmpty else { return }
+        let deletes = pendingDeletes
+        pendingDeletes = []
+        var previous: [String: [Int64: PGPreviousValues]] = [:]
+        for (name, group) in Dictionary(grouping: deletes, by: { $0.entity.schema.name }) {
+            guard let entity = group.first?.entity else { continue }
+            let columns = entity.columnIndex.compactMap { $0 }
+            previous[name] = try previousValues(
+                entity, keys: group.map(\.key), columns: columns, positions: entity.schema.properties.indices)
+        }
+        for delete in deletes {
+            let schema = delete.entity.schema
+            changes.deleted(
+                entity: schema.name, root: schema.rootName, key: delete.key, tombstone: delete.tombstone,
+                previous: previous[schema.name]?[delete.key])
+        }
+    }
 
     private func mapping(_ schema: EntitySchema) throws -> PGSchema.Entity {
         guard let entity = store.schema.entities[schema.name] else {

@@ -72,6 +72,9 @@ package final class PostgreSQLStore {
     package private(set) var identifier: String = ""
     package let isReadOnly: Bool
     package internal(set) var tracksHistory = false
+    /// Whether the history's changes are known to have their `"previousValues"` column
+    /// (see `historyKeepsPreviousValues`).
+    var historyHasPreviousValues = false
     /// How many write groups (`performWriteGroup`) are open: inside one, each write is a
     /// savepoint of the group's transaction.
     var writeGroupDepth = 0

@@ -145,7 +145,8 @@ extension SQLiteStore {
                     continue
                 }
                 values[name] = .attribute(
-                    try RowCodec.decode(SQLiteValue(jsonText: text, for: attribute.type), for: attribute, entity: schema.name))
+                    try RowCodec.decode(
+                        SQLiteValue(jsonText: text, for: attribute.type, emptyIsNull: false), for: attribute, entity: schema.name))
             case .relationship(let relationship) where relationship.isToMany:
                 // Only links a join table keeps are recorded; a hand-edited value of another
                 // shape is refused rather than read as no links.

@@ -74,9 +74,12 @@ extension SQLiteStore {
 extension SQLiteValue {
     /// The column value a tombstone's `text` was written from (see `jsonText`), by the
     /// column type that stores `type` (see `RowCodec`).
-    init(jsonText text: String, for type: AttributeType) {
-        // Tombstones written before nil values were left out hold them as empty text.
-        if text.isEmpty, type != .string {
+    ///
+    /// - Parameter emptyIsNull: whether empty text stands for NULL, as in tombstones written
+    ///   before nil values were left out; false where NULL is written as JSON null (the
+    ///   history's previous values), so that empty data or an empty URL stays empty.
+    init(jsonText text: String, for type: AttributeType, emptyIsNull: Bool = true) {
+        if emptyIsNull, text.isEmpty, type != .string {
             self = .null
             return
         }

@@ -33,7 +33,7 @@ public struct PersistentHistoryChange: Sendable, Equatable {
     /// for a delete, every such property the object had (a to-many whose inverse is a to-one
     /// is not kept: the other side's change keeps that to-one); nil for an insert, and for
     /// changes recorded by a store that did not keep them (written before this release, or
-    /// by a store that keeps none, such as the PostgreSQL store).
+    /// by a store that keeps none, such as one in Core Data's layout).
     public let previousValues: [String: PersistentHistoryValue]?
 
     package init(

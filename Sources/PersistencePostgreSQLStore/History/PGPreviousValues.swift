@@ -1,0 +1,76 @@
+#if PostgreSQL
+/// The values one change of the persistent history replaced, by property name, as the
+/// PostgreSQL store keeps them (`_historyChange."previousValues"`, see
+/// `PostgreSQLStore+PreviousValues`): an attribute's or a to-one's column as the server sends
+/// it in text format (nil for NULL; a to-one's is its destination's key), a join-table
+/// to-many's destination keys in order separated by spaces (`""` for none).
+///
+/// Kept as JSON text of the shape the SQLite store writes: an object from property name to a
+/// string or null, its keys in code point order, so that equal values are equal text.
+struct PGPreviousValues: Equatable {
+    /// Each property's text, nil for a column that held NULL.
+    private(set) var texts: [String: String?] = [:]
+
+    init() {}
+
+    /// Sets `name`'s value: `text`, or NULL when nil.
+    mutating func set(_ name: String, _ text: String?) {
+        texts.updateValue(text, forKey: name)
+    }
+
+    /// Leaves out the properties `isKept` refuses.
+    mutating func keepOnly(_ isKept: (String) -> Bool) {
+        texts = texts.filter { isKept($0.key) }
+    }
+
+    /// These values with those of `later` for properties these do not have: the value before
+    /// a transaction is the one its first write saw.
+    func merging(_ later: PGPreviousValues) -> PGPreviousValues {
+        var merged = self
+        merged.texts.merge(later.texts) { first, _ in first }
+        return merged
+    }
+
+    /// These values, with `first`'s wherever it has one (an earlier write's).
+    func overridden(by first: PGPreviousValues) -> PGPreviousValues {
+        first.merging(self)
+    }
+
+    /// The JSON text: `{"name":"text","other":null}`, keys in code point order.
+    ///
+    /// Written by hand, as the SQLite store's is, rather than by `JSONSerialization` with
+    /// `.sortedKeys`, which sorts by a locale's collation and was most of the time of a save
+    /// that deletes many objects.
+    var json: String {
+        var json = "{"
+        var first = true
+        for (name, text) in texts.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
+            if !first { json += "," }
+            first = false
+            Self.appendJSONString(name, to: &json)
+            json += ":"
+            if let text { Self.appendJSONString(text, to: &json) } else { json += "null" }
+        }
+        return json + "}"
+    }
+
+    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped (the
+    /// store's escape of U+0000 in text, U+0001, among them).
+    private static func appendJSONString(_ text: String, to json: inout String) {
+        json += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += "\\n"
+            case "\r": json += "\\r"
+            case "\t": json += "\\t"
+            case _ where scalar.value < 0x20:
+                json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
+    }
+}
+#endif
