@@ -44,7 +44,10 @@ extension Bench {
         let cSeed = try catalogSeedBinary()
         let n = options.books
         let dataFile = path("catalog-seed-\(n).tsv")
-        try writeCatalogSeedFile(samples: try sampleBooks(), syntheticCount: n, to: dataFile)
+        // Kept in the work directory for later runs and for profiling catalog-seed alone.
+        if !FileManager.default.fileExists(atPath: dataFile) {
+            try writeCatalogSeedFile(samples: try sampleBooks(), syntheticCount: n, to: dataFile)
+        }
         let (cStore, tightStore, booksStore) = (path("catalog-seed-c.sqlite"), path("catalog-seed-tight.sqlite"), path("catalog-seed-books.sqlite"))
         var time = (c: Samples(), tight: Samples(), books: Samples())
         var rss = (c: Samples(), tight: Samples(), books: Samples())
@@ -77,7 +80,6 @@ extension Bench {
         print("  rows (Book, Author, Author_books, _historyChange, _historyTransaction): catalog-seed \(counts[0]), books \(counts[1])")
         try expect(counts[0].prefix(4) == counts[1].prefix(4), "catalog-seed and books seed wrote different rows")
         for store in [cStore, tightStore, booksStore] { removeStore(store) }
-        try? FileManager.default.removeItem(atPath: dataFile)
         record(ResultRow(
             workload: "`books seed --count N` process vs catalog-seed (same work: schema, 459 sample books, history, batches)",
             size: "\(n)", raw: time.c, persistence: time.books, target: .ratio(1.5)))

@@ -18,7 +18,9 @@
 //
 // `--tight`: the tight floor instead: only the Book table with a unique UUID index, a title
 // index and the FTS5 trigram index (its trigger), no authors, links or history, one
-// transaction, SQLite's default cache.
+// transaction, SQLite's default cache (unless `--cache-kib`).
+//
+// Rows go many to a statement (see `rows_per_statement`), as the store writes them.
 //
 // DATA: a line "S <samples> <synthetic>", then one line a book:
 // uuid, title, canonical title, author, canonical author, date (seconds since 1970), price
@@ -211,57 +213,118 @@ static book *read_books(const char *path, int *samples, int *synthetic) {
 
 // MARK: - The catalogue's seed
 
-static sqlite3_stmt *history_transaction, *history_change, *author_insert, *book_insert, *link_insert, *last_key;
-static int64_t last_author, last_book;
+// Rows are inserted many to a statement, as the store inserts them: inside a transaction, an
+// INSERT that fires a trigger and may abort (a table with a search index and a UNIQUE index)
+// runs under a statement savepoint, and FTS5 writes its pending terms at every savepoint, so a
+// statement per row would write an index segment per row and then merge them all.
+enum { rows_per_statement = 1000 };
+
+/// The date added of every book: the seed's start, to the whole second.
 static double date_added;
 
-/// One transaction of `books[start..<end]`, as `Catalog.save(_:authors:)` commits it.
+static const char *book_columns =
+    "INSERT INTO \"Book\" (\"_id\", \"byline\", \"canonicalByline\", \"canonicalTitle\", \"color\", "
+    "\"dateAdded\", \"datePrecision\", \"language\", \"price\", \"publishDate\", \"title\", \"uuid\") VALUES ";
+enum { book_parameters = 12 };
+
+/// "INSERT … VALUES (?, …), (?, …) …" for `rows` rows of `parameters` values, then `tail`.
+static sqlite3_stmt *prepare_rows(const char *head, int parameters, int rows, const char *tail) {
+    size_t size = strlen(head) + strlen(tail) + (size_t)rows * (size_t)(parameters * 3 + 4) + 1;
+    char *sql = malloc(size), *end = sql;
+    end += sprintf(end, "%s", head);
+    for (int r = 0; r < rows; r++) {
+        *end++ = r ? ',' : ' ';
+        *end++ = '(';
+        for (int p = 0; p < parameters; p++) { if (p) *end++ = ','; *end++ = '?'; }
+        *end++ = ')';
+    }
+    sprintf(end, "%s", tail);
+    sqlite3_stmt *s = prepare(sql);
+    free(sql);
+    return s;
+}
+
+/// Binds book `b` with primary key `key` as row `row` of a multi-row Book insert.
+static void bind_book(sqlite3_stmt *s, int row, int64_t key, const book *b, int with_key) {
+    int i = row * (book_parameters - !with_key) + 1;
+    if (with_key) sqlite3_bind_int64(s, i++, key);
+    sqlite3_bind_text(s, i++, b->author, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, i++, b->canonical_author, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, i++, b->canonical_title, -1, SQLITE_STATIC);
+    if (b->has_color) sqlite3_bind_blob(s, i++, b->color, 5, SQLITE_STATIC);
+    else sqlite3_bind_null(s, i++);
+    sqlite3_bind_double(s, i++, date_added);
+    bind_text_or_null(s, i++, b->precision);
+    bind_text_or_null(s, i++, b->language);
+    sqlite3_bind_text(s, i++, b->price, -1, SQLITE_STATIC);
+    sqlite3_bind_double(s, i++, b->date);
+    sqlite3_bind_text(s, i++, b->title, -1, SQLITE_STATIC);
+    sqlite3_bind_text(s, i++, b->uuid, -1, SQLITE_STATIC);
+}
+
+static sqlite3_stmt *history_transaction, *history_change, *link_insert, *last_key, *book_insert;
+static int64_t last_author, last_book;
+
+/// One transaction of `books[start..<end]`, as `Catalog.save(_:authors:)` commits it: the
+/// batch's new authors, then its books (a UUID already stored is skipped), their links, the
+/// history rows of what was inserted, and the tables' last keys.
 static void save(const book *books, int start, int end) {
     run("BEGIN IMMEDIATE");
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     sqlite3_bind_double(history_transaction, 1, (double)wall.tv_sec + (double)wall.tv_nsec / 1e9);
     step(history_transaction, "history transaction");
-    int64_t transaction = sqlite3_last_insert_rowid(db);
-    sqlite3_bind_int64(history_change, 1, transaction);
+    sqlite3_bind_int64(history_change, 1, sqlite3_last_insert_rowid(db));
     int64_t first_author = last_author;
+    int64_t *book_authors = malloc(sizeof(int64_t) * (size_t)(end - start));
+    const book **new_authors = malloc(sizeof(book *) * (size_t)(end - start));
+    int new_count = 0;
     for (int i = start; i < end; i++) {
-        const book *b = &books[i];
-        size_t slot = author_slot(b->author);
+        size_t slot = author_slot(books[i].author);
         if (!author_names[slot]) {
-            author_names[slot] = b->author;
+            author_names[slot] = books[i].author;
             author_keys[slot] = ++last_author;
-            sqlite3_bind_int64(author_insert, 1, last_author);
-            sqlite3_bind_text(author_insert, 2, b->canonical_author, -1, SQLITE_STATIC);
-            sqlite3_bind_text(author_insert, 3, b->author, -1, SQLITE_STATIC);
-            step(author_insert, "author insert");
-            sqlite3_bind_text(history_change, 2, "Author", -1, SQLITE_STATIC);
-            sqlite3_bind_int64(history_change, 3, last_author);
-            step(history_change, "history change");
+            new_authors[new_count++] = &books[i];
         }
-        int64_t key = last_book + 1;
-        sqlite3_bind_int64(book_insert, 1, key);
-        sqlite3_bind_text(book_insert, 2, b->author, -1, SQLITE_STATIC);
-        sqlite3_bind_text(book_insert, 3, b->canonical_author, -1, SQLITE_STATIC);
-        sqlite3_bind_text(book_insert, 4, b->canonical_title, -1, SQLITE_STATIC);
-        if (b->has_color) sqlite3_bind_blob(book_insert, 5, b->color, 5, SQLITE_STATIC);
-        else sqlite3_bind_null(book_insert, 5);
-        sqlite3_bind_double(book_insert, 6, date_added);
-        bind_text_or_null(book_insert, 7, b->precision);
-        bind_text_or_null(book_insert, 8, b->language);
-        sqlite3_bind_text(book_insert, 9, b->price, -1, SQLITE_STATIC);
-        sqlite3_bind_double(book_insert, 10, b->date);
-        sqlite3_bind_text(book_insert, 11, b->title, -1, SQLITE_STATIC);
-        sqlite3_bind_text(book_insert, 12, b->uuid, -1, SQLITE_STATIC);
-        step(book_insert, "book insert");
-        if (sqlite3_changes(db) == 0) continue;  // the UUID is stored: the book is skipped
-        last_book = key;
-        sqlite3_bind_int64(link_insert, 1, author_keys[slot]);
-        sqlite3_bind_int64(link_insert, 2, key);
-        step(link_insert, "author-book link");
-        sqlite3_bind_text(history_change, 2, "Book", -1, SQLITE_STATIC);
+        book_authors[i - start] = author_keys[slot];
+    }
+    for (int done = 0; done < new_count; done += rows_per_statement) {
+        int rows = new_count - done < rows_per_statement ? new_count - done : rows_per_statement;
+        sqlite3_stmt *insert = prepare_rows(
+            "INSERT INTO \"Author\" (\"_id\", \"canonicalName\", \"name\") VALUES", 3, rows, "");
+        for (int r = 0; r < rows; r++) {
+            sqlite3_bind_int64(insert, 3 * r + 1, first_author + done + r + 1);
+            sqlite3_bind_text(insert, 3 * r + 2, new_authors[done + r]->canonical_author, -1, SQLITE_STATIC);
+            sqlite3_bind_text(insert, 3 * r + 3, new_authors[done + r]->author, -1, SQLITE_STATIC);
+        }
+        step(insert, "author insert");
+        sqlite3_finalize(insert);
+    }
+    for (int64_t key = first_author + 1; key <= last_author; key++) {
+        sqlite3_bind_text(history_change, 2, "Author", -1, SQLITE_STATIC);
         sqlite3_bind_int64(history_change, 3, key);
         step(history_change, "history change");
+    }
+    int64_t base = last_book + 1;  // book i's key is base + i - start
+    for (int done = start; done < end; done += rows_per_statement) {
+        int rows = end - done < rows_per_statement ? end - done : rows_per_statement;
+        sqlite3_stmt *insert = rows == rows_per_statement ? book_insert
+            : prepare_rows(book_columns, book_parameters, rows, " ON CONFLICT (\"uuid\") DO NOTHING RETURNING \"_id\"");
+        for (int r = 0; r < rows; r++) bind_book(insert, r, base + done + r - start, &books[done + r], 1);
+        int rc;
+        while ((rc = sqlite3_step(insert)) == SQLITE_ROW) {
+            int64_t key = sqlite3_column_int64(insert, 0);  // a row written; a skipped one returns none
+            if (key > last_book) last_book = key;
+            sqlite3_bind_int64(link_insert, 1, book_authors[key - base]);
+            sqlite3_bind_int64(link_insert, 2, key);
+            step(link_insert, "author-book link");
+            sqlite3_bind_text(history_change, 2, "Book", -1, SQLITE_STATIC);
+            sqlite3_bind_int64(history_change, 3, key);
+            step(history_change, "history change");
+        }
+        if (rc != SQLITE_DONE) fail("book insert");
+        sqlite3_reset(insert);
+        if (insert != book_insert) sqlite3_finalize(insert);
     }
     if (last_author != first_author) {
         sqlite3_bind_text(last_key, 1, "Author", -1, SQLITE_STATIC);
@@ -272,6 +335,8 @@ static void save(const book *books, int start, int end) {
     sqlite3_bind_int64(last_key, 2, last_book);
     step(last_key, "last key");
     run("COMMIT");
+    free(book_authors);
+    free(new_authors);
 }
 
 /// `SeedPace`: the rows of the next transaction.
@@ -303,11 +368,8 @@ static void seed(const book *books, int samples, int synthetic) {
         "VALUES (?, 'books seed', 'run 05A18F29-D5BE-4121-B838-BDC56E2F9337')");
     history_change = prepare(
         "INSERT INTO _historyChange (transactionID, changeType, entity, objectKey) VALUES (?, 0, ?, ?)");
-    author_insert = prepare("INSERT INTO \"Author\" (\"_id\", \"canonicalName\", \"name\") VALUES (?, ?, ?)");
-    book_insert = prepare(
-        "INSERT INTO \"Book\" (\"_id\", \"byline\", \"canonicalByline\", \"canonicalTitle\", \"color\", "
-        "\"dateAdded\", \"datePrecision\", \"language\", \"price\", \"publishDate\", \"title\", \"uuid\") "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (\"uuid\") DO NOTHING");
+    book_insert = prepare_rows(
+        book_columns, book_parameters, rows_per_statement, " ON CONFLICT (\"uuid\") DO NOTHING RETURNING \"_id\"");
     link_insert = prepare(
         "INSERT INTO \"Author_books\" (\"source\", \"destination\", \"inversePosition\") VALUES (?, ?, 0)");
     last_key = prepare("INSERT OR REPLACE INTO _primarykey (tableName, lastKey) VALUES (?, ?)");
@@ -318,7 +380,7 @@ static void seed(const book *books, int samples, int synthetic) {
         write_books(books, next, end);
     }
     run("INSERT INTO _metadata (key, value) VALUES ('app.books.sampleBooks', 'chosen by books seed')");
-    sqlite3_stmt *statements[] = {history_transaction, history_change, author_insert, book_insert, link_insert, last_key};
+    sqlite3_stmt *statements[] = {history_transaction, history_change, book_insert, link_insert, last_key};
     for (size_t i = 0; i < sizeof statements / sizeof *statements; i++) sqlite3_finalize(statements[i]);
 }
 
@@ -326,29 +388,20 @@ static void seed_tight(const book *books, int count) {
     run("BEGIN IMMEDIATE");
     run(tight_schema_sql);
     run("COMMIT");
-    sqlite3_stmt *insert = prepare(
+    const char *head =
         "INSERT INTO \"Book\" (\"byline\", \"canonicalByline\", \"canonicalTitle\", \"color\", \"dateAdded\", "
-        "\"datePrecision\", \"language\", \"price\", \"publishDate\", \"title\", \"uuid\") "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        "\"datePrecision\", \"language\", \"price\", \"publishDate\", \"title\", \"uuid\") VALUES";
+    sqlite3_stmt *full = prepare_rows(head, book_parameters - 1, rows_per_statement, "");
     run("BEGIN IMMEDIATE");
-    for (int i = 0; i < count; i++) {
-        const book *b = &books[i];
-        sqlite3_bind_text(insert, 1, b->author, -1, SQLITE_STATIC);
-        sqlite3_bind_text(insert, 2, b->canonical_author, -1, SQLITE_STATIC);
-        sqlite3_bind_text(insert, 3, b->canonical_title, -1, SQLITE_STATIC);
-        if (b->has_color) sqlite3_bind_blob(insert, 4, b->color, 5, SQLITE_STATIC);
-        else sqlite3_bind_null(insert, 4);
-        sqlite3_bind_double(insert, 5, date_added);
-        bind_text_or_null(insert, 6, b->precision);
-        bind_text_or_null(insert, 7, b->language);
-        sqlite3_bind_text(insert, 8, b->price, -1, SQLITE_STATIC);
-        sqlite3_bind_double(insert, 9, b->date);
-        sqlite3_bind_text(insert, 10, b->title, -1, SQLITE_STATIC);
-        sqlite3_bind_text(insert, 11, b->uuid, -1, SQLITE_STATIC);
+    for (int done = 0; done < count; done += rows_per_statement) {
+        int rows = count - done < rows_per_statement ? count - done : rows_per_statement;
+        sqlite3_stmt *insert = rows == rows_per_statement ? full : prepare_rows(head, book_parameters - 1, rows, "");
+        for (int r = 0; r < rows; r++) bind_book(insert, r, 0, &books[done + r], 0);
         step(insert, "book insert");
+        if (insert != full) sqlite3_finalize(insert);
     }
     run("COMMIT");
-    sqlite3_finalize(insert);
+    sqlite3_finalize(full);
 }
 
 int main(int argc, char **argv) {
@@ -357,12 +410,13 @@ int main(int argc, char **argv) {
         return 64;
     }
     int tight = 0;
-    long cache_kib = 65536;
+    long cache_kib = -1;
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "--tight") == 0) tight = 1;
         else if (strcmp(argv[i], "--cache-kib") == 0 && i + 1 < argc) cache_kib = strtol(argv[++i], NULL, 10);
         else { fprintf(stderr, "catalog-seed: unknown argument '%s'\n", argv[i]); return 64; }
     }
+    if (cache_kib < 0) cache_kib = tight ? 0 : 65536;
     int samples = 0, synthetic = 0;
     book *books = read_books(argv[2], &samples, &synthetic);
     if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) fail(argv[1]);
@@ -372,16 +426,13 @@ int main(int argc, char **argv) {
     struct timespec wall;
     clock_gettime(CLOCK_REALTIME, &wall);
     date_added = (double)wall.tv_sec;
-    if (tight) {
-        seed_tight(books, samples + synthetic);
-    } else {
-        if (cache_kib > 0) {
-            char pragma[96];
-            snprintf(pragma, sizeof pragma, "PRAGMA cache_size = -%ld; PRAGMA wal_autocheckpoint = 10000", cache_kib);
-            run(pragma);
-        }
-        seed(books, samples, synthetic);
+    if (cache_kib > 0) {
+        char pragma[96];
+        snprintf(pragma, sizeof pragma, "PRAGMA cache_size = -%ld; PRAGMA wal_autocheckpoint = 10000", cache_kib);
+        run(pragma);
     }
+    if (tight) seed_tight(books, samples + synthetic);
+    else seed(books, samples, synthetic);
     if (sqlite3_close(db) != SQLITE_OK) fail("close");
     printf("Seeded %d books.\n", samples + synthetic);
     return 0;
