@@ -12,7 +12,7 @@
 // inserted book and author, the books (skipping a UUID already stored), their authors (one
 // row per new name), the author–book links, and the tables' last keys; the search index
 // follows through the schema's triggers. The canonical forms come precomputed in DATA, as
-// for raw-seed. Like `books seed`, the page cache is raised to 64 MiB and automatic
+// for raw-seed. Like `books seed`, the page cache is raised to 16 MiB and automatic
 // checkpoints spaced to 10,000 pages for the load unless `--cache-kib` says otherwise
 // (0: SQLite's defaults).
 //
@@ -416,7 +416,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--cache-kib") == 0 && i + 1 < argc) cache_kib = strtol(argv[++i], NULL, 10);
         else { fprintf(stderr, "catalog-seed: unknown argument '%s'\n", argv[i]); return 64; }
     }
-    if (cache_kib < 0) cache_kib = tight ? 0 : 65536;
+    if (cache_kib < 0) cache_kib = tight ? 0 : 16384;
     int samples = 0, synthetic = 0;
     book *books = read_books(argv[2], &samples, &synthetic);
     if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) fail(argv[1]);
