@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "raw-seed", targets: ["raw-seed"]),
         .executable(name: "peak-rss", targets: ["peak-rss"]),
         .executable(name: "plain-seed", targets: ["plain-seed"]),
+        .executable(name: "catalog-seed", targets: ["catalog-seed"]),
     ],
     traits: [
         // The PostgreSQL workloads, over the product's PostgreSQL store: its trait, passed on.
@@ -35,6 +36,9 @@ let package = Package(
         .executableTarget(name: "raw-seed", dependencies: ["RawSQLite"]),
         // The plainer C program of issue #27: its own schema, lower-casing for its canonical form.
         .executableTarget(name: "plain-seed", linkerSettings: [.linkedLibrary("sqlite3")]),
+        // The same work as `books seed --count N` in C (issue #47): the seed row's honest
+        // floor, and with --tight the tight one.
+        .executableTarget(name: "catalog-seed", linkerSettings: [.linkedLibrary("sqlite3")]),
         // Measures a child's peak resident memory from a process small enough not to
         // mask it (Linux keeps the high-water mark across execve).
         .executableTarget(name: "peak-rss"),

@@ -150,6 +150,48 @@ final class AwakeningBook: ManagedObject {
         _ = container
     }
 
+    /// Binary data is copied from SQLite's buffer as it is read (issue #47): every size reads
+    /// back exactly (none, empty, five bytes, 64 KiB), and a column holding text instead of
+    /// bytes is still reported, not read as data.
+    @Test func binaryDataIsReadFromItsBlobOrReported() throws {
+        let model = ManagedObjectModel(entities: [
+            EntityDescription(
+                name: "Swatch",
+                attributes: [
+                    AttributeDescription(name: "name", type: .string),
+                    AttributeDescription(name: "bytes", type: .binaryData),
+                ])
+        ])
+        let container = try PersistentContainer(model: model, storeURL: nil)
+        let context = container.viewContext
+        let values: [String: Data?] = [
+            "none": nil, "empty": Data(), "five": Data([1, 0xC3, 0xF7, 0, 0xFF]),
+            "large": Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31) }),
+        ]
+        for (name, bytes) in values {
+            let swatch = try context.insertObject(forEntityName: "Swatch")
+            swatch["name"] = name
+            swatch["bytes"] = bytes
+        }
+        try context.save()
+        context.reset()
+        let fetched = try context.fetch(FetchRequest(entityName: "Swatch"))
+        #expect(fetched.count == values.count)
+        for swatch in fetched {
+            let name = try #require(swatch["name"] as? String)
+            #expect(swatch["bytes"] as? Data == values[name] ?? nil, "\(name)")
+        }
+
+        try context.storeConnection.execute("UPDATE Swatch SET bytes = 'not bytes' WHERE name = 'five'")
+        context.reset()
+        #expect {
+            _ = try context.fetch(FetchRequest(entityName: "Swatch"))
+        } throws: { error in
+            guard case StoreError.corruptValue(let entity, let attribute, let found) = error else { return false }
+            return entity == "Swatch" && attribute == "bytes" && found == "TEXT"
+        }
+    }
+
     @Test func whatAwakeFromFetchSetsIsNotAChange() throws {
         let container = try PersistentContainer(
             model: BookFixture.model(), storeURL: nil, classes: ["Book": AwakeningBook.self])

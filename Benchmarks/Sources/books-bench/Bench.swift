@@ -17,6 +17,8 @@ struct Bench {
     var memory: MemoryRow?
     /// Issue #27's growth rows: each workload at each store size.
     var growth: [GrowthRow] = []
+    /// Issue #47's app-shaped comparison rows.
+    var appRows: [SideBySideRow] = []
     private var dataCache: BookData?
 
     init(options: BenchOptions) throws {
@@ -47,10 +49,13 @@ struct Bench {
         if options.wants("writers") { try writersWorkload() }
         if options.wants("plain-seed") { try plainSeedWorkload() }
         if options.wants("growth") { try growthWorkload() }
+        if options.wants("app") { try appWorkload() }
+        if options.wants("seed-c") { try seedCWorkload() }
         print("")
         if !rows.isEmpty { print(markdownTable(rows)) }
         if !sideBySide.isEmpty || memory != nil { print(sideBySideTable(sideBySide, memory: memory)) }
         if !growth.isEmpty { print(growthTable(growth)) }
+        if !appRows.isEmpty { print(appTable()) }
     }
 
     // MARK: - Shared set-up

@@ -2,7 +2,7 @@ import Foundation
 
 /// The command line of `books-bench`.
 struct BenchOptions {
-    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-fetch", "grdb-writes", "grdb-memory", "postgresql", "writers", "growth", "plain-seed"]
+    static let workloads = ["insert", "fetch", "busy-fetch", "sections", "search", "update", "delete", "cold-search", "seed", "rss", "fetch-tools", "grdb", "grdb-fetch", "grdb-writes", "grdb-memory", "postgresql", "writers", "growth", "plain-seed", "app", "seed-c"]
     /// The workloads run when `--only` is not given: all but those that take long (growth)
     /// and `grdb-fetch` and `grdb-writes`, the reads and the writes of `grdb` alone (which
     /// `grdb` runs).

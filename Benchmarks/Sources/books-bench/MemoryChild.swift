@@ -11,12 +11,19 @@ import Persistence
 /// `books kB-before kB-peak kB-after` (`VmRSS`, `VmHWM`, `VmRSS` of /proc/self/status).
 enum MemoryChild {
     static func run(_ arguments: [String]) -> Int32 {
-        guard arguments.count == 2, ["grdb", "persistence"].contains(arguments[0]) else {
-            FileHandle.standardError.write(Data("usage: books-bench --memory-child grdb|persistence STORE\n".utf8))
+        guard arguments.count == 2, ["grdb", "persistence", "app-grdb", "app-persistence"].contains(arguments[0]) else {
+            FileHandle.standardError.write(
+                Data("usage: books-bench --memory-child grdb|persistence|app-grdb|app-persistence STORE\n".utf8))
             return 64
         }
         do {
-            let line = arguments[0] == "grdb" ? try grdb(arguments[1]) : try persistence(arguments[1])
+            let line: String
+            switch arguments[0] {
+            case "grdb": line = try grdb(arguments[1])
+            case "app-grdb": line = try appGRDB(arguments[1])
+            case "app-persistence": line = try appPersistence(arguments[1])
+            default: line = try persistence(arguments[1])
+            }
             print(line)
             return 0
         } catch {
@@ -41,6 +48,32 @@ enum MemoryChild {
         var before = 0
         var after = (peak: 0, resident: 0)
         let count = try PersistenceSide.fetchAllHeld(path: path) {
+            before = status("VmRSS")
+            resetPeak()
+        } afterFetch: {
+            after = (status("VmHWM"), status("VmRSS"))
+        }
+        return "\(count) \(before) \(after.peak) \(after.resident)"
+    }
+
+    /// The app-shaped comparison's GRDB side (issue #47), measured as `grdb(_:)`.
+    static func appGRDB(_ path: String) throws -> String {
+        let pool = try AppGRDBSide.open(path)
+        _ = try pool.read { db in try AppGRDBBook.limit(100).fetchAll(db) }
+        let before = status("VmRSS")
+        resetPeak()
+        let books = try pool.read { db in try AppGRDBBook.fetchAll(db) }
+        for book in books { AppGRDBSide.checksum &+= AppGRDBSide.read(book) }
+        let line = "\(books.count) \(before) \(status("VmHWM")) \(status("VmRSS"))"
+        withExtendedLifetime(books) {}
+        return line
+    }
+
+    /// The app-shaped comparison's Persistence side (issue #47), measured as `persistence(_:)`.
+    static func appPersistence(_ path: String) throws -> String {
+        var before = 0
+        var after = (peak: 0, resident: 0)
+        let count = try AppPersistenceSide.fetchAllHeld(path: path) {
             before = status("VmRSS")
             resetPeak()
         } afterFetch: {

@@ -11,6 +11,8 @@ struct SideBySideRow {
     /// The goal for Persistence / GRDB, if it sets one.
     var goal: Double?
     var note: String = ""
+    /// The samples' unit: "s" (seconds) or "MB" (megabytes of memory).
+    var unit: String = "s"
 
     /// The median of the per-round ratios `a / b`: both sides of a round ran back to back
     /// under the same load, so a round's ratio is steadier than a ratio of medians.

@@ -5,6 +5,10 @@ import Foundation
 if CommandLine.arguments.dropFirst().first == "--memory-child" {
     exit(MemoryChild.run(Array(CommandLine.arguments.dropFirst(2))))
 }
+// One side of one app-shaped workload alone, for a profiler (AppProfileRun.swift).
+if CommandLine.arguments.dropFirst().first == "--app-profile" {
+    exit(AppProfileRun.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 do {
     // One of the writers workload's child processes (see `WriterProcess`).
     if CommandLine.arguments.dropFirst().first == WriterProcess.command {

@@ -46,11 +46,15 @@ package struct RowDecodePlan: Sendable {
     /// How a stored attribute's column is read.
     enum Reader: Sendable {
         case integer, boolean, double, decimal, date, string, uuid
+        /// Binary data: a BLOB column's bytes copied straight from SQLite's buffer, without
+        /// the `SQLiteValue` and the attribute description `RowCodec.decode` needs (copying
+        /// that description out of the schema was a tenth of fetching a small object).
+        case binary
         /// A transformable attribute that names a value transformer (its index in
         /// `transformerNames`): resolved once per read by `resolved(for:)`, since the registry
         /// takes a lock per lookup.
         case transformable(name: Int32)
-        /// Anything else (binary, URI, transformable without a transformer): through
+        /// Anything else (URI, transformable without a transformer): through
         /// `RowCodec.decode`.
         case general
     }
@@ -252,6 +256,9 @@ extension RowDecodePlan.Reader {
         case .date: self = .date
         case .string: self = .string
         case .uuid: self = .uuid
+        // Bytes kept in an external file have a reference (TEXT) in the column instead:
+        // that reads through `decodeColumn`, which opens the file.
+        case .binaryData: self = .binary
         default: self = .general
         }
     }
@@ -285,6 +292,7 @@ extension RowDecodePlan.Reader {
         case (.string, .text): return use(.string(column.withText { String(decoding: $0, as: UTF8.self) }))
         case (.uuid, .text): return column.withText(UUIDText.parseCanonical).map { use(.uuid($0)) }
         case (.decimal, .text): return column.withText(DecimalText.parse(bytes:)).map { use(.decimal($0)) }
+        case (.binary, .blob): return use(.data(column.data))
         default: return nil
         }
     }

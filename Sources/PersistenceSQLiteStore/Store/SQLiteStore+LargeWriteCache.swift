@@ -11,7 +11,11 @@ extension SQLiteStore {
     /// How many rows a save writes before it runs with a larger page cache.
     package static let largeWriteRowThreshold = 10_000
     /// The page cache a large save runs with, in KiB (SQLite's negative `cache_size`).
-    package static let largeWriteCacheKiB: Int64 = 65_536
+    ///
+    /// 16 MiB holds the index pages a 100,000-book load keeps returning to: a C program doing
+    /// `books seed`'s work spends the same CPU time with 16 MiB as with 64 MiB, and 45 MB
+    /// less memory at its peak (Benchmarks/RESULTS.md, issue #47).
+    package static let largeWriteCacheKiB: Int64 = 16_384
 
     /// Raises the page cache to `largeWriteCacheKiB` for a save writing at least
     /// `largeWriteRowThreshold` rows, when it is smaller; pass the result to

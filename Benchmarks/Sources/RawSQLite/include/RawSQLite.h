@@ -86,5 +86,6 @@ int64_t raw_search_index(raw_searcher *searcher, const char *term);
 int64_t raw_search_scan(raw_searcher *searcher, const char *term);
 
 #include "RawQuery.h"
+#include "RawApp.h"
 
 #endif

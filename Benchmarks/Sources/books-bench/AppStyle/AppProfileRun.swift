@@ -1,0 +1,38 @@
+import Foundation
+
+/// `books-bench --app-profile insert|fetch|filter grdb|persistence STORE [N]`: one run of
+/// one side of one app-shaped workload (issue #47) in a process of its own, for a profiler
+/// (`perf record`, `valgrind --tool=callgrind`) to see that side alone. `insert` makes STORE
+/// anew with N books (default 100,000); `fetch` and `filter` read it. Prints the seconds.
+enum AppProfileRun {
+    static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.count >= 3, ["insert", "fetch", "filter"].contains(arguments[0]),
+            ["grdb", "persistence"].contains(arguments[1])
+        else {
+            FileHandle.standardError.write(
+                Data("usage: books-bench --app-profile insert|fetch|filter grdb|persistence STORE [N]\n".utf8))
+            return 64
+        }
+        let (workload, side, store) = (arguments[0], arguments[1], arguments[2])
+        let count = arguments.count > 3 ? Int(arguments[3]) ?? 100_000 : 100_000
+        do {
+            let seconds: Double
+            switch (workload, side) {
+            case ("insert", _):
+                let data = AppBookData(BookData(count: count))
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: store + suffix) }
+                seconds = side == "grdb"
+                    ? try AppGRDBSide.insert(data, path: store) : try AppPersistenceSide.insert(data, path: store)
+            case ("fetch", "grdb"): seconds = try AppGRDBSide.fetchAll(path: store).seconds
+            case ("fetch", _): seconds = try AppPersistenceSide.fetchAll(path: store).seconds
+            case (_, "grdb"): seconds = try AppGRDBSide.fetchCheaper(than: Bench.filterPrice, path: store).seconds
+            default: seconds = try AppPersistenceSide.fetchCheaper(than: Bench.filterPrice, path: store).seconds
+            }
+            print(String(format: "%@ %@: %.1f ms", workload, side, seconds * 1000))
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            return 1
+        }
+    }
+}
