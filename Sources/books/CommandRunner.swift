@@ -222,9 +222,15 @@ struct CommandRunner {
     /// and saying so on standard error: they are a demo, which `books seed --remove` takes out.
     /// A catalogue created here records its history from the start, so that the seed is its
     /// first entry ("books seed", which `books undo` takes back).
+    ///
+    /// A database on a server is always there, so whether it is new shows only once it is
+    /// open: a new one is then opened again, recording history, so that its seed is the
+    /// first entry of its history too.
     func openSeededCatalog() throws -> Catalog {
-        let isNew = !storeExists
-        let catalog = try openCatalog(recordingHistory: isNew)
+        let fileIsNew = !storeExists
+        var catalog = try openCatalog(recordingHistory: fileIsNew)
+        let isNew = try fileIsNew || catalog.awaitsSampleBooks
+        if isNew, !fileIsNew { catalog = try openCatalog(recordingHistory: true) }
         if isNew {
             catalog.context.transactionAuthor = Catalog.historyAuthor(command: SeedCommand.name)
             catalog.context.name = "run \(UUID().uuidString)"

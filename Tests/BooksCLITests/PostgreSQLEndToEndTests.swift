@@ -54,13 +54,7 @@ struct PostgreSQLEndToEndTests {
             func normalised(_ text: String, _ id: String?) -> String {
                 var text = text
                 if let id, !id.isEmpty { text = text.replacingOccurrences(of: id, with: "NEW-BOOK") }
-                guard command == ["history"] else { return text }
-                // "#2  2026-11-26T10:41:08Z  books edit: …" → "#2  books edit: …"
-                return text.split(separator: "\n").map { line in
-                    guard line.hasPrefix("#"), let space = line.firstIndex(of: " ") else { return String(line) }
-                    let rest = line[space...].drop { $0 == " " }
-                    return String(line[..<space]) + "  " + String(rest.drop { $0 != " " }.drop { $0 == " " })
-                }.joined(separator: "\n")
+                return command == ["history"] ? Self.withoutTimes(text) : text
             }
             #expect(onFile.status == 0, "\(command): \(onFile)")
             #expect(onServer.status == onFile.status, "\(command): \(onServer)")
@@ -70,6 +64,33 @@ struct PostgreSQLEndToEndTests {
         // The catalogue is the seed with the edit redone: the book is back, edited.
         let show = try sandbox.runBare(["--store", database.url, "show", book])
         #expect(show.stdout.contains("Solaris II"), "\(show)")
+    }
+
+    /// A listing that creates a catalogue records its seed as the first entry of its history,
+    /// on a database as on a file (a database is always there, so a new one is told by its
+    /// contents): `books history` names it and `books undo` takes it back.
+    @Test func theFirstAutomaticSeedIsInTheHistoryOnPostgreSQLAsOnAFile() throws {
+        let database = try PostgreSQLTestDatabase()
+        let sandbox = try BooksSandbox()
+        for command in [["list", "--limit", "2"], ["history"], ["undo"], ["list"]] {
+            let onFile = try sandbox.run(command)
+            let onServer = try sandbox.runBare(["--store", database.url] + command)
+            #expect(onFile.status == 0, "\(command): \(onFile)")
+            #expect(onServer.status == onFile.status, "\(command): \(onServer)")
+            #expect(Self.withoutTimes(onServer.stdout) == Self.withoutTimes(onFile.stdout), "\(command)")
+            #expect(onServer.stderr == onFile.stderr, "\(command)")
+            if command == ["history"] { #expect(onServer.stdout.contains("books seed"), "\(onServer)") }
+        }
+    }
+
+    /// History lines without their time stamps: "#2  2026-11-26T10:41:08Z  books edit: …"
+    /// reads "#2  books edit: …".
+    static func withoutTimes(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            guard line.hasPrefix("#"), let space = line.firstIndex(of: " ") else { return String(line) }
+            let rest = line[space...].drop { $0 == " " }
+            return String(line[..<space]) + "  " + String(rest.drop { $0 != " " }.drop { $0 == " " })
+        }.joined(separator: "\n")
     }
 
     @Test func aPasswordInTheURLIsRefusedInOneLine() throws {

@@ -120,13 +120,20 @@ public final class Catalog {
     /// - Returns: the number of books added (0 when the catalogue is not new).
     @discardableResult
     public func seedSampleBooksIfNew() throws -> Int {
-        let coordinator = context.persistentStoreCoordinator
-        guard try coordinator.metadataValue(forKey: Self.sampleBooksKey) == nil,
-            try !coordinator.hasEverStoredObjects(ofEntity: "Book")
-        else { return 0 }
+        guard try awaitsSampleBooks else { return 0 }
         let count = try seed(try Self.bundledSeedBooks())
         try recordSampleBooks(.seeded)
         return count
+    }
+
+    /// Whether the catalogue is new, so that `seedSampleBooksIfNew()` would seed it: it has
+    /// never held a book, and nothing is recorded of the sample books.
+    public var awaitsSampleBooks: Bool {
+        get throws {
+            let coordinator = context.persistentStoreCoordinator
+            return try coordinator.metadataValue(forKey: Self.sampleBooksKey) == nil
+                && !coordinator.hasEverStoredObjects(ofEntity: "Book")
+        }
     }
 
     /// The store metadata key that records what became of the sample books.
