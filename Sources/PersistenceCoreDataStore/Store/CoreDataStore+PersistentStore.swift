@@ -63,9 +63,7 @@ extension CoreDataStore: PersistentStore {
 
     package func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID] {
         guard let key = source.primaryKey else { return [] }
-        return try destinationRows(of: relationship, entity: source.entityName, key: key).map {
-            ObjectID(scope: $0.idScope, key: .permanent($0.primaryKey))
-        }
+        return try destinationKeys(of: relationship, entity: source.entityName, key: key)
     }
 
     package func searchedKeyPaths(for request: FetchRequest) throws -> [String] {
