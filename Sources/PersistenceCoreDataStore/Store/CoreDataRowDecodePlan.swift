@@ -131,63 +131,71 @@ struct CoreDataRowDecodePlan {
 
     /// The row at the statement's current step: its key, version and slots.
     ///
+    /// Each value is written straight into the row's slot storage (`StoredSlots`'
+    /// decoding initializer), a string's bytes copied from SQLite's buffer, a to-one's key
+    /// into its ID: no array of slots is made and copied for each row.
+    ///
     /// - Throws: `StoreError.corruptValue` for a value of the wrong type;
     ///   `StoreError.unreadableExternalData` for an external file that cannot be read.
     func row(of statement: Statement, key: Int64, store: CoreDataStore) throws -> StoreRow {
-        var slots: [StoredSlot] = []
-        slots.reserveCapacity(steps.count)
-        for step in steps {
-            switch step {
+        let bits = StoredSlots.storageBitCount
+        // The slots stored: every one but an attribute's NULL below position 56 (see
+        // `PropertySlots`).
+        var storedCount = 0
+        var presence: UInt64 = 0
+        for position in steps.indices {
+            if position < bits, case .attribute(let column, _, _) = steps[position],
+                statement.column(at: column).storageClass == .null
+            {
+                continue
+            }
+            storedCount += 1
+            if position < bits { presence |= 1 << UInt64(position) }
+        }
+        var position = 0
+        let slots = try StoredSlots(
+            count: steps.count, presence: presence, storedCount: storedCount, keptNulls: schema.transientAttributePositions
+        ) { _, payload in
+            while position < bits, presence & 1 << UInt64(position) == 0 { position += 1 }
+            defer { position += 1 }
+            switch steps[position] {
             case .attribute(let column, let reader, let attribute):
-                slots.append(.value(try value(of: statement, column: column, reader: reader, attribute: attribute, key: key, store: store)))
+                let cell = statement.column(at: column)
+                if case .string = reader, cell.storageClass == .text { return cell.withText { payload.store(utf8: $0) } }
+                if let value = Self.inlineValue(of: cell, reader: reader) { return payload.store(value) }
+                return payload.store(
+                    try CoreDataValueCodec.decode(
+                        cell.value, for: attributes[Int(attribute)], entity: schema.name, object: "\(schema.name)/p\(key)",
+                        externalFolder: store.externalFolder, decodesArchives: !store.passesArchivesThrough, path: store.path))
             case .toOne(let column, let entityColumn, let index):
-                let destination = statement.column(at: column)
-                guard destination.storageClass == .integer else {
-                    slots.append(.toOneFault(nil))
-                    continue
-                }
-                var scope = destinations[Int(index)].scope
+                let cell = statement.column(at: column)
+                guard cell.storageClass == .integer else { return payload.store(.toOneFault(nil)) }
+                let destination = destinations[Int(index)]
+                var scope = destination.scope
                 if let entityColumn {
                     let number = statement.column(at: entityColumn)
-                    if number.storageClass == .integer, let named = destinations[Int(index)].scopesByNumber[number.int64] {
-                        scope = named
-                    }
+                    if number.storageClass == .integer, let named = destination.scopesByNumber[number.int64] { scope = named }
                 }
-                slots.append(.toOneFault(ObjectID(scope: scope, key: .permanent(destination.int64))))
+                return payload.store(destinationKey: cell.int64, in: scope)
             case .toMany:
-                slots.append(.toManyFault)
+                return payload.store(.toManyFault)
             case .constant(let index):
-                slots.append(.value(constants[Int(index)]))
+                return payload.store(.value(constants[Int(index)]))
             case .noDestination:
-                slots.append(.toOneFault(nil))
+                return payload.store(.toOneFault(nil))
             }
         }
         let version = statement.column(at: 2)
         return StoreRow(
-            schema: schema, primaryKey: key, idScope: idScope,
-            slots: StoredSlots(slots, storingNullsAt: schema.transientAttributePositions),
+            schema: schema, primaryKey: key, idScope: idScope, slots: slots,
             version: version.storageClass == .integer ? version.int64 : 1)
     }
 
-    /// The value of the attribute in `column` of the current row.
-    func value(
-        of statement: Statement, column: Int32, reader: Reader, attribute: Int32, key: Int64, store: CoreDataStore
-    ) throws -> AttributeValue {
-        try Self.value(
-            of: statement, column: column, reader: reader, attribute: attributes[Int(attribute)], entity: schema.name, key: key,
-            store: store)
-    }
-
-    /// The value of `attribute` (of `entity`'s row `key`) in `column` of the statement's
-    /// current row: read inline when the column holds the encoding `CoreDataValueCodec`
-    /// writes for its type (or NULL), else through `CoreDataValueCodec.decode`.
-    ///
-    /// - Throws: as `CoreDataValueCodec.decode`.
-    static func value(
-        of statement: Statement, column: Int32, reader: Reader, attribute: AttributeDescription, entity: String, key: Int64,
-        store: CoreDataStore
-    ) throws -> AttributeValue {
-        let cell = statement.column(at: column)
+    /// The value of a column holding the encoding `CoreDataValueCodec` writes for the
+    /// reader's type (or NULL), read straight from SQLite; nil for anything else, which
+    /// `CoreDataValueCodec.decode` then reads or reports.
+    @inline(__always)
+    static func inlineValue(of cell: ColumnValue, reader: Reader) -> AttributeValue? {
         switch (reader, cell.storageClass) {
         case (_, .null): return .null
         case (.integer, .integer): return .integer(cell.int64)
@@ -198,16 +206,11 @@ struct CoreDataRowDecodePlan {
         case (.date, .integer): return .date(CoreDataTimestamp.date(fromSeconds: Double(cell.int64)))
         case (.string, .text): return .string(cell.withText { String(decoding: $0, as: UTF8.self) })
         case (.uuid, .blob):
-            if let uuid = cell.withBlob({ bytes -> UUID? in
-                bytes.count == 16 ? UUID(uuid: bytes.loadUnaligned(as: uuid_t.self)) : nil
-            }) {
-                return .uuid(uuid)
+            return cell.withBlob { bytes -> AttributeValue? in
+                bytes.count == 16 ? .uuid(UUID(uuid: bytes.loadUnaligned(as: uuid_t.self))) : nil
             }
         default:
-            break
+            return nil
         }
-        return try CoreDataValueCodec.decode(
-            cell.value, for: attribute, entity: entity, object: "\(entity)/p\(key)",
-            externalFolder: store.externalFolder, decodesArchives: !store.passesArchivesThrough, path: store.path)
     }
 }

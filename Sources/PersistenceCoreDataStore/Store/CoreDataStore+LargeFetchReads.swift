@@ -57,6 +57,7 @@ extension CoreDataStore {
         // Column 0 is the row's key (for errors and external files); each value's after it.
         var columns = ["Z_PK"]
         var readers: [ColumnValueReader] = []
+        var attributes: [AttributeDescription] = []
         for path in paths {
             let property = schema.properties[path.positions[0]]
             guard let index = table.index(of: property.name, in: schema.name) else {
@@ -66,7 +67,10 @@ extension CoreDataStore {
             columns.append(table.columns[index].name)
             switch (property, table.columns[index].kind) {
             case (.attribute(let attribute), _):
-                readers.append(.attribute(column: column, reader: CoreDataRowDecodePlan.reader(for: attribute), attribute: attribute))
+                attributes.append(attribute)
+                readers.append(
+                    .attribute(
+                        column: column, reader: CoreDataRowDecodePlan.reader(for: attribute), attribute: Int32(attributes.count - 1)))
             case (.relationship(let relationship), .toOne(_, let entityColumn)):
                 guard let destination = layout.entities[relationship.destinationEntityName] else {
                     return try forEachValuesFromWholeRows(of: keyPaths, request, body)
@@ -93,11 +97,16 @@ extension CoreDataStore {
             for reader in readers {
                 switch reader {
                 case .attribute(let column, let kind, let attribute):
+                    let cell = statement.column(at: column)
+                    if let value = CoreDataRowDecodePlan.inlineValue(of: cell, reader: kind) {
+                        values.append(.value(value))
+                        continue
+                    }
                     values.append(
                         .value(
-                            try CoreDataRowDecodePlan.value(
-                                of: statement, column: column, reader: kind, attribute: attribute, entity: schema.name, key: key,
-                                store: self)))
+                            try CoreDataValueCodec.decode(
+                                cell.value, for: attributes[Int(attribute)], entity: schema.name, object: "\(schema.name)/p\(key)",
+                                externalFolder: externalFolder, decodesArchives: !passesArchivesThrough, path: path)))
                 case .toOne(let column, let entityColumn, let entityName, let rootName):
                     let cell = statement.column(at: column)
                     guard cell.storageClass == .integer else {
@@ -121,8 +130,9 @@ extension CoreDataStore {
 
 /// How one value of a dictionary result is read from its statement's columns.
 private enum ColumnValueReader {
-    /// An attribute's column.
-    case attribute(column: Int32, reader: CoreDataRowDecodePlan.Reader, attribute: AttributeDescription)
+    /// An attribute's column, how to read it, and the attribute's index among the read's
+    /// attributes (for what is not read inline).
+    case attribute(column: Int32, reader: CoreDataRowDecodePlan.Reader, attribute: Int32)
     /// A to-one's key column, and its destination-entity column when it has one.
     case toOne(column: Int32, entityColumn: Int32?, entityName: String, rootName: String)
 }
