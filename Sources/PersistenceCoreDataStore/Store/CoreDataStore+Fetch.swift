@@ -169,6 +169,9 @@ extension CoreDataStore {
         if request.searchText != nil {
             compiledRequest.fetchLimit = nil
             compiledRequest.fetchOffset = 0
+            // Ranked and sorted in memory: the SQL reads the matches in key order, the
+            // table's own, rather than walk a sort key's index to every row it tests.
+            compiledRequest.sortDescriptors = []
         }
         guard
             let query = RelationalFetchCompiler.compile(
