@@ -9,8 +9,9 @@ import Foundation
 /// destination's folder, with its support folder (the files of large binary values) beside it.
 ///
 /// Moving it in links the file under the destination's name, which fails rather than replace
-/// a file that appeared there meanwhile, then unlinks the work name: the destination never
-/// holds half a store. A failed copy removes the work file, its journal and its support
+/// a file that appeared there meanwhile, then unlinks the work name (on a file system without
+/// hard links it is renamed, after checking the name is free): the destination never holds
+/// half a store. A failed copy removes the work file, its journal and its support
 /// folder; a killed one leaves only the hidden work file, never the destination.
 struct ConvertWorkFile {
     /// The destination's path, as given.
@@ -45,6 +46,12 @@ struct ConvertWorkFile {
     /// - Throws: `ToolError` when the destination appeared meanwhile or cannot be written.
     func moveIntoPlace() throws {
         let files = FileManager.default
+        // A closed store has written its journal back into the file; one still holding
+        // pages would be left behind by the move, and the copy would lack them.
+        if let size = (try? files.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int, size > 0 {
+            throw ToolError(
+                code: .runtimeError, message: "error: \(destination): the copy's journal was not written back into it")
+        }
         for (work, final) in zip(Self.supportFolders(of: path), Self.supportFolders(of: destination))
         where files.fileExists(atPath: work) {
             if !files.fileExists(atPath: final) {
@@ -61,13 +68,20 @@ struct ConvertWorkFile {
             }
             try? files.removeItem(atPath: work)
         }
-        guard link(path, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw ToolError(
-                code: .runtimeError,
-                message: errno == EEXIST
-                    ? "error: \(destination) already exists; store convert makes a new store"
-                    : "error: \(destination): the copy can't be put in place: \(reason)")
+        if link(path, destination) != 0 {
+            let failure = errno
+            // A file system without hard links: renamed instead, once more making sure no
+            // file took the name meanwhile.
+            let linkless = failure == EPERM || failure == ENOTSUP || failure == EOPNOTSUPP || failure == EMLINK
+            guard linkless, !files.fileExists(atPath: destination), rename(path, destination) == 0 else {
+                let code = linkless ? errno : failure
+                throw ToolError(
+                    code: .runtimeError,
+                    message: code == EEXIST || files.fileExists(atPath: destination)
+                        ? "error: \(destination) already exists; store convert makes a new store"
+                        : "error: \(destination): the copy can't be put in place: \(String(cString: strerror(code)))")
+            }
+            return
         }
         unlink(path)
     }
