@@ -69,6 +69,33 @@ import Testing
                 == (before + ["CoreData.sqlite"]).sorted())
     }
 
+    @Test(arguments: [SIGINT, SIGTERM, SIGHUP])
+    func aConvertInterruptedPartWayLeavesNothingBehind(_ signal: Int32) throws {
+        let (directory, store) = try Self.storeOfPeople(20_000)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = try Self.files(in: directory)
+        let destination = directory.appendingPathComponent("CoreData.sqlite")
+        let process = Process()
+        process.executableURL = try ToolRun.executable()
+        process.arguments = ["store", "convert", store, destination.path] + Self.model
+        process.environment = ["LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Interrupted once the copy has begun: its work file is there.
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning, Date() < deadline,
+            try !Self.files(in: directory).contains(where: { $0.contains(".converting-") && !$0.hasSuffix("-journal") })
+        {
+            usleep(1_000)
+        }
+        usleep(50_000)
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == signal, "ended by the signal")
+        #expect(try Self.files(in: directory).filter { !$0.hasPrefix("people.sqlite-") } == before)
+    }
+
     @Test func aConvertThatFailsPartWayLeavesNoFileAndNamesTheDestination() throws {
         let directory = try ModelFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -66,6 +66,8 @@ struct StoreConvertCommand: PersistenceToolCommand {
         // only once every object and link is in it: a copy that fails, or is killed, never
         // leaves a file at the destination.
         let work = ConvertWorkFile(destination: to)
+        work.removedOnSignals()
+        defer { work.restoringSignals() }
         let copied: Int
         do {
             let model = sourceContainer.model
