@@ -95,13 +95,19 @@ public final class PersistentContainer: Sendable {
         } else if let storeURL, CoreDataStore.isCoreDataStore(at: storeURL) {
             // A store Core Data wrote (its tables say so) opens in Core Data's own layout,
             // migrated first when it was written with an earlier version.
-            migratedStore = try CoreDataStoreMigration.migrateBeforeOpening(
-                storeURL, to: model, versions: versions, readOnly: options.readOnly)
             var coreDataOptions = CoreDataStore.Options()
             coreDataOptions.readOnly = options.readOnly
             coreDataOptions.busyTimeout = options.busyTimeout
             coreDataOptions.passesArchivesThrough = options.passesThroughUnregisteredTransformers
-            store = try CoreDataStore(model: model, url: storeURL, options: coreDataOptions)
+            // A store that opens with the model needs no migration: it is opened once, where
+            // asking first would read its bookkeeping and columns twice on every open.
+            if !versions.isEmpty, let opened = try? CoreDataStore(model: model, url: storeURL, options: coreDataOptions) {
+                store = opened
+            } else {
+                migratedStore = try CoreDataStoreMigration.migrateBeforeOpening(
+                    storeURL, to: model, versions: versions, readOnly: options.readOnly)
+                store = try CoreDataStore(model: model, url: storeURL, options: coreDataOptions)
+            }
         } else {
             // A store written with an older version is migrated before it opens.
             if let storeURL {

@@ -34,7 +34,21 @@ extension CoreDataStore {
                 + "placed, so the store is refused rather than read without it")
     }
 
-    /// The rows `request` fetches, in order, its offset and limit applied.
+    /// The rows `request` fetches, in order, its offset and limit applied (see
+    /// `forEachFetchedRow`).
+    ///
+    /// - Throws: `FetchError` for a request that cannot run.
+    func fetchedRows(_ request: FetchRequest) throws -> [StoreRow] {
+        var rows: [StoreRow] = []
+        try forEachFetchedRow(request) { row in
+            rows.append(row)
+            return true
+        }
+        return rows
+    }
+
+    /// Calls `body` with each row `request` fetches, in order, its offset and limit applied,
+    /// until `body` returns false.
     ///
     /// The request is compiled into SQL over Core Data's layout (`RelationalFetchCompiler`
     /// with `CoreDataRelationalLayout`): the SQL reads only the rows its compiled terms keep,
@@ -43,26 +57,48 @@ extension CoreDataStore {
     /// evaluator and the order every store must reproduce (`PredicateEvaluator`,
     /// `SortValueOrder`; nil first, strings by code point, ties by key).
     ///
+    /// Rows are handed over as the statement steps to them, each decoded then (memory holds
+    /// one row at a time), whenever SQL gives them in the request's order: a residual term
+    /// drops a row as it comes, and the window is counted off as rows pass. Only a sort left
+    /// to memory, or a search (whose ranking is), keeps the rows that pass until the last.
+    ///
     /// - Throws: `FetchError` for a request that cannot run.
-    func fetchedRows(_ request: FetchRequest) throws -> [StoreRow] {
+    func forEachFetchedRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
         let (table, query, searchPaths) = try compiled(request)
         let sql = query.selectSQL(columns: selectedColumns(table))
-        var rows = try database.query(sql, query.bindings.map(SQLiteValue.init)).map { try decode($0, table) }
-        let graph = RowSubjectGraph(store: self)
+        // The rows a residual term or a search walks, and the related rows they reach: made
+        // anew now and then, so that a long read does not keep every row it passed.
+        var graph = RowSubjectGraph(store: self)
+        var walked = 0
         let walker = PredicateEvaluator(.alwaysTrue)
-        if let residual = query.residual {
-            let evaluator = PredicateEvaluator(FetchPredicate(expression: residual))
-            do {
-                rows = try rows.filter { try evaluator.evaluate(graph.subject(for: $0)) }
-            } catch let error as FetchPredicateError {
-                throw FetchError(entity: request.entityName, reason: error.message)
-            }
+        let evaluator = query.residual.map { PredicateEvaluator(FetchPredicate(expression: $0)) }
+        let search = request.searchText.map(SearchText.init)
+        let sortsInMemory = (!query.sortsInSQL && !request.sortDescriptors.isEmpty) || search != nil
+        let windowsInMemory = !(query.windowInSQL && search == nil)
+        let offset = windowsInMemory ? max(request.fetchOffset, 0) : 0
+        let limit = windowsInMemory ? request.fetchLimit.map { max($0, 0) } : nil
+        let sortPaths = request.sortDescriptors.map {
+            $0.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         }
-        var ranks: [Int64: Int] = [:]
-        if let text = request.searchText, let searchPaths {
-            let search = SearchText(text)
-            var matched: [StoreRow] = []
-            for row in rows {
+        var decorated: [(rank: Int, keys: [PredicateValue], row: StoreRow)] = []
+        var skipped = 0
+        var delivered = 0
+        if limit == 0 { return }
+        var stopped = false
+        try forEachRow(sql, query.bindings.map(SQLiteValue.init), table: table) { row in
+            if evaluator != nil || search != nil || sortsInMemory {
+                walked += 1
+                if walked % 4_096 == 0 { graph = RowSubjectGraph(store: self) }
+            }
+            if let evaluator {
+                do {
+                    guard try evaluator.evaluate(graph.subject(for: row)) else { return true }
+                } catch let error as FetchPredicateError {
+                    throw FetchError(entity: request.entityName, reason: error.message)
+                }
+            }
+            var rank = 0
+            if let search, let searchPaths {
                 let fields = try searchPaths.map { path -> String in
                     if case .string(let value) = try walker.walk(.object(graph.subject(for: row)), path) {
                         return CanonicalText.fold(value)
@@ -70,34 +106,37 @@ extension CoreDataStore {
                     return ""
                 }
                 // Text without a word matches nothing, as in the SQLite store.
-                guard !search.words.isEmpty, search.matches(fields) else { continue }
-                ranks[row.primaryKey] = search.rank(fields)
-                matched.append(row)
+                guard !search.words.isEmpty, search.matches(fields) else { return true }
+                rank = search.rank(fields)
             }
-            rows = matched
-        }
-        if (!query.sortsInSQL && !request.sortDescriptors.isEmpty) || !ranks.isEmpty {
-            let sortPaths = request.sortDescriptors.map { $0.keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
-            var decorated: [(rank: Int, keys: [PredicateValue], row: StoreRow)] = []
-            for row in rows {
+            if sortsInMemory {
                 let subject = graph.subject(for: row)
-                decorated.append(
-                    (ranks[row.primaryKey] ?? 0, try sortPaths.map { try walker.walk(.object(subject), $0) }, row))
+                decorated.append((rank, try sortPaths.map { try walker.walk(.object(subject), $0) }, row))
+                return true
             }
-            decorated.sort { a, b in
-                if a.rank != b.rank { return a.rank < b.rank }
-                for (index, key) in request.sortDescriptors.enumerated() {
-                    let order = SortValueOrder.compare(a.keys[index], b.keys[index])
-                    if order != .orderedSame { return (order == .orderedAscending) == key.ascending }
-                }
-                return a.row.primaryKey < b.row.primaryKey
+            if skipped < offset {
+                skipped += 1
+                return true
             }
-            rows = decorated.map(\.row)
+            delivered += 1
+            if try !body(row) {
+                stopped = true
+                return false
+            }
+            return limit.map { delivered < $0 } ?? true
         }
-        if query.windowInSQL && request.searchText == nil { return rows }
-        let start = min(max(request.fetchOffset, 0), rows.count)
-        let end = request.fetchLimit.map { min(rows.count, start + max($0, 0)) } ?? rows.count
-        return Array(rows[start..<end])
+        guard sortsInMemory, !stopped else { return }
+        decorated.sort { a, b in
+            if a.rank != b.rank { return a.rank < b.rank }
+            for (index, key) in request.sortDescriptors.enumerated() {
+                let order = SortValueOrder.compare(a.keys[index], b.keys[index])
+                if order != .orderedSame { return (order == .orderedAscending) == key.ascending }
+            }
+            return a.row.primaryKey < b.row.primaryKey
+        }
+        let start = min(offset, decorated.count)
+        let end = limit.map { min(decorated.count, start + $0) } ?? decorated.count
+        for index in start..<end where try !body(decorated[index].row) { return }
     }
 
     /// The number of rows `request` fetches: counted in SQL when SQL answers the whole
@@ -130,6 +169,9 @@ extension CoreDataStore {
         if request.searchText != nil {
             compiledRequest.fetchLimit = nil
             compiledRequest.fetchOffset = 0
+            // Ranked and sorted in memory: the SQL reads the matches in key order, the
+            // table's own, rather than walk a sort key's index to every row it tests.
+            compiledRequest.sortDescriptors = []
         }
         guard
             let query = RelationalFetchCompiler.compile(

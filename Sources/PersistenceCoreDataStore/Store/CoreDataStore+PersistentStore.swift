@@ -9,7 +9,7 @@ extension CoreDataStore: PersistentStore {
     package var url: URL? { URL(fileURLWithPath: path) }
 
     package func forEachRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
-        for row in try fetchedRows(request) where try !body(row) { return }
+        try forEachFetchedRow(request, body)
     }
 
     package func count(for request: FetchRequest) throws -> Int {
@@ -17,7 +17,12 @@ extension CoreDataStore: PersistentStore {
     }
 
     package func objectIDs(for request: FetchRequest) throws -> [ObjectID] {
-        try fetchedRows(request).map { ObjectID(scope: $0.idScope, key: .permanent($0.primaryKey)) }
+        var ids: [ObjectID] = []
+        try forEachFetchedRow(request) { row in
+            ids.append(ObjectID(scope: row.idScope, key: .permanent(row.primaryKey)))
+            return true
+        }
+        return ids
     }
 
     package func row(for id: ObjectID) throws -> StoreRow? {
@@ -58,9 +63,7 @@ extension CoreDataStore: PersistentStore {
 
     package func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID] {
         guard let key = source.primaryKey else { return [] }
-        return try destinationRows(of: relationship, entity: source.entityName, key: key).map {
-            ObjectID(scope: $0.idScope, key: .permanent($0.primaryKey))
-        }
+        return try destinationKeys(of: relationship, entity: source.entityName, key: key)
     }
 
     package func searchedKeyPaths(for request: FetchRequest) throws -> [String] {

@@ -32,7 +32,12 @@ extension CoreDataStore {
         let sql =
             "SELECT \(selectList(table)) FROM \(quoted(table.name))"
             + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")) + " ORDER BY \(ordering)"
-        return try database.query(sql, arguments).map { try decode($0, table) }
+        var rows: [StoreRow] = []
+        try forEachRow(sql, arguments, table: table, cached: true) { row in
+            rows.append(row)
+            return true
+        }
+        return rows
     }
 
     /// The row of `table` under `key`, or nil.
@@ -40,94 +45,119 @@ extension CoreDataStore {
         try rows(table, where: "Z_PK = ?", [.integer(key)]).first
     }
 
-    /// A row's values as the slots of its entity.
+    /// Runs `sql` (whose columns are a table's select list, `selectList`) and calls `body`
+    /// with each row decoded, as it is stepped to, until `body` returns false: memory holds
+    /// one row at a time. The statement is the read's own (not a cached one), so that `body`
+    /// may read the store meanwhile, even with the same SQL; `cached` reuses the
+    /// connection's statement for `sql` instead, for a caller whose `body` reads nothing
+    /// (one that collects the rows), which saves preparing it on every call.
+    ///
+    /// - Throws: as `decodedRow(_:_:)`; `SQLiteError` when the statement fails.
+    func forEachRow(
+        _ sql: String, _ arguments: [SQLiteValue], table: CoreDataLayout.Table, cached: Bool = false,
+        _ body: (consuming StoreRow) throws -> Bool
+    ) throws {
+        let statement = cached ? try database.cachedStatement(sql) : try database.prepare(sql)
+        defer { if cached { statement.reset() } }
+        try statement.bind(arguments)
+        while try statement.step() {
+            if try !body(decodedRow(statement, table)) { return }
+        }
+    }
+
+    /// The statement's current row (a table's select list) as the slots of its entity, read
+    /// by the entity's `CoreDataRowDecodePlan`.
     ///
     /// - Throws: `CoreDataStoreError` for a `Z_ENT` that names no entity of the table's
     ///   hierarchy; `StoreError.corruptValue` for a value of the wrong type.
-    func decode(_ values: [SQLiteValue], _ table: CoreDataLayout.Table) throws -> StoreRow {
-        let key = values[0].int64Value ?? 0
-        let number = values[1].int64Value ?? 0
+    func decodedRow(_ statement: Statement, _ table: CoreDataLayout.Table) throws -> StoreRow {
+        let keyCell = statement.column(at: 0)
+        let key = keyCell.storageClass == .integer ? keyCell.int64 : 0
+        let numberCell = statement.column(at: 1)
+        let number = numberCell.storageClass == .integer ? numberCell.int64 : 0
+        if let plan = decodePlans[number], plan.schema.rootName == table.rootName {
+            return try plan.row(of: statement, key: key, store: self)
+        }
         guard let name = layout.entityNames[number], let entity = layout.entities[name], entity.schema.rootName == table.rootName
         else {
             throw CoreDataStoreError(
                 path: path, "row \(key) of \(table.name) has Z_ENT \(number), which names no entity of \(table.rootName)'s hierarchy")
         }
-        let schema = entity.schema
-        // Offsets of each column's values in `values`.
-        var offsets: [Int] = []
-        var offset = 3
-        for column in table.columns {
-            offsets.append(offset)
-            if case .toOne(_, let entityColumn) = column.kind, entityColumn != nil { offset += 2 } else { offset += 1 }
-        }
-        var slots: [StoredSlot] = []
-        slots.reserveCapacity(schema.properties.count)
-        for property in schema.properties {
-            switch property {
-            case .attribute(let attribute):
-                guard attribute.isStored, let index = table.index(of: attribute.name, in: schema.name) else {
-                    slots.append(.value(attribute.isTransient ? (attribute.defaultValue ?? .null) : .null))
-                    continue
-                }
-                slots.append(
-                    .value(
-                        try CoreDataValueCodec.decode(
-                            values[offsets[index]], for: attribute, entity: schema.name, object: "\(schema.name)/p\(key)",
-                            externalFolder: externalFolder, decodesArchives: !passesArchivesThrough, path: path)))
-            case .relationship(let relationship):
-                if relationship.isToMany {
-                    slots.append(.toManyFault)
-                    continue
-                }
-                guard let index = table.index(of: relationship.name, in: schema.name), case .toOne(_, let entityColumn) = table.columns[index].kind,
-                    let destinationKey = values[offsets[index]].int64Value,
-                    let destination = layout.entities[relationship.destinationEntityName]
-                else {
-                    slots.append(.toOneFault(nil))
-                    continue
-                }
-                var destinationName = destination.schema.name
-                if entityColumn != nil, let number = values[offsets[index] + 1].int64Value, let named = layout.entityNames[number],
-                    layout.entities[named]?.schema.rootName == destination.schema.rootName
-                {
-                    destinationName = named
-                }
-                let scope = idScope(entityName: destinationName, rootName: destination.schema.rootName)
-                slots.append(.toOneFault(ObjectID(scope: scope, key: .permanent(destinationKey))))
-            }
-        }
-        return StoreRow(
-            schema: schema, primaryKey: key, idScope: idScope(entityName: schema.name, rootName: schema.rootName),
-            slots: StoredSlots(slots, storingNullsAt: schema.transientAttributePositions), version: values[2].int64Value ?? 1)
+        let plan = CoreDataRowDecodePlan(entity: entity.schema, table: table, store: self)
+        decodePlans[number] = plan
+        return try plan.row(of: statement, key: key, store: self)
     }
 
     /// The rows of the destinations of `relationship` (a to-many) from the row `key` of
     /// `entity`: through its join table, else through the inverse to-one's column, in the
     /// relationship's order (key order for an unordered one).
     func destinationRows(of relationship: RelationshipDescription, entity: String, key: Int64) throws -> [StoreRow] {
-        guard let destination = layout.entities[relationship.destinationEntityName],
-            let table = layout.tables[destination.schema.rootName]
-        else { return [] }
-        let numbers = destination.schema.ancestors.isEmpty ? nil : destination.hierarchyNumbers
-        if let side = layout.joinSide(entity: entity, relationship: relationship.name) {
-            let order = side.orderColumn.map { "j.\(quoted($0)), j.rowid" } ?? "j.rowid"
-            var conditions = ["j.\(quoted(side.ownColumn)) = ?"]
-            if let numbers { conditions.append("t.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))") }
-            let columns = selectList(table).split(separator: ", ").map { "t.\($0)" }.joined(separator: ", ")
-            let sql =
-                "SELECT \(columns) FROM \(quoted(side.table)) AS j JOIN \(quoted(table.name)) AS t "
-                + "ON t.Z_PK = j.\(quoted(side.otherColumn)) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)"
-            return try database.query(sql, [.integer(key)]).map { try decode($0, table) }
-        }
-        if let kept = layout.inverseColumn(entity: entity, relationship: relationship.name) {
-            return try rows(table, where: "\(quoted(kept.column)) = ?", [.integer(key)], entityNumbers: numbers)
-        }
-        guard let inverseName = relationship.inverseName, let index = table.index(of: inverseName, in: destination.schema.name) else {
+        guard let (sql, table) = destinationQuery(of: relationship, entity: entity, columns: { selectedColumns($0) }) else {
             return []
         }
-        let column = table.columns[index].name
-        let ordering = table.orderColumns[inverseName].map { "\(quoted($0)), Z_PK" } ?? "Z_PK"
-        return try rows(table, where: "\(quoted(column)) = ?", [.integer(key)], entityNumbers: numbers, ordering: ordering)
+        var rows: [StoreRow] = []
+        try forEachRow(sql, [.integer(key)], table: table, cached: true) { row in
+            rows.append(row)
+            return true
+        }
+        return rows
+    }
+
+    /// The IDs of the destinations of `relationship` (a to-many) from the row `key` of
+    /// `entity`, in the order of `destinationRows`, read from their keys and entity numbers
+    /// alone.
+    func destinationKeys(of relationship: RelationshipDescription, entity: String, key: Int64) throws -> [ObjectID] {
+        guard let (sql, table) = destinationQuery(of: relationship, entity: entity, columns: { _ in ["Z_PK", "Z_ENT"] }) else {
+            return []
+        }
+        let statement = try database.cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind([.integer(key)])
+        var ids: [ObjectID] = []
+        while try statement.step() {
+            let number = statement.int64(at: 1)
+            guard let name = layout.entityNames[number], layout.entities[name]?.schema.rootName == table.rootName else {
+                throw CoreDataStoreError(
+                    path: path,
+                    "row \(statement.int64(at: 0)) of \(table.name) has Z_ENT \(number), which names no entity of \(table.rootName)'s hierarchy")
+            }
+            ids.append(ObjectID(scope: idScope(entityName: name, rootName: table.rootName), key: .permanent(statement.int64(at: 0))))
+        }
+        return ids
+    }
+
+    /// The statement reading `columns` (of the destination's table, named unqualified) of
+    /// the destinations of `relationship` from one row of `entity`, whose key is its one
+    /// argument, in the relationship's order; and the destination's table. Nil when the
+    /// relationship has no destinations to read.
+    private func destinationQuery(
+        of relationship: RelationshipDescription, entity: String, columns: (CoreDataLayout.Table) -> [String]
+    ) -> (sql: String, table: CoreDataLayout.Table)? {
+        guard let destination = layout.entities[relationship.destinationEntityName],
+            let table = layout.tables[destination.schema.rootName]
+        else { return nil }
+        let numbers = destination.schema.ancestors.isEmpty ? nil : destination.hierarchyNumbers
+        let selected = columns(table).map { "t.\(quoted($0))" }.joined(separator: ", ")
+        var conditions: [String] = []
+        let from: String
+        let order: String
+        if let side = layout.joinSide(entity: entity, relationship: relationship.name) {
+            from = "\(quoted(side.table)) AS j JOIN \(quoted(table.name)) AS t ON t.Z_PK = j.\(quoted(side.otherColumn))"
+            conditions.append("j.\(quoted(side.ownColumn)) = ?")
+            order = side.orderColumn.map { "j.\(quoted($0)), j.rowid" } ?? "j.rowid"
+        } else if let kept = layout.inverseColumn(entity: entity, relationship: relationship.name) {
+            from = "\(quoted(table.name)) AS t"
+            conditions.append("t.\(quoted(kept.column)) = ?")
+            order = "t.Z_PK"
+        } else if let inverseName = relationship.inverseName, let index = table.index(of: inverseName, in: destination.schema.name) {
+            from = "\(quoted(table.name)) AS t"
+            conditions.append("t.\(quoted(table.columns[index].name)) = ?")
+            order = table.orderColumns[inverseName].map { "t.\(quoted($0)), t.Z_PK" } ?? "t.Z_PK"
+        } else {
+            return nil
+        }
+        if let numbers { conditions.append("t.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))") }
+        return ("SELECT \(selected) FROM \(from) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)", table)
     }
 }
 

@@ -68,6 +68,9 @@ package final class CoreDataStore {
     /// The tables found to hold no row whose `Z_ENT` names no entity, checked once per
     /// connection (see `refuseUnplacedRows`), not before every fetch.
     var tablesWithEveryRowPlaced: Set<String> = []
+    /// How each entity's rows are read, by entity number (`Z_ENT`): worked out at the first
+    /// row of the entity a read meets (see `CoreDataRowDecodePlan`).
+    var decodePlans: [Int64: CoreDataRowDecodePlan] = [:]
 
     /// Whether the file at `url` is an SQLite database with Core Data's bookkeeping tables
     /// (`Z_PRIMARYKEY` and `Z_METADATA`): how a caller picks this store rather than the

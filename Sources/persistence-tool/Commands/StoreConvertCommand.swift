@@ -27,13 +27,15 @@ struct StoreConvertCommand: PersistenceToolCommand {
         discussion: """
             Opens <source> read-only with the model that wrote it (or another version of the
             bundle that matches it; without --model, a store Core Data wrote opens with the
-            model it keeps) and copies every object, in one save, into a new store at
-            <destination> of the other kind: a store Core Data wrote becomes a Persistence
+            model it keeps) and copies every object, a page at a time (memory follows the
+            page, not the store), into a new store at <destination> of the other kind: a store Core Data wrote becomes a Persistence
             store, a Persistence store becomes a store in Core Data's layout (Z tables,
             Z_PRIMARYKEY, and Z_METADATA with the model's version hashes) that Core Data
             opens. Every value is copied as stored, relationships and the order of ordered
-            ones kept; objects get new keys. The source is not changed. A destination that
-            exists is refused; on any error no destination file is left.
+            ones kept, and each object keeps its key. The source is not changed. A destination
+            that exists is refused; the copy is made in a hidden file beside it and renamed
+            into place at the end, so that on any error (or an interruption) no destination
+            file is left.
             """,
         arguments: [source, destination], options: [StoreCommands.storeModel, StoreCommands.version])
 
@@ -60,28 +62,33 @@ struct StoreConvertCommand: PersistenceToolCommand {
         }
         let sourceContainer = try StoreCommands.openExisting(from, loaded, model, readOnly: true)
         defer { try? sourceContainer.persistentStoreCoordinator.close() }
-        let document: String
-        do { document = try StoreArchive.exportJSON(from: sourceContainer.viewContext) } catch {
-            throw StoreCommands.failure(error, file: nil)
-        }
-        // Where a Core Data store keeps large binary values: made by the copy, so removed
-        // with the destination when the copy fails.
-        let support = CoreDataStore.supportFolder(of: URL(fileURLWithPath: to)).path
-        let supportExisted = FileManager.default.fileExists(atPath: support)
-        let objects: [ManagedObject]
+        // The copy is written to a hidden file beside the destination, renamed into place
+        // only once every object and link is in it: a copy that fails, or is killed, never
+        // leaves a file at the destination.
+        let work = ConvertWorkFile(destination: to)
+        work.removedOnSignals()
+        defer { work.restoringSignals() }
+        let copied: Int
         do {
             let model = sourceContainer.model
             // A Core Data store is made first; opening it then finds its Z tables.
-            if !fromCoreData { try CoreDataStore.create(model: model, at: URL(fileURLWithPath: to)) }
-            let created = try StoreCommands.open(to, model)
-            defer { try? created.persistentStoreCoordinator.close() }
-            objects = try StoreArchive.importJSON(Data(document.utf8), into: created.viewContext)
+            if !fromCoreData { try CoreDataStore.create(model: model, at: URL(fileURLWithPath: work.path)) }
+            let created = try StoreCommands.open(work.path, model)
+            do {
+                copied = try StoreCopier(
+                    from: sourceContainer.persistentStoreCoordinator, to: created.persistentStoreCoordinator
+                ).copy()
+            } catch {
+                try? created.persistentStoreCoordinator.close()
+                throw error
+            }
+            try created.persistentStoreCoordinator.close()
+            try work.moveIntoPlace()
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(to + suffix) }
-            if !fromCoreData && !supportExisted { try? FileManager.default.removeItem(atPath: support) }
-            throw StoreCommands.failure(error, file: nil)
+            work.remove()
+            throw work.relabeled(StoreCommands.failure(error, file: nil))
         }
-        output.print("Copied \(objects.count) \(objects.count == 1 ? "object" : "objects") from \(StoreCommands.shown(from)) into \(StoreCommands.shown(to)).")
+        output.print("Copied \(copied) \(copied == 1 ? "object" : "objects") from \(StoreCommands.shown(from)) into \(StoreCommands.shown(to)).")
         return .success
     }
 }
