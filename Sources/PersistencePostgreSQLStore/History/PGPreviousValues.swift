@@ -1,4 +1,6 @@
 #if PostgreSQL
+import PersistenceRelational
+
 /// The values one change of the persistent history replaced, by property name, as the
 /// PostgreSQL store keeps them (`_historyChange."previousValues"`, see
 /// `PostgreSQLStore+PreviousValues`): an attribute's or a to-one's column as the server sends
@@ -36,41 +38,8 @@ struct PGPreviousValues: Equatable {
         first.merging(self)
     }
 
-    /// The JSON text: `{"name":"text","other":null}`, keys in code point order.
-    ///
-    /// Written by hand, as the SQLite store's is, rather than by `JSONSerialization` with
-    /// `.sortedKeys`, which sorts by a locale's collation and was most of the time of a save
-    /// that deletes many objects.
-    var json: String {
-        var json = "{"
-        var first = true
-        for (name, text) in texts.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
-            if !first { json += "," }
-            first = false
-            Self.appendJSONString(name, to: &json)
-            json += ":"
-            if let text { Self.appendJSONString(text, to: &json) } else { json += "null" }
-        }
-        return json + "}"
-    }
-
-    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped (the
-    /// store's escape of U+0000 in text, U+0001, among them).
-    private static func appendJSONString(_ text: String, to json: inout String) {
-        json += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20:
-                json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
-    }
+    /// The JSON text (`PreviousValuesJSON`): `{"name":"text","other":null}`, keys in code
+    /// point order.
+    var json: String { PreviousValuesJSON.text(texts) }
 }
 #endif

@@ -60,7 +60,7 @@ extension PostgreSQLStore {
         positions.compactMap { position in
             guard case .relationship(let relationship) = schema.properties[position], relationship.isToMany,
                 !relationship.isTransient, self.schema.joinSide(entity: schema.name, relationship: relationship.name) != nil,
-                keepsLinks(of: relationship, in: schema)
+                PersistentHistoryValue.keepsLinks(of: relationship, in: schema, model: model)
             else { return nil }
             return relationship
         }
@@ -162,17 +162,6 @@ extension PostgreSQLStore {
             return true
         }
         return linked
-    }
-
-    /// Whether the history keeps the links of a join-table to-many: an ordered one or one
-    /// without a to-many inverse always; of a many-to-many, one side only.
-    private func keepsLinks(of relationship: RelationshipDescription, in schema: EntitySchema) -> Bool {
-        guard !relationship.isOrdered, let inverse = relationship.inverseName,
-            model.schema(for: relationship.destinationEntityName)?.relationship(named: inverse)?.isToMany == true
-        else { return true }
-        return PersistentHistoryValue.keepsLinks(
-            ofManyToMany: relationship.name, of: schema.name, inverse: inverse,
-            destination: relationship.destinationEntityName)
     }
 }
 #endif

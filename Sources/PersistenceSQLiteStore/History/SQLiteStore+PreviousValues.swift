@@ -3,6 +3,7 @@ import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
 import PersistenceSQLiteFiles
+import PersistenceRelational
 
 /// The values a change of the persistent history replaced (`PersistentHistoryChange.previousValues`),
 /// beyond Core Data's history: kept in `_historyChange.previousValues` as a JSON object from
@@ -44,25 +45,13 @@ extension SQLiteStore {
         for position in positions {
             guard case .relationship(let relationship) = schema.properties[position], relationship.isToMany,
                 !relationship.isTransient, self.schema.joinSide(entity: schema.name, relationship: relationship.name) != nil,
-                keepsLinks(of: relationship, in: schema)
+                PersistentHistoryValue.keepsLinks(of: relationship, in: schema, model: model)
             else { continue }
             let source = ObjectID(scope: idScope(entityName: schema.name, rootName: schema.rootName), key: .permanent(primaryKey))
             let keys = try destinationIDs(of: relationship, from: source).compactMap(\.primaryKey)
             values[relationship.name] = .text(keys.map(String.init).joined(separator: " "))
         }
         return values
-    }
-
-    /// Whether the history keeps the links of a join-table to-many: an ordered one or one
-    /// without a to-many inverse always; of a many-to-many, one side only
-    /// (`PersistentHistoryValue.keepsLinks`).
-    private func keepsLinks(of relationship: RelationshipDescription, in schema: EntitySchema) -> Bool {
-        guard !relationship.isOrdered, let inverse = relationship.inverseName,
-            model.schema(for: relationship.destinationEntityName)?.relationship(named: inverse)?.isToMany == true
-        else { return true }
-        return PersistentHistoryValue.keepsLinks(
-            ofManyToMany: relationship.name, of: schema.name, inverse: inverse,
-            destination: relationship.destinationEntityName)
     }
 
     /// Adds `previousValues` to the history's changes of a store whose history began before
@@ -79,44 +68,14 @@ extension SQLiteStore {
         ).int64Value == 1
     }
 
-    /// The JSON text of a change's previous values (`{}` for an update that wrote only
-    /// to-many links); NULL when they were not read.
-    ///
-    /// Written here rather than by `JSONSerialization` with `.sortedKeys`, which orders keys
-    /// by a locale's collation: that sort was three quarters of the time of a save that
-    /// deletes many objects (an undo of a large seed). Keys are in code point order, so the
-    /// text of equal values is equal; every reader parses it as an object.
-    static func previousValuesJSON(_ values: [String: SQLiteValue]?) throws -> SQLiteValue {
+    /// The JSON text of a change's previous values (`PreviousValuesJSON`; `{}` for an update
+    /// that wrote only to-many links); NULL when they were not read.
+    static func previousValuesJSON(_ values: [String: SQLiteValue]?) -> SQLiteValue {
         guard let values else { return .null }
-        var json = "{"
-        var first = true
-        for (name, value) in values.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
-            if !first { json += "," }
-            first = false
-            appendJSONString(name, to: &json)
-            json += ":"
-            if case .null = value { json += "null" } else { appendJSONString(value.jsonText, to: &json) }
-        }
-        json += "}"
-        return .text(json)
-    }
-
-    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped.
-    private static func appendJSONString(_ text: String, to json: inout String) {
-        json += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20:
-                json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
+        return .text(PreviousValuesJSON.text(values.mapValues { value -> String? in
+            if case .null = value { return nil }
+            return value.jsonText
+        }))
     }
 
     /// The previous values a change's JSON holds, typed by `schema`; a name the entity no

@@ -28,4 +28,18 @@ extension PersistentHistoryValue {
     ) -> Bool {
         (entity, relationship) <= (destination, inverse)
     }
+
+    /// Whether the history keeps the links of `schema`'s join-table to-many `relationship`:
+    /// an ordered one or one without a to-many inverse always; of a many-to-many, one side
+    /// only (`keepsLinks(ofManyToMany:of:inverse:destination:)`).
+    package static func keepsLinks(
+        of relationship: RelationshipDescription, in schema: EntitySchema, model: ManagedObjectModel
+    ) -> Bool {
+        guard !relationship.isOrdered, let inverse = relationship.inverseName,
+            model.schema(for: relationship.destinationEntityName)?.relationship(named: inverse)?.isToMany == true
+        else { return true }
+        return keepsLinks(
+            ofManyToMany: relationship.name, of: schema.name, inverse: inverse,
+            destination: relationship.destinationEntityName)
+    }
 }

@@ -1,0 +1,43 @@
+/// The JSON text in which the SQLite and PostgreSQL stores keep the values a change of the
+/// persistent history replaced (`PersistentHistoryChange.previousValues`): an object from
+/// property name to the column's value as text, or null for a column that held NULL, its
+/// keys in code point order, so that the text of equal values is equal. Each store writes
+/// its own text of a value (its column encodings) and reads it back.
+///
+/// Written by hand rather than by `JSONSerialization` with `.sortedKeys`, which orders keys
+/// by a locale's collation: that sort was most of the time of a save that deletes many
+/// objects (an undo of a large seed). Every reader parses it as an ordinary JSON object.
+package enum PreviousValuesJSON {
+    /// `{"name":"text","other":null}`: `values` with their keys in code point order.
+    package static func text(_ values: [String: String?]) -> String {
+        var json = "{"
+        var first = true
+        for (name, text) in values.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
+            if !first { json += "," }
+            first = false
+            appendString(name, to: &json)
+            json += ":"
+            if let text { appendString(text, to: &json) } else { json += "null" }
+        }
+        return json + "}"
+    }
+
+    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped (a
+    /// store's escapes in text, such as PostgreSQL's U+0001, among them).
+    private static func appendString(_ text: String, to json: inout String) {
+        json += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": json += "\\\""
+            case "\\": json += "\\\\"
+            case "\n": json += "\\n"
+            case "\r": json += "\\r"
+            case "\t": json += "\\t"
+            case _ where scalar.value < 0x20:
+                json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: json.unicodeScalars.append(scalar)
+            }
+        }
+        json += "\""
+    }
+}
