@@ -81,7 +81,7 @@ extension RelationalFetchCompiler {
         case .constant, .aggregate: break
         default: return nil
         }
-        guard var (inner, head) = subquery(split) else { return nil }
+        guard case (var inner, let head)? = subquery(split) else { return nil }
         var element = comparison
         element.quantifier = nil
         element.left = .keyPath(split.rest)

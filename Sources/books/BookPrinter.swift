@@ -138,7 +138,6 @@ struct BookPrinter {
 
     /// `books show`: one book, a field a line.
     func show(_ book: Book, catalog: Catalog) throws {
-        var authors: [ObjectID: String] = [:]
         var fields: [(String, String)] = [
             ("Title", QuotedText.forDisplay(book.title)),
             (book.authors.count > 1 ? "Authors" : "Author", book.byline.map(QuotedText.forDisplay) ?? "—"),

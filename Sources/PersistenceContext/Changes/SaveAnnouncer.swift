@@ -13,7 +13,7 @@ package final class SaveAnnouncer: Sendable {
         fileprivate let number: Int
 
         /// Stops the listener from hearing of later saves.
-        package func cancel() { announcer.listeners.withLock { $0.removeValue(forKey: number) } }
+        package func cancel() { announcer.listeners.withLock { _ = $0.removeValue(forKey: number) } }
     }
 
     private let listeners = Mutex<[Int: @Sendable (ContextDidSave) -> Void]>([:])
