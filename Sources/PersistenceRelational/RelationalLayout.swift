@@ -84,6 +84,19 @@ package protocol RelationalLayout {
 }
 
 extension RelationalLayout {
+    /// The link of `entity`'s to-many `relationship` kept in its destination's table: the
+    /// column of its inverse to-one, or nil when it has none (a layout's `toManyLink` asks this
+    /// for a to-many it keeps no join table for).
+    package func inverseColumnLink(relationship name: String, entity: EntitySchema) -> RelationalToManyLink? {
+        guard let relationship = entity.relationship(named: name), relationship.isToMany,
+            let inverse = relationship.inverseName,
+            let destination = model.schemas[relationship.destinationEntityName],
+            destination.relationship(named: inverse)?.isToMany == false,
+            let column = column(property: inverse, entity: destination)
+        else { return nil }
+        return .inverseColumn(column)
+    }
+
     package func folded(
         _ sql: String, _ options: PredicateNode.Options, of attribute: AttributeDescription, in entity: EntitySchema,
         alias: String

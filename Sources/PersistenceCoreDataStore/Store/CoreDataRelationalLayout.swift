@@ -33,13 +33,7 @@ struct CoreDataRelationalLayout: RelationalLayout {
         if let side = layout.joinSide(entity: entity.name, relationship: name) {
             return .joinTable(table: side.table, ownColumn: side.ownColumn, otherColumn: side.otherColumn)
         }
-        guard let relationship = entity.relationship(named: name), relationship.isToMany,
-            let inverse = relationship.inverseName,
-            let destination = model.schemas[relationship.destinationEntityName],
-            destination.relationship(named: inverse)?.isToMany == false,
-            let column = column(property: inverse, entity: destination)
-        else { return nil }
-        return .inverseColumn(column)
+        return inverseColumnLink(relationship: name, entity: entity)
     }
 
     func encoded(_ literal: PredicateLiteral, for attribute: AttributeDescription) -> RelationalValue? {
