@@ -22,6 +22,17 @@ package enum PreviousValuesJSON {
         return json + "}"
     }
 
+    /// The destination keys of a to-many's links as the history keeps them (`"12 7 40"`,
+    /// `""` for none), in order; nil when `text` is not such a list (a hand-edited history).
+    package static func linkKeys(_ text: String) -> [Int64]? {
+        var keys: [Int64] = []
+        for part in text.split(separator: " ", omittingEmptySubsequences: true) {
+            guard let key = Int64(part), key > 0 else { return nil }
+            keys.append(key)
+        }
+        return keys
+    }
+
     /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped (a
     /// store's escapes in text, such as PostgreSQL's U+0001, among them).
     private static func appendString(_ text: String, to json: inout String) {

@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import PersistenceModel
+import PersistenceRelational
 import PersistenceStore
 
 // The values a change of the persistent history replaced (`PersistentHistoryChange.previousValues`),
@@ -89,18 +90,11 @@ extension PostgreSQLStore {
                 values[name] = .attribute(try PGRowCodec.decode(text, for: attribute, entity: schema.name))
             case .relationship(let relationship) where relationship.isToMany:
                 guard self.schema.joinSide(entity: schema.name, relationship: name) != nil else { continue }
-                guard let text, let destination = model.schema(for: relationship.destinationEntityName) else {
-                    throw PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: name)
-                }
-                var ids: [ObjectID] = []
-                for part in text.split(separator: " ", omittingEmptySubsequences: true) {
-                    guard let key = Int64(part), key > 0 else {
-                        throw PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: name)
-                    }
-                    ids.append(
-                        ObjectID(scope: idScope(entityName: destination.name, rootName: destination.rootName), key: .permanent(key)))
-                }
-                values[name] = .objects(ids)
+                guard let text, let keys = PreviousValuesJSON.linkKeys(text),
+                    let destination = model.schema(for: relationship.destinationEntityName)
+                else { throw PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: name) }
+                let scope = idScope(entityName: destination.name, rootName: destination.rootName)
+                values[name] = .objects(keys.map { ObjectID(scope: scope, key: .permanent($0)) })
             case .relationship(let relationship):
                 guard let text, let key = Int64(text), let destination = model.schema(for: relationship.destinationEntityName)
                 else {

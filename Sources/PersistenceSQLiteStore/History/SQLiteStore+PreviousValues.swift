@@ -110,18 +110,13 @@ extension SQLiteStore {
                 // Only links a join table keeps are recorded; a hand-edited value of another
                 // shape is refused rather than read as no links.
                 guard self.schema.joinSide(entity: schema.name, relationship: name) != nil else { continue }
-                guard let text, let destination = model.schema(for: relationship.destinationEntityName) else {
+                guard let text, let keys = PreviousValuesJSON.linkKeys(text),
+                    let destination = model.schema(for: relationship.destinationEntityName)
+                else {
                     throw StoreError.corruptValue(entity: schema.name, attribute: name, found: "malformed history link list")
                 }
-                var ids: [ObjectID] = []
-                for part in text.split(separator: " ", omittingEmptySubsequences: true) {
-                    guard let key = Int64(part), key > 0 else {
-                        throw StoreError.corruptValue(
-                            entity: schema.name, attribute: name, found: "malformed history link list")
-                    }
-                    ids.append(ObjectID(scope: idScope(entityName: destination.name, rootName: destination.rootName), key: .permanent(key)))
-                }
-                values[name] = .objects(ids)
+                let scope = idScope(entityName: destination.name, rootName: destination.rootName)
+                values[name] = .objects(keys.map { ObjectID(scope: scope, key: .permanent($0)) })
             case .relationship(let relationship) where !relationship.isToMany:
                 guard let text, let key = Int64(text), let destination = model.schema(for: relationship.destinationEntityName)
                 else {
