@@ -230,11 +230,11 @@ struct CommandRunner {
         let fileIsNew = !storeExists
         var catalog = try openCatalog(recordingHistory: fileIsNew)
         let isNew = try fileIsNew || catalog.awaitsSampleBooks
-        if isNew, !fileIsNew { catalog = try openCatalog(recordingHistory: true) }
-        if isNew {
-            catalog.context.transactionAuthor = Catalog.historyAuthor(command: SeedCommand.name)
-            catalog.context.name = "run \(UUID().uuidString)"
-        }
+        // An existing catalogue is asked once: every listing passes here.
+        guard isNew else { return catalog }
+        if !fileIsNew { catalog = try openCatalog(recordingHistory: true) }
+        catalog.context.transactionAuthor = Catalog.historyAuthor(command: SeedCommand.name)
+        catalog.context.name = "run \(UUID().uuidString)"
         let seeded = try catalog.seedSampleBooksIfNew()
         if seeded > 0 {
             Terminal.write(
