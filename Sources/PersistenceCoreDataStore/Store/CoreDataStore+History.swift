@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceRelational
 import PersistenceStore
 
 /// The persistent history Core Data records in a store (`NSPersistentHistoryTrackingKey`),
@@ -65,16 +66,17 @@ extension CoreDataStore {
         let after = try firstTransactionNumber(after: bound)
         let columns = Set(try database.query("SELECT name FROM pragma_table_info('ATRANSACTION')").compactMap { $0.first?.textValue })
         let author = text(of: "AUTHOR", among: columns), contextName = text(of: "CONTEXTNAME", among: columns)
-        var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []
+        var rows = HistoryRows()
         for row in try database.query(
             "SELECT t.Z_PK, t.ZTIMESTAMP, \(author), \(contextName) FROM ATRANSACTION t WHERE t.Z_PK > ? ORDER BY t.Z_PK",
             [.integer(after)])
         {
             guard let number = row[0].int64Value else { continue }
-            transactions.append((number, row[1].doubleValue ?? 0, row[2].textValue, row[3].textValue))
+            rows.addTransaction(
+                number: number, timestamp: CoreDataTimestamp.date(fromSeconds: row[1].doubleValue ?? 0),
+                author: row[2].textValue, contextName: row[3].textValue)
         }
-        guard !transactions.isEmpty else { return [] }
-        var changes: [Int64: [PersistentHistoryChange]] = [:]
+        guard rows.lastTransactionNumber != nil else { return [] }
         let changeColumns = Set(try database.query("SELECT name FROM pragma_table_info('ACHANGE')").compactMap { $0.first?.textValue })
         var tombstones: [String] = []
         while changeColumns.contains("ZTOMBSTONE\(tombstones.count)") { tombstones.append("ZTOMBSTONE\(tombstones.count)") }
@@ -85,14 +87,9 @@ extension CoreDataStore {
             [.integer(after)])
         {
             guard let change = historyChange(row), let transaction = row[1].int64Value else { continue }
-            changes[transaction, default: []].append(change)
+            rows.add(change, toTransaction: transaction)
         }
-        return transactions.map { transaction in
-            PersistentHistoryTransaction(
-                transactionNumber: transaction.number, timestamp: CoreDataTimestamp.date(fromSeconds: transaction.timestamp),
-                author: transaction.author, contextName: transaction.contextName, storeID: identifier,
-                changes: changes[transaction.number] ?? [])
-        }
+        return rows.history(storeID: identifier)
     }
 
     /// The SQL for a transaction's `name` (AUTHOR, CONTEXTNAME): its interned string where the

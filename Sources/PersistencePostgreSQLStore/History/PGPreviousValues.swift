@@ -9,7 +9,7 @@ import PersistenceRelational
 ///
 /// Kept as JSON text of the shape the SQLite store writes: an object from property name to a
 /// string or null, its keys in code point order, so that equal values are equal text.
-struct PGPreviousValues: Equatable {
+struct PGPreviousValues: Equatable, HistoryPreviousValues {
     /// Each property's text, nil for a column that held NULL.
     private(set) var texts: [String: String?] = [:]
 
@@ -27,15 +27,10 @@ struct PGPreviousValues: Equatable {
 
     /// These values with those of `later` for properties these do not have: the value before
     /// a transaction is the one its first write saw.
-    func merging(_ later: PGPreviousValues) -> PGPreviousValues {
+    func keepingFirst(over later: PGPreviousValues) -> PGPreviousValues {
         var merged = self
         merged.texts.merge(later.texts) { first, _ in first }
         return merged
-    }
-
-    /// These values, with `first`'s wherever it has one (an earlier write's).
-    func overridden(by first: PGPreviousValues) -> PGPreviousValues {
-        first.merging(self)
     }
 
     /// The JSON text (`PreviousValuesJSON`): `{"name":"text","other":null}`, keys in code

@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import PersistenceModel
+import PersistenceRelational
 import PersistenceStore
 
 // Persistent history in tables beside the rows (`_historyTransaction`, `_historyChange`,
@@ -87,7 +88,7 @@ extension PostgreSQLStore {
         try reading {
             try checkHistoryIsTracked()
             let after = try firstTransactionNumber(after: bound)
-            var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []
+            var rows = HistoryRows()
             var sql = "SELECT \"_id\", \"timestamp\", author, \"contextName\" FROM \"_historyTransaction\" WHERE \"_id\" > $1 ORDER BY \"_id\""
             var parameters: [PGValue] = [.integer(after)]
             if let limit {
@@ -95,12 +96,12 @@ extension PostgreSQLStore {
                 parameters.append(.integer(Int64(max(0, limit))))
             }
             for row in try connection.query(sql, parameters) {
-                transactions.append(
-                    (row[0].flatMap { Int64($0) } ?? 0, row[1].flatMap { Double($0) } ?? 0, row[2].map(PGRowCodec.unescape),
-                     row[3].map(PGRowCodec.unescape)))
+                rows.addTransaction(
+                    number: row[0].flatMap { Int64($0) } ?? 0,
+                    timestamp: Date(timeIntervalSince1970: row[1].flatMap { Double($0) } ?? 0),
+                    author: row[2].map(PGRowCodec.unescape), contextName: row[3].map(PGRowCodec.unescape))
             }
-            guard let through = transactions.last?.number else { return [] }
-            var changes: [Int64: [PersistentHistoryChange]] = [:]
+            guard let through = rows.lastTransactionNumber else { return [] }
             let previousColumn = try historyKeepsPreviousValues() ? "c.\"previousValues\"" : "NULL"
             for row in try !includesChanges ? [] : connection.query(
                 "SELECT c.\"_id\", c.\"transactionID\", c.\"changeType\", c.entity, c.\"objectKey\", c.properties, t.\"values\", "
@@ -109,14 +110,9 @@ extension PostgreSQLStore {
                 [.integer(after), .integer(through)])
             {
                 guard let change = try historyChange(row) else { continue }
-                changes[row[1].flatMap { Int64($0) } ?? 0, default: []].append(change)
+                rows.add(change, toTransaction: row[1].flatMap { Int64($0) } ?? 0)
             }
-            return transactions.map { transaction in
-                PersistentHistoryTransaction(
-                    transactionNumber: transaction.number, timestamp: Date(timeIntervalSince1970: transaction.timestamp),
-                    author: transaction.author, contextName: transaction.contextName, storeID: identifier,
-                    changes: changes[transaction.number] ?? [])
-            }
+            return rows.history(storeID: identifier)
         }
     }
 

@@ -67,45 +67,17 @@ extension PostgreSQLStore {
         }
     }
 
-    /// The previous values a change's JSON holds, typed by `schema`; a name the entity no
-    /// longer has (renamed or removed by a migration) is left out.
+    /// The previous values a change's JSON holds, typed by `schema` (`PreviousValuesJSON`'s
+    /// rules), each attribute's text read as the server sent its column.
     ///
     /// - Throws: `PostgreSQLStoreError.corruptValue` for text that is not such a JSON object,
     ///   or a value that cannot be read as its property's type.
     func previousValues(_ json: String, of schema: EntitySchema) throws -> [String: PersistentHistoryValue] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
-            throw PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: "(previous values)")
-        }
-        var values: [String: PersistentHistoryValue] = [:]
-        for (name, value) in object {
-            guard let position = schema.propertyIndex[name] else { continue }
-            // Each value is text or null as `PGPreviousValues` writes it: anything else (a
-            // hand-edited history) is refused rather than read as no value.
-            let text = value as? String
-            guard text != nil || value is NSNull else {
-                throw PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: name)
-            }
-            switch schema.properties[position] {
-            case .attribute(let attribute):
-                values[name] = .attribute(try PGRowCodec.decode(text, for: attribute, entity: schema.name))
-            case .relationship(let relationship) where relationship.isToMany:
-                guard self.schema.joinSide(entity: schema.name, relationship: name) != nil else { continue }
-                guard let text, let keys = PreviousValuesJSON.linkKeys(text),
-                    let destination = model.schema(for: relationship.destinationEntityName)
-                else { throw PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: name) }
-                let scope = idScope(entityName: destination.name, rootName: destination.rootName)
-                values[name] = .objects(keys.map { ObjectID(scope: scope, key: .permanent($0)) })
-            case .relationship(let relationship):
-                guard let text, let key = Int64(text), let destination = model.schema(for: relationship.destinationEntityName)
-                else {
-                    values[name] = .object(nil)
-                    continue
-                }
-                let scope = idScope(entityName: destination.name, rootName: destination.rootName)
-                values[name] = .object(ObjectID(scope: scope, key: .permanent(key)))
-            }
-        }
-        return values
+        try PreviousValuesJSON.values(
+            json, of: schema, in: self,
+            keepsLinks: { self.schema.joinSide(entity: schema.name, relationship: $0.name) != nil },
+            attribute: { text, attribute in try PGRowCodec.decode(text, for: attribute, entity: schema.name) },
+            corrupt: { attribute, _ in PostgreSQLStoreError.corruptValue(entity: schema.name, attribute: attribute) })
     }
 
     /// Adds `"previousValues"` to the history's changes of a store whose history began

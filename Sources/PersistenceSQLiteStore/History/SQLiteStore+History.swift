@@ -1,6 +1,7 @@
 import Foundation
 import PersistenceModel
 import PersistenceSQLite
+import PersistenceRelational
 import PersistenceStore
 
 /// Persistent history (Core Data's persistent history tracking), in two tables of the store:
@@ -126,15 +127,16 @@ extension SQLiteStore {
     {
         try checkHistoryIsTracked()
         let after = try firstTransactionNumber(after: bound)
-        var transactions: [(number: Int64, timestamp: Double, author: String?, contextName: String?)] = []
+        var rows = HistoryRows()
         for row in try database.query(
             "SELECT _id, timestamp, author, contextName FROM _historyTransaction WHERE _id > ? ORDER BY _id LIMIT ?",
             [.integer(after), .integer(limit.map { Int64(max(0, $0)) } ?? -1)])
         {
-            transactions.append((row[0].int64Value ?? 0, row[1].doubleValue ?? 0, row[2].textValue, row[3].textValue))
+            rows.addTransaction(
+                number: row[0].int64Value ?? 0, timestamp: Date(timeIntervalSince1970: row[1].doubleValue ?? 0),
+                author: row[2].textValue, contextName: row[3].textValue)
         }
-        guard let through = transactions.last?.number else { return [] }
-        var changes: [Int64: [PersistentHistoryChange]] = [:]
+        guard let through = rows.lastTransactionNumber else { return [] }
         let previousColumn = try historyKeepsPreviousValues() ? "c.previousValues " : "NULL "
         for row in try !includesChanges ? [] : database.query(
             "SELECT c._id, c.transactionID, c.changeType, c.entity, c.objectKey, c.properties, t.\"values\", "
@@ -143,14 +145,9 @@ extension SQLiteStore {
                 + "WHERE c.transactionID > ? AND c.transactionID <= ? ORDER BY c._id", [.integer(after), .integer(through)])
         {
             guard let change = try historyChange(row) else { continue }
-            changes[row[1].int64Value ?? 0, default: []].append(change)
+            rows.add(change, toTransaction: row[1].int64Value ?? 0)
         }
-        return transactions.map { transaction in
-            PersistentHistoryTransaction(
-                transactionNumber: transaction.number, timestamp: Date(timeIntervalSince1970: transaction.timestamp),
-                author: transaction.author, contextName: transaction.contextName, storeID: identifier,
-                changes: changes[transaction.number] ?? [])
-        }
+        return rows.history(storeID: identifier)
     }
 
     package func currentHistoryToken() throws -> PersistentHistoryToken {

@@ -78,57 +78,20 @@ extension SQLiteStore {
         }))
     }
 
-    /// The previous values a change's JSON holds, typed by `schema`; a name the entity no
-    /// longer has (renamed or removed by a migration) is left out.
+    /// The previous values a change's JSON holds, typed by `schema` (`PreviousValuesJSON`'s
+    /// rules), each attribute's text read as `previousValuesJSON` wrote its column.
     ///
     /// - Throws: `StoreError.corruptValue` for text that is not such a JSON object, or a
-    ///   value that cannot be read as its attribute's type.
+    ///   value that cannot be read as its property's type.
     func previousValues(_ json: String, of schema: EntitySchema) throws -> [String: PersistentHistoryValue] {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
-            throw StoreError.corruptValue(entity: schema.name, attribute: "(previous values)", found: "text that is not a JSON object")
-        }
-        var values: [String: PersistentHistoryValue] = [:]
-        for (name, value) in object {
-            guard let position = schema.propertyIndex[name] else { continue }
-            // Each value is text or null as `previousValuesJSON` writes it: a number or an
-            // array (a hand-edited history) is refused rather than read as no value.
-            let text = value as? String
-            guard text != nil || value is NSNull else {
-                throw StoreError.corruptValue(
-                    entity: schema.name, attribute: name, found: "non-text history")
-            }
-            switch schema.properties[position] {
-            case .attribute(let attribute):
-                guard let text else {
-                    values[name] = .attribute(.null)
-                    continue
-                }
-                values[name] = .attribute(
-                    try RowCodec.decode(
-                        SQLiteValue(jsonText: text, for: attribute.type, emptyIsNull: false), for: attribute, entity: schema.name))
-            case .relationship(let relationship) where relationship.isToMany:
-                // Only links a join table keeps are recorded; a hand-edited value of another
-                // shape is refused rather than read as no links.
-                guard self.schema.joinSide(entity: schema.name, relationship: name) != nil else { continue }
-                guard let text, let keys = PreviousValuesJSON.linkKeys(text),
-                    let destination = model.schema(for: relationship.destinationEntityName)
-                else {
-                    throw StoreError.corruptValue(entity: schema.name, attribute: name, found: "malformed history link list")
-                }
-                let scope = idScope(entityName: destination.name, rootName: destination.rootName)
-                values[name] = .objects(keys.map { ObjectID(scope: scope, key: .permanent($0)) })
-            case .relationship(let relationship) where !relationship.isToMany:
-                guard let text, let key = Int64(text), let destination = model.schema(for: relationship.destinationEntityName)
-                else {
-                    values[name] = .object(nil)
-                    continue
-                }
-                let scope = idScope(entityName: destination.name, rootName: destination.rootName)
-                values[name] = .object(ObjectID(scope: scope, key: .permanent(key)))
-            case .relationship:
-                continue
-            }
-        }
-        return values
+        try PreviousValuesJSON.values(
+            json, of: schema, in: self,
+            keepsLinks: { self.schema.joinSide(entity: schema.name, relationship: $0.name) != nil },
+            attribute: { text, attribute in
+                guard let text else { return .null }
+                return try RowCodec.decode(
+                    SQLiteValue(jsonText: text, for: attribute.type, emptyIsNull: false), for: attribute, entity: schema.name)
+            },
+            corrupt: { StoreError.corruptValue(entity: schema.name, attribute: $0, found: $1) })
     }
 }
