@@ -95,13 +95,13 @@ package struct RelationalFetchCompiler {
     }
 
     /// The terms of a top-level `AND`, nested ones flattened.
-    private static func conjuncts(_ node: PredicateNode) -> [PredicateNode] {
+    static func conjuncts(_ node: PredicateNode) -> [PredicateNode] {
         if case .and(let children) = node { return children.flatMap(conjuncts) }
         return [node]
     }
 
     /// `node` as SQL, or nil (its bindings taken back) when it cannot be answered exactly.
-    private mutating func attempt(_ node: PredicateNode) -> String? {
+    mutating func attempt(_ node: PredicateNode) -> String? {
         let mark = bindings.count
         guard let sql = condition(node), bindings.count <= dialect.maximumBindings else {
             binder.truncate(to: mark)
