@@ -359,6 +359,9 @@ package struct RelationalFetchCompiler {
         guard options.isEmpty else { return nil }
         switch op {
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            if let own = layout.ownComparison(column, of: attribute, op, literal, negated: negated, binder: &binder) {
+                return own
+            }
             guard let comparand = layout.comparison(literal, op, for: attribute) else { return nil }
             let lhs = layout.comparedValue(column, of: attribute)
             switch comparand {

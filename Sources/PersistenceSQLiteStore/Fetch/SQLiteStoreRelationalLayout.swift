@@ -15,9 +15,8 @@ import PersistenceSQLiteFiles
 /// seconds since 1970 (ISO 8601 date text included); strings by code point (SQLite's
 /// `BINARY`), folded for `[c]`, `[d]`, `[cd]` by the store's `canonical` and
 /// `predicate_fold` functions; UUIDs as their text, URLs as their absolute string, data
-/// bytewise. Decimal columns (canonical text compared through `COLLATE DECIMAL`, with NaN
-/// ruled out by name) are not the core's yet: `comparesInSQL` says so, and the store's
-/// `PredicateSQLCompiler` writes them (see `FetchCompiler.condition(for:)`).
+/// bytewise; decimals (canonical text) under `COLLATE DECIMAL`, with NaN ruled out by name
+/// and a REAL bound checked first below a value (`ownComparison`, in `+Decimal`).
 package struct SQLiteStoreRelationalLayout: RelationalLayout {
     /// The store's mapping of the model onto tables.
     package let schema: StoreSchema
@@ -57,13 +56,14 @@ package struct SQLiteStoreRelationalLayout: RelationalLayout {
         return value
     }
 
-    /// Every stored type but decimals (left to the store's compiler for now) and the opaque
-    /// ones (transformable, object IDs), which SQL cannot compare.
+    /// Every stored type but the opaque ones (transformable, object IDs), which SQL cannot
+    /// compare. Decimals are compared by `ownComparison` (see `+Decimal`).
     package func comparesInSQL(_ attribute: AttributeDescription) -> Bool {
         switch attribute.type {
-        case .integer16, .integer32, .integer64, .boolean, .double, .float, .date, .string, .uuid, .uri, .binaryData:
+        case .integer16, .integer32, .integer64, .boolean, .double, .float, .decimal, .date, .string, .uuid, .uri,
+            .binaryData:
             true
-        case .decimal, .transformable, .objectID, .undefined: false
+        case .transformable, .objectID, .undefined: false
         }
     }
 
