@@ -439,7 +439,7 @@ package struct RelationalFetchCompiler {
             let needle = RelationalValue.text(layout.storedText(PredicateEvaluator.fold(text, options)))
             let rhs = bind(needle)
             return comparison(layout.comparedValue(lhs, of: target.attribute), op, rhs)
-        case .contains, .beginsWith, .endsWith, .like:
+        case .contains, .beginsWith, .endsWith, .like, .matches:
             return dialect.stringMatch(lhs, op, text, options, &binder)
         default: return nil
         }

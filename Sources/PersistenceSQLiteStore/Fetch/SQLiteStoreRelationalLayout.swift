@@ -28,6 +28,9 @@ package struct SQLiteStoreRelationalLayout: RelationalLayout {
 
     package var keyColumn: String { "_id" }
 
+    /// SQLite's, with `MATCHES` through the store's `regexp` function.
+    package var dialect: any RelationalDialect { SQLiteStoreRelationalDialect() }
+
     package func tableName(root rootName: String) -> String? { schema.tables[rootName]?.name }
 
     /// `_entity IN ('A', 'B')`, the names spelled out as the store's own queries spell them;
