@@ -29,9 +29,10 @@ package protocol RelationalDialect: Sendable {
     /// `SortValueOrder` orders nil.
     func sortTerm(_ sql: String, ascending: Bool) -> String
 
-    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` or `LIKE` of `lhs` (a string column, folded for
-    /// `options` already) and `text` (the predicate's string, not folded): true or false,
-    /// never NULL; nil when the dialect cannot answer `op` exactly.
+    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS`, `LIKE` or `MATCHES` of `lhs` (a string column,
+    /// folded for `options` already) and `text` (the predicate's string, not folded): true
+    /// or false, never NULL; nil when the dialect cannot answer `op` exactly (SQLite's
+    /// default answers no `MATCHES`: a file has no regular expressions of its own).
     func stringMatch(
         _ lhs: String, _ op: PredicateNode.Operator, _ text: String, _ options: PredicateNode.Options,
         _ binder: inout RelationalBinder

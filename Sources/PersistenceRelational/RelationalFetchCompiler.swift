@@ -95,13 +95,13 @@ package struct RelationalFetchCompiler {
     }
 
     /// The terms of a top-level `AND`, nested ones flattened.
-    private static func conjuncts(_ node: PredicateNode) -> [PredicateNode] {
+    static func conjuncts(_ node: PredicateNode) -> [PredicateNode] {
         if case .and(let children) = node { return children.flatMap(conjuncts) }
         return [node]
     }
 
     /// `node` as SQL, or nil (its bindings taken back) when it cannot be answered exactly.
-    private mutating func attempt(_ node: PredicateNode) -> String? {
+    mutating func attempt(_ node: PredicateNode) -> String? {
         let mark = bindings.count
         guard let sql = condition(node), bindings.count <= dialect.maximumBindings else {
             binder.truncate(to: mark)
@@ -359,6 +359,9 @@ package struct RelationalFetchCompiler {
         guard options.isEmpty else { return nil }
         switch op {
         case .equalTo, .notEqualTo, .lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo:
+            if let own = layout.ownComparison(column, of: attribute, op, literal, negated: negated, binder: &binder) {
+                return own
+            }
             guard let comparand = layout.comparison(literal, op, for: attribute) else { return nil }
             let lhs = layout.comparedValue(column, of: attribute)
             switch comparand {
@@ -436,7 +439,7 @@ package struct RelationalFetchCompiler {
             let needle = RelationalValue.text(layout.storedText(PredicateEvaluator.fold(text, options)))
             let rhs = bind(needle)
             return comparison(layout.comparedValue(lhs, of: target.attribute), op, rhs)
-        case .contains, .beginsWith, .endsWith, .like:
+        case .contains, .beginsWith, .endsWith, .like, .matches:
             return dialect.stringMatch(lhs, op, text, options, &binder)
         default: return nil
         }

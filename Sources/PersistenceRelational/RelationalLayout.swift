@@ -81,6 +81,17 @@ package protocol RelationalLayout {
 
     /// The dialect the layout's SQL is written in; by default SQLite's.
     var dialect: any RelationalDialect { get }
+
+    /// The layout's own SQL for `column` (of `attribute`) compared with `literal` (not nil)
+    /// under `op` (`==`, `!=` or an ordering), for an encoding no bound value and operator
+    /// can compare alone (say, decimal text under a collation, with a bound SQL can check
+    /// first); nil for the core's comparison (`comparison(_:_:for:)`). Like every compiled
+    /// comparison it is true or false where the evaluator's is, and false, never NULL,
+    /// for a NULL operand when `negated` (under a `NOT`). By default nil.
+    func ownComparison(
+        _ column: String, of attribute: AttributeDescription, _ op: PredicateNode.Operator, _ literal: PredicateLiteral,
+        negated: Bool, binder: inout RelationalBinder
+    ) -> String?
 }
 
 extension RelationalLayout {
@@ -115,6 +126,13 @@ extension RelationalLayout {
     }
 
     package var dialect: any RelationalDialect { SQLiteRelationalDialect() }
+
+    package func ownComparison(
+        _ column: String, of attribute: AttributeDescription, _ op: PredicateNode.Operator, _ literal: PredicateLiteral,
+        negated: Bool, binder: inout RelationalBinder
+    ) -> String? {
+        nil
+    }
 }
 
 /// What a column is compared with, as a layout encodes a predicate's constant.

@@ -2,12 +2,13 @@ import PersistenceModel
 import PersistenceSQLite
 import PersistenceStore
 import PersistenceSQLiteFiles
+import PersistenceRelational
 /// Turns a fetch request into the store's SQL pieces: the table, the entity restriction,
 /// joins for key paths through to-one relationships, and the ORDER BY list.
 package struct FetchCompiler {
     let schema: StoreSchema
     package let mapping: EntityMapping
-    private(set) var joins: [String] = []
+    var joins: [String] = []
     private var joinAliases: [String: String] = [:]
     /// The alias of the entity's table in the SQL: its name, or a subquery's alias.
     package var rootAlias: String
@@ -16,6 +17,10 @@ package struct FetchCompiler {
     /// Whether searches use the store's trigram indexes (else every word scans the stored
     /// canonical columns): false for a read-only store whose indexes are not current.
     package var usesSearchIndexes = true
+    /// The top-level `AND` terms of the predicates compiled so far that the relational core
+    /// did not answer, which the store's own `PredicateSQLCompiler` wrote (see
+    /// `condition(for:)`); the store adds them up in `SQLiteStore.fetchTermsOutsideCore`.
+    package internal(set) var termsOutsideCore = 0
 
     /// Prepares to compile requests for `entityName`.
     ///
@@ -40,10 +45,7 @@ package struct FetchCompiler {
             query.entityNames = mapping.schema.hierarchyNames
         }
         if let predicate = request.predicate {
-            var compiler = PredicateSQLCompiler(fetch: self)
-            query.condition = try compiler.condition(for: predicate.expression)
-            query.arguments = compiler.arguments
-            self = compiler.fetch
+            (query.condition, query.arguments) = try condition(for: predicate.expression)
         }
         var order: [String] = []
         if let text = request.searchText {

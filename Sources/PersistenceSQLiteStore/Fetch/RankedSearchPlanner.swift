@@ -105,6 +105,7 @@ package struct RankedSearchPlanner {
         var final = try FetchCompiler(schema: store.schema, entityName: request.entityName)
         final.usesSearchIndexes = false
         var query = try final.query(for: request)
+        store.fetchTermsOutsideCore += final.termsOutsideCore
         var keys = better
         keys += walk.compactMap { $0.first?.int64Value }
         let list = "[" + keys.map(String.init).joined(separator: ",") + "]"

@@ -125,6 +125,7 @@ extension SQLiteStore {
         var compiler = try FetchCompiler(schema: schema, entityName: request.entityName)
         compiler.usesSearchIndexes = searchIndexesAreUsable
         var query = try compiler.query(for: request)
+        fetchTermsOutsideCore += compiler.termsOutsideCore
         var selected: [String] = []
         var readers: [ValueReader] = []
         for keyPath in keyPaths {

@@ -158,6 +158,7 @@ extension SQLiteStore: PersistentStore {
         var compiler = try FetchCompiler(schema: schema, entityName: request.entityName)
         compiler.usesSearchIndexes = searchIndexesAreUsable
         let query = try compiler.query(for: request)
+        fetchTermsOutsideCore += compiler.termsOutsideCore
         if query.entityNames != nil { try refuseUnplacedRows(query.table) }
         return query
     }

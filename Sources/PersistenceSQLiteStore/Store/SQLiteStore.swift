@@ -82,6 +82,11 @@ package final class SQLiteStore {
     /// indexes are missing or stale (see `prepareSearchIndexes`), which searches by scanning.
     /// Setting it to false makes searches scan (for measuring the index against a scan).
     package var searchIndexesAreUsable = false
+    /// How many top-level `AND` terms of fetched predicates the relational core did not
+    /// answer, so that the store's own `PredicateSQLCompiler` wrote them (still in SQL: the
+    /// SQLite store leaves nothing to memory). Tests read it to check that a form stays the
+    /// core's, as `PostgreSQLStore.fetchTermsLeftToMemory` checks the PostgreSQL store's.
+    package internal(set) var fetchTermsOutsideCore = 0
     /// Whether the store records its transactions in its persistent history: it was opened
     /// with `Options.tracksHistory` now or before (see `SQLiteStore+History`).
     package internal(set) var tracksHistory = false

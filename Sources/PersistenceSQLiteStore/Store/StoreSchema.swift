@@ -24,9 +24,12 @@ package struct StoreSchema: Sendable {
     package let entities: [String: EntityMapping]
     /// The join tables and each relationship's side of one (see `RelationalJoinTable`).
     package let joins: RelationalJoinTables
+    /// The frozen model mapped (which the relational core's compiler reads its entities from).
+    package let model: ManagedObjectModel
 
     /// Maps a frozen model.
     package init(model: ManagedObjectModel) {
+        self.model = model
         let schemas = model.schemas
         var tables: [String: TableMapping] = [:]
         for root in schemas.values where root.ancestors.isEmpty {

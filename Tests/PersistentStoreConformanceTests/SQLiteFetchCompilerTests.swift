@@ -1,0 +1,90 @@
+import Foundation
+import Persistence
+import PersistenceModel
+import PersistenceSQLiteStore
+import PersistenceStore
+import Testing
+
+/// The SQLite store compiles its predicates on the relational core (`RelationalFetchCompiler`
+/// over `SQLiteStoreRelationalLayout`), with the answers memory gives: every predicate its
+/// own compiler answered in SQL stays the core's (`SQLiteStore.fetchTermsOutsideCore` does
+/// not move).
+@Suite struct SQLiteFetchCompilerTests {
+
+    /// Authors with books, tags (a many-to-many) and samples, for to-many predicates.
+    private static func open() throws -> (store: SQLiteStore, context: ManagedObjectContext) {
+        let store = try SQLiteStore(model: ConformanceModel.make(), url: nil)
+        let context = ManagedObjectContext(coordinator: PersistentStoreCoordinator(store: store), classes: [:])
+        try EdgeSamples.seed(context)
+        let authors = try context.fetch(FetchRequest(entityName: "Author"))
+        var tags: [ManagedObject] = []
+        for (n, name) in ["poetry", "Prose", nil, "épopée"].enumerated() {
+            let tag = try context.insertObject(forEntityName: "Tag")
+            tag["n"] = Int64(n)
+            tag["name"] = name
+            tags.append(tag)
+        }
+        for n in 0..<12 {
+            let book = try context.insertObject(forEntityName: n % 4 == 3 ? "Ebook" : "Book")
+            book["n"] = Int64(n)
+            book["title"] = n % 5 == 4 ? nil : "Title \(n)"
+            book["year"] = Int64(1900 + n * 10)
+            book["rating"] = n % 6 == 5 ? Double.nan : Double(n) / 2
+            book["price"] = n % 8 == 7 ? Decimal.nan : Decimal(n) / 4
+            if n % 7 != 6 { book.setObject(authors[n % authors.count], forKey: "author") }
+            for (index, tag) in tags.enumerated() where (n + index) % 3 == 0 { book.addObject(tag, forKey: "tags") }
+        }
+        try context.save()
+        return (store, context)
+    }
+
+    /// The edge predicates of the conformance matrix: the core answers each one the store's
+    /// compiler answered, with memory's rows and count.
+    @Test func thePredicatesTheStoreAnsweredInSQLAreTheCoresWithTheSameAnswers() throws {
+        let (store, context) = try Self.open()
+        let everything = try context.fetch(FetchRequest(entityName: "Sample"))
+        let cases =
+            EdgeSamples.compiled() + EdgeSamples.inMemory() + [
+                ("str MATCHES[cd] \"A.*\" OR str MATCHES \"[0-9]+|z.*\"", []), ("NOT (str MATCHES \".*e\")", []),
+            ]
+        for (format, arguments) in cases {
+            let predicate = try FetchPredicate(format: format, argumentArray: arguments)
+            let request = FetchRequest(entityName: "Sample", predicate: predicate)
+            let evaluator = PredicateEvaluator(predicate)
+            let expected = try everything.filter { try evaluator.evaluate($0) }.map(\.objectID.primaryKey).sorted { $0! < $1! }
+            let before = store.fetchTermsOutsideCore
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
+            #expect(store.fetchTermsOutsideCore == before, "\(format): every term the core's")
+            #expect(try store.count(for: request) == expected.count, "\(format)")
+        }
+    }
+
+    /// To-many terms (`ANY`, `ALL`, `NONE`, `@count`, through a to-one, a many-to-many and
+    /// sub-entities), alone and beside simple terms, are the core's subqueries, with the
+    /// answers memory gives.
+    @Test func toManyTermsAreTheCoresWithTheSameAnswers() throws {
+        let (store, context) = try Self.open()
+        let cases: [(entity: String, format: String)] = [
+            ("Author", "ANY samples.n == 3 AND n >= 1"), ("Author", "samples.@count > 9 AND name != nil"),
+            ("Author", "ALL samples.dbl > 1"), ("Author", "NONE samples.str BEGINSWITH \"a\""),
+            ("Author", "books.@count == 0 OR n == 1"), ("Author", "NOT (ANY books.rating > 2)"),
+            ("Author", "ANY books.title CONTAINS[cd] \"TITLE 1\""), ("Author", "ANY samples.i64 > 2.5"),
+            ("Sample", "owner.books.@count > 2 AND n < 20"), ("Sample", "ANY owner.samples.n == 3"),
+            ("Book", "ANY tags.name ==[cd] nil"), ("Book", "ANY tags.name IN {\"Prose\", \"poetry\"} AND year > 1920"),
+            ("Book", "tags.@count >= 2"), ("Tag", "ANY books.rating == 2.5"), ("Tag", "ALL books.year > 1950"),
+            ("Author", "ANY books.price >= 1.5 AND ANY samples.flag == YES"), ("Author", "ALL books.price < 2"),
+            ("Author", "NONE books.price > %@"),
+        ]
+        for (entity, format) in cases {
+            let predicate = try FetchPredicate(format: format, argumentArray: format.contains("%@") ? [Double.nan] : [])
+            let request = FetchRequest(entityName: entity, predicate: predicate)
+            let evaluator = PredicateEvaluator(predicate)
+            let expected = try context.fetch(FetchRequest(entityName: entity)).filter { try evaluator.evaluate($0) }
+                .map(\.objectID.primaryKey).sorted { $0! < $1! }
+            let before = store.fetchTermsOutsideCore
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
+            #expect(store.fetchTermsOutsideCore == before, "\(format): every term the core's")
+            #expect(try store.count(for: request) == expected.count, "\(format)")
+        }
+    }
+}
