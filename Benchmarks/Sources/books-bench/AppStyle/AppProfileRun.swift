@@ -1,4 +1,5 @@
 import BookCatalog
+import Persistence
 import Foundation
 
 /// `books-bench --app-profile insert|fetch|filter|update|delete grdb|persistence STORE [N]`:
