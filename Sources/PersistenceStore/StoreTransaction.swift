@@ -44,6 +44,12 @@ package protocol StoreTransaction: AnyObject {
     /// tracks history, a delete change that carries them.
     func recordTombstone(of object: any SavedObject, key: Int64) throws
 
+    /// Records the deletion of each of `objects` under the key at the same index of `keys`,
+    /// exactly as `recordTombstone(of:key:)` one by one would, in that order. A store may
+    /// read and write many of them per statement (a save deleting 10,000 objects should not
+    /// cost 10,000 reads of their rows); the default records them one by one.
+    func recordTombstones(of objects: [any SavedObject], keys: [Int64]) throws
+
     /// Names the author and context of the transaction in the store's persistent history
     /// (see `PersistentStore.tracksHistory`), which records the transaction's inserts,
     /// updates (with the properties written) and deletes as they are written.
@@ -113,6 +119,11 @@ package protocol StoreTransaction: AnyObject {
 }
 
 extension StoreTransaction {
+    /// Records each deletion with `recordTombstone(of:key:)`: for a store without a batched way.
+    package func recordTombstones(of objects: [any SavedObject], keys: [Int64]) throws {
+        for (object, key) in zip(objects, keys) { try recordTombstone(of: object, key: key) }
+    }
+
     /// Appends each link with `appendLink`, a statement each: for a store without a
     /// batched way.
     package func linkNewRows(entity: String, relationship: String, links: [(own: Int64, others: [Int64])]) throws {

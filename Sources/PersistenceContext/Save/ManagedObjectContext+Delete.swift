@@ -47,8 +47,11 @@ extension ManagedObjectContext {
             guard next.managedObjectContext === self, !next.isDeleted else { continue }
             next.fireFaultIfNeeded()
             next.registerUndoBeforeChange()
-            for (position, property) in next.schema.properties.enumerated() {
-                guard case .relationship(let r) = property else { continue }
+            // Only the relationships: walking every property would copy each attribute's
+            // description, per deleted object.
+            let schema = next.schema
+            for position in schema.relationshipPositions {
+                guard case .relationship(let r) = schema.properties[position] else { continue }
                 switch r.deleteRule {
                 case .nullify:
                     guard let inverse = r.inverseName else { continue }

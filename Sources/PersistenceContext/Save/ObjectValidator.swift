@@ -88,8 +88,9 @@ struct ObjectValidator {
     /// The Deny failures of an object being deleted.
     static func denyFailures(of object: ManagedObject) -> [ValidationFailure] {
         var failures: [ValidationFailure] = []
-        for (position, property) in object.schema.properties.enumerated() {
-            guard case .relationship(let r) = property, r.deleteRule == .deny else { continue }
+        let schema = object.schema
+        for position in schema.relationshipPositions {
+            guard case .relationship(let r) = schema.properties[position], r.deleteRule == .deny else { continue }
             let count = r.isToMany ? object.objects(at: position).filter { !$0.isDeleted }.count
                 : (object.object(at: position).map { $0.isDeleted ? 0 : 1 } ?? 0)
             if count > 0 {

@@ -213,15 +213,21 @@ final class SavePlan {
         }
     }
 
-    /// Records each deleted object's tombstone, then deletes the rows many per statement, in
-    /// table and key order.
+    /// Records the deleted objects' tombstones (and history) all at once, then deletes the
+    /// rows many per statement, in table and key order.
     private func writeDeletes(in transaction: any StoreTransaction) throws {
         var deletions: [String: [Int64]] = [:]
+        var objects: [any SavedObject] = []
+        var keys: [Int64] = []
+        objects.reserveCapacity(deleted.count)
+        keys.reserveCapacity(deleted.count)
         for object in deleted {
             guard let key = object.objectID.primaryKey else { continue }
-            try transaction.recordTombstone(of: object, key: key)
+            objects.append(object)
+            keys.append(key)
             deletions[object.schema.rootName, default: []].append(key)
         }
+        try transaction.recordTombstones(of: objects, keys: keys)
         for (rootEntity, keys) in deletions.sorted(by: { $0.key < $1.key }) {
             try transaction.deleteRows(rootEntity: rootEntity, keys: keys.sorted())
         }

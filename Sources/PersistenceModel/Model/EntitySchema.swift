@@ -54,6 +54,13 @@ package final class EntitySchema: Sendable {
     package let plans: [PropertyPlan]
     /// The positions of the transient attributes (those below 64), a bit each.
     package let transientAttributePositions: UInt64
+    /// The positions of the relationships, in order: what deleting an object walks (its
+    /// delete rules), without copying each attribute's description on the way.
+    package let relationshipPositions: [Int]
+    /// The positions of the attributes marked "preserve after deletion", whose values a
+    /// deleted object's tombstone keeps; empty for most entities, whose deletes then
+    /// record no tombstone.
+    package let preservedAttributePositions: [Int]
     /// Each attribute's validation predicates, parsed once, with the warning shown when one
     /// fails, by property position (predicates that do not parse are left out: validation
     /// refuses them).
@@ -98,6 +105,17 @@ package final class EntitySchema: Sendable {
             if case .attribute(let a) = property, a.isTransient { transients |= 1 << UInt64(position) }
         }
         self.transientAttributePositions = transients
+        var relationships: [Int] = []
+        var preserved: [Int] = []
+        for (position, property) in properties.enumerated() {
+            switch property {
+            case .relationship: relationships.append(position)
+            case .attribute(let a) where a.preservesValueInHistoryOnDeletion: preserved.append(position)
+            case .attribute: continue
+            }
+        }
+        self.relationshipPositions = relationships
+        self.preservedAttributePositions = preserved
     }
 
     /// Whether the entity cannot have instances of its own.

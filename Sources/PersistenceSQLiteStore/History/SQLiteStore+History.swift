@@ -88,22 +88,34 @@ extension SQLiteStore {
         ])
         let transaction = database.lastInsertRowID
         try ensurePreviousValuesColumn()
-        let insert = try database.cachedStatement(
-            "INSERT INTO _historyChange (transactionID, changeType, entity, objectKey, properties, tombstone, previousValues) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-        for change in recorder.changes {
-            var properties = SQLiteValue.null
-            if change.type == .update {
-                let names = try JSONSerialization.data(withJSONObject: change.properties.sorted())
-                properties = .text(String(decoding: names, as: UTF8.self))
+        // Many changes a statement, in order (their keys, which order them, ascend with it):
+        // a save of 10,000 objects writes a few dozen statements, not 10,000.
+        let changes = recorder.changes
+        let length = KeyList.powerOfTwo(atMost: min(Self.changesPerInsert, database.parameterLimit / 7))
+        for run in KeyList.runs(count: changes.count, maximumLength: length) {
+            var arguments: [SQLiteValue] = []
+            arguments.reserveCapacity(run.count * 7)
+            for change in changes[run] {
+                var properties = SQLiteValue.null
+                if change.type == .update {
+                    let names = try JSONSerialization.data(withJSONObject: change.properties.sorted())
+                    properties = .text(String(decoding: names, as: UTF8.self))
+                }
+                arguments += [
+                    .integer(transaction), .integer(Int64(change.type.rawValue)), .text(change.entity),
+                    .integer(change.key), properties, change.tombstone.map(SQLiteValue.integer) ?? .null,
+                    Self.previousValuesJSON(change.previous),
+                ]
             }
-            try insert.run([
-                .integer(transaction), .integer(Int64(change.type.rawValue)), .text(change.entity),
-                .integer(change.key), properties, change.tombstone.map(SQLiteValue.integer) ?? .null,
-                Self.previousValuesJSON(change.previous),
-            ])
+            try database.cachedStatement(
+                "INSERT INTO _historyChange (transactionID, changeType, entity, objectKey, properties, tombstone, previousValues) "
+                    + "VALUES " + Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: run.count).joined(separator: ", ")
+            ).run(arguments)
         }
     }
+
+    /// The most changes one statement of `recordHistory(_:)` writes (seven parameters each).
+    static let changesPerInsert = 128
 
     // MARK: - Reading
 

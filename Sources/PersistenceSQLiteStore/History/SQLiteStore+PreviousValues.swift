@@ -34,6 +34,32 @@ extension SQLiteStore {
         return Dictionary(zip(names, statement.row()), uniquingKeysWith: { first, _ in first })
     }
 
+    /// The stored values of `columns` of each of `mapping`'s rows under `primaryKeys`, by key
+    /// and then by property name, read many rows per statement; a key without a row is left
+    /// out. What `previousValues(_:primaryKey:columns:)` reads for one row, for a save that
+    /// deletes many.
+    func previousValues(
+        _ mapping: EntityMapping, primaryKeys: [Int64], columns: [Int]
+    ) throws -> [Int64: [String: SQLiteValue]] {
+        guard !columns.isEmpty, !primaryKeys.isEmpty else { return [:] }
+        let names = columns.map { mapping.table.columns[$0].name }
+        let selected = names.map(sqlIdentifier).joined(separator: ", ")
+        var rows: [Int64: [String: SQLiteValue]] = [:]
+        rows.reserveCapacity(primaryKeys.count)
+        for chunk in KeyList.chunks(of: primaryKeys) {
+            let statement = try database.cachedStatement(
+                "SELECT \"_id\", \(selected) FROM \(sqlIdentifier(mapping.table.name)) WHERE \"_id\" IN (\(chunk.marks))")
+            defer { statement.reset() }
+            try statement.bind(chunk.arguments)
+            while try statement.step() {
+                let row = statement.row()
+                guard case .integer(let key) = row[0] else { continue }
+                rows[key] = Dictionary(zip(names, row.dropFirst()), uniquingKeysWith: { first, _ in first })
+            }
+        }
+        return rows
+    }
+
     /// The links of `schema`'s to-many relationships among `positions` that join tables keep,
     /// as they are stored for the row under `primaryKey`, by relationship name: the
     /// destinations' keys in order as text (see the type's comment). Read inside the write

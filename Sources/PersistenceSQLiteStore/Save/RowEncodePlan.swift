@@ -89,6 +89,13 @@ struct RowEncodePlans {
     private var byEntity: [ObjectIdentifier: RowEncodePlan] = [:]
     private var last: RowEncodePlan?
 
+    /// The plan already made for `schema`'s entity, if any: found without looking its
+    /// mapping up by name and copying it out of the store's schema, once per written row.
+    func plan(for schema: EntitySchema) -> RowEncodePlan? {
+        if let last, last.mapping.schema === schema { return last }
+        return byEntity[ObjectIdentifier(schema)]
+    }
+
     /// The plan for the entity `mapping` maps.
     mutating func plan(for mapping: EntityMapping) -> RowEncodePlan {
         if let last, last.mapping.schema === mapping.schema { return last }

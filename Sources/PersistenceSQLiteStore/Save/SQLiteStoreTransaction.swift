@@ -108,6 +108,45 @@ final class SQLiteStoreTransaction: StoreTransaction {
             entity: object.schema.name, root: object.schema.rootName, key: key, tombstone: tombstone, previous: previous)
     }
 
+    /// Many deletions at once: the tombstones written many per statement
+    /// (`SQLiteStore.recordTombstones`), each entity's rows read for the history in a few
+    /// statements (`previousValues(_:primaryKeys:columns:)`), not one a row, and no tombstone
+    /// work at all for entities that preserve no value. The changes are noted in the order
+    /// given, with exactly what `recordTombstone(of:key:)` notes.
+    func recordTombstones(of objects: [any SavedObject], keys: [Int64]) throws {
+        try flush()
+        var previousRows: [ObjectIdentifier: [Int64: [String: SQLiteValue]]] = [:]
+        if history != nil {
+            var keysByEntity: [ObjectIdentifier: (schema: EntitySchema, keys: [Int64])] = [:]
+            for (object, key) in zip(objects, keys) {
+                keysByEntity[ObjectIdentifier(object.schema), default: (object.schema, [])].keys.append(key)
+            }
+            for (entity, group) in keysByEntity {
+                let mapping = try plan(for: group.schema).mapping
+                previousRows[entity] = try store.previousValues(
+                    mapping, primaryKeys: group.keys, columns: Array(mapping.table.columns.indices))
+            }
+        }
+        var tombstones: [(entity: String, key: Int64, json: String)] = []
+        for (object, key) in zip(objects, keys) {
+            if let json = try store.tombstoneJSON(of: object.schema, values: { object.storedSlot(at: $0) }) {
+                tombstones.append((object.schema.name, key, json))
+            }
+        }
+        let tombstoneRows = try store.recordTombstones(tombstones)
+        guard history != nil else { return }
+        for (object, key) in zip(objects, keys) {
+            let schema = object.schema
+            let tombstone = tombstoneRows.isEmpty ? nil : tombstoneRows[TombstoneName(entity: schema.name, key: key)]
+            // Every stored column of the row as it is before the delete, and its links.
+            var previous = previousRows[ObjectIdentifier(schema)]?[key] ?? [:]
+            for (name, value) in try store.previousLinks(of: schema, primaryKey: key, positions: schema.relationshipPositions) {
+                previous[name] = value
+            }
+            history?.deleted(entity: schema.name, root: schema.rootName, key: key, tombstone: tombstone, previous: previous)
+        }
+    }
+
     func setHistoryAuthor(_ author: String?, contextName: String?) {
         history?.author = author
         history?.contextName = contextName
@@ -253,6 +292,7 @@ final class SQLiteStoreTransaction: StoreTransaction {
     }
 
     private func plan(for schema: EntitySchema) throws -> RowEncodePlan {
+        if let plan = plans.plan(for: schema) { return plan }
         guard let mapping = store.schema.entities[schema.name] else {
             // Every entity of the store's model has a mapping, and objects come from contexts on it.
             preconditionFailure("The store has no mapping for \(schema.name)")

@@ -23,4 +23,27 @@ enum KeyList {
         }
         return chunks
     }
+
+    /// The positions of `count` rows split into runs whose lengths are powers of two, each at
+    /// most `maximumLength` (a power of two), longest first: how a multi-row INSERT writes
+    /// rows that cannot be padded, with one cached statement text per power of two, not one
+    /// per leftover length.
+    static func runs(count: Int, maximumLength: Int) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        var start = 0
+        var length = max(1, maximumLength)
+        while start < count {
+            while length > count - start { length /= 2 }
+            runs.append(start..<start + length)
+            start += length
+        }
+        return runs
+    }
+
+    /// The largest power of two not above `limit` (1 for a limit below 2).
+    static func powerOfTwo(atMost limit: Int) -> Int {
+        var length = 1
+        while length * 2 <= limit { length *= 2 }
+        return length
+    }
 }

@@ -13,22 +13,67 @@ extension SQLiteStore {
     ///   refers to (see `SQLiteStore+History`); nil when the object has no value to preserve.
     @discardableResult
     package func recordTombstone(of schema: EntitySchema, primaryKey: Int64, values: (Int) -> StoredSlot) throws -> Int64? {
+        guard let json = try tombstoneJSON(of: schema, values: values) else { return nil }
+        try ensureTombstoneTable()
+        try database.execute(
+            "INSERT INTO _tombstone (entity, objectKey, deletedAt, \"values\") VALUES (?, ?, ?, ?)",
+            [.text(schema.name), .integer(primaryKey), .real(Date().timeIntervalSince1970), .text(json)])
+        return database.lastInsertRowID
+    }
+
+    /// The JSON text of a tombstone of `schema`'s object whose stored values `values` gives
+    /// by position; nil when it has no value to preserve (most entities preserve none, and
+    /// then no property is walked).
+    package func tombstoneJSON(of schema: EntitySchema, values: (Int) -> StoredSlot) throws -> String? {
+        guard !schema.preservedAttributePositions.isEmpty else { return nil }
         var preserved: [String: String] = [:]
-        for (position, property) in schema.properties.enumerated() {
+        for position in schema.preservedAttributePositions {
             // A nil value is left out: the tombstone has no key for it.
-            guard case .attribute(let a) = property, a.preservesValueInHistoryOnDeletion,
+            guard case .attribute(let a) = schema.properties[position],
                 case .value(let value) = values(position), value != .null
             else { continue }
             preserved[a.name] = try RowCodec.encode(value, for: a, entity: schema.name).jsonText
         }
         guard !preserved.isEmpty else { return nil }
-        try ensureTombstoneTable()
         let json = try JSONSerialization.data(withJSONObject: preserved, options: [.sortedKeys])
-        try database.execute(
-            "INSERT INTO _tombstone (entity, objectKey, deletedAt, \"values\") VALUES (?, ?, ?, ?)",
-            [.text(schema.name), .integer(primaryKey), .real(Date().timeIntervalSince1970),
-             .text(String(decoding: json, as: UTF8.self))])
-        return database.lastInsertRowID
+        return String(decoding: json, as: UTF8.self)
+    }
+
+    /// The most tombstones one `recordTombstones(_:)` statement writes (four parameters each).
+    static let tombstonesPerInsert = 128
+
+    /// Writes many tombstones (an entity's name, the deleted object's key and its preserved
+    /// values as `tombstoneJSON` makes them), many per statement, all with one deletion
+    /// time, and returns each one's row by entity name and key (which the history's delete
+    /// changes refer to). Call inside the deleting write transaction.
+    package func recordTombstones(
+        _ tombstones: [(entity: String, key: Int64, json: String)]
+    ) throws -> [TombstoneName: Int64] {
+        guard !tombstones.isEmpty else { return [:] }
+        try ensureTombstoneTable()
+        let deletedAt = SQLiteValue.real(Date().timeIntervalSince1970)
+        var rows: [TombstoneName: Int64] = [:]
+        rows.reserveCapacity(tombstones.count)
+        let length = KeyList.powerOfTwo(atMost: min(Self.tombstonesPerInsert, database.parameterLimit / 4))
+        for run in KeyList.runs(count: tombstones.count, maximumLength: length) {
+            let chunk = tombstones[run]
+            var arguments: [SQLiteValue] = []
+            arguments.reserveCapacity(chunk.count * 4)
+            for tombstone in chunk {
+                arguments += [.text(tombstone.entity), .integer(tombstone.key), deletedAt, .text(tombstone.json)]
+            }
+            let statement = try database.cachedStatement(
+                "INSERT INTO _tombstone (entity, objectKey, deletedAt, \"values\") VALUES "
+                    + Array(repeating: "(?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+                    + " RETURNING \"_id\", entity, objectKey")
+            defer { statement.reset() }
+            try statement.bind(arguments)
+            while try statement.step() {
+                guard case .text(let entity) = statement.value(at: 1) else { continue }
+                rows[TombstoneName(entity: entity, key: statement.int64(at: 2))] = statement.int64(at: 0)
+            }
+        }
+        return rows
     }
 
     /// The values a tombstone's JSON holds, typed by `schema`'s attributes: each text is
@@ -69,6 +114,13 @@ extension SQLiteStore {
             "CREATE TABLE IF NOT EXISTS _tombstone (_id INTEGER PRIMARY KEY, entity TEXT NOT NULL, "
                 + "objectKey INTEGER NOT NULL, deletedAt REAL NOT NULL, \"values\" TEXT NOT NULL)")
     }
+}
+
+/// A tombstone's deleted object, as `recordTombstones(_:)` returns its row: the entity's name
+/// and the object's key.
+package struct TombstoneName: Hashable {
+    package let entity: String
+    package let key: Int64
 }
 
 extension SQLiteValue {
