@@ -190,7 +190,8 @@ final class SavePlan {
     private func writeInserts(in transaction: any StoreTransaction) throws {
         let trumpedRows = Set(trumped.compactMap { id in id.primaryKey.map { TrumpedRow(rootName: id.rootName, key: $0) } })
         try context.reportingConflicts(inserted) {
-            for (tag, object) in inserted.enumerated() {
+            for tag in Self.positionsByEntity(inserted) {
+                let object = inserted[tag]
                 guard let key = object.savingKey else { continue }
                 if !trumpedRows.isEmpty, trumpedRows.contains(TrumpedRow(rootName: object.schema.rootName, key: key)) {
                     try transaction.overwrite(object, key: key, tag: tag)
@@ -202,10 +203,31 @@ final class SavePlan {
         }
     }
 
+    /// The positions of `objects`, entity by entity: each entity's objects in the order they
+    /// came, the entities in the order of their first object. A store writes a run of one
+    /// entity's rows many per statement, and objects of two entities made in turn (a book,
+    /// then its author, then the next book) would otherwise be runs of one row each: a
+    /// statement (on a server, a round trip) a row.
+    private static func positionsByEntity(_ objects: [ManagedObject]) -> [Int] {
+        var runs: [[Int]] = []
+        var runOfEntity: [ObjectIdentifier: Int] = [:]
+        for (position, object) in objects.enumerated() {
+            let entity = ObjectIdentifier(object.schema)
+            if let run = runOfEntity[entity] {
+                runs[run].append(position)
+            } else {
+                runOfEntity[entity] = runs.count
+                runs.append([position])
+            }
+        }
+        return runs.count == 1 ? Array(objects.indices) : runs.flatMap { $0 }
+    }
+
     /// Writes only the changed columns of each updated row.
     private func writeUpdates(in transaction: any StoreTransaction) throws {
         try context.reportingConflicts(updated) {
-            for (tag, object) in updated.enumerated() {
+            for tag in Self.positionsByEntity(updated) {
+                let object = updated[tag]
                 guard let key = object.objectID.primaryKey else { continue }
                 try transaction.update(object, key: key, positions: object.changedPositions(), tag: tag)
             }
