@@ -78,6 +78,9 @@ public struct ContextDidSave: Sendable, Equatable {
         self.held = LazyObjectIDs(held)
     }
 
+    /// Whether two announcements name the same objects, context name and saving context: a
+    /// group's held sets compare as the IDs they make, as the synthesised `==` compared the
+    /// stored sets before the sets could be held.
     public static func == (lhs: ContextDidSave, rhs: ContextDidSave) -> Bool {
         lhs.contextName == rhs.contextName && lhs.origin == rhs.origin
             && lhs.insertedObjectIDs == rhs.insertedObjectIDs && lhs.updatedObjectIDs == rhs.updatedObjectIDs
