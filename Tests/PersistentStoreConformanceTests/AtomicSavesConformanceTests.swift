@@ -217,4 +217,82 @@ import Testing
         }
         #expect(heard.withLock { $0.isEmpty }, "a rolled-back save was announced")
     }
+
+    /// A group large enough that its announcement is held by table and key, in saves whose
+    /// keys come in hash order: another context that merges it sees every insert, update
+    /// and delete, and the announcement names exactly the objects the group changed.
+    @Test(arguments: StoreFactories.all)
+    func anotherContextMergesEveryChangeOfALargeGroup(_ factory: StoreFactory) throws {
+        guard Self.groupsWrites(factory) else { return }
+        let subject = try factory.make(ConformanceModel.make())
+        for n in 1...300 { try subject.insert("Tag", ["n": Int64(n), "name": "old \(n)"]) }
+        try subject.context.save()
+        let other = ManagedObjectContext(
+            coordinator: subject.context.persistentStoreCoordinator, classes: [:], concurrencyType: .privateQueue)
+        let loaded = try other.performAndWait {
+            try other.fetch(FetchRequest(entityName: "Tag")).map { ($0.objectID, $0["name"] as? String) }
+        }
+        #expect(loaded.count == 300)
+        let heard = Mutex<[ContextDidSave]>([])
+        let subscription = subject.context.persistentStoreCoordinator.saves.subscribe { save in
+            heard.withLock { $0.append(save) }
+        }
+        defer { subscription.cancel() }
+        var insertedIDs = Set<ObjectID>()
+        var updatedIDs = Set<ObjectID>()
+        var deletedIDs = Set<ObjectID>()
+        try subject.context.performAtomicSaves {
+            for chunk in 0..<4 {
+                var made: [ManagedObject] = []
+                for n in 0..<750 { made.append(try subject.insert("Tag", ["n": Int64(1_000 + chunk * 750 + n), "name": "new"])) }
+                try subject.context.save()
+                insertedIDs.formUnion(made.map(\.objectID))
+                subject.context.reset()
+            }
+            // Every third old tag renamed, every other one of the rest deleted, over two saves.
+            let old = try subject.context.fetch(FetchRequest(entityName: "Tag")).filter { ($0["n"] as? Int64 ?? 0) <= 300 }
+            for (index, tag) in old.enumerated() {
+                if index % 3 == 0 {
+                    tag["name"] = "renamed"
+                    updatedIDs.insert(tag.objectID)
+                } else if index % 2 == 0 {
+                    subject.context.delete(tag)
+                    deletedIDs.insert(tag.objectID)
+                }
+                if index == 150 { try subject.context.save() }
+            }
+            try subject.context.save()
+            // One of the new ones deleted again: the group inserted nothing of it.
+            let dropped = try subject.context.existingObject(with: try #require(insertedIDs.first))
+            subject.context.delete(dropped)
+            try subject.context.save()
+            insertedIDs.remove(dropped.objectID)
+        }
+        let saves = heard.withLock { $0 }
+        #expect(saves.count == 1)
+        let save = try #require(saves.first)
+        #expect(save.insertedObjectIDs == insertedIDs)
+        #expect(save.updatedObjectIDs == updatedIDs)
+        #expect(save.deletedObjectIDs == deletedIDs)
+        #expect(!save.isEmpty)
+        var copy = save
+        copy.contextName = save.contextName
+        #expect(copy == save)
+        other.mergeChanges(fromContextDidSave: save)
+        let (names, count) = try other.performAndWait {
+            let tags = try other.fetch(FetchRequest(entityName: "Tag"))
+            let names = loaded.map { id, _ in (try? other.existingObject(with: id))?["name"] as? String }
+            return (names, tags.count)
+        }
+        #expect(count == 300 - deletedIDs.count + insertedIDs.count)
+        for ((id, _), name) in zip(loaded, names) {
+            if updatedIDs.contains(id) {
+                #expect(name == "renamed", "\(id) not merged")
+            } else if deletedIDs.contains(id) {
+                #expect(name == nil, "\(id) still reads as \(name ?? "")")
+            } else {
+                #expect(name?.hasPrefix("old ") == true, "\(id) changed")
+            }
+        }
+    }
 }

@@ -120,8 +120,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var automaticMerging: SaveAnnouncer.Subscription?
     /// The saves made inside `performAtomicSaves`, as one, announced once its transaction
     /// commits (nil outside one): another context must not merge a save that may yet be
-    /// rolled back.
-    var heldAnnouncements: ContextDidSave?
+    /// rolled back. Held by table and key (see `HeldAnnouncement`).
+    var heldAnnouncements: HeldAnnouncement?
     private var nextTemporaryKey: UInt64 = 1
 
     package init(

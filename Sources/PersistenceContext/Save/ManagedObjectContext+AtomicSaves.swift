@@ -40,9 +40,7 @@ extension ManagedObjectContext {
     public func performAtomicSaves<T>(_ body: () throws -> T) throws -> T {
         try checkQueue("perform atomic saves")
         if heldAnnouncements != nil { return try body() }
-        heldAnnouncements = ContextDidSave(
-            insertedObjectIDs: [], updatedObjectIDs: [], deletedObjectIDs: [], contextName: name,
-            origin: ObjectIdentifier(self))
+        heldAnnouncements = HeldAnnouncement(contextName: name, origin: ObjectIdentifier(self))
         let result: T
         do {
             result = try persistentStoreCoordinator.performWriteGroup(body)
@@ -54,8 +52,9 @@ extension ManagedObjectContext {
         let saves = heldAnnouncements
         heldAnnouncements = nil
         // One announcement of every save: an object several saves changed is named once (a
-        // large undo updates the same authors in each of its saves).
-        if let saves { announce(saves) }
+        // large undo updates the same authors in each of its saves). Its IDs are made only
+        // when a listener reads them (see `HeldAnnouncement`).
+        if let saves, !saves.isEmpty { announce(ContextDidSave(held: saves)) }
         return result
     }
 }
