@@ -199,20 +199,39 @@ package struct RelationalFetchCompiler {
     mutating func searchNarrowing(_ text: String, _ keyPaths: [[String]]) -> String? {
         let words = SearchText(text).words
         guard !words.isEmpty else { return dialect.alwaysFalse }
-        var fields: [String] = []
+        var columns: [String] = []
         for path in keyPaths {
-            guard case .attribute(let column, let attribute, _, _)? = resolve(path), attribute.type == .string,
-                let folded = layout.folded(column, [.caseInsensitive, .diacriticInsensitive])
-            else { return nil }
-            fields.append(folded)
+            guard case .attribute(let column, let attribute, _, _)? = resolve(path), attribute.type == .string else { return nil }
+            columns.append(column)
         }
+        let mark = bindings.count
         var parts: [String] = []
         for word in words {
             var alternatives: [String] = []
-            for field in fields { alternatives.append("coalesce(instr(\(field), \(bind(.text(word)))) > 0, 0)") }
+            for column in columns {
+                guard let match = foldedContains(column, word) else {
+                    binder.truncate(to: mark)
+                    return nil
+                }
+                alternatives.append(match)
+            }
             parts.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
         return "(" + parts.joined(separator: " AND ") + ")"
+    }
+
+    /// `column` folded canonically contains `word` (canonical already): the layout's own
+    /// match where it has one (`RelationalLayout.foldedContains`), else `instr` over its fold.
+    /// Nil, nothing bound, when the layout has neither.
+    private mutating func foldedContains(_ column: String, _ word: String) -> String? {
+        let mark = bindings.count
+        let needle = bind(.text(word))
+        if let sql = layout.foldedContains(column, needle) { return sql }
+        guard let folded = layout.folded(column, [.caseInsensitive, .diacriticInsensitive]) else {
+            binder.truncate(to: mark)
+            return nil
+        }
+        return "coalesce(instr(\(folded), \(needle)) > 0, 0)"
     }
 
     /// A condition every row passing `term` passes, when `term` compares a column the layout
@@ -426,6 +445,13 @@ package struct RelationalFetchCompiler {
         _ target: Target, _ op: PredicateNode.Operator, _ options: PredicateNode.Options, _ literal: PredicateLiteral
     ) -> String? {
         guard case .string(let text) = literal else { return nil }
+        if op == .contains, options == [.caseInsensitive, .diacriticInsensitive] {
+            let mark = bindings.count
+            if let sql = layout.foldedContains(target.column, bind(.text(PredicateEvaluator.fold(text, options)))) {
+                return sql
+            }
+            binder.truncate(to: mark)
+        }
         let lhs: String
         if options.isEmpty {
             lhs = target.column

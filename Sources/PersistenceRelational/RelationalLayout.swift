@@ -59,6 +59,13 @@ package protocol RelationalLayout {
     /// (`PredicateEvaluator.fold`), or nil when the dialect has no such function.
     func folded(_ sql: String, _ options: PredicateNode.Options) -> String?
 
+    /// SQL true when the string expression `sql`, folded as `[cd]` folds
+    /// (`CanonicalText.fold`), contains `needle` (a placeholder bound to text folded so
+    /// already), and false otherwise, NULL included; or nil, by default, to spell it as
+    /// `instr` over `folded(_:_:)`. A layout with a function that matches in place (no folded
+    /// copy of each row's text made) answers a search or a `CONTAINS[cd]` faster with it.
+    func foldedContains(_ sql: String, _ needle: String) -> String?
+
     /// The SQL reading the column `sql` of `attribute` (of `entity`'s row under `alias`)
     /// folded as `[c]`, `[d]` or `[cd]` fold in memory, or nil when the layout cannot. By
     /// default `folded(_:_:)`; a layout may read a stored folded copy of the attribute
@@ -114,6 +121,8 @@ extension RelationalLayout {
     ) -> String? {
         folded(sql, options)
     }
+
+    package func foldedContains(_ sql: String, _ needle: String) -> String? { nil }
 
     package func storedText(_ text: String) -> String { text }
 

@@ -55,6 +55,42 @@ extension Database {
         if resultCode != SQLITE_OK { try connection.raise(resultCode, sql: nil) }
     }
 
+    /// Registers a Swift function of SQL returning true (1), false (0) or NULL, whose body
+    /// reads its arguments in place (`SQLiteFunctionArguments`): no `SQLiteValue`, `String`
+    /// or array is made per call, so a function called for every row of a large table (a
+    /// text match in a `WHERE`) costs only what its body does
+    /// ([`sqlite3_create_function_v2`](https://sqlite.org/c3ref/create_function.html)).
+    ///
+    /// - Parameters:
+    ///   - name: The SQL name. Registering the same name and argument count again replaces it.
+    ///   - argumentCount: The number of arguments, or -1 for any number.
+    ///   - body: The result from the arguments: true, false, or nil for NULL.
+    /// - Throws: ``SQLiteError`` when SQLite refuses the registration (a bad name or count).
+    public func createPredicateFunction(
+        _ name: String, argumentCount: Int32, _ body: @escaping (SQLiteFunctionArguments) -> Bool?
+    ) throws {
+        let handle = try connection.openHandle()
+        let box = Unmanaged.passRetained(PredicateFunctionBox(body)).toOpaque()
+        // SQLite releases the box through xDestroy, even when the registration fails.
+        let resultCode = sqlite3_create_function_v2(
+            handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            { context, argumentCount, arguments in
+                guard let context, let userData = sqlite3_user_data(context) else { return }
+                // Called once a row: the box, which SQLite keeps alive until it calls the
+                // destructor below, is used without a retain.
+                let result = Unmanaged<PredicateFunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
+                    box.body(SQLiteFunctionArguments(arguments, count: Int(argumentCount)))
+                }
+                if let result { sqlite3_result_int(context, result ? 1 : 0) } else { sqlite3_result_null(context) }
+            },
+            nil, nil,
+            { userData in
+                guard let userData else { return }
+                Unmanaged<PredicateFunctionBox>.fromOpaque(userData).release()
+            })
+        if resultCode != SQLITE_OK { try connection.raise(resultCode, sql: nil) }
+    }
+
     /// Registers a Swift collation usable in `COLLATE name`, indexes and `ORDER BY`
     /// ([`sqlite3_create_collation_v2`](https://sqlite.org/c3ref/create_collation.html)).
     ///
@@ -99,6 +135,12 @@ extension Database {
 private final class FunctionBox {
     let body: ([SQLiteValue]) throws -> SQLiteValue
     init(_ body: @escaping ([SQLiteValue]) throws -> SQLiteValue) { self.body = body }
+}
+
+/// Keeps a Swift predicate function alive while SQLite holds it.
+private final class PredicateFunctionBox {
+    let body: (SQLiteFunctionArguments) -> Bool?
+    init(_ body: @escaping (SQLiteFunctionArguments) -> Bool?) { self.body = body }
 }
 
 /// Keeps a Swift collation alive while SQLite holds it.

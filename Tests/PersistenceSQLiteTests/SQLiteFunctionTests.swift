@@ -38,6 +38,32 @@ import PersistenceSQLite
         }
     }
 
+    /// A predicate function reads its text arguments in place (numbers as SQLite writes them
+    /// in text, NULL as nil) and answers 1, 0 or NULL.
+    @Test func predicateFunctionReadsTextInPlaceAndAnswersTrueFalseOrNull() throws {
+        let db = try Database.inMemory()
+        try db.createPredicateFunction("has_prefix", argumentCount: 2) { arguments in
+            arguments.withText(0) { text in
+                arguments.withText(1) { prefix in
+                    guard let text, let prefix else { return nil }
+                    return text.starts(with: prefix)
+                }
+            }
+        }
+        #expect(try db.scalar("SELECT has_prefix('añb', 'añ')") == 1)
+        #expect(try db.scalar("SELECT has_prefix('añb', 'b')") == 0)
+        #expect(try db.scalar("SELECT has_prefix(1234, '12')") == 1)
+        #expect(try db.scalar("SELECT has_prefix(NULL, '')") == nil)
+        #expect(try db.scalar("SELECT has_prefix(?, ?)", ["a\u{0}b", "a\u{0}"]) == 1)
+        try db.createPredicateFunction("argument_is_null", argumentCount: -1) { arguments in
+            arguments.isNull(arguments.count - 1)
+        }
+        #expect(try db.scalar("SELECT argument_is_null(1, NULL)") == 1)
+        #expect(try db.scalar("SELECT argument_is_null(NULL, 'x')") == 0)
+        #expect(try db.scalar("SELECT argument_is_null()") == 1, "an index out of range reads as NULL")
+        #expect(throws: SQLiteError.self) { try db.createPredicateFunction("bad", argumentCount: 1000) { _ in nil } }
+    }
+
     @Test func registeringWithBadArgumentCountFails() throws {
         let db = try Database.inMemory()
         #expect(throws: SQLiteError.self) {

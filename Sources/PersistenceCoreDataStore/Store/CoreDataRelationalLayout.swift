@@ -79,6 +79,13 @@ struct CoreDataRelationalLayout: RelationalLayout {
     func folded(_ sql: String, _ options: PredicateNode.Options) -> String? {
         "predicate_fold(\(sql), \(options.rawValue))"
     }
+
+    /// The connection's `predicate_contains_folded`, which matches each row's UTF-8 in place
+    /// (no folded copy of the text made for the usual all-ASCII row), so that a search or a
+    /// `CONTAINS[cd]` over every row of a table costs little more than SQLite's own `instr`.
+    func foldedContains(_ sql: String, _ needle: String) -> String? {
+        "predicate_contains_folded(\(sql), \(needle))"
+    }
 }
 
 extension SQLiteValue {

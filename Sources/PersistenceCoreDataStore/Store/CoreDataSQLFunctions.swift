@@ -39,6 +39,18 @@ enum CoreDataSQLFunctions {
             guard case .text(let text) = arguments[0], case .integer(let bits) = arguments[1] else { return arguments[0] }
             return .text(PredicateEvaluator.fold(text, PredicateNode.Options(rawValue: UInt8(truncatingIfNeeded: bits))))
         }
+        // Whether a text's `[cd]` fold contains a needle folded already: a search's words and
+        // `CONTAINS[cd]`, read from each row's bytes in place (false for NULL, as
+        // `coalesce(instr(…) > 0, 0)`): this store's own, not Core Data's.
+        try database.createPredicateFunction("predicate_contains_folded", argumentCount: 2) { arguments in
+            arguments.withText(0) { text in
+                guard let text else { return false }
+                return arguments.withText(1) { needle in
+                    guard let needle else { return false }
+                    return CanonicalText.foldedText(utf8: text, contains: needle)
+                }
+            }
+        }
         for name in [
             "NSCoreDataTriggerUpdateAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
             "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerMergeableString",

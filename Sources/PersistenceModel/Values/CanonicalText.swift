@@ -114,7 +114,7 @@ public enum CanonicalText {
     // MARK: - ASCII fast path
 
     /// Whether every byte is below 0x80, checked eight bytes at a time.
-    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let count = bytes.count
         var index = 0
         while index + 8 <= count {
@@ -132,13 +132,13 @@ public enum CanonicalText {
     /// Whether an ASCII byte is white space: space, tab, line feed, vertical tab, form feed
     /// or carriage return.
     @inline(__always)
-    private static func isASCIISpace(_ byte: UInt8) -> Bool {
+    static func isASCIISpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte &- 0x09 < 5
     }
 
     /// Lower-cases an ASCII byte.
     @inline(__always)
-    private static func lowercased(_ byte: UInt8) -> UInt8 {
+    static func lowercased(_ byte: UInt8) -> UInt8 {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
     }
 
