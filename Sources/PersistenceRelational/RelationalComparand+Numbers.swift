@@ -30,4 +30,25 @@ extension RelationalComparand {
         default: return .value(.integer(whole), .greaterThan)
         }
     }
+
+    /// A REAL column against `decimal`, exactly, through the Double nearest it
+    /// (`DecimalText.nearestDouble(to:)`): when that Double's shortest decimal is not the
+    /// decimal itself, no Double equals it and the ordering shifts by one side of it; a
+    /// decimal beyond every Double is equal to none.
+    package static func doubleColumn(_ op: PredicateNode.Operator, comparedWith decimal: Decimal) -> RelationalComparand {
+        guard let (nearest, order) = DecimalText.nearestDouble(to: decimal) else { return .constant(holds: false) }
+        var adjusted = op
+        switch (order, op) {
+        case (.orderedSame, _): break
+        case (_, .equalTo), (_, .notEqualTo): return .constant(holds: false)
+        // The decimal is above `nearest`'s own decimal: d < decimal exactly when d <= nearest.
+        case (.orderedDescending, .lessThan): adjusted = .lessThanOrEqualTo
+        case (.orderedDescending, .greaterThanOrEqualTo): adjusted = .greaterThan
+        // The decimal is below it: d > decimal exactly when d >= nearest.
+        case (.orderedAscending, .lessThanOrEqualTo): adjusted = .lessThan
+        case (.orderedAscending, .greaterThan): adjusted = .greaterThanOrEqualTo
+        default: break
+        }
+        return .value(.real(nearest), adjusted)
+    }
 }

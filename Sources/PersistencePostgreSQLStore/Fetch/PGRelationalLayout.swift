@@ -180,19 +180,7 @@ struct PGRelationalLayout: RelationalLayout {
             guard i.magnitude <= 1 << 53 else { return nil }
             return .value(.real(Double(i)), op)
         case .bool(let b): return .value(.real(b ? 1 : 0), op)
-        case .decimal(let decimal):
-            guard let (nearest, order) = DecimalText.nearestDouble(to: decimal) else { return .constant(holds: false) }
-            var adjusted = op
-            switch (order, op) {
-            case (.orderedSame, _): break
-            case (_, .equalTo), (_, .notEqualTo): return .constant(holds: false)
-            case (.orderedDescending, .lessThan): adjusted = .lessThanOrEqualTo
-            case (.orderedDescending, .greaterThanOrEqualTo): adjusted = .greaterThan
-            case (.orderedAscending, .lessThanOrEqualTo): adjusted = .lessThan
-            case (.orderedAscending, .greaterThan): adjusted = .greaterThanOrEqualTo
-            default: break
-            }
-            return .value(.real(nearest), adjusted)
+        case .decimal(let decimal): return .doubleColumn(op, comparedWith: decimal)
         default: return nil
         }
     }

@@ -128,20 +128,7 @@ package struct SQLiteStoreRelationalLayout: RelationalLayout {
         switch number {
         case .decimal(let decimal):
             guard isDouble else { return .integerColumn(op, comparedWith: decimal) }
-            guard let (nearest, order) = DecimalText.nearestDouble(to: decimal) else { return .constant(holds: false) }
-            var adjusted = op
-            switch (order, op) {
-            case (.orderedSame, _): break
-            case (_, .equalTo), (_, .notEqualTo): return .constant(holds: false)
-            // The decimal is above `nearest`'s own decimal: d < decimal exactly when d <= nearest.
-            case (.orderedDescending, .lessThan): adjusted = .lessThanOrEqualTo
-            case (.orderedDescending, .greaterThanOrEqualTo): adjusted = .greaterThan
-            // The decimal is below it: d > decimal exactly when d >= nearest.
-            case (.orderedAscending, .lessThanOrEqualTo): adjusted = .lessThan
-            case (.orderedAscending, .greaterThan): adjusted = .greaterThanOrEqualTo
-            default: break
-            }
-            return .value(.real(nearest), adjusted)
+            return .doubleColumn(op, comparedWith: decimal)
         case .double(let double): return .value(.real(double), op)
         case .integer(let integer): return isDouble ? .value(.real(number.doubleValue), op) : .value(.integer(integer), op)
         }
