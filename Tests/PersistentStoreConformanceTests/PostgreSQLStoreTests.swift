@@ -81,6 +81,69 @@ struct PostgreSQLStoreTests {
                 == ["isbn": .attribute(.string("1")), "title": .attribute(.string("Dune Messiah"))])
     }
 
+    /// Books made in turn with their new authors (a book, its author, the next book) and
+    /// linked through an ordered many-to-many: the save writes rows and links many per
+    /// statement, not a round trip a row or a link (it was 3 statements a row and 2 a link),
+    /// and every link reads back in order from both sides; a second save appending to
+    /// stored lists (faults) and reordering one keeps each list as the objects had it.
+    @Test func aSaveOfManyLinkedObjectsIsAFewRoundTrips() throws {
+        let server = try PostgreSQLTestServer()
+        let (store, context) = try server.open(BatchInsertLinkConformanceTests.model())
+        var writers: [ManagedObject] = []
+        var expected: [String: [String]] = [:]
+        for index in 0..<300 {
+            let volume = try context.insertObject(forEntityName: "Volume")
+            volume["code"] = "v\(index)"
+            if index % 3 == 0 {
+                let writer = try context.insertObject(forEntityName: "Writer")
+                writer["name"] = "w\(writers.count)"
+                writers.append(writer)
+            }
+            let first = writers[writers.count - 1], second = writers[(index * 7) % writers.count]
+            volume.addObject(first, forKey: "writers")
+            if second !== first { volume.addObject(second, forKey: "writers") }
+            expected["v\(index)"] = volume.objects(forKey: "writers").map { $0["name"] as? String ?? "?" }
+        }
+        let before = store.connection.statementsSent
+        try context.save()
+        let sent = store.connection.statementsSent - before
+        #expect(sent < 40, "\(sent) statements for 400 rows and about 600 links")
+
+        func stored() throws -> (byVolume: [String: [String]], links: Int) {
+            let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator, classes: [:])
+            var byVolume: [String: [String]] = [:]
+            for volume in try fresh.fetch(FetchRequest(entityName: "Volume")) {
+                byVolume[volume["code"] as? String ?? "?"] = volume.objects(forKey: "writers").map { $0["name"] as? String ?? "?" }
+            }
+            let links = try fresh.fetch(FetchRequest(entityName: "Writer")).reduce(0) { $0 + $1.objects(forKey: "volumes").count }
+            return (byVolume, links)
+        }
+        var read = try stored()
+        #expect(read.byVolume == expected)
+        #expect(read.links == expected.values.reduce(0) { $0 + $1.count })
+
+        // Appends to lists the context holds as faults, and one list reordered.
+        let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator, classes: [:])
+        let newcomer = try fresh.insertObject(forEntityName: "Writer")
+        newcomer["name"] = "new"
+        for volume in try fresh.fetch(FetchRequest(entityName: "Volume", predicate: try FetchPredicate("code BEGINSWITH 'v1'"))) {
+            let code = volume["code"] as? String ?? "?"
+            if code == "v10" {
+                let reversed = Array(volume.objects(forKey: "writers").reversed())
+                for writer in reversed { volume.removeObject(writer, forKey: "writers") }
+                for writer in reversed + [newcomer] { volume.addObject(writer, forKey: "writers") }
+                expected[code] = expected[code, default: []].reversed() + ["new"]
+            } else {
+                volume.addObject(newcomer, forKey: "writers")
+                expected[code, default: []].append("new")
+            }
+        }
+        try fresh.save()
+        read = try stored()
+        #expect(read.byVolume == expected)
+        #expect(read.links == expected.values.reduce(0) { $0 + $1.count })
+    }
+
     @Test func aSchemaOfOtherTablesIsRefusedAndLeftAsItWas() throws {
         let server = try PostgreSQLTestServer()
         let admin = try PGConnection(conninfo: server.conninfo)

@@ -19,6 +19,9 @@ package final class PGConnection {
     package static let applicationName = "persistence"
 
     private var handle: OpaquePointer?
+    /// The statements sent to the server so far: a round trip each (what a test counts to
+    /// see that a save's writes go many per statement).
+    package private(set) var statementsSent = 0
     /// The connection string it was opened with (a `postgresql://` URL or `key=value` pairs).
     package let conninfo: String
     /// Milliseconds after which the server cancels a statement; 0 for none.
@@ -155,6 +158,7 @@ package final class PGConnection {
         }
         let texts: [String?] = parameters.map(\.text)
         let types: [Oid] = parameters.map(\.typeOID)
+        statementsSent += 1
         let result: OpaquePointer? = withCStrings(texts) { values in
             types.withUnsafeBufferPointer { oids in
                 PQexecParams(handle, sql, Int32(texts.count), oids.baseAddress, values, nil, nil, 0)

@@ -4,7 +4,8 @@ import PersistenceModel
 import PersistenceStore
 
 /// The links of to-many relationships kept in join tables (`RelationalJoinTables`): a
-/// transaction's writes of them, each one statement or, for a batch insert's links, one
+/// transaction's writes of them. New links are buffered and written many per statement
+/// (`PendingLinks`); removals are one statement each; a batch insert's links are one
 /// statement of three arrays.
 extension PostgreSQLStoreTransaction {
     var storesAnyLinksInJoinTables: Bool { !store.schema.joinTables.isEmpty }
@@ -32,35 +33,21 @@ extension PostgreSQLStoreTransaction {
                 + "AND \(pgIdentifier(side.otherColumn)) = $2", [.integer(own), .integer(other)])
     }
 
+    /// Buffered (see `bufferLink`): links are written many per statement.
     func setLink(entity: String, relationship: String, from own: Int64, to other: Int64, position: Int?) throws {
         guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
-        let t = pgIdentifier(side.table.name)
-        let names = "\(pgIdentifier(side.ownColumn)), \(pgIdentifier(side.otherColumn))"
-        if let column = side.positionColumn.map(pgIdentifier), let position {
-            try connection.execute(
-                "INSERT INTO \(t) (\(names), \(column)) VALUES ($1, $2, $3) "
-                    + "ON CONFLICT (\"source\", \"destination\") DO UPDATE SET \(column) = excluded.\(column)",
-                [.integer(own), .integer(other), .integer(Int64(position))])
-        } else {
-            try connection.execute(
-                "INSERT INTO \(t) (\(names)) VALUES ($1, $2) ON CONFLICT (\"source\", \"destination\") DO NOTHING",
-                [.integer(own), .integer(other)])
-        }
+        let kind: PendingLinks.Kind = side.positionColumn != nil && position != nil ? .setAt : .set
+        try bufferLink(side, kind, own: own, other: other, position: position.map(Int64.init))
     }
 
+    /// Buffered (see `bufferLink`): each link after the stored ones of its own object and
+    /// those appended before it in the transaction.
     func appendLink(entity: String, relationship: String, from own: Int64, to other: Int64) throws {
         guard let side = store.schema.joinSide(entity: entity, relationship: relationship) else { return }
-        guard let column = side.positionColumn.map(pgIdentifier) else {
-            return try setLink(entity: entity, relationship: relationship, from: own, to: other, position: nil)
+        guard side.positionColumn != nil else {
+            return try bufferLink(side, .set, own: own, other: other, position: nil)
         }
-        let t = pgIdentifier(side.table.name)
-        let ownColumn = pgIdentifier(side.ownColumn)
-        try connection.execute(
-            "INSERT INTO \(t) (\(ownColumn), \(pgIdentifier(side.otherColumn)), \(column)) "
-                + "VALUES ($1, $2, (SELECT coalesce(max(\(column)) + 1, 0) FROM \(t) WHERE \(ownColumn) = $1)) "
-                + "ON CONFLICT (\"source\", \"destination\") DO UPDATE SET \(column) = excluded.\(column) "
-                + "WHERE \(t).\(column) IS NULL",
-            [.integer(own), .integer(other)])
+        try bufferLink(side, .append, own: own, other: other, position: nil)
     }
 
     /// Every link of the new rows in one statement: the columns as three arrays, unnested

@@ -38,6 +38,10 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
     /// statement that is not a tombstone's (see `recordTombstone`), when the store tracks
     /// history; their changes are noted then, in this order.
     private var pendingDeletes: [PendingDelete] = []
+    /// Links waiting to be written many per statement, a buffer per join-table side and
+    /// kind of write (see `PendingLinks`); never at the same time as buffered rows: each
+    /// writes the other first.
+    var pendingLinks: [PendingLinks] = []
     /// While `notingDestinationsLeft` runs: the to-ones watched and what they left.
     private var leaving: (entity: String, relationships: [String], left: [(relationship: String, key: Int64)])?
 
@@ -90,7 +94,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         parameters += values
         switch onConflict {
         case .fail, .skip:
-            if pendingUpdates != nil { try flush() }
+            if pendingUpdates != nil || !pendingLinks.isEmpty { try flush() }
             if let batch = pending,
                 batch.entity.schema.name != entity.schema.name || batch.onConflict != onConflict
                     || batch.rows.count >= rowsPerWrite(entity: entity.schema.name)
@@ -132,7 +136,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
             columns.append(column)
             values.append(try value(of: object.storedSlot(at: position), at: position, entity))
         }
-        if pending != nil { try flush() }
+        if pending != nil || !pendingLinks.isEmpty { try flush() }
         if let batch = pendingUpdates,
             batch.entity.schema.name != entity.schema.name || batch.columns != columns
                 || batch.rows.count >= Self.rowsPerStatement(parametersPerRow: columns.count + 1)
@@ -193,7 +197,7 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         }
         // Buffered rows are written first; the previous values of deletes already asked for
         // wait, so that a batch of deletes reads them in a few statements.
-        if pending != nil || pendingUpdates != nil { try flush() }
+        if pending != nil || pendingUpdates != nil || !pendingLinks.isEmpty { try flush() }
         var tombstone: Int64?
         if !preserved.isEmpty {
             let json = try JSONSerialization.data(withJSONObject: preserved, options: [.sortedKeys])
@@ -221,11 +225,15 @@ final class PostgreSQLStoreTransaction: StoreTransaction {
         return Self.rowsPerStatement(parametersPerRow: mapping.table.columns.count + 2)
     }
 
+    /// Whether rows (new, changed or deleted) wait to be written.
+    var hasBufferedRows: Bool { pending != nil || pendingUpdates != nil || !pendingDeletes.isEmpty }
+
     /// Writes the buffered rows: one statement, or for rows that may only be skipped, one
     /// statement that returns the keys it wrote, so that only those enter the history.
     func flush() throws {
         try notePendingDeletes()
         try flushUpdates()
+        try flushLinks()
         guard let batch = pending else { return }
         pending = nil
         guard !batch.rows.isEmpty else { return }
