@@ -78,37 +78,13 @@ struct PostgreSQLFetchCompilerTests {
         #expect(store.rowsRead == countedBefore, "a count reads no rows")
     }
 
-    /// Authors with books (some of them ebooks), tags and samples, for to-many predicates.
-    private static func seedLibrary(_ context: ManagedObjectContext) throws {
-        try EdgeSamples.seed(context)
-        let authors = try context.fetch(FetchRequest(entityName: "Author"))
-        var tags: [ManagedObject] = []
-        for (n, name) in ["poetry", "Prose", nil, "épopée"].enumerated() {
-            let tag = try context.insertObject(forEntityName: "Tag")
-            tag["n"] = Int64(n)
-            tag["name"] = name
-            tags.append(tag)
-        }
-        for n in 0..<12 {
-            let book = try context.insertObject(forEntityName: n % 4 == 3 ? "Ebook" : "Book")
-            book["n"] = Int64(n)
-            book["title"] = n % 5 == 4 ? nil : "Title \(n)"
-            book["year"] = Int64(1900 + n * 10)
-            book["rating"] = n % 6 == 5 ? Double.nan : Double(n) / 2
-            book["price"] = Decimal(n) / 4
-            if n % 7 != 6 { book.setObject(authors[n % authors.count], forKey: "author") }
-            for (index, tag) in tags.enumerated() where (n + index) % 3 == 0 { book.addObject(tag, forKey: "tags") }
-        }
-        try context.save()
-    }
-
     /// To-many terms (`ANY`, `ALL`, `NONE`, `@count`, through a to-one or another to-many),
     /// alone and beside simple terms, are answered on the server as subqueries, with the
     /// answers memory gives.
     @Test func toManyTermsAreAnsweredOnTheServer() throws {
         let server = try PostgreSQLTestServer()
         let (store, context) = try server.open(ConformanceModel.make())
-        try Self.seedLibrary(context)
+        try ToManyLibrary.seed(context)
         let cases: [(entity: String, format: String)] = [
             ("Author", "ANY samples.n == 3 AND n >= 1"), ("Author", "samples.@count > 9 AND name != nil"),
             ("Author", "ALL samples.dbl > 1"), ("Author", "NONE samples.str BEGINSWITH \"a\""),
@@ -143,7 +119,7 @@ struct PostgreSQLFetchCompilerTests {
     @Test func aTermLeftToMemoryLeavesTheOthersOnTheServer() throws {
         let server = try PostgreSQLTestServer()
         let (store, context) = try server.open(ConformanceModel.make())
-        try Self.seedLibrary(context)
+        try ToManyLibrary.seed(context)
         let samples = try context.fetch(FetchRequest(entityName: "Sample"))
         let cases: [(format: String, narrowed: Int)] = [
             ("n < 3 AND str MATCHES \".*p.*\"", 3), ("str MATCHES \"[a-z]+\" AND n >= 30", 10),
