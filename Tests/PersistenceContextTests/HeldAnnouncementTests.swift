@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PersistenceContext
+import PersistenceModel
 @testable import PersistenceStore
 
 /// The announcement `performAtomicSaves` holds until its commit (`HeldAnnouncement`, keys in
@@ -12,19 +13,7 @@ import Testing
     private static let author = ObjectID.Scope(entityName: "Author", rootName: "Author", storeIdentifier: "S")
     private static let otherStore = ObjectID.Scope(entityName: "Book", rootName: "Book", storeIdentifier: "T")
 
-    /// A small deterministic generator, so that a failure can be run again.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    private static func randomID(_ random: inout SplitMix) -> ObjectID {
+    private static func randomID(_ random: inout SplitMix64) -> ObjectID {
         let scopes = [book, ebook, author, otherStore]
         let scope = scopes[Int(random.next() % UInt64(scopes.count))]
         let roll = random.next() % 100
@@ -35,7 +24,7 @@ import Testing
         return ObjectID(scope: scope, key: key)
     }
 
-    private static func randomSave(_ random: inout SplitMix) -> ContextDidSave {
+    private static func randomSave(_ random: inout SplitMix64) -> ContextDidSave {
         func ids() -> Set<ObjectID> { Set((0..<Int(random.next() % 40)).map { _ in randomID(&random) }) }
         let inserted = ids()
         let updated = ids()
@@ -47,7 +36,7 @@ import Testing
 
     @Test(arguments: 0..<40)
     func aHeldGroupAnnouncesWhatItsSavesFoldedTogetherWould(seed: Int) {
-        var random = SplitMix(state: UInt64(seed))
+        var random = SplitMix64(seed: UInt64(seed))
         let origin = ObjectIdentifier(HeldAnnouncementTests.Marker.self)
         var folded = ContextDidSave(
             insertedObjectIDs: [], updatedObjectIDs: [], deletedObjectIDs: [], contextName: "group", origin: origin)
