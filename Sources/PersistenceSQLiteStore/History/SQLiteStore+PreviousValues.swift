@@ -22,22 +22,12 @@ extension SQLiteStore {
     /// name; empty when there is no such row. Read inside the write transaction, before the
     /// row is changed.
     func previousValues(_ mapping: EntityMapping, primaryKey: Int64, columns: [Int]) throws -> [String: SQLiteValue] {
-        guard !columns.isEmpty else { return [:] }
-        let names = columns.map { mapping.table.columns[$0].name }
-        let statement = try database.cachedStatement(
-            "SELECT " + names.map(sqlIdentifier).joined(separator: ", ") + " FROM \(sqlIdentifier(mapping.table.name)) "
-                + "WHERE \"_id\" = ?")
-        statement.reset()
-        try statement.bind([.integer(primaryKey)])
-        defer { statement.reset() }
-        guard try statement.step() else { return [:] }
-        return Dictionary(zip(names, statement.row()), uniquingKeysWith: { first, _ in first })
+        try previousValues(mapping, primaryKeys: [primaryKey], columns: columns)[primaryKey] ?? [:]
     }
 
     /// The stored values of `columns` of each of `mapping`'s rows under `primaryKeys`, by key
     /// and then by property name, read many rows per statement; a key without a row is left
-    /// out. What `previousValues(_:primaryKey:columns:)` reads for one row, for a save that
-    /// deletes many.
+    /// out: for a save that deletes many, and for one row.
     func previousValues(
         _ mapping: EntityMapping, primaryKeys: [Int64], columns: [Int]
     ) throws -> [Int64: [String: SQLiteValue]] {
