@@ -21,6 +21,11 @@ extension PostgreSQLStoreTransaction {
     struct PendingLinks {
         enum Kind { case set, setAt, append }
 
+        struct Pair: Hashable {
+            var own: Int64
+            var other: Int64
+        }
+
         let side: RelationalJoinSide
         let kind: Kind
         var owns: [Int64] = []
@@ -28,13 +33,14 @@ extension PostgreSQLStoreTransaction {
         /// `setAt`'s positions; `append`'s rank among the buffer's appends of the same own
         /// object (1 for its first).
         var numbers: [Int64] = []
-        var pairs: Set<[Int64]> = []
+        /// The links in the buffer, to find one proposed twice.
+        var pairs: Set<Pair> = []
         var appendsByOwn: [Int64: Int64] = [:]
 
         mutating func append(own: Int64, other: Int64, position: Int64?) {
             owns.append(own)
             others.append(other)
-            pairs.insert([own, other])
+            pairs.insert(Pair(own: own, other: other))
             switch kind {
             case .setAt: numbers.append(position ?? 0)
             case .append:
@@ -82,7 +88,7 @@ extension PostgreSQLStoreTransaction {
             pendingLinks.append(PendingLinks(side: side, kind: kind))
             return pendingLinks.count - 1
         }()
-        if pendingLinks[place].pairs.contains([own, other]) || pendingLinks[place].owns.count >= 10_000 {
+        if pendingLinks[place].pairs.contains(PendingLinks.Pair(own: own, other: other)) || pendingLinks[place].owns.count >= 10_000 {
             try flushLinks()
             return try bufferLink(side, kind, own: own, other: other, position: position)
         }
