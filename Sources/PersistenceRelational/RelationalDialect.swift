@@ -54,10 +54,19 @@ extension RelationalDialect {
     package func orFalse(_ condition: String) -> String { "coalesce(\(condition), 0)" }
     package func byCodePoint(_ sql: String) -> String { sql }
     package func sortTerm(_ sql: String, ascending: Bool) -> String { sql + (ascending ? " ASC" : " DESC") }
+    /// SQLite's: a list longer than `longList` values, all integers or strings, bound as one
+    /// JSON array and read back through `json_each` (`SQLChain` keeps a chain of `=` terms
+    /// within SQLite's depth limit, but not within its limit on bound values). Other lists are
+    /// spelled term by term: JSON has no exact form for every Double, nor for Data.
     package func member(_ lhs: String, of values: [RelationalValue], cast: String?, _ binder: inout RelationalBinder) -> String? {
-        nil
+        guard values.count > RelationalFetchCompiler.longList, cast == nil, let array = JSONArrayText.text(of: values) else {
+            return nil
+        }
+        return "coalesce(\(lhs) IN (SELECT value FROM json_each(\(binder.bind(.text(array))))), 0)"
     }
-    package var maximumBindings: Int { .max }
+    /// SQLite's default limit on a statement's bound values (`SQLITE_MAX_VARIABLE_NUMBER`
+    /// since SQLite 3.32).
+    package var maximumBindings: Int { 32_766 }
 
     /// SQLite's: `instr` and `substr` over the folded text, `LIKE` as a `GLOB` pattern.
     package func stringMatch(

@@ -36,6 +36,11 @@ package struct RelationalFetchCompiler {
     /// `column = ?` an index can answer, not `coalesce(column = ?, 0)`, which it cannot.
     var negated = false
 
+    /// The length past which a dialect may spell an `IN` list as one bound array
+    /// (`RelationalDialect.member`); shorter lists stay a chain of `=` terms, which a
+    /// database answers from an index one value at a time.
+    package static let longList = 32
+
     init(layout: any RelationalLayout, schema: EntitySchema, alias: String = "t", binder: RelationalBinder? = nil) {
         self.layout = layout
         self.schema = schema
@@ -88,7 +93,7 @@ package struct RelationalFetchCompiler {
             alias: compiler.alias,
             from: "\(quotedIdentifier(table)) AS \(quotedIdentifier(compiler.alias))"
                 + compiler.joins.map { " " + $0 }.joined(),
-            condition: conditions.isEmpty ? nil : conditions.joined(separator: " AND "),
+            condition: conditions.isEmpty ? nil : SQLChain.joined(conditions, by: "AND"),
             residual: residual.isEmpty ? nil : residual.count == 1 ? residual[0] : .and(residual),
             ordering: ((sortsInSQL ? order : []) + [layout.dialect.sortTerm(tieBreak, ascending: true)]).joined(separator: ", "),
             sortsInSQL: sortsInSQL, bindings: compiler.bindings, limit: request.fetchLimit, offset: request.fetchOffset)
@@ -122,7 +127,7 @@ package struct RelationalFetchCompiler {
                 guard let part = condition(child) else { return nil }
                 parts.append(part)
             }
-            return "(" + parts.joined(separator: isAnd ? " AND " : " OR ") + ")"
+            return SQLChain.joined(parts, by: isAnd ? "AND" : "OR")
         case .not(let child):
             let outer = negated
             negated = true
@@ -217,7 +222,7 @@ package struct RelationalFetchCompiler {
             }
             parts.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
-        return "(" + parts.joined(separator: " AND ") + ")"
+        return SQLChain.joined(parts, by: "AND")
     }
 
     /// `column` folded canonically contains `word` (canonical already): the layout's own
@@ -349,7 +354,7 @@ package struct RelationalFetchCompiler {
                     guard let part = compare(target, .equalTo, options, item) else { return nil }
                     parts.append(part)
                 }
-                return "(" + parts.joined(separator: " OR ") + ")"
+                return SQLChain.joined(parts, by: "OR")
             case .constant(.null): return dialect.alwaysFalse
             default: return nil
             }

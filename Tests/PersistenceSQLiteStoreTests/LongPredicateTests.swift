@@ -4,6 +4,7 @@ import Testing
 
 @testable import Persistence
 @testable import PersistenceSQLiteStore
+import PersistenceRelational
 
 /// `IN` lists of 100,000 values and AND/OR chains of 10,000 terms: SQLite refuses
 /// expressions nested more than 1,000 deep, so lists are bound as one value and chains are
@@ -89,7 +90,7 @@ import Testing
 
     @Test func chainsAreBalancedTrees() {
         let parts = (0..<100_000).map { _ in "x" }
-        let sql = PredicateSQLCompiler.balanced(parts, "OR")
+        let sql = SQLChain.joined(parts, by: "OR")
         var depth = 0, deepest = 0
         for character in sql.utf8 {
             if character == UInt8(ascii: "(") { depth += 1; deepest = max(deepest, depth) }

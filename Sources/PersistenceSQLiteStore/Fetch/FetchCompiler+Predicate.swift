@@ -12,20 +12,17 @@ extension FetchCompiler {
     /// The SQL condition for `predicate` and the values it binds, in placeholder order.
     ///
     /// Each top-level `AND` term is compiled by the relational core when it answers it
-    /// exactly; the others (decimal columns, an integer against a decimal, `MATCHES`, `IN`
-    /// a string, `@sum` and the other collection operators, long lists and chains, and every
-    /// term the store refuses) are compiled together by `PredicateSQLCompiler`, which also
-    /// throws the store's error for a term no store can answer.
+    /// exactly; the others (`IN` a string, `@sum` and the other collection operators, a list
+    /// or chain binding more values than SQLite allows, and every term the store refuses) are
+    /// compiled together by `PredicateSQLCompiler`, which also throws the store's error for a
+    /// term no store can answer.
     ///
     /// - Throws: `FetchError` for an unknown or transient key, an unbound variable, a type
     ///   mismatch, or a form SQL does not support.
     package mutating func condition(for predicate: PredicateNode) throws -> (String?, [SQLiteValue]) {
         let layout = SQLiteStoreRelationalLayout(schema: schema)
-        let core =
-            Self.hasLongList(predicate)
-            ? nil
-            : RelationalFetchCompiler.compilePredicate(
-                predicate, entityName: mapping.schema.name, alias: rootAlias, layout: layout)
+        let core = RelationalFetchCompiler.compilePredicate(
+            predicate, entityName: mapping.schema.name, alias: rootAlias, layout: layout)
         var conditions = core?.conditions ?? []
         var arguments = core?.bindings.map(SQLiteValue.init) ?? []
         joins += core?.joins ?? []
@@ -38,23 +35,7 @@ extension FetchCompiler {
             self = compiler.fetch
         }
         guard !conditions.isEmpty else { return (nil, arguments) }
-        return (conditions.count == 1 ? conditions[0] : PredicateSQLCompiler.balanced(conditions, "AND"), arguments)
-    }
-
-    /// Whether `node` holds an `AND`/`OR` of more terms, or an `IN` list of more values, than
-    /// `PredicateSQLCompiler.longListThreshold`: the store's compiler spells those as a
-    /// balanced tree and a bound JSON array (SQLite refuses an expression nested 1,000 deep),
-    /// where the core writes a flat chain.
-    static func hasLongList(_ node: PredicateNode) -> Bool {
-        switch node {
-        case .and(let children), .or(let children):
-            return children.count > PredicateSQLCompiler.longListThreshold || children.contains(where: hasLongList)
-        case .not(let child): return hasLongList(child)
-        case .comparison(let comparison):
-            if case .aggregate(let items) = comparison.right { return items.count > PredicateSQLCompiler.longListThreshold }
-            return false
-        case .truePredicate, .falsePredicate: return false
-        }
+        return (conditions.count == 1 ? conditions[0] : SQLChain.joined(conditions, by: "AND"), arguments)
     }
 }
 

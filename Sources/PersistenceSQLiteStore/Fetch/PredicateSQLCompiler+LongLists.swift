@@ -1,5 +1,6 @@
 import Foundation
 import PersistenceModel
+import PersistenceRelational
 import PersistenceSQLite
 import PersistenceStore
 
@@ -7,33 +8,13 @@ import PersistenceStore
 //
 // SQLite refuses an expression nested more than 1,000 levels deep, and it nests a flat
 // `a OR b OR c …` one level per term: a list of a thousand values failed with "Expression
-// tree is too large". So a chain is grouped into a balanced tree (as deep as the logarithm of
-// its length), and a long list of constants is bound as one JSON array and read back through
+// tree is too large". So a chain is grouped into a balanced tree (`SQLChain`, as deep as the
+// logarithm of its length), and a long list of constants is bound as one JSON array and read back through
 // `json_each`, which also keeps it far from SQLite's limit on bound values.
 
 extension PredicateSQLCompiler {
-    /// Lists longer than this are bound as one JSON array; shorter ones stay a chain of `=`
-    /// tests, which SQLite answers from an index one value at a time.
-    static let longListThreshold = 32
-
-    /// `parts` joined by `op` (`AND` or `OR`) as a balanced tree of parenthesized halves.
-    static func balanced(_ parts: [String], _ op: String) -> String {
-        var sql = ""
-        func append(_ range: Range<Int>) {
-            if range.count <= 4 {
-                sql += "(" + parts[range].joined(separator: " \(op) ") + ")"
-                return
-            }
-            let middle = range.lowerBound + range.count / 2
-            sql += "("
-            append(range.lowerBound..<middle)
-            sql += " \(op) "
-            append(middle..<range.upperBound)
-            sql += ")"
-        }
-        append(0..<parts.count)
-        return sql
-    }
+    /// Lists longer than this are bound as one JSON array, as the relational core binds them.
+    static let longListThreshold = RelationalFetchCompiler.longList
 
     /// `target IN {items}`: constants that compare by plain equality are bound as one JSON
     /// array per form of the test (a Decimal column compares with the `DECIMAL` collation,
@@ -67,7 +48,7 @@ extension PredicateSQLCompiler {
         }
         // Compiled after the lists, so that their values are bound in the order of the SQL.
         for item in others { parts.append(try compare(target, .equalTo, options, item)) }
-        return parts.isEmpty ? "0" : Self.balanced(parts, "OR")
+        return parts.isEmpty ? "0" : SQLChain.joined(parts, by: "OR")
     }
 
     /// How `target == literal` compiles when it is a plain equality (`lhs = ?` with an

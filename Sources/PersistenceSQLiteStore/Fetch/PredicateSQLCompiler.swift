@@ -41,10 +41,10 @@ package struct PredicateSQLCompiler {
         case .falsePredicate: return "0"
         case .and(let children):
             guard !children.isEmpty else { return "1" }
-            return Self.balanced(try Self.gatheringLists(children, or: false).map { try condition(for: $0) }, "AND")
+            return SQLChain.joined(try Self.gatheringLists(children, or: false).map { try condition(for: $0) }, by: "AND")
         case .or(let children):
             guard !children.isEmpty else { return "0" }
-            return Self.balanced(try Self.gatheringLists(children, or: true).map { try condition(for: $0) }, "OR")
+            return SQLChain.joined(try Self.gatheringLists(children, or: true).map { try condition(for: $0) }, by: "OR")
         case .not(let child):
             let outer = negated
             negated = true
@@ -208,7 +208,7 @@ package struct PredicateSQLCompiler {
             case .aggregate(let items):
                 guard !items.isEmpty else { return "0" }
                 if items.count > Self.longListThreshold { return try membership(target, options, items) }
-                return Self.balanced(try items.map { try compare(target, .equalTo, options, $0) }, "OR")
+                return SQLChain.joined(try items.map { try compare(target, .equalTo, options, $0) }, by: "OR")
             case .constant(.string(let haystack)) where target.kind == .string:
                 let column = folded(target.sql, options)
                 return "coalesce(instr(\(bind(.text(PredicateEvaluator.fold(haystack, options)))), \(column)) > 0, 0)"
