@@ -15,9 +15,9 @@ package enum PreviousValuesJSON {
         for (name, text) in values.sorted(by: { $0.key.unicodeScalars.lexicographicallyPrecedes($1.key.unicodeScalars) }) {
             if !first { json += "," }
             first = false
-            appendString(name, to: &json)
+            JSONString.append(name, to: &json)
             json += ":"
-            if let text { appendString(text, to: &json) } else { json += "null" }
+            if let text { JSONString.append(text, to: &json) } else { json += "null" }
         }
         return json + "}"
     }
@@ -31,24 +31,5 @@ package enum PreviousValuesJSON {
             keys.append(key)
         }
         return keys
-    }
-
-    /// `text` as a JSON string: quoted, with `"`, `\` and control characters escaped (a
-    /// store's escapes in text, such as PostgreSQL's U+0001, among them).
-    private static func appendString(_ text: String, to json: inout String) {
-        json += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case "\n": json += "\\n"
-            case "\r": json += "\\r"
-            case "\t": json += "\\t"
-            case _ where scalar.value < 0x20:
-                json += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        json += "\""
     }
 }
