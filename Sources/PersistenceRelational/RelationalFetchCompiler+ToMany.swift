@@ -1,7 +1,8 @@
 import PersistenceModel
 
-// To-many key paths: `ANY`/`ALL`/`NONE` and `@count`, as correlated subqueries on the
-// destination's table, linked through the inverse to-one's column or the join table.
+// To-many key paths: `ANY`/`ALL`/`NONE`, `@count` and the other collection operators, as
+// correlated subqueries on the destination's table, linked through the inverse to-one's column
+// or the join table.
 
 extension RelationalFetchCompiler {
     /// A key path cut at its first to-many relationship.
@@ -121,5 +122,40 @@ extension RelationalFetchCompiler {
         default: return nil
         }
         return comparison(sql, op, rhs)
+    }
+
+    /// `collection.@min.key`, `@max` or `@sum` compared as the key's column compares, for
+    /// the types whose SQL aggregate is the evaluator's answer exactly: the least and greatest
+    /// integer or floating-point value (SQL's `min` and `max` skip NULL, and the layout's
+    /// compared value reads NaN as NULL, which the evaluator skips too; an empty collection's
+    /// NULL compares as its nil does), and the sum of 16- and 32-bit integers (0 when empty, as
+    /// in memory, and far from overflowing). Averages, decimals, dates, and sums of 64-bit
+    /// integers (which go on past Int64 in memory, where SQL's `sum` fails) are left to the
+    /// caller, as is a destination whose subquery binds values of its own (the comparison may
+    /// spell its left side more than once, and a `?` is bound once).
+    mutating func aggregate(
+        _ function: PredicateNode.CollectionFunction, _ collection: [String], _ key: [String],
+        _ op: PredicateNode.Operator, _ right: PredicateNode.Operand
+    ) -> String? {
+        guard !key.isEmpty, case .some(.some(let split)) = toManySplit(collection), split.rest.isEmpty,
+            var (inner, head) = subquery(split),
+            case .attribute(let column, let attribute, let entity, let alias)? = inner.resolve(key),
+            layout.comparesInSQL(attribute), inner.bindings.isEmpty
+        else { return nil }
+        let value = layout.comparedValue(column, of: attribute)
+        let expression: String
+        var result = attribute
+        switch (function, attribute.type) {
+        case (.min, .integer16), (.min, .integer32), (.min, .integer64), (.min, .double), (.min, .float):
+            expression = "min(\(value))"
+        case (.max, .integer16), (.max, .integer32), (.max, .integer64), (.max, .double), (.max, .float):
+            expression = "max(\(value))"
+        case (.sum, .integer16), (.sum, .integer32):
+            expression = "coalesce(sum(\(value)), 0)"
+            result = AttributeDescription(name: attribute.name, type: .integer64)
+        default: return nil
+        }
+        let sql = "(SELECT \(expression) " + head.replacingOccurrences(of: "%JOINS%", with: inner.joins.joined(separator: " ")) + ")"
+        return compare(Target(column: sql, attribute: result, entity: entity, alias: alias), op, [], right)
     }
 }

@@ -296,8 +296,9 @@ package struct RelationalFetchCompiler {
 
     mutating func compile(_ comparison: PredicateNode.Comparison) -> String? {
         if case .collectionFunction(let function, let collection, let key) = comparison.left {
-            guard comparison.quantifier == nil, function == .count, key.isEmpty, comparison.options.isEmpty else { return nil }
-            return count(collection, comparison.operator, comparison.right)
+            guard comparison.quantifier == nil, comparison.options.isEmpty else { return nil }
+            guard function == .count else { return aggregate(function, collection, key, comparison.operator, comparison.right) }
+            return key.isEmpty ? count(collection, comparison.operator, comparison.right) : nil
         }
         if case .keyPath(let steps) = comparison.left, let split = toManySplit(steps) {
             guard let quantifier = comparison.quantifier, let split else { return nil }
@@ -339,7 +340,7 @@ package struct RelationalFetchCompiler {
         var alias: String
     }
 
-    private mutating func compare(
+    mutating func compare(
         _ target: Target, _ op: PredicateNode.Operator, _ options: PredicateNode.Options, _ right: PredicateNode.Operand
     ) -> String? {
         let column = target.column, attribute = target.attribute

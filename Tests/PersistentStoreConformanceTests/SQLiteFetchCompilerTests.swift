@@ -68,4 +68,30 @@ import Testing
             #expect(try store.count(for: request) == expected.count, "\(format)")
         }
     }
+
+    /// `@min` and `@max` of integers and floating-point values, and `@sum` of 16- and 32-bit
+    /// integers, through a one-to-many and a many-to-many, under `NOT`, in lists and ranges,
+    /// are the core's subqueries with memory's answers (NaN skipped, an empty collection's
+    /// nil comparing false, an empty sum 0).
+    @Test func collectionOperatorsAreTheCoresWithTheSameAnswers() throws {
+        let (store, context) = try Self.open()
+        let cases: [(entity: String, format: String)] = [
+            ("Author", "samples.@max.i64 > 5"), ("Author", "samples.@min.dbl < 1"), ("Author", "samples.@max.flt != 2"),
+            ("Author", "samples.@sum.i16 >= 10"), ("Author", "samples.@sum.i32 == 0"), ("Author", "samples.@sum.i32 < 2.5"),
+            ("Author", "NOT (samples.@min.n IN {1, 2, 3})"), ("Author", "books.@min.rating BETWEEN {1, 3}"),
+            ("Author", "NOT (books.@max.rating > 2)"), ("Tag", "books.@max.year >= 1960"), ("Tag", "books.@sum.year > 3900"),
+            ("Book", "tags.@min.n == nil"),
+        ]
+        for (entity, format) in cases {
+            let predicate = try FetchPredicate(format)
+            let request = FetchRequest(entityName: entity, predicate: predicate)
+            let evaluator = PredicateEvaluator(predicate)
+            let expected = try context.fetch(FetchRequest(entityName: entity)).filter { try evaluator.evaluate($0) }
+                .map(\.objectID.primaryKey).sorted { $0! < $1! }
+            let before = store.fetchTermsOutsideCore
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
+            #expect(store.fetchTermsOutsideCore == before, "\(format): every term the core's")
+            #expect(try store.count(for: request) == expected.count, "\(format)")
+        }
+    }
 }
