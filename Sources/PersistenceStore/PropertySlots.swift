@@ -121,6 +121,14 @@ import PersistenceModel
             nullRoom: SlotKind.widestPayloadSize)
     }
 
+    /// The same slots in storage of their own, with the same rooms: an inserted object's
+    /// slots copied from its entity's template (`init(storingEach:)` made once), which costs
+    /// one allocation rather than an array of slots and their packing per object.
+    @inlinable
+    package func duplicated() -> PropertySlots {
+        PropertySlots(shape: shape, storage: storage.duplicate())
+    }
+
     /// The number of positions below 56 that have a stored slot.
     @inlinable
     var storedWithBits: Int { (shape & Self.presenceMask).nonzeroBitCount }

@@ -230,6 +230,29 @@ extension SlotStorage {
         return storage
     }
 
+    /// A copy of the storage held by the caller alone: each slot with the same kind, offset
+    /// and room, plain payloads copied as bytes and the others copied as values (retained).
+    /// The empty storage, which is shared and never changed, is its own copy.
+    @usableFromInline
+    func duplicate() -> SlotStorage {
+        let old = layout
+        guard old.count > 0 else { return self }
+        let storage = Self.make(count: old.count, payloadSize: old.payloadSize)
+        let new = storage.layout
+        for index in 0..<old.count {
+            let (kind, offset) = old.descriptor(at: index)
+            if kind.isTrivial {
+                let payload = old.payloads + offset
+                new.setDescriptor(at: index, kind: kind, offset: offset)
+                (new.payloads + offset).copyMemory(from: payload, byteCount: SlotLayout.payloadSize(of: kind, at: payload))
+            } else {
+                new.initialize(at: index, offset: offset, with: old.slot(at: index))
+            }
+        }
+        withExtendedLifetime(self) {}
+        return storage
+    }
+
     /// Puts `slot` in place of slot `index`, whose room it fits; the storage must be held
     /// only by the caller.
     @usableFromInline

@@ -156,7 +156,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         try checkQueue("insert \(name)")
         let schema = try insertableSchema(named: name)
         let id = makeTemporaryID(for: schema)
-        let slots = Slots(storingEach: schema.plans.map(\.initialSlot))
+        let slots = resolvedClass(for: schema).newObjectSlots.duplicated()
         let object = makeObject(schema: schema, id: id, isFault: false, slots: slots)
         object.isInserted = true
         object.invalidateComputedTransients()

@@ -17,84 +17,84 @@ public protocol AttributeValueStorable: AttributeValueConvertible {
 
 extension String: AttributeValueStorable {
     /// String attributes.
-    public static var storedAttributeType: AttributeType { .string }
+    @inlinable public static var storedAttributeType: AttributeType { .string }
     /// `.string(self)`.
-    public var storedAttributeValue: AttributeValue { .string(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .string(self) }
 }
 
 extension Int64: AttributeValueStorable {
     /// Integer 64 attributes.
-    public static var storedAttributeType: AttributeType { .integer64 }
+    @inlinable public static var storedAttributeType: AttributeType { .integer64 }
     /// `.integer(self)`.
-    public var storedAttributeValue: AttributeValue { .integer(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .integer(self) }
 }
 
 extension Int32: AttributeValueStorable {
     /// Integer 32 attributes.
-    public static var storedAttributeType: AttributeType { .integer32 }
+    @inlinable public static var storedAttributeType: AttributeType { .integer32 }
     /// `.integer(self)`.
-    public var storedAttributeValue: AttributeValue { .integer(Int64(self)) }
+    @inlinable public var storedAttributeValue: AttributeValue { .integer(Int64(self)) }
 }
 
 extension Int16: AttributeValueStorable {
     /// Integer 16 attributes.
-    public static var storedAttributeType: AttributeType { .integer16 }
+    @inlinable public static var storedAttributeType: AttributeType { .integer16 }
     /// `.integer(self)`.
-    public var storedAttributeValue: AttributeValue { .integer(Int64(self)) }
+    @inlinable public var storedAttributeValue: AttributeValue { .integer(Int64(self)) }
 }
 
 extension Double: AttributeValueStorable {
     /// Double attributes.
-    public static var storedAttributeType: AttributeType { .double }
+    @inlinable public static var storedAttributeType: AttributeType { .double }
     /// `.double(self)`.
-    public var storedAttributeValue: AttributeValue { .double(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .double(self) }
 }
 
 extension Float: AttributeValueStorable {
     /// Float attributes.
-    public static var storedAttributeType: AttributeType { .float }
+    @inlinable public static var storedAttributeType: AttributeType { .float }
     /// `.double(self)`, exactly the Float's value.
-    public var storedAttributeValue: AttributeValue { .double(Double(self)) }
+    @inlinable public var storedAttributeValue: AttributeValue { .double(Double(self)) }
 }
 
 extension Bool: AttributeValueStorable {
     /// Boolean attributes.
-    public static var storedAttributeType: AttributeType { .boolean }
+    @inlinable public static var storedAttributeType: AttributeType { .boolean }
     /// `.bool(self)`.
-    public var storedAttributeValue: AttributeValue { .bool(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .bool(self) }
 }
 
 extension Decimal: AttributeValueStorable {
     /// Decimal attributes.
-    public static var storedAttributeType: AttributeType { .decimal }
+    @inlinable public static var storedAttributeType: AttributeType { .decimal }
     /// `.decimal(self)`.
-    public var storedAttributeValue: AttributeValue { .decimal(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .decimal(self) }
 }
 
 extension Date: AttributeValueStorable {
     /// Date attributes.
-    public static var storedAttributeType: AttributeType { .date }
+    @inlinable public static var storedAttributeType: AttributeType { .date }
     /// `.date(self)`.
-    public var storedAttributeValue: AttributeValue { .date(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .date(self) }
 }
 
 extension UUID: AttributeValueStorable {
     /// UUID attributes.
-    public static var storedAttributeType: AttributeType { .uuid }
+    @inlinable public static var storedAttributeType: AttributeType { .uuid }
     /// `.uuid(self)`.
-    public var storedAttributeValue: AttributeValue { .uuid(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .uuid(self) }
 }
 
 extension URL: AttributeValueStorable {
     /// URI attributes.
-    public static var storedAttributeType: AttributeType { .uri }
+    @inlinable public static var storedAttributeType: AttributeType { .uri }
     /// `.url(self)`.
-    public var storedAttributeValue: AttributeValue { .url(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .url(self) }
 }
 
 extension Data: AttributeValueStorable {
     /// Binary Data attributes.
-    public static var storedAttributeType: AttributeType { .binaryData }
+    @inlinable public static var storedAttributeType: AttributeType { .binaryData }
     /// `.data(self)`.
-    public var storedAttributeValue: AttributeValue { .data(self) }
+    @inlinable public var storedAttributeValue: AttributeValue { .data(self) }
 }

@@ -20,6 +20,12 @@ package final class LazyObjectState {
     /// See `ManagedObject.observationRegistrar`. Unchecked for the reason given at
     /// `ManagedObject.slots`: only this module touches it, never across a call out.
     @exclusivity(unchecked) var observationRegistrar: ObservationRegistrar?
+
+    /// Whether nothing is kept here.
+    var isEmpty: Bool {
+        memberships.isEmpty && pendingToMany.isEmpty && savingKey == nil && fetchedValues.isEmpty
+            && observationRegistrar == nil
+    }
 }
 
 extension ManagedObject {
@@ -72,6 +78,22 @@ extension ManagedObject {
             if newValue == nil, extras == nil { return }
             madeExtras.savingKey = newValue
         }
+    }
+
+    /// Whether the object has inverse edits waiting for an unloaded to-many, without
+    /// touching the extras for a change.
+    package var hasPendingToMany: Bool {
+        guard let extras else { return false }
+        return !extras.pendingToMany.isEmpty
+    }
+
+    /// Clears `savingKey` at the end of a save, and lets the extras go when nothing else is
+    /// kept there: a save made them for every inserted object only to hold its key, and they
+    /// would otherwise stay with each saved object for its life (memory a large insert keeps).
+    package func clearSavingKey() {
+        guard let extras else { return }
+        extras.savingKey = nil
+        if extras.isEmpty { self.extras = nil }
     }
 
     /// The results of the fetched properties read so far, by name, kept until the object is

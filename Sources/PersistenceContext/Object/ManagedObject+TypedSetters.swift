@@ -16,20 +16,42 @@ import PersistenceStore
 extension ManagedObject {
     /// Sets an attribute from a value of its own Swift type, by position.
     ///
+    /// Inlinable, so that a call from generated code is specialised for `T` in the caller's
+    /// module: the value is made an `AttributeValue` there, and only the non-generic
+    /// `setStorableValue(_:ofType:forKey:at:)` is called across the module boundary. A generic
+    /// call from another module instantiated `Optional<T>`'s metadata through the runtime's
+    /// locked cache on every call, a noticeable share of inserting an object.
+    ///
     /// - Parameters:
     ///   - value: the new value; nil clears it.
     ///   - key: the attribute's name.
     ///   - position: the attribute's position in the entity (inherited properties first);
     ///     a hint: a wrong one falls back to the lookup by name.
+    @inlinable
     public func setAttribute<T: AttributeValueStorable>(_ value: T?, forKey key: String, at position: Int) {
-        let plans = schema.plans
-        guard position >= 0, position < plans.count, plans[position].settableAttributeType == T.storedAttributeType,
-            plans[position].name == key
-        else {
+        let stored: AttributeValue
+        if let value { stored = value.storedAttributeValue } else { stored = .null }
+        if !setStorableValue(stored, ofType: T.storedAttributeType, forKey: key, at: position) {
             self[key] = value
-            return
         }
-        setAttributeValue(value?.storedAttributeValue ?? .null, at: position)
+    }
+
+    /// Sets the attribute at `position` to `value`, when the property there is named `key`
+    /// and is a settable attribute of `type`; false, with nothing changed, otherwise (the
+    /// caller then takes the checked path by name).
+    @usableFromInline
+    package func setStorableValue(
+        _ value: AttributeValue, ofType type: AttributeType, forKey key: String, at position: Int
+    ) -> Bool {
+        let plans = schema.plans
+        guard position >= 0, position < plans.count else { return false }
+        // Through a pointer: `plans[position].name` may copy the whole plan out first.
+        let matches = plans.withUnsafeBufferPointer { plans in
+            plans[position].settableAttributeType == type && plans[position].name == key
+        }
+        guard matches else { return false }
+        setAttributeValue(value, at: position, named: key)
+        return true
     }
 
     /// Sets a transformable attribute, by position (see `setAttribute(_:forKey:at:)`).

@@ -276,19 +276,36 @@ extension ManagedObject {
     ///   save): it is not recorded for undo, nor is `didChangeValue(forKey:)` called, but
     ///   observers are told.
     package func setAttributeValue(_ value: AttributeValue, at position: Int, notify: Bool = true) {
+        if notify {
+            setAttributeValue(value, at: position, named: schema.propertyNames[position])
+            return
+        }
         fireFaultIfNeeded()
-        if notify { registerUndoBeforeChange() }
-        withObservedMutation(at: position) { slots[position] = .value(value) }
+        withObservedMutation(at: position) { slots.setValue(value, at: position) }
         if transientComputation != nil {
             attributeDidChange(at: position)
             if observationRegistrar != nil { observedDependentsDidChange(of: position) }
         }
-        if notify {
-            // An inserted object is in the context's changed set until it is saved, rolled
-            // back or deleted (which clears `isInserted`): no need to hash it in again.
-            if !isInserted { managedObjectContext?.objectDidChange(self) }
-            didChangeValue(forKey: schema.plans[position].name)
+    }
+
+    /// `setAttributeValue(_:at:)` with the change recorded and notified, for the attribute
+    /// named `name` (the one at `position`, which the caller has checked).
+    package func setAttributeValue(_ value: AttributeValue, at position: Int, named name: String) {
+        fireFaultIfNeeded()
+        registerUndoBeforeChange()
+        if observationRegistrar == nil {
+            slots.setValue(value, at: position)
+        } else {
+            withObservedMutation(at: position) { slots.setValue(value, at: position) }
         }
+        if transientComputation != nil {
+            attributeDidChange(at: position)
+            if observationRegistrar != nil { observedDependentsDidChange(of: position) }
+        }
+        // An inserted object is in the context's changed set until it is saved, rolled
+        // back or deleted (which clears `isInserted`): no need to hash it in again.
+        if !isInserted { managedObjectContext?.objectDidChange(self) }
+        didChangeValue(forKey: name)
     }
 
     /// The key of the object's row: its saved one, or the one the running save gives it.

@@ -11,6 +11,11 @@ final class ResolvedEntityClass {
     /// The class's `computedTransients`, resolved; nil for none.
     let transientComputation: TransientComputation?
 
+    /// A new object's slots (each attribute's default, no destination, an empty to-many),
+    /// each stored with room for any value, made at the first insert; each insert takes a
+    /// copy (`PropertySlots.duplicated()`).
+    private(set) lazy var newObjectSlots = Slots(storingEach: schema.plans.map(\.initialSlot))
+
     init(schema: EntitySchema, type: ManagedObject.Type, transientComputation: TransientComputation?) {
         self.schema = schema
         self.type = type

@@ -90,7 +90,7 @@ extension ManagedObjectContext {
         // (reserving room first would only rehash it).
         for object in inserted {
             guard let key = object.savingKey else { continue }
-            object.savingKey = nil
+            object.clearSavingKey()
             registry[object.objectID] = nil
             object.objectID = ObjectID(scope: object.objectID.scope, key: .permanent(key))
             object.isInserted = false
@@ -100,8 +100,10 @@ extension ManagedObjectContext {
         }
         for object in saved { object.committedSlots = object.slots }
         for object in deleted { detach(object) }
-        // The store now holds what pending inverse edits described.
-        for object in changed.values { object.pendingToMany.removeAll() }
+        // The store now holds what pending inverse edits described. Read first: the
+        // `pendingToMany` accessor yields the extras' dictionary for a change even when it is
+        // empty, as nearly every one is.
+        for object in changed.values where object.hasPendingToMany { object.pendingToMany.removeAll() }
         changed.removeAll()
         if !replaced.isEmpty { refaultRelationships(holding: replaced) }
     }

@@ -55,20 +55,37 @@ final class SavePlan {
     ///
     /// - Throws: what checking a batch's rows throws (`BatchInsertWriter`).
     init?(context: ManagedObjectContext, batches: [BatchInsertRequest]) throws {
-        let pending = context.changed.values.filter { $0.hasChanges }
-        guard !pending.isEmpty || !batches.isEmpty else { return nil }
+        // One pass over the changed objects into the three kinds, each sorted in place on
+        // precomputed numbers (reading `objectID` in a comparator would copy the ID n log n
+        // times): a filter per kind and a sorted copy of each retained and released every
+        // object several times over.
+        var insertedByNumber: [(number: UInt64, object: ManagedObject)] = []
+        var updatedByKey: [(root: String, key: Int64, object: ManagedObject)] = []
+        var deleted: [ManagedObject] = []
+        for object in context.changed.values {
+            // `hasChanges` is true for an inserted or a deleted object.
+            if object.isInserted { insertedByNumber.append((object.objectID.insertionNumber, object)) }
+            if object.isDeleted { deleted.append(object) }
+            if !object.isInserted, !object.isDeleted, object.hasChanges {
+                updatedByKey.append((object.schema.rootName, object.objectID.primaryKey ?? 0, object))
+            }
+        }
+        guard !insertedByNumber.isEmpty || !updatedByKey.isEmpty || !deleted.isEmpty || !batches.isEmpty else {
+            return nil
+        }
         self.context = context
         writers = try batches.map { try BatchInsertWriter($0, context: context) }
-        // Sorted on precomputed numbers: reading `objectID` in the comparator would copy the
-        // ID n log n times.
-        inserted = pending.filter { $0.isInserted }.map { ($0.objectID.insertionNumber, $0) }
-            .sorted { $0.0 < $1.0 }.map(\.1)
-        insertedBeforeSave = inserted
-        deleted = pending.filter { $0.isDeleted }
-        updated = pending.filter { !$0.isInserted && !$0.isDeleted }
-            .map { (root: $0.schema.rootName, key: $0.objectID.primaryKey ?? 0, object: $0) }
-            .sorted { ($0.root, $0.key) < ($1.root, $1.key) }.map(\.object)
-        saved = inserted + updated
+        insertedByNumber.sort { $0.number < $1.number }
+        updatedByKey.sort { ($0.root, $0.key) < ($1.root, $1.key) }
+        var saved: [ManagedObject] = []
+        saved.reserveCapacity(insertedByNumber.count + updatedByKey.count)
+        for entry in insertedByNumber { saved.append(entry.object) }
+        inserted = saved
+        insertedBeforeSave = saved
+        for entry in updatedByKey { saved.append(entry.object) }
+        updated = Array(saved[insertedByNumber.count...])
+        self.deleted = deleted
+        self.saved = saved
         skippingUnchanged = inserted.isEmpty
         batchRows = batches.reduce(0) { $0 + $1.count }
     }

@@ -359,23 +359,35 @@ final class SQLiteStoreTransaction: StoreTransaction {
 }
 
 /// New rows of one entity waiting to be written in multi-row statements.
+///
+/// The mapping (a large struct: table, SQL, plans) is stored when the first row of a run
+/// comes, not with every row, and later rows are compared by their schema's identity: a
+/// copy of the mapping per row (to store it, and to read it back in `needsFlush`) retained
+/// and released its every string and array, a tenth of writing an inserted object.
 private struct InsertBuffer {
     private(set) var mapping: EntityMapping?
+    /// `mapping`'s entity, compared by identity.
+    private var schema: EntitySchema?
+    /// The rows a statement takes for `mapping` (`SQLiteStore.rowsPerInsert`).
+    private var rowLimit = 0
     private(set) var onConflict = InsertConflictAction.fail
     private(set) var rows: [(primaryKey: Int64, columns: [SQLiteValue])] = []
     private(set) var tags: [Int] = []
 
     /// Whether the buffer must be written before a row of `mapping`'s entity joins it.
     func needsFlush(before mapping: EntityMapping, onConflict: InsertConflictAction) -> Bool {
-        guard let current = self.mapping else { return false }
-        return current.schema !== mapping.schema || self.onConflict != onConflict
-            || rows.count >= SQLiteStore.rowsPerInsert(current)
+        guard let schema else { return false }
+        return schema !== mapping.schema || self.onConflict != onConflict || rows.count >= rowLimit
     }
 
     mutating func append(
         _ mapping: EntityMapping, key: Int64, columns: [SQLiteValue], tag: Int, onConflict: InsertConflictAction
     ) {
-        self.mapping = mapping
+        if schema !== mapping.schema {
+            self.mapping = mapping
+            schema = mapping.schema
+            rowLimit = SQLiteStore.rowsPerInsert(mapping)
+        }
         self.onConflict = onConflict
         rows.append((key, columns))
         tags.append(tag)
@@ -383,6 +395,7 @@ private struct InsertBuffer {
 
     mutating func removeAll() {
         mapping = nil
+        schema = nil
         rows.removeAll(keepingCapacity: true)
         tags.removeAll(keepingCapacity: true)
     }

@@ -16,9 +16,14 @@ extension ManagedObjectContext {
     ///
     /// - Throws: ``TypedPredicateTranslationError`` for a predicate or key path no store can
     ///   run; otherwise as `fetch(Book.self, where:)`.
+    @inlinable
     public func fetch<T: ManagedObject>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let request = try fetchRequest(for: descriptor)
-        return try fetch(request).map { try typed($0, of: request) }
+        // Specialised in the caller's module, as `fetch(_:where:sortedBy:limit:)` is.
+        return try fetch(request).map { object in
+            if let typed = object as? T { return typed }
+            throw typeMismatch(object, expected: T.self, of: request)
+        }
     }
 
     /// The objects a typed descriptor selects, with its predicate run in memory by
@@ -112,13 +117,18 @@ extension ManagedObjectContext {
 
     /// `object` as a `T`, or an error saying which class was registered instead.
     func typed<T: ManagedObject>(_ object: ManagedObject, of request: FetchRequest) throws -> T {
-        guard let typed = object as? T else {
-            throw FetchError(
-                entity: request.entityName,
-                reason: "a fetched \(object.entityName) is a \(Swift.type(of: object)), not a \(T.self); "
-                    + "register a subclass of \(T.self) for \(object.entityName)")
-        }
+        guard let typed = object as? T else { throw typeMismatch(object, expected: T.self, of: request) }
         return typed
+    }
+
+    /// The error of a fetched `object` that is not an `expected`: which class was registered
+    /// for its entity instead.
+    @usableFromInline
+    func typeMismatch(_ object: ManagedObject, expected: ManagedObject.Type, of request: FetchRequest) -> FetchError {
+        FetchError(
+            entity: request.entityName,
+            reason: "a fetched \(object.entityName) is a \(Swift.type(of: object)), not a \(expected); "
+                + "register a subclass of \(expected) for \(object.entityName)")
     }
 
     /// The sort key of a `SortDescriptor`: its key path's property, ascending for
