@@ -34,6 +34,7 @@ import Testing
         let container = try PersistentContainer(model: model, storeURL: url, classes: BooksModel.classes)
         defer { try? container.persistentStoreCoordinator.close() }
         let context = container.viewContext
+        var authors: [String: Author] = [:]
         for (index, entry) in entries.enumerated() {
             let book = try context.insert(Book.self)
             book.uuid = try #require(UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", index + 1)))
@@ -42,8 +43,10 @@ import Testing
             book.publishDate = date(index)
             book.price = Decimal(index + 1)
             book.dateAdded = Date(timeIntervalSince1970: 1_700_000_000)
-            let author = try context.insert(Author.self)
+            // An author's name is unique: one author for the books that share it.
+            let author = try authors[entry.author] ?? context.insert(Author.self)
             author.name = entry.author
+            authors[entry.author] = author
             book.authors = [author]
             book.byline = entry.author
         }
