@@ -90,6 +90,7 @@ import Testing
         ["search", "muller", "ann"], ["search", "ann", "muller", "--limit", "9"], ["search", "muller papers"],
         ["search", "the", "muller", "--limit", "0"], ["search", "muller", "--where", "price > 20"],
         ["search", "muller", "--where", "price > 20", "--limit", "4"], ["search", "muller", "--where", "publishDate == nil"],
+        ["search", "muller", "--where", "title MATCHES '.*(Papers|Tales)'", "--limit", "6"],
         ["search", "muller", "--sort", "title"], ["search", "muller", "--sort", "date", "--reverse", "--limit", "7"],
         ["search", "muller", "--sort", "author", "--limit", "0"], ["search", "muller", "--format", "csv", "--fields", "title,author"],
         ["search", "muller", "--format", "json", "--limit", "3"], ["search", "author:muller"], ["search", "muller", "-anna"],
