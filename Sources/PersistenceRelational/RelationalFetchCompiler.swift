@@ -51,10 +51,13 @@ package struct RelationalFetchCompiler {
     /// The query for `request` over `layout`, or nil when the layout has no table for its
     /// entity. With `searchKeyPaths` (the string key paths a search of the request compares),
     /// the search text narrows the rows in SQL to those where each of its words is in one of
-    /// them, folded as a search folds (`SearchText.matches`); the caller still ranks, and
-    /// checks, the rows in memory.
+    /// them, folded as a search folds (`SearchText.matches`); when the layout also computes
+    /// the rank (`RelationalLayout.searchRank`) and the sorts are SQL's, the rows are ordered
+    /// by rank, then the sorts, in SQL (`RelationalQuery.ranksSearch`), else the caller
+    /// ranks, sorts and checks them in memory (`sortsInSQL` false), as it does whenever
+    /// `ranksSearch` is false.
     package static func compile(
-        _ request: FetchRequest, layout: any RelationalLayout, searchKeyPaths: [[String]]? = nil
+        _ request: FetchRequest, layout: any RelationalLayout, searchKeyPaths: [[String]]? = nil, ranksSearch: Bool = true
     ) -> RelationalQuery? {
         guard let schema = layout.model.schemas[request.entityName], let table = layout.tableName(root: schema.rootName)
         else { return nil }
@@ -76,8 +79,10 @@ package struct RelationalFetchCompiler {
                 }
             }
         }
+        var searchMatchesInSQL = false
         if let text = request.searchText, let searchKeyPaths, let narrowing = compiler.searchNarrowing(text, searchKeyPaths) {
             conditions.append(narrowing)
+            searchMatchesInSQL = true
         }
         var order: [String] = []
         var sortsInSQL = true
@@ -88,6 +93,22 @@ package struct RelationalFetchCompiler {
             }
             order.append(layout.dialect.sortTerm(sql, ascending: key.ascending))
         }
+        // A search orders by its rank first: in SQL when the layout computes it, over the
+        // very columns the narrowing matched (its values bound after the condition's, as
+        // the rank comes after the condition in the statement); else the whole order is
+        // memory's.
+        let conditionBindings = compiler.bindings.count
+        var ranked = false
+        if let text = request.searchText {
+            if ranksSearch, sortsInSQL, searchMatchesInSQL, let searchKeyPaths,
+                let rank = compiler.searchRank(text, searchKeyPaths)
+            {
+                order.insert(layout.dialect.sortTerm(rank, ascending: true), at: 0)
+                ranked = true
+            } else {
+                sortsInSQL = false
+            }
+        }
         let tieBreak = "\(quotedIdentifier(compiler.alias)).\(quotedIdentifier(layout.keyColumn))"
         return RelationalQuery(
             alias: compiler.alias,
@@ -96,7 +117,9 @@ package struct RelationalFetchCompiler {
             condition: conditions.isEmpty ? nil : SQLChain.joined(conditions, by: "AND"),
             residual: residual.isEmpty ? nil : residual.count == 1 ? residual[0] : .and(residual),
             ordering: ((sortsInSQL ? order : []) + [layout.dialect.sortTerm(tieBreak, ascending: true)]).joined(separator: ", "),
-            sortsInSQL: sortsInSQL, bindings: compiler.bindings, limit: request.fetchLimit, offset: request.fetchOffset)
+            sortsInSQL: sortsInSQL, bindings: Array(compiler.bindings[..<conditionBindings]),
+            orderingBindings: Array(compiler.bindings[conditionBindings...]), ranksSearch: ranked,
+            limit: request.fetchLimit, offset: request.fetchOffset)
     }
 
     /// The terms of a top-level `AND`, nested ones flattened.
@@ -223,6 +246,25 @@ package struct RelationalFetchCompiler {
             parts.append("(" + alternatives.joined(separator: " OR ") + ")")
         }
         return SQLChain.joined(parts, by: "AND")
+    }
+
+    /// The layout's rank of the search `text` over the fields at `keyPaths` (string
+    /// attributes, through to-ones, as ``searchNarrowing(_:_:)`` resolved them), its folded
+    /// phrase bound; nil, nothing bound, when the layout computes no rank
+    /// (`RelationalLayout.searchRank`) or a key path is not a string column.
+    mutating func searchRank(_ text: String, _ keyPaths: [[String]]) -> String? {
+        var columns: [String] = []
+        for path in keyPaths {
+            guard case .attribute(let column, let attribute, _, _)? = resolve(path), attribute.type == .string else { return nil }
+            columns.append(column)
+        }
+        let mark = bindings.count
+        let phrase = bind(.text(SearchText(text).phrase))
+        guard let rank = layout.searchRank(phrase, fields: columns) else {
+            binder.truncate(to: mark)
+            return nil
+        }
+        return rank
     }
 
     /// `column` folded canonically contains `word` (canonical already): the layout's own

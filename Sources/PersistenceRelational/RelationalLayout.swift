@@ -66,6 +66,15 @@ package protocol RelationalLayout {
     /// copy of each row's text made) answers a search or a `CONTAINS[cd]` faster with it.
     func foldedContains(_ sql: String, _ needle: String) -> String?
 
+    /// SQL computing a search's rank of a row, 0 (best) to 3, exactly as `SearchText.rank`
+    /// ranks objects in memory: `phrase` is a placeholder bound to the search's folded
+    /// phrase (`SearchText.phrase`), `fields` the searched string expressions, not folded,
+    /// in the request's order. Nil, by default, when the layout has no such function: a
+    /// search is then ranked, sorted and windowed in memory. With it, a search is ordered by
+    /// it (then the request's sorts) and windowed in SQL, so that only the rows listed are
+    /// read.
+    func searchRank(_ phrase: String, fields: [String]) -> String?
+
     /// The SQL reading the column `sql` of `attribute` (of `entity`'s row under `alias`)
     /// folded as `[c]`, `[d]` or `[cd]` fold in memory, or nil when the layout cannot. By
     /// default `folded(_:_:)`; a layout may read a stored folded copy of the attribute
@@ -123,6 +132,8 @@ extension RelationalLayout {
     }
 
     package func foldedContains(_ sql: String, _ needle: String) -> String? { nil }
+
+    package func searchRank(_ phrase: String, fields: [String]) -> String? { nil }
 
     package func storedText(_ text: String) -> String { text }
 

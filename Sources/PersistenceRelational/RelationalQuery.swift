@@ -18,14 +18,25 @@ package struct RelationalQuery: Sendable {
     package var residual: PredicateNode?
     /// The ORDER BY list, always ending with the key: ties in key order.
     package var ordering: String
-    /// Whether `ordering` is the request's order (false: sort in memory).
+    /// Whether `ordering` is the request's order (false: sort in memory). For a request with
+    /// a search, true only when `ranksSearch`.
     package var sortsInSQL: Bool
-    /// The values for the placeholders of `condition` (the only part that binds any), in
-    /// order: the bindings of `selectSQL` and `countSQL` alike.
+    /// The values for the placeholders of `condition`, in order: the bindings of `countSQL`,
+    /// and the first of `selectSQL`'s (see ``selectBindings``).
     package var bindings: [RelationalValue]
+    /// The values for the placeholders of `ordering` (a search's rank), bound after
+    /// ``bindings``.
+    package var orderingBindings: [RelationalValue] = []
+    /// Whether the request's search is answered whole in SQL: `condition` keeps exactly the
+    /// rows that match it and `ordering` starts with its rank (`RelationalLayout.searchRank`)
+    /// followed by the request's sorts, so nothing of the search is left to memory.
+    package var ranksSearch = false
     /// The request's limit and offset.
     package var limit: Int?
     package var offset: Int
+
+    /// The values for the placeholders of `selectSQL`, in order.
+    package var selectBindings: [RelationalValue] { bindings + orderingBindings }
 
     /// Whether the limit and offset can be applied in SQL.
     package var windowInSQL: Bool { residual == nil && sortsInSQL }

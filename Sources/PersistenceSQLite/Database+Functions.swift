@@ -91,6 +91,44 @@ extension Database {
         if resultCode != SQLITE_OK { try connection.raise(resultCode, sql: nil) }
     }
 
+    /// Registers a Swift function of SQL returning an integer or NULL, whose body reads its
+    /// arguments in place (`SQLiteFunctionArguments`), as
+    /// ``createPredicateFunction(_:argumentCount:_:)`` does: for a value computed for every
+    /// row a statement sorts (a search's rank in an `ORDER BY`), no `SQLiteValue` or array of
+    /// them is made per call
+    /// ([`sqlite3_create_function_v2`](https://sqlite.org/c3ref/create_function.html)).
+    ///
+    /// - Parameters:
+    ///   - name: The SQL name. Registering the same name and argument count again replaces it.
+    ///   - argumentCount: The number of arguments, or -1 for any number.
+    ///   - body: The result from the arguments: an integer, or nil for NULL. It is called on
+    ///     the connection's thread only, one call at a time.
+    /// - Throws: ``SQLiteError`` when SQLite refuses the registration (a bad name or count).
+    public func createIntegerFunction(
+        _ name: String, argumentCount: Int32, _ body: @escaping (SQLiteFunctionArguments) -> Int64?
+    ) throws {
+        let handle = try connection.openHandle()
+        let box = Unmanaged.passRetained(IntegerFunctionBox(body)).toOpaque()
+        // SQLite releases the box through xDestroy, even when the registration fails.
+        let resultCode = sqlite3_create_function_v2(
+            handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
+            { context, argumentCount, arguments in
+                guard let context, let userData = sqlite3_user_data(context) else { return }
+                // Called once a row: the box, which SQLite keeps alive until it calls the
+                // destructor below, is used without a retain.
+                let result = Unmanaged<IntegerFunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
+                    box.body(SQLiteFunctionArguments(arguments, count: Int(argumentCount)))
+                }
+                if let result { sqlite3_result_int64(context, result) } else { sqlite3_result_null(context) }
+            },
+            nil, nil,
+            { userData in
+                guard let userData else { return }
+                Unmanaged<IntegerFunctionBox>.fromOpaque(userData).release()
+            })
+        if resultCode != SQLITE_OK { try connection.raise(resultCode, sql: nil) }
+    }
+
     /// Registers a Swift collation usable in `COLLATE name`, indexes and `ORDER BY`
     /// ([`sqlite3_create_collation_v2`](https://sqlite.org/c3ref/create_collation.html)).
     ///
@@ -141,6 +179,12 @@ private final class FunctionBox {
 private final class PredicateFunctionBox {
     let body: (SQLiteFunctionArguments) -> Bool?
     init(_ body: @escaping (SQLiteFunctionArguments) -> Bool?) { self.body = body }
+}
+
+/// Keeps a Swift integer function alive while SQLite holds it.
+private final class IntegerFunctionBox {
+    let body: (SQLiteFunctionArguments) -> Int64?
+    init(_ body: @escaping (SQLiteFunctionArguments) -> Int64?) { self.body = body }
 }
 
 /// Keeps a Swift collation alive while SQLite holds it.

@@ -86,6 +86,13 @@ struct CoreDataRelationalLayout: RelationalLayout {
     func foldedContains(_ sql: String, _ needle: String) -> String? {
         "predicate_contains_folded(\(sql), \(needle))"
     }
+
+    /// The connection's `predicate_search_rank` (`CoreDataSQLFunctions`), which folds the
+    /// fields and ranks them as `SearchText.rank` does: a search's matches are ordered and
+    /// windowed in SQL, and only the rows listed are decoded.
+    func searchRank(_ phrase: String, fields: [String]) -> String? {
+        "predicate_search_rank(\(([phrase] + fields).joined(separator: ", ")))"
+    }
 }
 
 extension SQLiteValue {

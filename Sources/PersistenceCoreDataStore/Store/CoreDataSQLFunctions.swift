@@ -51,6 +51,27 @@ enum CoreDataSQLFunctions {
                 }
             }
         }
+        // A search's rank, `predicate_search_rank(phrase, field…)`: the phrase folded
+        // already, each field folded here, ranked exactly as `SearchText.rank` ranks objects
+        // in memory (and the SQLite store's `search_rank`), so that a search sorts and
+        // windows in SQL: this store's own, not Core Data's. The phrase's ranker is kept
+        // from row to row; NULL ranks as an empty field, a NULL phrase as 3.
+        var ranker: SearchText.Ranker?
+        try database.createIntegerFunction("predicate_search_rank", argumentCount: -1) { arguments in
+            let current = arguments.withText(0) { phrase -> SearchText.Ranker? in
+                guard let phrase else { return nil }
+                if let ranker, ranker.ranks(for: phrase) { return ranker }
+                ranker = SearchText.Ranker(foldedPhrase: phrase)
+                return ranker
+            }
+            guard let current else { return 3 }
+            var fields: [[UInt8]] = []
+            fields.reserveCapacity(max(arguments.count - 1, 0))
+            for index in stride(from: 1, to: arguments.count, by: 1) {
+                fields.append(arguments.withText(index) { text in text.map { Array(CanonicalText.fold(utf8: $0).utf8) } ?? [] })
+            }
+            return Int64(current.rank(fields))
+        }
         for name in [
             "NSCoreDataTriggerUpdateAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
             "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerMergeableString",

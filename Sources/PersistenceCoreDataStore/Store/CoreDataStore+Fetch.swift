@@ -52,15 +52,16 @@ extension CoreDataStore {
     ///
     /// The request is compiled into SQL over Core Data's layout (`RelationalFetchCompiler`
     /// with `CoreDataRelationalLayout`): the SQL reads only the rows its compiled terms keep,
-    /// in order and windowed where it can; what it cannot answer exactly (the predicate's
-    /// residual terms, a sort key, a search) is done in memory on those rows, with the
+    /// in order and windowed where it can, a search's rank included; what it cannot answer
+    /// exactly (the predicate's residual terms, a sort key, a search over fields SQL cannot
+    /// rank) is done in memory on those rows, with the
     /// evaluator and the order every store must reproduce (`PredicateEvaluator`,
     /// `SortValueOrder`; nil first, strings by code point, ties by key).
     ///
     /// Rows are handed over as the statement steps to them, each decoded then (memory holds
     /// one row at a time), whenever SQL gives them in the request's order: a residual term
     /// drops a row as it comes, and the window is counted off as rows pass. Only a sort left
-    /// to memory, or a search (whose ranking is), keeps the rows that pass until the last.
+    /// to memory, or a search ranked in memory, keeps the rows that pass until the last.
     ///
     /// - Throws: `FetchError` for a request that cannot run.
     func forEachFetchedRow(_ request: FetchRequest, _ body: (consuming StoreRow) throws -> Bool) throws {
@@ -72,7 +73,9 @@ extension CoreDataStore {
         var walked = 0
         let walker = PredicateEvaluator(.alwaysTrue)
         let evaluator = query.residual.map { PredicateEvaluator(FetchPredicate(expression: $0)) }
-        let search = request.searchText.map(SearchText.init)
+        // A search SQL ranks (`ranksSearch`) comes in order and windowed; any other is
+        // matched again, ranked and windowed here.
+        let search = query.ranksSearch ? nil : request.searchText.map(SearchText.init)
         let sortsInMemory = (!query.sortsInSQL && !request.sortDescriptors.isEmpty) || search != nil
         let windowsInMemory = !(query.windowInSQL && search == nil)
         let offset = windowsInMemory ? max(request.fetchOffset, 0) : 0
@@ -85,7 +88,7 @@ extension CoreDataStore {
         var delivered = 0
         if limit == 0 { return }
         var stopped = false
-        try forEachRow(sql, query.bindings.map(SQLiteValue.init), table: table) { row in
+        try forEachRow(sql, query.selectBindings.map(SQLiteValue.init), table: table) { row in
             if evaluator != nil || search != nil || sortsInMemory {
                 walked += 1
                 if walked % 4_096 == 0 { graph = RowSubjectGraph(store: self) }
@@ -145,14 +148,16 @@ extension CoreDataStore {
     /// - Throws: `FetchError` for a request that cannot run.
     func fetchedCount(_ request: FetchRequest) throws -> Int {
         let (_, query, _) = try compiled(request)
-        guard query.windowInSQL, request.searchText == nil else { return try fetchedRows(request).count }
+        guard query.windowInSQL, request.searchText == nil || query.ranksSearch else { return try fetchedRows(request).count }
         let count = try database.scalar(query.countSQL, query.bindings.map(SQLiteValue.init)).int64Value ?? 0
         return query.windowed(Int(count))
     }
 
     /// The request checked (every key known and stored, before any row is read) and compiled
-    /// over Core Data's layout, with the key paths a search compares. A search is answered in
-    /// memory, so its request's window is too.
+    /// over Core Data's layout, with the key paths a search compares. A search is matched,
+    /// ranked, sorted and windowed in SQL (`ranksSearch`) when its fields and sort keys
+    /// allow; otherwise it is ranked and sorted in memory, and its request's window applied
+    /// there too.
     func compiled(_ request: FetchRequest) throws
         -> (table: CoreDataLayout.Table, query: RelationalQuery, searchPaths: [[String]]?)
     {
@@ -165,7 +170,14 @@ extension CoreDataStore {
         let numbers: [Int64]? =
             !request.includesSubentities ? [entity.number] : entity.schema.ancestors.isEmpty ? nil : entity.hierarchyNumbers
         if numbers != nil { try refuseUnplacedRows(table) }
+        let coreLayout = CoreDataRelationalLayout(layout: layout, model: model)
         var compiledRequest = request
+        if request.searchText != nil,
+            let query = RelationalFetchCompiler.compile(request, layout: coreLayout, searchKeyPaths: searchPaths),
+            query.ranksSearch
+        {
+            return (table, query, searchPaths)
+        }
         if request.searchText != nil {
             compiledRequest.fetchLimit = nil
             compiledRequest.fetchOffset = 0
@@ -175,7 +187,7 @@ extension CoreDataStore {
         }
         guard
             let query = RelationalFetchCompiler.compile(
-                compiledRequest, layout: CoreDataRelationalLayout(layout: layout, model: model), searchKeyPaths: searchPaths)
+                compiledRequest, layout: coreLayout, searchKeyPaths: searchPaths, ranksSearch: false)
         else {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")
         }

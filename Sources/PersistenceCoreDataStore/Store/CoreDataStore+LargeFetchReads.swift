@@ -51,7 +51,7 @@ extension CoreDataStore {
         let schema = entity.schema
         let paths = try keyPaths.map { try StoredKeyPath($0, entity: schema, model: model) }
         let (_, query, _) = try compiled(request)
-        guard query.windowInSQL, request.searchText == nil, paths.allSatisfy({ $0.positions.count == 1 }) else {
+        guard query.windowInSQL, request.searchText == nil || query.ranksSearch, paths.allSatisfy({ $0.positions.count == 1 }) else {
             return try forEachValuesFromWholeRows(of: keyPaths, request, body)
         }
         // Column 0 is the row's key (for errors and external files); each value's after it.
@@ -89,7 +89,7 @@ extension CoreDataStore {
             }
         }
         let statement = try database.prepare(query.selectSQL(columns: columns))
-        try statement.bind(query.bindings.map(SQLiteValue.init))
+        try statement.bind(query.selectBindings.map(SQLiteValue.init))
         while try statement.step() {
             let key = statement.column(at: 0).int64
             var values: [StoredSlot] = []

@@ -69,6 +69,34 @@ package struct SearchText: Sendable, Equatable {
         return rank(phrase: bytes, words: words, fields: fields.map { Array(($0 ?? "").utf8) })
     }
 
+    /// Ranks rows for one folded search phrase, its bytes and words split once: what a
+    /// store's SQL rank function keeps from one row of a statement to the next, so that
+    /// ranking every match of a common word in SQL costs only the fields' folding and the
+    /// comparisons, exactly as ``rank(_:)`` ranks them.
+    package struct Ranker: Sendable {
+        /// The folded phrase's UTF-8 bytes.
+        let phrase: [UInt8]
+        /// Its words, split at spaces.
+        let words: [[UInt8]]
+
+        /// A ranker for `phrase`, the UTF-8 of a phrase folded already (``SearchText/phrase``).
+        package init(foldedPhrase phrase: UnsafeRawBufferPointer) {
+            self.phrase = Array(phrase)
+            words = self.phrase.split(separator: 0x20).map(Array.init)
+        }
+
+        /// Whether this ranker ranks for the folded phrase whose UTF-8 is `bytes`.
+        package func ranks(for bytes: UnsafeRawBufferPointer) -> Bool {
+            phrase.elementsEqual(bytes)
+        }
+
+        /// The rank, 0 (best) to 3, of a row whose searched fields hold `fields` (the UTF-8
+        /// of their canonical texts; empty for none), as ``SearchText/rank(_:)`` ranks.
+        package func rank(_ fields: [[UInt8]]) -> Int {
+            SearchText.rank(phrase: phrase, words: words, fields: fields)
+        }
+    }
+
     private static func rank(phrase: [UInt8], words: [[UInt8]], fields: [[UInt8]]) -> Int {
         var phrasePlacement = Placement.inside
         for field in fields {
