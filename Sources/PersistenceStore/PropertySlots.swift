@@ -168,6 +168,13 @@ import PersistenceModel
     package func sharesStorage(with other: PropertySlots) -> Bool {
         storage === other.storage
     }
+
+    /// Whether both are the same slots: the same positions over the same storage (so, the
+    /// same values).
+    @inlinable
+    package func isIdentical(to other: PropertySlots) -> Bool {
+        shape == other.shape && storage === other.storage
+    }
 }
 
 extension PropertySlots: RandomAccessCollection, MutableCollection {

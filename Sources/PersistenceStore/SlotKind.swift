@@ -10,6 +10,10 @@ import PersistenceModel
     /// `.toOneFault(nil)`, and a to-one fault's destination by its kind of key.
     case toOneFaultNone, toOneFaultPermanent, toOneFaultTemporary
     case toOne, toManyFault, toMany
+    /// A `Decimal` whose bytes past its first eight are all zero (a mantissa under 2^32 in
+    /// Foundation's layout: every price), kept as those eight bytes; read, it is a `.decimal`
+    /// with exactly the bits it was stored with (see `SlotPayload.store(decimal:)`).
+    case compactDecimal
 
     /// The kind whose raw value a descriptor holds: one `SlotStorage` wrote, so valid.
     ///
@@ -36,7 +40,9 @@ import PersistenceModel
     /// nothing to release.
     @inlinable var isTrivial: Bool {
         switch self {
-        case .null, .integer, .double, .decimal, .bool, .date, .uuid, .utf8, .toOneFaultNone, .toManyFault: true
+        case .null, .integer, .double, .decimal, .compactDecimal, .bool, .date, .uuid, .utf8, .toOneFaultNone,
+            .toManyFault:
+            true
         case .string, .url, .data, .transformable, .toOneFaultPermanent, .toOneFaultTemporary, .toOne, .toMany:
             false
         }
@@ -48,7 +54,7 @@ import PersistenceModel
     @inlinable var payloadSize: Int {
         switch self {
         case .null, .toOneFaultNone, .toManyFault: 0
-        case .integer, .double, .bool, .date, .toOne, .toMany, .utf8: 8
+        case .integer, .double, .bool, .date, .toOne, .toMany, .utf8, .compactDecimal: 8
         case .string, .uuid, .toOneFaultPermanent, .toOneFaultTemporary: 16
         case .decimal: SlotStorage.wordAligned(MemoryLayout<Decimal>.size)
         case .url: SlotStorage.wordAligned(MemoryLayout<URL>.size)
@@ -83,7 +89,7 @@ extension AttributeValue {
         case .null: .null
         case .integer: .integer
         case .double: .double
-        case .decimal: .decimal
+        case .decimal(let value): SlotPayload.compactBits(of: value) == nil ? .decimal : .compactDecimal
         case .bool: .bool
         case .string: .string
         case .date: .date

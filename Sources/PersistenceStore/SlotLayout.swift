@@ -68,6 +68,7 @@ import PersistenceModel
         case .integer: return .value(.integer(payload.load(as: Int64.self)))
         case .double: return .value(.double(payload.load(as: Double.self)))
         case .decimal: return .value(.decimal(payload.load(as: Decimal.self)))
+        case .compactDecimal: return .value(.decimal(SlotPayload.compactDecimal(at: payload)))
         case .bool: return .value(.bool(payload.load(as: Bool.self)))
         case .string: return .value(.string(payload.load(as: String.self)))
         case .utf8:
@@ -118,7 +119,9 @@ import PersistenceModel
     @usableFromInline
     static func destroyPayload(of kind: SlotKind, at payload: UnsafeMutableRawPointer) {
         switch kind {
-        case .null, .integer, .double, .decimal, .bool, .date, .uuid, .utf8, .toOneFaultNone, .toManyFault: break
+        case .null, .integer, .double, .decimal, .compactDecimal, .bool, .date, .uuid, .utf8, .toOneFaultNone,
+            .toManyFault:
+            break
         case .string: payload.assumingMemoryBound(to: String.self).deinitialize(count: 1)
         case .url: payload.assumingMemoryBound(to: URL.self).deinitialize(count: 1)
         case .data: payload.assumingMemoryBound(to: Data.self).deinitialize(count: 1)

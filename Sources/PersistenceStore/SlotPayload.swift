@@ -54,6 +54,45 @@ import PersistenceModel
         return kind
     }
 
+    /// Stores a `Decimal`: as its first eight bytes (`.compactDecimal`) when the other twelve
+    /// are zero, else whole (`.decimal`, three words).
+    ///
+    /// Foundation's `Decimal` is twenty bytes of plain integers (exponent, length and flags,
+    /// then eight 16-bit mantissa words): bytes past the eighth are the mantissa's words from
+    /// the third on, zero for any mantissa under 2^32 — every price, and most decimals an app
+    /// stores. The test is on the bytes themselves, so whatever the layout, a value kept
+    /// compact reads back with exactly its bits (`compactDecimal(at:)`); one that is not is
+    /// kept whole. A price takes one word instead of three.
+    @inlinable
+    func store(decimal value: Decimal) -> SlotKind {
+        guard let compact = Self.compactBits(of: value) else { return store(value, as: .decimal) }
+        address.storeBytes(of: compact, as: UInt64.self)
+        return .compactDecimal
+    }
+
+    /// The first eight bytes of `value` when the rest are zero; nil when they are not.
+    @inlinable @inline(__always)
+    static func compactBits(of value: Decimal) -> UInt64? {
+        withUnsafeBytes(of: value) { bytes in
+            guard bytes.count == 20, bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self) == 0,
+                bytes.loadUnaligned(fromByteOffset: 16, as: UInt32.self) == 0
+            else { return nil }
+            return bytes.loadUnaligned(as: UInt64.self)
+        }
+    }
+
+    /// The `Decimal` a `.compactDecimal` payload at `payload` holds: its eight bytes, then
+    /// zeros.
+    @inlinable
+    static func compactDecimal(at payload: UnsafeRawPointer) -> Decimal {
+        var value = Decimal()
+        withUnsafeMutableBytes(of: &value) { bytes in
+            for index in bytes.indices { bytes[index] = 0 }
+            bytes.storeBytes(of: payload.load(as: UInt64.self), as: UInt64.self)
+        }
+        return value
+    }
+
     /// Stores an unloaded to-one whose destination is the saved row `key` of `scope`'s entity.
     @inlinable
     package func store(destinationKey key: Int64, in scope: ObjectID.Scope) -> SlotKind {
@@ -95,7 +134,7 @@ import PersistenceModel
         case .null: return .null
         case .integer(let value): return store(value, as: .integer)
         case .double(let value): return store(value, as: .double)
-        case .decimal(let value): return store(value, as: .decimal)
+        case .decimal(let value): return store(decimal: value)
         case .bool(let value): return store(value, as: .bool)
         case .string(let value): return store(value, as: .string)
         case .date(let value): return store(value, as: .date)

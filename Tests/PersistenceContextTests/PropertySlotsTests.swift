@@ -423,4 +423,45 @@ import Testing
         }
         #expect(read == id)
     }
+
+    /// Decimals whose bytes past the eighth are zero (every price) are kept in one word, the
+    /// rest in three, and every one reads back with exactly its bits.
+    @Test func aDecimalIsKeptInOneWordWhenItFitsAndReadsBackBitForBit() throws {
+        let compact: [Decimal] = [
+            0, 1, -1, try DecimalText.parse("12.99"), try DecimalText.parse("-0.0001"),
+            Decimal(UInt32.max), Decimal(string: "4294967295e-20")!, .nan,
+        ]
+        let whole: [Decimal] = [
+            Decimal(UInt64(UInt32.max) + 1), Decimal(string: "123456789012345678901234567890")!,
+            .greatestFiniteMagnitude, -.greatestFiniteMagnitude,
+        ]
+        func bytes(_ value: Decimal) -> [UInt8] { withUnsafeBytes(of: value) { Array($0) } }
+        for (values, kind) in [(compact, SlotKind.compactDecimal), (whole, .decimal)] {
+            for value in values {
+                let slots = StoredSlots([.value(.decimal(value)), .value(.integer(1))])
+                let stored = slots.storage.layout.descriptor(at: 0)
+                #expect(stored.kind == kind, "\(value)")
+                #expect(slots.storage.layout.descriptor(at: 1).offset == kind.payloadSize, "\(value)")
+                guard case .value(.decimal(let read)) = slots[0] else {
+                    Issue.record("\(value) read back as \(slots[0])")
+                    continue
+                }
+                #expect(bytes(read) == bytes(value), "\(value)")
+            }
+        }
+        #expect(SlotKind.compactDecimal.payloadSize == 8)
+
+        // A price written over a price goes in place; a wide value over it makes new storage.
+        var slots = StoredSlots([.value(.decimal(try DecimalText.parse("12.99"))), .value(.integer(1))])
+        let original = ObjectIdentifier(slots.storage)
+        slots[0] = .value(.decimal(try DecimalText.parse("7.50")))
+        #expect(ObjectIdentifier(slots.storage) == original)
+        slots[0] = .value(.decimal(.greatestFiniteMagnitude))
+        #expect(ObjectIdentifier(slots.storage) != original)
+        guard case .value(.decimal(let wide)) = slots[0], case .value(.integer(1)) = slots[1] else {
+            Issue.record("the values read back differently: \(Array(slots))")
+            return
+        }
+        #expect(bytes(wide) == bytes(.greatestFiniteMagnitude))
+    }
 }

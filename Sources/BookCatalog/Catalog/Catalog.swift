@@ -177,7 +177,7 @@ public final class Catalog {
     @discardableResult
     public func seed(_ books: [SeedBook]) throws -> Int {
         var authors = try authorsByName()
-        try save(books, authors: &authors)
+        try save(books[...], authors: &authors)
         return books.count
     }
 
@@ -197,13 +197,14 @@ public final class Catalog {
     ///   began (counted just before it, so a book another process adds in between counts
     ///   as added here too).
     @discardableResult
-    func save(_ books: [SeedBook], authors: inout [String: Author]) throws -> Int {
+    func save(_ books: ArraySlice<SeedBook>, authors: inout [String: Author]) throws -> Int {
         let stored = try context.count(
             for: FetchRequest(entityName: "Book", predicate: try FetchPredicate("uuid IN %@", books.map(\.uuid))))
         let linked = books.map { author(named: $0.author, in: &authors) }
         let now = Self.dateAddedNow()
+        let first = books.startIndex
         let rows = BatchInsertRequest(entityName: "Book", count: books.count) { index, row in
-            let book = books[index]
+            let book = books[first + index]
             try row.setAttribute(book.uuid, forKey: "uuid")
             try row.setAttribute(book.title, forKey: "title")
             try row.setAttribute(book.publishDate, forKey: "publishDate")

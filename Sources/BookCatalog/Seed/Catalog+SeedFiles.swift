@@ -53,7 +53,7 @@ extension Catalog {
                     if shouldStop() { throw SeedIncompleteError.Cause.interrupted }
                     let end = min(books.count, start + pace.rows)
                     let began = ContinuousClock.now
-                    added += try save(Array(books[start..<end]), authors: &authors)
+                    added += try save(books[start..<end], authors: &authors)
                     pace.record(rows: end - start, took: ContinuousClock.now - began)
                     done += end - start
                     progress(done)

@@ -37,8 +37,7 @@ extension ManagedObjectContext {
         for case let object? in registry.values.map(\.object) where !object.isFault && !object.hasChanges {
             for (position, property) in object.schema.properties.enumerated() {
                 guard case .relationship(let r) = property, r.isToMany, case .toMany = object.slots[position] else { continue }
-                object.slots[position] = .toManyFault
-                object.committedSlots?[position] = .toManyFault
+                object.setLoadedSlot(.toManyFault, at: position)
             }
         }
     }

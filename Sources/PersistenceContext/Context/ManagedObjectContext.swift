@@ -237,6 +237,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 detach(object)
             } else if let committed = object.committedSlots {
                 object.replaceSlots(with: committed)
+                object.committedSlots = committed  // one storage again, no copy kept apart
                 object.isDeleted = false
                 object.invalidateComputedTransients()
             }

@@ -5,7 +5,8 @@ import Observation
 ///
 /// A fetched object that is read and let go uses none of it: to-many membership caches,
 /// inverse edits to unloaded to-many relationships, the key a running save gives an insert,
-/// the results of fetched properties and the Observation registrar. Stored in the object,
+/// the results of fetched properties, the Observation registrar, and committed values that
+/// differ from the current ones (see `ManagedObject.committedSlots`). Stored in the object,
 /// they would take room in each of the many objects a large fetch makes; here they take one
 /// optional reference.
 package final class LazyObjectState {
@@ -15,6 +16,9 @@ package final class LazyObjectState {
     var pendingToMany: [Int: PendingToMany] = [:]
     /// See `ManagedObject.savingKey`.
     var savingKey: Int64?
+    /// See `ManagedObject.committedSlots`: the committed values while they are not the
+    /// current ones.
+    var committedSlots: Slots?
     /// See `ManagedObject.fetchedValues`.
     var fetchedValues: [String: [ManagedObject]] = [:]
     /// See `ManagedObject.observationRegistrar`. Unchecked for the reason given at
@@ -30,7 +34,7 @@ package final class LazyObjectState {
 
 extension ManagedObject {
     /// The object's extras, made now if it has none yet.
-    private var madeExtras: LazyObjectState {
+    var madeExtras: LazyObjectState {
         if let extras { return extras }
         let made = LazyObjectState()
         extras = made

@@ -106,6 +106,10 @@ extension ManagedObject {
             // A reference to a row that no longer exists (No Action) reads as nil.
             object?.fireFaultIfNeeded()
             if object?.managedObjectContext == nil { object = nil }
+            if committedIsCurrent {
+                setLoadedSlot(.toOne(object), at: position)
+                return object
+            }
             slots[position] = .toOne(object)
             if var committed = committedSlots, case .toOneFault = committed[position] {
                 committed[position] = .toOne(object)
@@ -137,9 +141,13 @@ extension ManagedObject {
             loaded.removeAll { pending.removed[ObjectIdentifier($0)] != nil }
             for object in pending.added where !loaded.contains(where: { $0 === object }) { loaded.append(object) }
         }
-        slots[position] = .toMany(loaded)
         // The committed value is what the store holds, so that a save writes the
         // pending edits (join tables are written from this difference).
+        if loaded.count == stored.count, zip(loaded, stored).allSatisfy({ $0 === $1 }) {
+            setLoadedSlot(.toMany(loaded), at: position)
+            return loaded
+        }
+        slots[position] = .toMany(loaded)
         if committedSlots != nil { committedSlots?[position] = .toMany(stored) }
         return loaded
     }

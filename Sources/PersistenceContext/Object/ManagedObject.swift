@@ -54,6 +54,9 @@ open class ManagedObject {
     /// Whether the object's context makes its objects observable (see
     /// `ManagedObjectContext.isObservationEnabled`): one flag read per read when it does not.
     @exclusivity(unchecked) package var isObservable: Bool
+    /// Whether the committed values are the current ones, one storage (see `committedSlots`):
+    /// true for a fetched or saved object nobody has changed since.
+    @exclusivity(unchecked) var committedIsCurrent = false
     /// The context the object belongs to; nil once the object is deleted and saved, or its
     /// context is reset or gone.
     ///
@@ -73,11 +76,43 @@ open class ManagedObject {
     /// (none is passed `inout` or modified across a closure that runs user code; user code
     /// such as `awakeFromFetch()` and `didChangeValue(forKey:)` runs between accesses), so no
     /// two can overlap.
-    @exclusivity(unchecked) package var slots: Slots {
-        didSet { if let extras, !extras.memberships.isEmpty { extras.memberships.removeAll() } }
+    package var slots: Slots {
+        @inline(__always) get { storedSlots }
+        _modify {
+            if committedIsCurrent { keepCommittedSlotsApart() }
+            yield &storedSlots
+            if let extras, !extras.memberships.isEmpty { extras.memberships.removeAll() }
+        }
+        set {
+            if committedIsCurrent { keepCommittedSlotsApart() }
+            storedSlots = newValue
+            if let extras, !extras.memberships.isEmpty { extras.memberships.removeAll() }
+        }
     }
+    /// The storage of `slots`, and of `committedSlots` while `committedIsCurrent`.
+    @exclusivity(unchecked) private var storedSlots: Slots
     /// The values as last saved or fetched; nil for an object never saved.
-    @exclusivity(unchecked) package var committedSlots: Slots?
+    ///
+    /// Not a stored property of its own: for most objects (fetched, or saved, and unchanged
+    /// since) the committed values are the current ones, so `committedIsCurrent` says so in
+    /// a byte of the object's padding, and the values are kept apart, in `extras`, only from
+    /// the first change on. Two words fewer in every object (issue #47).
+    package var committedSlots: Slots? {
+        get { committedIsCurrent ? storedSlots : extras?.committedSlots }
+        set {
+            if let newValue, newValue.isIdentical(to: storedSlots) {
+                committedIsCurrent = true
+                if let extras, extras.committedSlots != nil { extras.committedSlots = nil }
+            } else {
+                committedIsCurrent = false
+                if let newValue {
+                    madeExtras.committedSlots = newValue
+                } else if let extras, extras.committedSlots != nil {
+                    extras.committedSlots = nil
+                }
+            }
+        }
+    }
     /// The version of the object's row when the object last read or wrote it (see
     /// `StoreRow.version`), which a save compares with the row's to find a conflict; 0 while
     /// it has none (inserted and unsaved, or a fault never loaded), which is never checked.
@@ -96,7 +131,7 @@ open class ManagedObject {
         schema = construction.schema
         objectID = construction.objectID
         managedObjectContext = construction.context
-        slots = construction.slots ?? Slots(nullCount: construction.schema.properties.count)
+        storedSlots = construction.slots ?? Slots(nullCount: construction.schema.properties.count)
         isFault = construction.isFault
         transientComputation = construction.transientComputation
         registersUndo = construction.registersUndo
@@ -110,6 +145,28 @@ open class ManagedObject {
         if context.isOnQueue { return context.unregister(objectID, identity: ObjectIdentifier(self)) }
         let id = objectID, identity = ObjectIdentifier(self)
         context.performAndWait { context.unregister(id, identity: identity) }
+    }
+
+    /// Keeps the committed values, until now the current ones, apart from `slots`, which
+    /// are about to change.
+    private func keepCommittedSlotsApart() {
+        committedIsCurrent = false
+        madeExtras.committedSlots = storedSlots
+    }
+
+    /// Puts `slot` at `position` in the values and, for an object with committed values, in
+    /// those too: a value that counts as loaded, not as a change (a relationship fault
+    /// resolved, a value the store derived). Committed values that are the current ones stay
+    /// one storage, written in place when it is held here alone.
+    package func setLoadedSlot(_ slot: Slot, at position: Int) {
+        guard committedIsCurrent else {
+            slots[position] = slot
+            if committedSlots != nil { committedSlots?[position] = slot }
+            return
+        }
+        committedIsCurrent = false
+        slots[position] = slot
+        committedIsCurrent = true
     }
 
     // MARK: - Lifecycle hooks

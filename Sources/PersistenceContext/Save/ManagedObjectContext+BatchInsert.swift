@@ -48,8 +48,7 @@ extension ManagedObjectContext {
                 else { continue }
                 // Unchanged there: loaded again from the store when next read.
                 if let committed = object.committedSlots, object.slots[position].isSame(as: committed[position]) {
-                    object.slots[position] = .toManyFault
-                    object.committedSlots?[position] = .toManyFault
+                    object.setLoadedSlot(.toManyFault, at: position)
                 }
             }
         }
