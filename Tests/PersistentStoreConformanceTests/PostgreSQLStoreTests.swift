@@ -89,9 +89,14 @@ struct PostgreSQLStoreTests {
         let (store, context) = try server.open(BatchInsertLinkConformanceTests.model())
         let expected = try ToManyIDBatchStatementTests.stock(context)
         let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator, classes: [:])
-        let before = store.connection.statementsSent
-        let read = try ToManyIDBatchStatementTests.readAll(fresh)
-        let sent = store.connection.statementsSent - before
+        // Every read of this thread inside uses the connection this read holds (a reader
+        // of the pool), whose statements are counted.
+        let (read, sent) = try context.persistentStoreCoordinator.read { connection in
+            let reader = try #require(connection as? PostgreSQLStore)
+            let before = reader.connection.statementsSent
+            let read = try ToManyIDBatchStatementTests.readAll(fresh)
+            return (read, reader.connection.statementsSent - before)
+        }
         #expect(read.count == 1_000)
         for (volume, writers) in read { #expect(writers == expected[volume], "\(volume)") }
         #expect(sent < 10, "\(sent) statements")

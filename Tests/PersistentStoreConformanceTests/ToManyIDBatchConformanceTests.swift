@@ -203,9 +203,14 @@ import Testing
     @Test func readingTheToManyIDsOfAThousandFetchedObjectsIsAFewSQLiteStatements() throws {
         let subject = try StoreFactories.sqliteFile.make(BatchInsertLinkConformanceTests.model())
         let expected = try Self.stock(subject.context)
-        let store = try #require(subject.store as? SQLiteStore)
-        let context = ManagedObjectContext(coordinator: subject.context.persistentStoreCoordinator, classes: [:])
-        let (read, statements) = try store.database.countingStatements { try Self.readAll(context) }
+        let coordinator = subject.context.persistentStoreCoordinator
+        let context = ManagedObjectContext(coordinator: coordinator, classes: [:])
+        // Every read of this thread inside uses the connection this read holds (a reader
+        // of the pool), whose statements are counted.
+        let (read, statements) = try coordinator.read { connection in
+            let store = try #require(connection as? SQLiteStore)
+            return try store.database.countingStatements { try Self.readAll(context) }
+        }
         #expect(read.count == 1_000)
         for (volume, writers) in read { #expect(writers == expected[volume], "\(volume)") }
         // One a volume would be 1,000; a batch is 512 volumes.
