@@ -35,6 +35,12 @@ extension PersistentStore {
         try forEachValuesFromWholeRows(of: keyPaths, request, body)
     }
 
+    package func destinationIDs(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [ObjectID]]
+    {
+        try destinationIDsOneSourceAtATime(of: relationship, from: sources)
+    }
+
     /// `rows(for:)` by one `row(for:)` per ID; an ID given twice is read once, as a read by
     /// many keys answers it.
     package func rowsOneByOne(for ids: [ObjectID]) throws -> [StoreRow] {
@@ -56,6 +62,19 @@ extension PersistentStore {
             if !rows.isEmpty { result[source] = rows }
         }
         return result
+    }
+
+    /// `destinationIDs(of:from:)` for many sources by one `destinationIDs(of:from:)` per
+    /// source; a source given twice is read once.
+    package func destinationIDsOneSourceAtATime(of relationship: RelationshipDescription, from sources: [ObjectID])
+        throws -> [ObjectID: [ObjectID]]
+    {
+        var result: [ObjectID: [ObjectID]] = [:]
+        for source in sources where result[source] == nil {
+            let ids = try destinationIDs(of: relationship, from: source)
+            result[source] = ids
+        }
+        return result.filter { !$0.value.isEmpty }
     }
 
     /// `forEachValues(of:_:_:)` from whole rows, and one `row(for:)` per related row a key

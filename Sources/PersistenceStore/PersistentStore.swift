@@ -129,6 +129,15 @@ package protocol PersistentStore: AnyObject {
     /// same order as `forEachDestinationRow`, without reading their values.
     func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID]
 
+    /// The IDs of the destinations of a to-many `relationship` of each of `sources`, by
+    /// source, each list in the order of `destinationIDs(of:from:)`, read in one snapshot
+    /// without reading their values; a source without destinations may be left out. How a
+    /// context reads a to-many's IDs for many objects fetched together in one read, as Core
+    /// Data's batch faulting does, rather than one read per object. Has a default
+    /// implementation (one read per source).
+    func destinationIDs(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [ObjectID]]
+
     /// The key paths a search of `request` compares, as written to read them from an object
     /// in memory (so that unsaved objects are ranked as the store ranks rows).
     func searchedKeyPaths(for request: FetchRequest) throws -> [String]

@@ -81,6 +81,35 @@ struct PostgreSQLStoreTests {
                 == ["isbn": .attribute(.string("1")), "title": .attribute(.string("Dune Messiah"))])
     }
 
+    /// A new context reading the writer IDs of 1,000 fetched volumes sends a handful of
+    /// statements: the fetch, and one a batch of siblings, each without BEGIN and COMMIT
+    /// (one statement reads one snapshot); it was a transaction and a query a volume.
+    @Test func readingTheToManyIDsOfAThousandFetchedObjectsIsAFewRoundTrips() throws {
+        let server = try PostgreSQLTestServer()
+        let (store, context) = try server.open(BatchInsertLinkConformanceTests.model())
+        let expected = try ToManyIDBatchStatementTests.stock(context)
+        let fresh = ManagedObjectContext(coordinator: context.persistentStoreCoordinator, classes: [:])
+        // Every read of this thread inside uses the connection this read holds (a reader
+        // of the pool), whose statements are counted.
+        let (read, sent) = try context.persistentStoreCoordinator.read { connection in
+            let reader = try #require(connection as? PostgreSQLStore)
+            let before = reader.connection.statementsSent
+            let read = try ToManyIDBatchStatementTests.readAll(fresh)
+            return (read, reader.connection.statementsSent - before)
+        }
+        #expect(read.count == 1_000)
+        for (volume, writers) in read { #expect(writers == expected[volume], "\(volume)") }
+        #expect(sent < 10, "\(sent) statements")
+        // One object's IDs alone: one statement, no transaction around it.
+        let alone = try store.destinationIDs(
+            of: try #require(fresh.model.schema(for: "Volume")?.relationship(named: "writers")), from: read[0].0)
+        let single = store.connection.statementsSent
+        _ = try store.destinationIDs(
+            of: try #require(fresh.model.schema(for: "Volume")?.relationship(named: "writers")), from: read[0].0)
+        #expect(store.connection.statementsSent - single == 1)
+        #expect(alone == read[0].1)
+    }
+
     /// Books made in turn with their new authors (a book, its author, the next book) and
     /// linked through an ordered many-to-many: the save writes rows and links many per
     /// statement, not a round trip a row or a link (it was 3 statements a row and 2 a link),

@@ -15,6 +15,8 @@ extension ManagedObjectContext {
     /// objects need nothing: the next fetch finds them.
     public func mergeChanges(fromContextDidSave save: ContextDidSave) {
         onQueue {
+            // To-many IDs read before the other save may have changed.
+            toManyIDBatches.dropKept()
             for id in save.updatedObjectIDs {
                 guard let object = registry[id]?.object, !object.isInserted else { continue }
                 refresh(object, mergeChanges: object.hasChanges)

@@ -116,6 +116,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// `FetchRequest.fetchBatchSize`); an object's entry goes with it. Read as every object
     /// goes, and unchecked as `strays`: a batch holds IDs, not objects.
     @exclusivity(unchecked) var faultBatches: [ObjectIdentifier: FaultBatch] = [:]
+    /// The recent fetches' objects and the to-many IDs last read for many of them at once
+    /// (see `ToManyIDBatches`). Read as every object goes, and unchecked as `strays`: it
+    /// holds keys and IDs, not objects.
+    @exclusivity(unchecked) var toManyIDBatches = ToManyIDBatches()
     /// The subscription to the coordinator's saves while merging automatically.
     var automaticMerging: SaveAnnouncer.Subscription?
     /// The saves made inside `performAtomicSaves`, as one, announced once its transaction
@@ -259,6 +263,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         detachAll()
         registry.removeAll()
         faultBatches.removeAll()
+        toManyIDBatches.removeAll()
         strays.removeAll()
         changed.removeAll()
     }

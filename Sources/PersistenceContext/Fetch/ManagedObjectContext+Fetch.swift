@@ -46,6 +46,7 @@ extension ManagedObjectContext {
             }
         }
         if !prefetching.isEmpty { try prefetchRelationships(prefetching, of: result) }
+        if result.count > 1, result[0].schema.hasToManyRelationships { toManyIDBatches.remember(result) }
         return result
     }
 

@@ -74,7 +74,7 @@ extension ManagedObject {
         case .toManyFault where pendingToMany[position] == nil:
             // Read from the store without making objects.
             if let context = managedObjectContext,
-                let ids = context.destinationIDs(self, relationship: relationship(at: position))
+                let ids = context.destinationIDs(self, at: position)
             {
                 return ids
             }

@@ -22,7 +22,11 @@ extension ManagedObjectContext {
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) {
         guard isOnQueue else { return performAndWait { refresh(object, mergeChanges: mergeChanges) } }
         // Fetched properties are evaluated again when next read, as in Core Data.
-        if object.managedObjectContext === self { object.fetchedValues.removeAll() }
+        if object.managedObjectContext === self {
+            object.fetchedValues.removeAll()
+            // So are the to-many IDs read with its siblings.
+            toManyIDBatches.dropKept(of: object.objectID)
+        }
         guard object.managedObjectContext === self, !object.isInserted, object.objectID.primaryKey != nil else {
             return
         }

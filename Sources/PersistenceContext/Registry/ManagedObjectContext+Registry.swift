@@ -75,6 +75,8 @@ extension ManagedObjectContext {
         registry.remove(id, ifHolding: identity)
         if !strays.isEmpty { strays[identity] = nil }
         if !faultBatches.isEmpty { faultBatches[identity] = nil }
+        // A kept result goes with its object: a new object of the row reads the store anew.
+        if toManyIDBatches.hasKept { toManyIDBatches.dropKept(of: id) }
     }
 }
 

@@ -28,6 +28,7 @@ extension ManagedObjectContext {
             transaction.setHistoryAuthor(transactionAuthor, contextName: name)
             try writer.write(in: transaction)
         }
+        toManyIDBatches.dropKept()
         refreshObjects(staleAfter: [writer])
         return request.count
     }

@@ -9,11 +9,35 @@ import PersistenceStore
 extension ManagedObjectContext {
     // MARK: - Loading
 
-    /// The IDs of a saved object's to-many destinations, read without making objects; nil
-    /// when they cannot be read now (the caller then loads the objects).
-    func destinationIDs(_ object: ManagedObject, relationship: RelationshipDescription) -> [ObjectID]? {
-        guard object.objectID.primaryKey != nil else { return nil }
-        return try? persistentStoreCoordinator.read { try $0.destinationIDs(of: relationship, from: object.objectID) }
+    /// The IDs of a saved object's to-many destinations (the relationship at `position`, a
+    /// fault without pending edits), read without making objects; nil when they cannot be
+    /// read now (the caller then loads the objects).
+    ///
+    /// Read together with those of the object's fetched siblings whose same relationship is
+    /// still a fault, in one store read, and kept for them (see `ToManyIDBatches`): a loop
+    /// over fetched objects reading their to-many IDs reads the store once a batch, not once
+    /// an object.
+    func destinationIDs(_ object: ManagedObject, at position: Int) -> [ObjectID]? {
+        guard let key = object.objectID.primaryKey else { return nil }
+        let relationship = object.relationship(at: position)
+        let kept = ToManyIDBatches.Relationship(rootName: object.schema.rootName, name: relationship.name)
+        if let ids = toManyIDBatches.keptIDs(kept, key: key) { return ids }
+        let sources = toManyIDBatches.siblings(of: object, key: key) { scope, key in
+            guard let sibling = registry[ObjectID(scope: scope, key: .permanent(key))]?.object,
+                sibling !== object, sibling.managedObjectContext === self, !sibling.isFault,
+                let position = sibling.schema.propertyIndex[relationship.name],
+                case .toManyFault = sibling.slots[position], sibling.pendingToMany[position] == nil,
+                toManyIDBatches.keptIDs(kept, key: key) == nil
+            else { return nil }
+            return sibling.objectID
+        }
+        guard sources.count > 1 else {
+            return try? persistentStoreCoordinator.read { try $0.destinationIDs(of: relationship, from: object.objectID) }
+        }
+        guard let found = try? persistentStoreCoordinator.read({ try $0.destinationIDs(of: relationship, from: sources) })
+        else { return nil }
+        toManyIDBatches.keep(found, of: sources, for: kept)
+        return found[object.objectID] ?? []
     }
 
     // MARK: - Saving

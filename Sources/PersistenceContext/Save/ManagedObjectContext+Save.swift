@@ -54,6 +54,8 @@ extension ManagedObjectContext {
             plan.undoFailedWrite()
             throw error
         }
+        // The save may have changed links that to-many IDs read before it hold.
+        toManyIDBatches.dropKept()
         plan.finish()
     }
 

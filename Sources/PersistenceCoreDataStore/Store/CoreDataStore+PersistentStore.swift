@@ -66,6 +66,24 @@ extension CoreDataStore: PersistentStore {
         return try destinationKeys(of: relationship, entity: source.entityName, key: key)
     }
 
+    /// One statement per 512 sources of an entity (sub-entities may keep their links apart).
+    package func destinationIDs(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [ObjectID]]
+    {
+        var groups: [String: [Int64: ObjectID]] = [:]
+        for source in sources where source.storeIdentifier == identifier {
+            if let key = source.primaryKey { groups[source.entityName, default: [:]][key] = source }
+        }
+        var result: [ObjectID: [ObjectID]] = [:]
+        for (entityName, sourceByKey) in groups {
+            let found = try destinationKeys(of: relationship, entity: entityName, keys: sourceByKey.keys.sorted())
+            for (key, ids) in found {
+                if let source = sourceByKey[key] { result[source] = ids }
+            }
+        }
+        return result
+    }
+
     package func searchedKeyPaths(for request: FetchRequest) throws -> [String] {
         guard let entity = layout.entities[request.entityName] else {
             throw FetchError(entity: request.entityName, reason: "the model has no entity named '\(request.entityName)'")

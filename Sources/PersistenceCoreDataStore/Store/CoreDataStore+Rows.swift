@@ -126,35 +126,80 @@ extension CoreDataStore {
         return ids
     }
 
+    /// The IDs of the destinations of `relationship` (a to-many) from each row among `keys`
+    /// of `entity`, by source key, each in the order of `destinationKeys`: one statement per
+    /// 512 sources (padded to a power of two, so that few statement texts are cached).
+    /// Sources without destinations are left out.
+    func destinationKeys(of relationship: RelationshipDescription, entity: String, keys: [Int64]) throws
+        -> [Int64: [ObjectID]]
+    {
+        var result: [Int64: [ObjectID]] = [:]
+        var start = 0
+        while start < keys.count {
+            let chunk = Array(keys[start..<min(keys.count, start + 512)])
+            start += chunk.count
+            var width = 1
+            while width < chunk.count { width *= 2 }
+            guard
+                let (sql, table) = destinationQuery(
+                    of: relationship, entity: entity, columns: { _ in ["Z_PK", "Z_ENT"] }, sourceCount: width)
+            else { return [:] }
+            let statement = try database.cachedStatement(sql)
+            defer { statement.reset() }
+            try statement.bind((chunk + Array(repeating: chunk[0], count: width - chunk.count)).map { .integer($0) })
+            while try statement.step() {
+                let number = statement.int64(at: 2)
+                guard let name = layout.entityNames[number], layout.entities[name]?.schema.rootName == table.rootName else {
+                    throw CoreDataStoreError(
+                        path: path,
+                        "row \(statement.int64(at: 1)) of \(table.name) has Z_ENT \(number), which names no entity of \(table.rootName)'s hierarchy")
+                }
+                result[statement.int64(at: 0), default: []].append(
+                    ObjectID(scope: idScope(entityName: name, rootName: table.rootName), key: .permanent(statement.int64(at: 1))))
+            }
+        }
+        return result
+    }
+
     /// The statement reading `columns` (of the destination's table, named unqualified) of
     /// the destinations of `relationship` from one row of `entity`, whose key is its one
     /// argument, in the relationship's order; and the destination's table. Nil when the
-    /// relationship has no destinations to read.
+    /// relationship has no destinations to read. With a `sourceCount`, from that many rows
+    /// (its arguments), the source's key selected first and the rows ordered by it first.
     private func destinationQuery(
-        of relationship: RelationshipDescription, entity: String, columns: (CoreDataLayout.Table) -> [String]
+        of relationship: RelationshipDescription, entity: String, columns: (CoreDataLayout.Table) -> [String],
+        sourceCount: Int? = nil
     ) -> (sql: String, table: CoreDataLayout.Table)? {
         guard let destination = layout.entities[relationship.destinationEntityName],
             let table = layout.tables[destination.schema.rootName]
         else { return nil }
         let numbers = destination.schema.ancestors.isEmpty ? nil : destination.hierarchyNumbers
-        let selected = columns(table).map { "t.\(quoted($0))" }.joined(separator: ", ")
+        var selected = columns(table).map { "t.\(quoted($0))" }.joined(separator: ", ")
         var conditions: [String] = []
         let from: String
-        let order: String
+        var order: String
+        let owner: String
         if let side = layout.joinSide(entity: entity, relationship: relationship.name) {
             from = "\(quoted(side.table)) AS j JOIN \(quoted(table.name)) AS t ON t.Z_PK = j.\(quoted(side.otherColumn))"
-            conditions.append("j.\(quoted(side.ownColumn)) = ?")
+            owner = "j.\(quoted(side.ownColumn))"
             order = side.orderColumn.map { "j.\(quoted($0)), j.rowid" } ?? "j.rowid"
         } else if let kept = layout.inverseColumn(entity: entity, relationship: relationship.name) {
             from = "\(quoted(table.name)) AS t"
-            conditions.append("t.\(quoted(kept.column)) = ?")
+            owner = "t.\(quoted(kept.column))"
             order = "t.Z_PK"
         } else if let inverseName = relationship.inverseName, let index = table.index(of: inverseName, in: destination.schema.name) {
             from = "\(quoted(table.name)) AS t"
-            conditions.append("t.\(quoted(table.columns[index].name)) = ?")
+            owner = "t.\(quoted(table.columns[index].name))"
             order = table.orderColumns[inverseName].map { "t.\(quoted($0)), t.Z_PK" } ?? "t.Z_PK"
         } else {
             return nil
+        }
+        if let sourceCount {
+            conditions.append("\(owner) IN (\(Array(repeating: "?", count: sourceCount).joined(separator: ", ")))")
+            selected = "\(owner), " + selected
+            order = "\(owner), " + order
+        } else {
+            conditions.append("\(owner) = ?")
         }
         if let numbers { conditions.append("t.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", ")))") }
         return ("SELECT \(selected) FROM \(from) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order)", table)

@@ -39,7 +39,7 @@ extension PostgreSQLStore: PersistentStore {
         guard id.storeIdentifier == identifier, let key = id.primaryKey, let table = schema.tables[id.rootName] else {
             return nil
         }
-        return try reading { try row(table: table, primaryKey: key) }
+        return try readingOneStatement { try row(table: table, primaryKey: key) }
     }
 
     package func existingObjectIDs(among ids: [ObjectID]) throws -> [ObjectID] {
@@ -47,7 +47,8 @@ extension PostgreSQLStore: PersistentStore {
         for id in ids where id.storeIdentifier == identifier {
             if let key = id.primaryKey { keysByTable[id.rootName, default: []].insert(key) }
         }
-        return try reading {
+        // One statement a table: a single table's needs no transaction.
+        return try reading(statements: keysByTable.count) {
             var found: [ObjectID] = []
             for (rootName, keys) in keysByTable {
                 guard let table = schema.tables[rootName] else { continue }
@@ -71,14 +72,64 @@ extension PostgreSQLStore: PersistentStore {
         of relationship: RelationshipDescription, from source: ObjectID, _ body: (StoreRow) throws -> Bool
     ) throws {
         guard let key = source.primaryKey else { return }
-        let rows = try reading { try destinationRows(of: relationship, sourceEntity: source.entityName, key: key) }
+        let rows = try readingOneStatement {
+            try destinationRows(of: relationship, sourceEntity: source.entityName, key: key)
+        }
         for row in rows where try !body(row) { return }
     }
 
     package func destinationIDs(of relationship: RelationshipDescription, from source: ObjectID) throws -> [ObjectID] {
         guard let key = source.primaryKey else { return [] }
-        return try reading { try destinationRows(of: relationship, sourceEntity: source.entityName, key: key) }
-            .map(\.objectID)
+        return try readingOneStatement {
+            try destinationIDs(of: relationship, sourceEntity: source.entityName, keys: [key]).first?.ids ?? []
+        }
+    }
+
+    /// One statement per source entity (sub-entities may keep their links apart), in one
+    /// snapshot.
+    package func destinationIDs(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [ObjectID]]
+    {
+        let groups = sourcesByEntity(sources)
+        return try reading(statements: groups.count) {
+            var result: [ObjectID: [ObjectID]] = [:]
+            for (entityName, sourceByKey) in groups {
+                let found = try destinationIDs(
+                    of: relationship, sourceEntity: entityName, keys: sourceByKey.keys.sorted())
+                for (owner, ids) in found {
+                    if let source = sourceByKey[owner] { result[source] = ids }
+                }
+            }
+            return result
+        }
+    }
+
+    /// Prefetching's read of a to-many for many sources: one statement per source entity,
+    /// in one snapshot.
+    package func destinationRows(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [StoreRow]]
+    {
+        let groups = sourcesByEntity(sources)
+        return try reading(statements: groups.count) {
+            var result: [ObjectID: [StoreRow]] = [:]
+            for (entityName, sourceByKey) in groups {
+                let found = try destinationRows(
+                    of: relationship, sourceEntity: entityName, keys: sourceByKey.keys.sorted())
+                for (owner, rows) in found {
+                    if let source = sourceByKey[owner] { result[source] = rows }
+                }
+            }
+            return result
+        }
+    }
+
+    /// This store's saved objects among `sources`, by entity name and then key.
+    private func sourcesByEntity(_ sources: [ObjectID]) -> [String: [Int64: ObjectID]] {
+        var groups: [String: [Int64: ObjectID]] = [:]
+        for source in sources where source.storeIdentifier == identifier {
+            if let key = source.primaryKey { groups[source.entityName, default: [:]][key] = source }
+        }
+        return groups
     }
 
     package func searchedKeyPaths(for request: FetchRequest) throws -> [String] {

@@ -100,11 +100,68 @@ extension PostgreSQLStore {
     /// The destinations of a to-many of each row among `keys` of `sourceEntity`, in the
     /// relationship's order: through the join table (positions, unpositioned last, then
     /// insertion order), else through the inverse to-one's column (key order). Sources
-    /// without destinations are left out.
+    /// without destinations are left out. One statement.
     func destinationRows(of relationship: RelationshipDescription, sourceEntity: String, keys: [Int64]) throws
         -> [(owner: Int64, rows: [StoreRow])]
     {
-        guard let destination = schema.entities[relationship.destinationEntityName], !keys.isEmpty else { return [] }
+        guard let destination = schema.entities[relationship.destinationEntityName],
+            let (sql, parameters) = destinationStatement(
+                of: relationship, sourceEntity: sourceEntity, keys: keys,
+                selecting: selectList(destination.table, alias: "t"))
+        else { return [] }
+        var result: [(owner: Int64, rows: [StoreRow])] = []
+        try connection.forEachRow(sql, parameters) { columns in
+            guard let owner = columns.last.flatMap({ $0 }).flatMap({ Int64($0) }) else { return true }
+            let row = try row(from: columns, table: destination.table)
+            if result.last?.owner == owner {
+                result[result.count - 1].rows.append(row)
+            } else {
+                result.append((owner, [row]))
+            }
+            return true
+        }
+        return result
+    }
+
+    /// The IDs of the destinations of a to-many of each row among `keys` of `sourceEntity`,
+    /// in the order of `destinationRows(of:sourceEntity:keys:)`, reading only their keys and
+    /// entities. Sources without destinations are left out. One statement.
+    func destinationIDs(of relationship: RelationshipDescription, sourceEntity: String, keys: [Int64]) throws
+        -> [(owner: Int64, ids: [ObjectID])]
+    {
+        guard let destination = schema.entities[relationship.destinationEntityName] else { return [] }
+        let table = destination.table
+        let entityColumn = table.hasEntityColumn ? ", \"t\".\"_entity\"" : ""
+        guard
+            let (sql, parameters) = destinationStatement(
+                of: relationship, sourceEntity: sourceEntity, keys: keys, selecting: "\"t\".\"_id\"\(entityColumn)")
+        else { return [] }
+        var result: [(owner: Int64, ids: [ObjectID])] = []
+        try connection.forEachRow(sql, parameters) { columns in
+            guard let owner = columns.last.flatMap({ $0 }).flatMap({ Int64($0) }) else { return true }
+            guard let key = columns[0].flatMap({ Int64($0) }) else {
+                throw PostgreSQLStoreError.corruptValue(entity: table.name, attribute: "_id")
+            }
+            let entity = table.hasEntityColumn ? (columns[1] ?? table.name) : table.name
+            let id = ObjectID(scope: idScope(entityName: entity, rootName: table.name), key: .permanent(key))
+            if result.last?.owner == owner {
+                result[result.count - 1].ids.append(id)
+            } else {
+                result.append((owner, [id]))
+            }
+            return true
+        }
+        return result
+    }
+
+    /// The statement that reads `selecting` (columns of the destination table, aliased
+    /// `t`), then the source's key, of the destinations of a to-many of each row among
+    /// `keys` of `sourceEntity`, by source and in the relationship's order; nil when the
+    /// relationship keeps no links this store can read.
+    private func destinationStatement(
+        of relationship: RelationshipDescription, sourceEntity: String, keys: [Int64], selecting: String
+    ) -> (sql: String, parameters: [PGValue])? {
+        guard let destination = schema.entities[relationship.destinationEntityName], !keys.isEmpty else { return nil }
         let table = destination.table
         var parameters: [PGValue] = [.integerArray(keys)]
         var sql: String
@@ -112,7 +169,7 @@ extension PostgreSQLStore {
         if let side = schema.joinSide(entity: sourceEntity, relationship: relationship.name) {
             ownerColumn = "\"l\".\(pgIdentifier(side.ownColumn))"
             let order = side.positionColumn.map { "\"l\".\(pgIdentifier($0)) IS NULL, \"l\".\(pgIdentifier($0)), " } ?? ""
-            sql = "SELECT \(selectList(table, alias: "t")), \(ownerColumn) FROM \(pgIdentifier(table.name)) AS \"t\" "
+            sql = "SELECT \(selecting), \(ownerColumn) FROM \(pgIdentifier(table.name)) AS \"t\" "
                 + "JOIN \(pgIdentifier(side.table.name)) AS \"l\" ON \"l\".\(pgIdentifier(side.otherColumn)) = \"t\".\"_id\" "
                 + "WHERE \(ownerColumn) = ANY($1)"
             if let filter = entityFilter(destination, includesSubentities: true, alias: "t", parameters: &parameters) {
@@ -122,27 +179,16 @@ extension PostgreSQLStore {
         } else {
             guard let inverseName = relationship.inverseName,
                 destination.schema.relationship(named: inverseName)?.isToMany == false
-            else { return [] }
+            else { return nil }
             ownerColumn = "\"t\".\(pgIdentifier(inverseName))"
-            sql = "SELECT \(selectList(table, alias: "t")), \(ownerColumn) FROM \(pgIdentifier(table.name)) AS \"t\" "
+            sql = "SELECT \(selecting), \(ownerColumn) FROM \(pgIdentifier(table.name)) AS \"t\" "
                 + "WHERE \(ownerColumn) = ANY($1)"
             if let filter = entityFilter(destination, includesSubentities: true, alias: "t", parameters: &parameters) {
                 sql += " AND " + filter
             }
             sql += " ORDER BY \(ownerColumn), \"t\".\"_id\""
         }
-        var result: [(owner: Int64, rows: [StoreRow])] = []
-        try connection.forEachRow(sql, parameters) { columns in
-            guard let owner = columns.last.flatMap({ $0 }).flatMap({ Int64($0) }) else { return true }
-            let row = try row(from: columns, table: table)
-            if result.last?.owner == owner {
-                result[result.count - 1].rows.append(row)
-            } else {
-                result.append((owner, [row]))
-            }
-            return true
-        }
-        return result
+        return (sql, parameters)
     }
 }
 #endif

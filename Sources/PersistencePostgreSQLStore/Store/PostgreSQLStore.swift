@@ -287,6 +287,27 @@ package final class PostgreSQLStore {
         }
     }
 
+    /// Runs `body`, which sends ONE statement, without a transaction of its own: a single
+    /// statement reads one snapshot of the database in autocommit, so that BEGIN and COMMIT
+    /// would only add two round trips to the server. Inside an open transaction (a write,
+    /// or `reading`), it joins it. A read of several statements uses `reading` instead.
+    func readingOneStatement<T>(_ body: () throws -> T) throws -> T {
+        if connection.inTransaction { return try body() }
+        try reconnectIfNeeded()
+        do {
+            return try body()
+        } catch let error as PostgreSQLError where error.isConnectionLost {
+            try reconnectIfNeeded()
+            return try body()
+        }
+    }
+
+    /// Runs `body`, which sends `statements` statements, in one snapshot: `reading` for
+    /// several, `readingOneStatement` for one or none.
+    func reading<T>(statements: Int, _ body: () throws -> T) throws -> T {
+        statements > 1 ? try reading(body) : try readingOneStatement(body)
+    }
+
     /// Runs `body` in one write transaction.
     func writing<T>(_ body: () throws -> T) throws -> T {
         if isReadOnly { throw PostgreSQLStoreError.readOnly(database: location) }

@@ -80,6 +80,65 @@ extension SQLiteStore {
         return result
     }
 
+    /// The destination IDs of a to-many for many sources, one statement per 512 sources:
+    /// the links of the sources' join table joined to the destination rows (for their
+    /// entity), or the rows whose inverse to-one column holds a source's key; each source's
+    /// IDs in the order `destinationIDs(of:from:)` reads them.
+    package func destinationIDs(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
+        -> [ObjectID: [ObjectID]]
+    {
+        guard let destination = schema.entities[relationship.destinationEntityName] else { return [:] }
+        // Sources of several sub-entities may keep their links apart: one group each.
+        var groups: [String: [Int64: ObjectID]] = [:]
+        for source in sources where source.storeIdentifier == identifier {
+            if let key = source.primaryKey { groups[source.entityName, default: [:]][key] = source }
+        }
+        var result: [ObjectID: [ObjectID]] = [:]
+        for (entityName, sourceByKey) in groups {
+            let t = sqlIdentifier(destination.table.name)
+            var query: StoreQuery
+            let owner: String
+            if let side = schema.joinSide(entity: entityName, relationship: relationship.name) {
+                query = joinQuery(side, own: 0, destination: destination)
+                owner = "\(sqlIdentifier("_link")).\(sqlIdentifier(side.ownColumn))"
+                query.ordering = "\(owner), " + side.ordering(alias: "_link")
+            } else if let inverseName = relationship.inverseName,
+                destination.schema.relationship(named: inverseName)?.isToMany == false
+            {
+                query = StoreQuery(table: destination.table)
+                // As in FetchCompiler: a root entity covers its whole table.
+                if !destination.schema.ancestors.isEmpty { query.entityNames = destination.schema.hierarchyNames }
+                owner = "\(t).\(sqlIdentifier(inverseName))"
+                // Key order is each source's insertion order, as `destinationIDs(of:from:)` reads it.
+                query.ordering = "\(owner), \(t).\"_id\""
+            } else {
+                continue
+            }
+            let entityColumn = destination.table.hasEntityColumn ? ", \(t).\"_entity\"" : ""
+            do {
+                for chunk in KeyList.chunks(of: sourceByKey.keys.sorted()) {
+                    query.condition = "\(owner) IN (\(chunk.marks))"
+                    query.arguments = chunk.arguments
+                    let statement = try database.cachedStatement(
+                        "SELECT \(owner), \(t).\"_id\"\(entityColumn)" + query.fromClause + query.whereClause + query.tail)
+                    defer { statement.reset() }
+                    try statement.bind(query.arguments + query.orderingArguments)
+                    while try statement.step() {
+                        guard let source = sourceByKey[statement.int64(at: 0)] else { continue }
+                        let entity = destination.table.hasEntityColumn ? statement.string(at: 2) : destination.table.name
+                        let scope = idScope(entityName: entity, rootName: destination.schema.rootName)
+                        result[source, default: []].append(ObjectID(scope: scope, key: .permanent(statement.int64(at: 1))))
+                    }
+                }
+            } catch {
+                // A store written before join tables existed, opened read-only, has none: the
+                // inverse to-one's column may still answer, one source at a time.
+                for source in sourceByKey.values { result[source] = try destinationIDs(of: relationship, from: source) }
+            }
+        }
+        return result
+    }
+
     /// The destinations linked to each source key through a join table, in each source's
     /// order: the links first, then the linked rows by key.
     private func destinationRows(
