@@ -69,26 +69,9 @@ extension Database {
     public func createPredicateFunction(
         _ name: String, argumentCount: Int32, _ body: @escaping (SQLiteFunctionArguments) -> Bool?
     ) throws {
-        let handle = try connection.openHandle()
-        let box = Unmanaged.passRetained(PredicateFunctionBox(body)).toOpaque()
-        // SQLite releases the box through xDestroy, even when the registration fails.
-        let resultCode = sqlite3_create_function_v2(
-            handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
-            { context, argumentCount, arguments in
-                guard let context, let userData = sqlite3_user_data(context) else { return }
-                // Called once a row: the box, which SQLite keeps alive until it calls the
-                // destructor below, is used without a retain.
-                let result = Unmanaged<PredicateFunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
-                    box.body(SQLiteFunctionArguments(arguments, count: Int(argumentCount)))
-                }
-                if let result { sqlite3_result_int(context, result ? 1 : 0) } else { sqlite3_result_null(context) }
-            },
-            nil, nil,
-            { userData in
-                guard let userData else { return }
-                Unmanaged<PredicateFunctionBox>.fromOpaque(userData).release()
-            })
-        if resultCode != SQLITE_OK { try connection.raise(resultCode, sql: nil) }
+        try createInPlaceFunction(name, argumentCount: argumentCount) { context, arguments in
+            if let result = body(arguments) { sqlite3_result_int(context, result ? 1 : 0) } else { sqlite3_result_null(context) }
+        }
     }
 
     /// Registers a Swift function of SQL returning an integer or NULL, whose body reads its
@@ -107,8 +90,18 @@ extension Database {
     public func createIntegerFunction(
         _ name: String, argumentCount: Int32, _ body: @escaping (SQLiteFunctionArguments) -> Int64?
     ) throws {
+        try createInPlaceFunction(name, argumentCount: argumentCount) { context, arguments in
+            if let result = body(arguments) { sqlite3_result_int64(context, result) } else { sqlite3_result_null(context) }
+        }
+    }
+
+    /// Registers a deterministic function whose `body` reads its arguments in place and sets
+    /// the result on SQLite's context itself: the one registration of the two above.
+    private func createInPlaceFunction(
+        _ name: String, argumentCount: Int32, _ body: @escaping (OpaquePointer, SQLiteFunctionArguments) -> Void
+    ) throws {
         let handle = try connection.openHandle()
-        let box = Unmanaged.passRetained(IntegerFunctionBox(body)).toOpaque()
+        let box = Unmanaged.passRetained(InPlaceFunctionBox(body)).toOpaque()
         // SQLite releases the box through xDestroy, even when the registration fails.
         let resultCode = sqlite3_create_function_v2(
             handle, name, argumentCount, SQLITE_UTF8 | SQLITE_DETERMINISTIC, box,
@@ -116,15 +109,14 @@ extension Database {
                 guard let context, let userData = sqlite3_user_data(context) else { return }
                 // Called once a row: the box, which SQLite keeps alive until it calls the
                 // destructor below, is used without a retain.
-                let result = Unmanaged<IntegerFunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
-                    box.body(SQLiteFunctionArguments(arguments, count: Int(argumentCount)))
+                Unmanaged<InPlaceFunctionBox>.fromOpaque(userData)._withUnsafeGuaranteedRef { box in
+                    box.body(context, SQLiteFunctionArguments(arguments, count: Int(argumentCount)))
                 }
-                if let result { sqlite3_result_int64(context, result) } else { sqlite3_result_null(context) }
             },
             nil, nil,
             { userData in
                 guard let userData else { return }
-                Unmanaged<IntegerFunctionBox>.fromOpaque(userData).release()
+                Unmanaged<InPlaceFunctionBox>.fromOpaque(userData).release()
             })
         if resultCode != SQLITE_OK { try connection.raise(resultCode, sql: nil) }
     }
@@ -175,16 +167,10 @@ private final class FunctionBox {
     init(_ body: @escaping ([SQLiteValue]) throws -> SQLiteValue) { self.body = body }
 }
 
-/// Keeps a Swift predicate function alive while SQLite holds it.
-private final class PredicateFunctionBox {
-    let body: (SQLiteFunctionArguments) -> Bool?
-    init(_ body: @escaping (SQLiteFunctionArguments) -> Bool?) { self.body = body }
-}
-
-/// Keeps a Swift integer function alive while SQLite holds it.
-private final class IntegerFunctionBox {
-    let body: (SQLiteFunctionArguments) -> Int64?
-    init(_ body: @escaping (SQLiteFunctionArguments) -> Int64?) { self.body = body }
+/// Keeps a Swift function reading its arguments in place alive while SQLite holds it.
+private final class InPlaceFunctionBox {
+    let body: (OpaquePointer, SQLiteFunctionArguments) -> Void
+    init(_ body: @escaping (OpaquePointer, SQLiteFunctionArguments) -> Void) { self.body = body }
 }
 
 /// Keeps a Swift collation alive while SQLite holds it.

@@ -107,27 +107,11 @@ extension CoreDataStore {
     /// `entity`, in the order of `destinationRows`, read from their keys and entity numbers
     /// alone.
     func destinationKeys(of relationship: RelationshipDescription, entity: String, key: Int64) throws -> [ObjectID] {
-        guard let (sql, table) = destinationQuery(of: relationship, entity: entity, columns: { _ in ["Z_PK", "Z_ENT"] }) else {
-            return []
-        }
-        let statement = try database.cachedStatement(sql)
-        defer { statement.reset() }
-        try statement.bind([.integer(key)])
-        var ids: [ObjectID] = []
-        while try statement.step() {
-            let number = statement.int64(at: 1)
-            guard let name = layout.entityNames[number], layout.entities[name]?.schema.rootName == table.rootName else {
-                throw CoreDataStoreError(
-                    path: path,
-                    "row \(statement.int64(at: 0)) of \(table.name) has Z_ENT \(number), which names no entity of \(table.rootName)'s hierarchy")
-            }
-            ids.append(ObjectID(scope: idScope(entityName: name, rootName: table.rootName), key: .permanent(statement.int64(at: 0))))
-        }
-        return ids
+        try destinationKeys(of: relationship, entity: entity, keys: [key])[key] ?? []
     }
 
     /// The IDs of the destinations of `relationship` (a to-many) from each row among `keys`
-    /// of `entity`, by source key, each in the order of `destinationKeys`: one statement per
+    /// of `entity`, by source key, each in the order of `destinationRows`: one statement per
     /// 512 sources (padded to a power of two, so that few statement texts are cached).
     /// Sources without destinations are left out.
     func destinationKeys(of relationship: RelationshipDescription, entity: String, keys: [Int64]) throws
