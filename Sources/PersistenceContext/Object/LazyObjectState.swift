@@ -27,8 +27,8 @@ package final class LazyObjectState {
 
     /// Whether nothing is kept here.
     var isEmpty: Bool {
-        memberships.isEmpty && pendingToMany.isEmpty && savingKey == nil && fetchedValues.isEmpty
-            && observationRegistrar == nil
+        memberships.isEmpty && pendingToMany.isEmpty && savingKey == nil && committedSlots == nil
+            && fetchedValues.isEmpty && observationRegistrar == nil
     }
 }
 
