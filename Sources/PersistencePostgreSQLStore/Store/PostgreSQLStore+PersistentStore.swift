@@ -90,17 +90,8 @@ extension PostgreSQLStore: PersistentStore {
     package func destinationIDs(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
         -> [ObjectID: [ObjectID]]
     {
-        let groups = sourcesByEntity(sources)
-        return try reading(statements: groups.count) {
-            var result: [ObjectID: [ObjectID]] = [:]
-            for (entityName, sourceByKey) in groups {
-                let found = try destinationIDs(
-                    of: relationship, sourceEntity: entityName, keys: sourceByKey.keys.sorted())
-                for (owner, ids) in found {
-                    if let source = sourceByKey[owner] { result[source] = ids }
-                }
-            }
-            return result
+        try bySource(sources) { entityName, keys in
+            try destinationIDs(of: relationship, sourceEntity: entityName, keys: keys).map { ($0.owner, $0.ids) }
         }
     }
 
@@ -109,14 +100,22 @@ extension PostgreSQLStore: PersistentStore {
     package func destinationRows(of relationship: RelationshipDescription, from sources: [ObjectID]) throws
         -> [ObjectID: [StoreRow]]
     {
+        try bySource(sources) { entityName, keys in
+            try destinationRows(of: relationship, sourceEntity: entityName, keys: keys).map { ($0.owner, $0.rows) }
+        }
+    }
+
+    /// What `read` finds for each source, read one statement per source entity (its keys in
+    /// order), all in one snapshot; a source `read` finds nothing for is left out.
+    private func bySource<T>(
+        _ sources: [ObjectID], _ read: (_ entityName: String, _ keys: [Int64]) throws -> [(Int64, T)]
+    ) throws -> [ObjectID: T] {
         let groups = sourcesByEntity(sources)
         return try reading(statements: groups.count) {
-            var result: [ObjectID: [StoreRow]] = [:]
+            var result: [ObjectID: T] = [:]
             for (entityName, sourceByKey) in groups {
-                let found = try destinationRows(
-                    of: relationship, sourceEntity: entityName, keys: sourceByKey.keys.sorted())
-                for (owner, rows) in found {
-                    if let source = sourceByKey[owner] { result[source] = rows }
+                for (owner, found) in try read(entityName, sourceByKey.keys.sorted()) {
+                    if let source = sourceByKey[owner] { result[source] = found }
                 }
             }
             return result
