@@ -44,7 +44,6 @@ import Testing
     /// sub-entities), alone and beside simple terms, are the core's subqueries, with the
     /// answers memory gives.
     @Test func toManyTermsAreTheCoresWithTheSameAnswers() throws {
-        let (store, context) = try Self.open()
         let cases: [(entity: String, format: String)] = [
             ("Author", "ANY samples.n == 3 AND n >= 1"), ("Author", "samples.@count > 9 AND name != nil"),
             ("Author", "ALL samples.dbl > 1"), ("Author", "NONE samples.str BEGINSWITH \"a\""),
@@ -56,17 +55,7 @@ import Testing
             ("Author", "ANY books.price >= 1.5 AND ANY samples.flag == YES"), ("Author", "ALL books.price < 2"),
             ("Author", "NONE books.price > %@"),
         ]
-        for (entity, format) in cases {
-            let predicate = try FetchPredicate(format: format, argumentArray: format.contains("%@") ? [Double.nan] : [])
-            let request = FetchRequest(entityName: entity, predicate: predicate)
-            let evaluator = PredicateEvaluator(predicate)
-            let expected = try context.fetch(FetchRequest(entityName: entity)).filter { try evaluator.evaluate($0) }
-                .map(\.objectID.primaryKey).sorted { $0! < $1! }
-            let before = store.fetchTermsOutsideCore
-            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
-            #expect(store.fetchTermsOutsideCore == before, "\(format): every term the core's")
-            #expect(try store.count(for: request) == expected.count, "\(format)")
-        }
+        try Self.expectCoresAnswers(cases)
     }
 
     /// `@min` and `@max` of integers and floating-point values, and `@sum` of 16- and 32-bit
@@ -74,7 +63,6 @@ import Testing
     /// are the core's subqueries with memory's answers (NaN skipped, an empty collection's
     /// nil comparing false, an empty sum 0).
     @Test func collectionOperatorsAreTheCoresWithTheSameAnswers() throws {
-        let (store, context) = try Self.open()
         let cases: [(entity: String, format: String)] = [
             ("Author", "samples.@max.i64 > 5"), ("Author", "samples.@min.dbl < 1"), ("Author", "samples.@max.flt != 2"),
             ("Author", "samples.@sum.i16 >= 10"), ("Author", "samples.@sum.i32 == 0"), ("Author", "samples.@sum.i32 < 2.5"),
@@ -82,16 +70,25 @@ import Testing
             ("Author", "NOT (books.@max.rating > 2)"), ("Tag", "books.@max.year >= 1960"), ("Tag", "books.@sum.year > 3900"),
             ("Book", "tags.@min.n == nil"),
         ]
+        try Self.expectCoresAnswers(cases)
+    }
+
+    /// Each `(entity, format)` (its `%@` bound to NaN) fetches and counts from the store, on
+    /// the core alone, what the evaluator picks in memory from every object of `entity`.
+    private static func expectCoresAnswers(
+        _ cases: [(entity: String, format: String)], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let (store, context) = try open()
         for (entity, format) in cases {
-            let predicate = try FetchPredicate(format)
+            let predicate = try FetchPredicate(format: format, argumentArray: format.contains("%@") ? [Double.nan] : [])
             let request = FetchRequest(entityName: entity, predicate: predicate)
             let evaluator = PredicateEvaluator(predicate)
             let expected = try context.fetch(FetchRequest(entityName: entity)).filter { try evaluator.evaluate($0) }
                 .map(\.objectID.primaryKey).sorted { $0! < $1! }
             let before = store.fetchTermsOutsideCore
-            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)")
-            #expect(store.fetchTermsOutsideCore == before, "\(format): every term the core's")
-            #expect(try store.count(for: request) == expected.count, "\(format)")
+            #expect(try store.objectIDs(for: request).map(\.primaryKey) == expected, "\(format)", sourceLocation: sourceLocation)
+            #expect(store.fetchTermsOutsideCore == before, "\(format): every term the core's", sourceLocation: sourceLocation)
+            #expect(try store.count(for: request) == expected.count, "\(format)", sourceLocation: sourceLocation)
         }
     }
 }
